@@ -1,0 +1,46 @@
+/**
+ * Every limit of the spec's Limits table, plus the few we set ourselves (marked "ours").
+ * The query quota (allowance, used, resets_at) is per tenant, not a constant: see the account schema.
+ */
+const HOUR_MS = 60 * 60 * 1000;
+
+export const BULK_MAX_FINGERPRINTS = 50;
+export const REPORT_BUCKETS_DEFAULT = 50;
+export const REPORT_BUCKETS_MAX = 500;
+export const AGGREGATE_BUCKETS_DEFAULT = 50;
+export const AGGREGATE_BUCKETS_MIN = 1;
+/** Ours: the spec gives no maximum for num_buckets. */
+export const AGGREGATE_BUCKETS_MAX = 1000;
+export const HOSTS_PER_PAGE_DEFAULT = 50;
+export const HOSTS_PER_PAGE_MIN = 0;
+export const HOSTS_PER_PAGE_MAX = 100;
+export const V1_SEARCH_PAGE_SIZE = 100;
+/** Ours: query-job result pages hold a fixed number of rows (pages are 1-indexed). */
+export const QUERY_RESULTS_PAGE_SIZE = 1000;
+export const QUERY_RESULTS_RETENTION_MS = 24 * HOUR_MS;
+export const EXPORT_FILE_RETENTION_MS = 24 * HOUR_MS;
+/** 128 MB per JSON export file (decimal megabytes). */
+export const EXPORT_FILE_MAX_BYTES = 128 * 1000 * 1000;
+/** Ours: request bodies larger than 1 MiB are refused with 413. */
+export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
+/** The spec's "typically 15-30 seconds" for query and export jobs. */
+export const QUERY_JOB_TYPICAL_DURATION_MS = { min: 15_000, max: 30_000 } as const;
+
+export const LIMITS = {
+  BULK_MAX_FINGERPRINTS,
+  REPORT_BUCKETS_DEFAULT,
+  REPORT_BUCKETS_MAX,
+  AGGREGATE_BUCKETS_DEFAULT,
+  AGGREGATE_BUCKETS_MIN,
+  AGGREGATE_BUCKETS_MAX,
+  HOSTS_PER_PAGE_DEFAULT,
+  HOSTS_PER_PAGE_MIN,
+  HOSTS_PER_PAGE_MAX,
+  V1_SEARCH_PAGE_SIZE,
+  QUERY_RESULTS_PAGE_SIZE,
+  QUERY_RESULTS_RETENTION_MS,
+  EXPORT_FILE_RETENTION_MS,
+  EXPORT_FILE_MAX_BYTES,
+  MAX_REQUEST_BODY_BYTES,
+  QUERY_JOB_TYPICAL_DURATION_MS,
+} as const;
