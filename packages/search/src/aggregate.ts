@@ -1,0 +1,165 @@
+import { sqlIdentifier } from "./compiler";
+import { findField, suggestField } from "./field-lookup";
+import { QueryError, catchQueryError, quoteToken, type QueryResult } from "./query-error";
+import type { FieldType, IndexRegistry } from "./registry";
+import type { SqlFragment } from "./sql-expr";
+
+/**
+ * Statements for a breakdown of one field over the documents a compiled query matches
+ * (v1 report, v2 aggregate). Run both with the same bindings style as any D1 statement:
+ *
+ * - `buckets` returns rows `(key TEXT, count INTEGER)`, most frequent first, ties by value,
+ *   at most `options.buckets` rows. Keys are strings: ip fields as dotted quads, timestamps as
+ *   RFC 3339 UTC, booleans as "true"/"false".
+ * - `totals` returns one row `(documents, nonnull_documents, value_count)`: matching documents,
+ *   those with a value for the field, and the number of values counted over all buckets (so
+ *   `value_count - sum(bucket counts)` is what the omitted buckets hold). `summarizeAggregate`
+ *   does that arithmetic.
+ *
+ * Counts are of documents for root and side fields (a document counts once per distinct
+ * value) and of scope rows for scoped fields: aggregating `services.port` counts services of
+ * matching hosts, not hosts.
+ */
+export interface AggregateStatements {
+  field: string;
+  type: FieldType;
+  buckets: SqlFragment;
+  totals: SqlFragment;
+}
+
+export interface AggregateOptions {
+  /** How many buckets to return (a positive integer; callers validate client input first). */
+  buckets: number;
+  /** The root alias `where` was compiled with (default `r`). */
+  rootAlias?: string;
+}
+
+export interface BucketRow {
+  key: string;
+  count: number;
+}
+
+export interface TotalsRow {
+  documents: number;
+  nonnull_documents: number;
+  value_count: number;
+}
+
+export interface AggregateSummary {
+  buckets: BucketRow[];
+  /** Documents the query matched. */
+  documents: number;
+  /** Matching documents with at least one value for the field (v1 `nonnull_count`). */
+  nonnullDocuments: number;
+  /** All values counted, in the returned buckets or not (v2 `total`). */
+  total: number;
+  /** Counted values in buckets that were not returned (v2 `total_omitted`, v1 `other_result_count`). */
+  totalOmitted: number;
+}
+
+/** Alias of the table holding the field in the bucket statements (the query uses r, v, s). */
+const VALUES_ALIAS = "a";
+
+/** SQL turning the stored value into its string key. */
+function keyExpression(type: FieldType, column: string): string {
+  switch (type) {
+    case "boolean":
+      return `CASE WHEN ${column} THEN 'true' ELSE 'false' END`;
+    case "ip":
+      return [24, 16, 8, 0].map((shift) => `((${column} >> ${shift}) & 255)`).join(" || '.' || ");
+    case "timestamp":
+      return `strftime('%Y-%m-%dT%H:%M:%fZ', ${column} / 1000.0, 'unixepoch')`;
+    default:
+      return `CAST(${column} AS TEXT)`;
+  }
+}
+
+export function compileAggregate(
+  registry: IndexRegistry,
+  field: string,
+  where: SqlFragment,
+  options: AggregateOptions,
+): QueryResult<AggregateStatements> {
+  if (!Number.isSafeInteger(options.buckets) || options.buckets < 1) {
+    throw new RangeError(`buckets must be a positive integer, not ${options.buckets}`);
+  }
+  return catchQueryError(() => {
+    const found = findField(registry, field);
+    if (!found) {
+      const suggestion = suggestField(registry, field);
+      const hint = suggestion ? ` (did you mean ${quoteToken(suggestion)}?)` : "";
+      throw new QueryError(`unknown field ${quoteToken(field)}${hint}`, 0, field);
+    }
+    const { def } = found;
+    const r = sqlIdentifier(options.rootAlias ?? "r");
+    const rootTable = `${sqlIdentifier(registry.root.table)} ${r}`;
+    const rootKey = sqlIdentifier(registry.root.key);
+    const matching = `SELECT ${r}.${rootKey} FROM ${rootTable} WHERE ${where.sql}`;
+    const a = VALUES_ALIAS;
+    const bucketsFrom = (table: string, key: string, column: string, count: string): string =>
+      `SELECT ${keyExpression(def.type, `${a}.${column}`)} AS "key", ${count} AS "count" ` +
+      `FROM ${table} ${a} WHERE ${a}.${key} IN (${matching}) AND ${a}.${column} IS NOT NULL ` +
+      `GROUP BY ${a}.${column} ORDER BY "count" DESC, ${a}.${column} LIMIT ?`;
+    // Per matching document, how many values it contributes (correlated on the indexed key).
+    const totalsFrom = (perDocument: string): string =>
+      `SELECT count(*) AS documents, coalesce(sum(n > 0), 0) AS nonnull_documents, coalesce(sum(n), 0) AS value_count ` +
+      `FROM (SELECT (${perDocument}) AS n FROM ${rootTable} WHERE ${where.sql})`;
+
+    const storage = def.storage;
+    let buckets: string;
+    let totals: string;
+    switch (storage.kind) {
+      case "column": {
+        const column = `${r}.${sqlIdentifier(storage.column)}`;
+        buckets =
+          `SELECT ${keyExpression(def.type, column)} AS "key", count(*) AS "count" FROM ${rootTable} ` +
+          `WHERE (${where.sql}) AND ${column} IS NOT NULL GROUP BY ${column} ORDER BY "count" DESC, ${column} LIMIT ?`;
+        totals =
+          `SELECT count(*) AS documents, count(${column}) AS nonnull_documents, count(${column}) AS value_count ` +
+          `FROM ${rootTable} WHERE ${where.sql}`;
+        break;
+      }
+      case "side": {
+        const table = sqlIdentifier(storage.table);
+        const key = sqlIdentifier(storage.key);
+        const column = sqlIdentifier(storage.column);
+        buckets = bucketsFrom(table, key, column, `count(DISTINCT ${a}.${key})`);
+        totals = totalsFrom(
+          `SELECT count(DISTINCT ${a}.${column}) FROM ${table} ${a} WHERE ${a}.${key} = ${r}.${rootKey}`,
+        );
+        break;
+      }
+      case "scoped": {
+        const scope = registry.scopes[storage.scope];
+        if (!scope)
+          throw new Error(`registry ${registry.name}: field ${field} names unknown scope ${storage.scope}`);
+        const table = sqlIdentifier(scope.table);
+        const key = sqlIdentifier(scope.key);
+        const column = sqlIdentifier(storage.column);
+        buckets = bucketsFrom(table, key, column, "count(*)");
+        totals = totalsFrom(
+          `SELECT count(${a}.${column}) FROM ${table} ${a} WHERE ${a}.${key} = ${r}.${rootKey}`,
+        );
+        break;
+      }
+    }
+    return {
+      field: found.name,
+      type: def.type,
+      buckets: { sql: buckets, params: [...where.params, options.buckets] },
+      totals: { sql: totals, params: [...where.params] },
+    };
+  });
+}
+
+/** Combine the rows of the two aggregate statements into the numbers the endpoints report. */
+export function summarizeAggregate(buckets: BucketRow[], totals: TotalsRow): AggregateSummary {
+  const listed = buckets.reduce((sum, bucket) => sum + bucket.count, 0);
+  return {
+    buckets: buckets.map((bucket) => ({ key: String(bucket.key), count: Number(bucket.count) })),
+    documents: Number(totals.documents),
+    nonnullDocuments: Number(totals.nonnull_documents),
+    total: Number(totals.value_count),
+    totalOmitted: Math.max(0, Number(totals.value_count) - listed),
+  };
+}

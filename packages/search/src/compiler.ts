@@ -1,0 +1,273 @@
+import type { QueryNode, TermValue, Value, WildcardValue, RegexValue } from "./ast";
+import { findField, suggestField } from "./field-lookup";
+import { ftsString, trailingWildcardPrefix } from "./patterns";
+import { valuePredicate, type MatchOp } from "./predicates";
+import { QueryError, catchQueryError, quoteToken, type QueryResult } from "./query-error";
+import type { FieldDef, IndexRegistry, ScopeDef } from "./registry";
+import {
+  MATCH_ALL,
+  MATCH_NONE,
+  MAX_SQL_HEIGHT,
+  combine,
+  expr,
+  inSubquery,
+  negate,
+  type Expr,
+  type SqlFragment,
+} from "./sql-expr";
+
+/** Bound values one compiled query may use: D1 allows 100 per statement, and the caller's
+ * statement adds its own (LIMIT, cursor, bucket count). */
+export const MAX_QUERY_PARAMS = 90;
+
+export interface CompileOptions {
+  /** The instant `now` in date math means (default: the current time). */
+  now?: Date;
+  /** Alias of the root table in the caller's statement (default `r`). */
+  rootAlias?: string;
+  /** At most this many bound values (default MAX_QUERY_PARAMS). */
+  maxParams?: number;
+}
+
+const SIDE_ALIAS = "v";
+const SCOPE_ALIAS = "s";
+
+/** Registry names go into SQL text, so they must be plain identifiers (a registry bug otherwise). */
+export function sqlIdentifier(name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    throw new Error(`registry identifier ${JSON.stringify(name)} is not a plain SQL name`);
+  return name;
+}
+
+interface Context {
+  registry: IndexRegistry;
+  root: string;
+  now: number;
+  maxParams: number;
+  /** Field names inside `field: (...)` are relative to this prefix. */
+  prefix: string | null;
+  /** Inside `services: (...)`: conditions apply to one row of this scope, aliased `s`. */
+  scope: { name: string; def: ScopeDef } | null;
+  paramCount: number;
+}
+
+/**
+ * Compile a parsed query to a boolean SQL expression over the root table (aliased `r`). Values
+ * are always bound parameters; only registry identifiers appear in the SQL text.
+ */
+export function compileQuery(
+  query: QueryNode,
+  registry: IndexRegistry,
+  options: CompileOptions = {},
+): QueryResult<SqlFragment> {
+  return catchQueryError(() => {
+    const context: Context = {
+      registry,
+      root: sqlIdentifier(options.rootAlias ?? "r"),
+      now: (options.now ?? new Date()).getTime(),
+      maxParams: options.maxParams ?? MAX_QUERY_PARAMS,
+      prefix: null,
+      scope: null,
+      paramCount: 0,
+    };
+    const compiled = compileNode(query, context);
+    if (compiled.height > MAX_SQL_HEIGHT) {
+      throw new QueryError("query is too complex to run: simplify its nesting or split it", 0, "");
+    }
+    return { sql: compiled.sql, params: compiled.params };
+  });
+}
+
+function compileNode(node: QueryNode, context: Context): Expr {
+  switch (node.type) {
+    case "all":
+      return MATCH_ALL;
+    case "and": {
+      const parts = node.children
+        .map((child) => compileNode(child, context))
+        .filter((part) => part !== MATCH_ALL);
+      if (parts.includes(MATCH_NONE)) return MATCH_NONE;
+      return parts.length === 0 ? MATCH_ALL : combine("AND", parts);
+    }
+    case "or": {
+      const parts = node.children
+        .map((child) => compileNode(child, context))
+        .filter((part) => part !== MATCH_NONE);
+      if (parts.includes(MATCH_ALL)) return MATCH_ALL;
+      return parts.length === 0 ? MATCH_NONE : combine("OR", parts);
+    }
+    case "not":
+      return negate(compileNode(node.child, context));
+    case "field":
+      return compileField(node.field, node.position, node.op, node.value, context);
+    case "text":
+      return compileBareTerm(node.value, context);
+    case "group":
+      return compileGroup(node.field, node.position, node.body, context);
+  }
+}
+
+function compileGroup(field: string, position: number, body: QueryNode, context: Context): Expr {
+  const full = context.prefix === null ? field : `${context.prefix}.${field}`;
+  const scopeName = [full, field].find((name) => context.registry.scopes[name] !== undefined);
+  const scopeDef = scopeName === undefined ? undefined : context.registry.scopes[scopeName];
+  if (scopeName === undefined || scopeDef === undefined)
+    return compileNode(body, { ...context, prefix: full });
+  if (context.scope !== null) {
+    if (context.scope.name === scopeName) return compileNode(body, context);
+    throw new QueryError(
+      `${quoteToken(field)} cannot be nested inside ${context.scope.name}: (...) at position ${position}`,
+      position,
+      field,
+    );
+  }
+  const inner = compileNode(body, {
+    ...context,
+    prefix: scopeName,
+    scope: { name: scopeName, def: scopeDef },
+  });
+  return inSubquery(
+    `${context.root}.${sqlIdentifier(context.registry.root.key)}`,
+    `${SCOPE_ALIAS}.${sqlIdentifier(scopeDef.key)}`,
+    `${sqlIdentifier(scopeDef.table)} ${SCOPE_ALIAS}`,
+    inner,
+  );
+}
+
+function resolveField(name: string, position: number, context: Context): { name: string; def: FieldDef } {
+  const candidates = context.prefix === null ? [name] : [`${context.prefix}.${name}`, name];
+  for (const candidate of candidates) {
+    const found = findField(context.registry, candidate);
+    if (found) return found;
+  }
+  const shown = candidates[0] ?? name;
+  const suggestion = suggestField(context.registry, shown);
+  const hint = suggestion ? ` (did you mean ${quoteToken(suggestion)}?)` : "";
+  throw new QueryError(`unknown field ${quoteToken(shown)} at position ${position}${hint}`, position, name);
+}
+
+function countParams(compiled: Expr, value: { position: number; raw: string }, context: Context): Expr {
+  context.paramCount += compiled.params.length;
+  if (context.paramCount > context.maxParams) {
+    throw new QueryError(
+      `query has too many values: at most ${context.maxParams} (the limit is reached at position ${value.position})`,
+      value.position,
+      value.raw,
+    );
+  }
+  return compiled;
+}
+
+function compileField(name: string, position: number, op: MatchOp, value: Value, context: Context): Expr {
+  // `services: *`: the document has at least one row of the scope.
+  if (value.kind === "exists" && context.scope === null && context.prefix === null) {
+    const scope = context.registry.scopes[name];
+    if (scope) return compileGroup(name, position, { type: "all" }, context);
+  }
+  const field = resolveField(name, position, context);
+  return applyToField(field, position, op, value, context);
+}
+
+/** The condition on the field's column, placed where the field's storage puts it. */
+function applyToField(
+  field: { name: string; def: FieldDef },
+  position: number,
+  op: MatchOp,
+  value: Value,
+  context: Context,
+): Expr {
+  const { storage, type } = field.def;
+  const typed = { name: field.name, type };
+  const predicate = (column: string): Expr =>
+    countParams(valuePredicate(typed, op, value, column, context.now), value, context);
+  const { registry, root, scope } = context;
+  if (scope !== null) {
+    if (storage.kind !== "scoped" || storage.scope !== scope.name) {
+      throw new QueryError(
+        `${quoteToken(field.name)} is not a field of ${scope.name}, so it cannot be used inside ${scope.name}: (...) (at position ${position})`,
+        position,
+        field.name,
+      );
+    }
+    return predicate(`${SCOPE_ALIAS}.${sqlIdentifier(storage.column)}`);
+  }
+  const rootKey = `${root}.${sqlIdentifier(registry.root.key)}`;
+  switch (storage.kind) {
+    case "column":
+      return predicate(`${root}.${sqlIdentifier(storage.column)}`);
+    case "side":
+      return inSubquery(
+        rootKey,
+        `${SIDE_ALIAS}.${sqlIdentifier(storage.key)}`,
+        `${sqlIdentifier(storage.table)} ${SIDE_ALIAS}`,
+        predicate(`${SIDE_ALIAS}.${sqlIdentifier(storage.column)}`),
+      );
+    case "scoped": {
+      const scopeDef = registry.scopes[storage.scope];
+      if (!scopeDef)
+        throw new Error(
+          `registry ${registry.name}: field ${field.name} names unknown scope ${storage.scope}`,
+        );
+      return inSubquery(
+        rootKey,
+        `${SCOPE_ALIAS}.${sqlIdentifier(scopeDef.key)}`,
+        `${sqlIdentifier(scopeDef.table)} ${SCOPE_ALIAS}`,
+        predicate(`${SCOPE_ALIAS}.${sqlIdentifier(storage.column)}`),
+      );
+    }
+  }
+}
+
+/** A bare term: a value of the enclosing group's field, or else a full-text search. */
+function compileBareTerm(value: TermValue | WildcardValue | RegexValue, context: Context): Expr {
+  if (context.prefix !== null) {
+    const field = findField(context.registry, context.prefix);
+    if (field) return applyToField(field, value.position, "match", value, context);
+    throw new QueryError(
+      `the bare term ${quoteToken(value.raw)} at position ${value.position} needs a field inside ${context.prefix}: (...), like ${context.prefix}: (field: ${value.raw})`,
+      value.position,
+      value.raw,
+    );
+  }
+  const fullText = context.registry.fullText;
+  if (!fullText) {
+    throw new QueryError(
+      `full-text search is not available on the ${context.registry.name} index: name a field for ${quoteToken(value.raw)} at position ${value.position}`,
+      value.position,
+      value.raw,
+    );
+  }
+  const table = sqlIdentifier(fullText.table);
+  const match = countParams(expr("", [fullTextMatch(value)], 1), value, context);
+  return expr(
+    `${context.root}.rowid IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ?)`,
+    match.params,
+    3,
+  );
+}
+
+/** The FTS5 query string for a bare term: one quoted phrase, with an optional prefix `*`. */
+function fullTextMatch(value: TermValue | WildcardValue | RegexValue): string {
+  if (value.kind === "regex") {
+    throw new QueryError(
+      `a regular expression needs a field, like field: ${value.raw}, at position ${value.position}`,
+      value.position,
+      value.raw,
+    );
+  }
+  if (value.kind === "wildcard") {
+    const prefix = trailingWildcardPrefix(value.pattern);
+    if (prefix === null || prefix.trim() === "") {
+      throw new QueryError(
+        `full-text terms take only a trailing * wildcard (like ngin*): ${quoteToken(value.raw)} at position ${value.position}`,
+        value.position,
+        value.raw,
+      );
+    }
+    return `${ftsString(prefix)}*`;
+  }
+  if (value.text.trim() === "") {
+    throw new QueryError(`empty search term at position ${value.position}`, value.position, value.raw);
+  }
+  return ftsString(value.text);
+}

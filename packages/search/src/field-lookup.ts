@@ -1,0 +1,44 @@
+import type { FieldDef, IndexRegistry } from "./registry";
+
+/** The searchable field names of an index, sorted (for error messages and docs). */
+export function fieldNames(registry: IndexRegistry): string[] {
+  return Object.keys(registry.fields).sort();
+}
+
+/** A field by its dotted name; names match case-insensitively when there is no exact one. */
+export function findField(registry: IndexRegistry, name: string): { name: string; def: FieldDef } | null {
+  const exact = registry.fields[name];
+  if (exact) return { name, def: exact };
+  const lower = name.toLowerCase();
+  for (const [candidate, def] of Object.entries(registry.fields)) {
+    if (candidate.toLowerCase() === lower) return { name: candidate, def };
+  }
+  return null;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+/** The closest field name within a couple of typos, for "did you mean" hints. */
+export function suggestField(registry: IndexRegistry, name: string): string | null {
+  let best: string | null = null;
+  let bestDistance = 3;
+  for (const candidate of fieldNames(registry)) {
+    const distance = editDistance(candidate.toLowerCase(), name.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}

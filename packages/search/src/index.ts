@@ -1,0 +1,30 @@
+export type { FieldDef, FieldStorage, FieldType, IndexRegistry, ScopeDef } from "./registry";
+export type {
+  Dialect,
+  ExistsValue,
+  QueryNode,
+  RangeBound,
+  RangeValue,
+  RegexValue,
+  SetValue,
+  TermValue,
+  Value,
+  WildcardValue,
+} from "./ast";
+export { QueryError, type QueryResult } from "./query-error";
+export { MAX_NESTING, MAX_QUERY_LENGTH, parseQuery } from "./parser";
+export { MAX_QUERY_PARAMS, compileQuery, type CompileOptions } from "./compiler";
+export { compileSearch } from "./search";
+export {
+  compileAggregate,
+  summarizeAggregate,
+  type AggregateOptions,
+  type AggregateStatements,
+  type AggregateSummary,
+  type BucketRow,
+  type TotalsRow,
+} from "./aggregate";
+export { fieldNames, findField } from "./field-lookup";
+export { MAX_PATTERN_BYTES } from "./patterns";
+export { MAX_SQL_HEIGHT, type SqlFragment, type SqlParam } from "./sql-expr";
+export { formatIpv4, parseIpv4 } from "./ipv4";

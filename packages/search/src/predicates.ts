@@ -1,0 +1,259 @@
+import type { RangeBound, RangeValue, RegexValue, SetValue, TermValue, Value, WildcardValue } from "./ast";
+import { parseTimeInterval } from "./dates";
+import { looksLikeIpv6, parseIpv4Range } from "./ipv4";
+import {
+  MAX_PATTERN_BYTES,
+  byteLength,
+  escapeLike,
+  regexToGlob,
+  wildcardToGlob,
+  wildcardToLike,
+} from "./patterns";
+import { QueryError, quoteToken } from "./query-error";
+import type { FieldType } from "./registry";
+import { combine, expr, type Expr, type SqlParam } from "./sql-expr";
+
+/** A field as the predicates see it: its full name (for messages) and its type. */
+export interface TypedField {
+  name: string;
+  type: FieldType;
+}
+
+export type MatchOp = "match" | "exact";
+
+/** Inclusive numeric interval: an ip block, a date's milliseconds, or one number. */
+interface Interval {
+  low: number;
+  high: number;
+}
+
+type Located = { position: number; raw: string };
+
+function badValue(field: TypedField, value: Located, expected: string): QueryError {
+  return new QueryError(
+    `expected ${expected} for ${quoteToken(field.name)}, got ${quoteToken(value.raw)} at position ${value.position}`,
+    value.position,
+    value.raw,
+  );
+}
+
+function parseNumber(field: TypedField, term: TermValue, allowFraction: boolean): number {
+  const text = term.text.trim();
+  if (field.type === "integer" && !allowFraction) {
+    if (!/^[+-]?\d+$/.test(text) || !Number.isSafeInteger(Number(text)))
+      throw badValue(field, term, "an integer");
+    return Number(text);
+  }
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) || !Number.isFinite(Number(text))) {
+    throw badValue(field, term, "a number");
+  }
+  return Number(text);
+}
+
+function parseBoolean(field: TypedField, term: TermValue): number {
+  const text = term.text.trim().toLowerCase();
+  if (text === "true") return 1;
+  if (text === "false") return 0;
+  throw badValue(field, term, "true or false");
+}
+
+function parseIp(field: TypedField, term: TermValue): Interval {
+  const text = term.text.trim();
+  const range = parseIpv4Range(text);
+  if (range) return range;
+  if (looksLikeIpv6(text)) {
+    throw new QueryError(
+      `only IPv4 addresses are indexed: ${quoteToken(term.raw)} for ${quoteToken(field.name)} at position ${term.position}`,
+      term.position,
+      term.raw,
+    );
+  }
+  throw badValue(field, term, text.includes("/") ? "an IPv4 CIDR block like 10.0.0.0/8" : "an IPv4 address");
+}
+
+function parseTime(field: TypedField, term: TermValue, now: number): Interval {
+  const interval = parseTimeInterval(term.text.trim(), now);
+  if (interval) return interval;
+  throw badValue(field, term, "a date (YYYY-MM-DD, an RFC 3339 time, or date math like now-1d)");
+}
+
+/** The interval an ordered (numeric, ip, timestamp) value covers. */
+function intervalOf(field: TypedField, term: TermValue, now: number, inRange: boolean): Interval {
+  if (field.type === "ip") return parseIp(field, term);
+  if (field.type === "timestamp") return parseTime(field, term, now);
+  const number = parseNumber(field, term, inRange);
+  return { low: number, high: number };
+}
+
+// ---- leaf SQL -------------------------------------------------------------------------------
+
+const compare = (column: string, operator: string, value: SqlParam): Expr =>
+  expr(`${column} ${operator} ?`, [value], 2);
+
+function within(column: string, { low, high }: Interval): Expr {
+  return low === high ? compare(column, "=", low) : expr(`${column} BETWEEN ? AND ?`, [low, high], 2);
+}
+
+/** Case-sensitive equality that an index on the NOCASE column can still narrow first. */
+function exactly(column: string, text: string): Expr {
+  return expr(`(${column} = ? AND ${column} = ? COLLATE BINARY)`, [text, text], 4);
+}
+
+function checkPattern(pattern: string, value: Located): string {
+  if (byteLength(pattern) > MAX_PATTERN_BYTES) {
+    throw new QueryError(
+      `pattern ${quoteToken(value.raw)} at position ${value.position} is too long: patterns match at most ${MAX_PATTERN_BYTES} bytes`,
+      value.position,
+      value.raw,
+    );
+  }
+  return pattern;
+}
+
+const like = (column: string, pattern: string): Expr => expr(`${column} LIKE ? ESCAPE '\\'`, [pattern], 2);
+const glob = (column: string, pattern: string): Expr => expr(`${column} GLOB ?`, [pattern], 2);
+
+/** Text fields match a word or phrase anywhere in the value (ASCII case-insensitively). */
+function contains(column: string, text: string): Expr {
+  const pattern = `%${escapeLike(text)}%`;
+  if (byteLength(pattern) <= MAX_PATTERN_BYTES) return like(column, pattern);
+  // Too long for a LIKE pattern on D1; instr has no such limit and the same ASCII folding.
+  return expr(`instr(lower(${column}), lower(?)) > 0`, [text], 4);
+}
+
+function requireTextual(field: TypedField, value: Located, what: string): void {
+  if (field.type === "keyword" || field.type === "text") return;
+  const hint = field.type === "ip" ? "; use CIDR notation like 10.0.0.0/8 or a range" : "";
+  throw new QueryError(
+    `${what} apply only to text and keyword fields, and ${quoteToken(field.name)} is ${field.type}${hint}: ${quoteToken(value.raw)} at position ${value.position}`,
+    value.position,
+    value.raw,
+  );
+}
+
+// ---- one predicate per value kind ---------------------------------------------------------
+
+function termPredicate(field: TypedField, op: MatchOp, term: TermValue, column: string, now: number): Expr {
+  switch (field.type) {
+    case "keyword":
+      return op === "exact" ? exactly(column, term.text) : compare(column, "=", term.text);
+    case "text":
+      return op === "exact" ? exactly(column, term.text) : contains(column, term.text);
+    case "boolean":
+      return compare(column, "=", parseBoolean(field, term));
+    default:
+      return within(column, intervalOf(field, term, now, false));
+  }
+}
+
+function wildcardPredicate(field: TypedField, op: MatchOp, value: WildcardValue, column: string): Expr {
+  requireTextual(field, value, "wildcards");
+  if (op === "exact") return glob(column, checkPattern(wildcardToGlob(value.pattern), value));
+  let pattern = wildcardToLike(value.pattern);
+  // Text fields match anywhere in the value; keyword values match whole.
+  if (field.type === "text")
+    pattern = `${pattern.startsWith("%") ? "" : "%"}${pattern}${pattern.endsWith("%") ? "" : "%"}`;
+  return like(column, checkPattern(pattern, value));
+}
+
+function regexPredicate(field: TypedField, value: RegexValue, column: string): Expr {
+  requireTextual(field, value, "regular expressions");
+  const translated = regexToGlob(value.source);
+  if (translated === null) {
+    throw new QueryError(
+      `regular expression not supported: ${value.raw} at position ${value.position} (only literals, ., .*, .+, [classes], \\d, \\w, {n} counts and ^ $ anchors translate to SQL)`,
+      value.position,
+      value.raw,
+    );
+  }
+  // Keyword regexes match the whole value, as Lucene's do; on text they match anywhere unless anchored.
+  const whole = field.type === "keyword";
+  const pattern = `${whole || translated.start ? "" : "*"}${translated.body}${whole || translated.end ? "" : "*"}`;
+  return glob(column, checkPattern(pattern, value));
+}
+
+function rangePredicate(field: TypedField, value: RangeValue, column: string, now: number): Expr {
+  if (field.type === "boolean") {
+    throw new QueryError(
+      `ranges do not apply to the boolean field ${quoteToken(field.name)}: ${quoteToken(value.raw)} at position ${value.position}`,
+      value.position,
+      value.raw,
+    );
+  }
+  const { lower, upper } = value;
+  if (!lower && !upper) return expr(`${column} IS NOT NULL`, [], 2);
+  const textual = field.type === "keyword" || field.type === "text";
+  // Each bound becomes one comparison; an interval bound uses whichever end Elasticsearch would.
+  const bound = (side: RangeBound, isLower: boolean): { operator: string; param: SqlParam } => {
+    const operator = `${isLower ? ">" : "<"}${side.inclusive ? "=" : ""}`;
+    if (textual) return { operator, param: side.value.text };
+    const interval = intervalOf(field, side.value, now, true);
+    return { operator, param: isLower === side.inclusive ? interval.low : interval.high };
+  };
+  const low = lower && bound(lower, true);
+  const high = upper && bound(upper, false);
+  if (low?.operator === ">=" && high?.operator === "<=")
+    return expr(`${column} BETWEEN ? AND ?`, [low.param, high.param], 2);
+  const parts = [low, high]
+    .filter((part) => part !== null)
+    .map((part) => compare(column, part.operator, part.param));
+  return combine("AND", parts);
+}
+
+/** A set value that is one exact SQL value (so the whole set can be `IN (...)`), or null. */
+function pointOf(field: TypedField, term: TermValue, now: number): SqlParam | null {
+  switch (field.type) {
+    case "keyword":
+      return term.text;
+    case "text":
+      return null;
+    case "boolean":
+      return parseBoolean(field, term);
+    default: {
+      const interval = intervalOf(field, term, now, false);
+      return interval.low === interval.high ? interval.low : null;
+    }
+  }
+}
+
+function setPredicate(field: TypedField, op: MatchOp, value: SetValue, column: string, now: number): Expr {
+  const points =
+    op === "match" && value.items.every((item) => item.kind === "term")
+      ? value.items.map((item) => (item.kind === "term" ? pointOf(field, item, now) : null))
+      : null;
+  if (points && points.every((point) => point !== null)) {
+    return expr(`${column} IN (${points.map(() => "?").join(", ")})`, points, 2);
+  }
+  return combine(
+    "OR",
+    value.items.map((item) =>
+      item.kind === "term"
+        ? termPredicate(field, op, item, column, now)
+        : wildcardPredicate(field, op, item, column),
+    ),
+  );
+}
+
+/** The condition `value` puts on `column` (a qualified column of the field's table). */
+export function valuePredicate(
+  field: TypedField,
+  op: MatchOp,
+  value: Value,
+  column: string,
+  now: number,
+): Expr {
+  switch (value.kind) {
+    case "exists":
+      return expr(`${column} IS NOT NULL`, [], 2);
+    case "term":
+      return termPredicate(field, op, value, column, now);
+    case "wildcard":
+      return wildcardPredicate(field, op, value, column);
+    case "regex":
+      return regexPredicate(field, value, column);
+    case "range":
+      return rangePredicate(field, value, column, now);
+    case "set":
+      return setPredicate(field, op, value, column, now);
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * How an index's searchable fields map onto SQL storage. Each app describes its own tables
+ * with one registry per index; the compiler turns a query over dotted field names into a
+ * parameterised boolean SQL expression over the root table (alias `r`).
+ *
+ * Storage conventions the compiler relies on:
+ * - keyword and text columns are TEXT declared `COLLATE NOCASE` (so `field: value` is a
+ *   case-insensitive, index-friendly match);
+ * - ip columns hold the IPv4 address as an INTEGER (so CIDR and ranges are integer ranges);
+ * - timestamp columns hold INTEGER epoch milliseconds;
+ * - boolean columns hold INTEGER 0/1.
+ */
+export type FieldType = "text" | "keyword" | "integer" | "float" | "ip" | "timestamp" | "boolean";
+
+/** Where a field's values live. */
+export type FieldStorage =
+  /** A column of the root table. */
+  | { kind: "column"; column: string }
+  /** A multi-valued side table: rows of (key, value), `key` referencing the root key. */
+  | { kind: "side"; table: string; key: string; column: string }
+  /** A column of a nested scope's table (for example one row per service). */
+  | { kind: "scoped"; scope: string; column: string };
+
+export interface FieldDef {
+  type: FieldType;
+  storage: FieldStorage;
+}
+
+/** A nested scope such as `services`: one table row per nested object. */
+export interface ScopeDef {
+  table: string;
+  /** Column of the scope table that references the root key. */
+  key: string;
+}
+
+export interface IndexRegistry {
+  name: string;
+  root: { table: string; key: string };
+  scopes: Record<string, ScopeDef>;
+  /** Full dotted field names, e.g. `services.port`, `location.country`. */
+  fields: Record<string, FieldDef>;
+  /** An FTS5 table whose rowid equals the root table's rowid, for bare full-text terms. */
+  fullText?: { table: string };
+}
