@@ -14,3 +14,4 @@ export * from "./v1/documents";
 export * from "./v2/envelope";
 export * from "./v2/host";
 export * from "./v2/hosts-api";
+export * from "./admin-extra";

@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""Runs the official Censys Python client, unmodified, against a scangate origin.
+
+Environment: ORIGIN_URL (e.g. http://127.0.0.1:8788), ORIGIN_API_ID, ORIGIN_API_SECRET.
+
+The client is used exactly as its users do: CensysHosts gets the base URL `<origin>/api` (it
+appends /v2/... and /v1/account), CensysCertificates gets `<origin>/api/v1` (its default URL
+ends in /api/v1 and it appends /search/..., /view/..., /bulk/..., /report/...).
+
+Every check asserts data, not only the absence of an exception: answers are cross-checked
+against each other (search against view, aggregate against the hosts a search returns, bulk
+against view, report against search counts). Exits 1 when any check fails.
+"""
+
+import datetime
+import os
+import sys
+import traceback
+from collections import Counter
+
+from censys.common.exceptions import CensysNotFoundException, CensysSearchException
+from censys.common.version import __version__ as censys_version
+from censys.search import CensysCertificates, CensysHosts
+
+ORIGIN_URL = os.environ["ORIGIN_URL"].rstrip("/")
+CREDENTIALS = {"api_id": os.environ["ORIGIN_API_ID"], "api_secret": os.environ["ORIGIN_API_SECRET"]}
+# Keep the runs quick: the client's defaults retry 5 times with backoff on 429s and timeouts.
+CLIENT_OPTIONS = {"max_retries": 1, "timeout": 60}
+
+hosts = CensysHosts(url=f"{ORIGIN_URL}/api", **CREDENTIALS, **CLIENT_OPTIONS)
+certificates = CensysCertificates(url=f"{ORIGIN_URL}/api/v1", **CREDENTIALS, **CLIENT_OPTIONS)
+
+failures = []
+
+
+def check(name):
+    """Runs the decorated function as a named check and records its failure."""
+
+    def run(function):
+        try:
+            function()
+            print(f"ok    {name}")
+        except Exception as error:  # noqa: BLE001 - every failure is reported, then counted
+            failures.append(name)
+            print(f"FAIL  {name}: {error!r}")
+            traceback.print_exc(limit=3)
+        return function
+
+    return run
+
+
+def ip_key(ip):
+    return tuple(int(octet) for octet in ip.split("."))
+
+
+def parse_time(text):
+    # Python 3.11 reads "Z" but at most microseconds: drop sub-microsecond digits.
+    head, dot, rest = text.rstrip("Z").partition(".")
+    fraction = (dot + rest[:6]) if dot else ""
+    return datetime.datetime.fromisoformat(head + fraction).replace(tzinfo=datetime.timezone.utc)
+
+
+def summary(services):
+    return sorted((s["port"], s["service_name"], s["transport_protocol"]) for s in services)
+
+
+state = {}
+
+
+def needs(key):
+    """What an earlier check found; a clear failure when that check failed."""
+    if key not in state:
+        raise AssertionError(f"needs {key!r} from an earlier check that failed")
+    return state[key]
+
+
+@check("CensysHosts.search iterates two pages in address order without overlap")
+def hosts_search_two_pages():
+    query = hosts.search("", per_page=3, pages=2)
+    pages = [page for page in query]
+    assert len(pages) == 2, f"expected 2 pages, got {len(pages)}"
+    hits = [hit for page in pages for hit in page]
+    assert all(len(page) == 3 for page in pages), [len(p) for p in pages]
+    ips = [hit["ip"] for hit in hits]
+    assert len(set(ips)) == len(ips), "a host appeared on both pages"
+    assert ips == sorted(ips, key=ip_key), "hits are not in address order"
+    for hit in hits:
+        assert isinstance(hit["services"], list) and hit["services"], hit
+        assert {"port", "service_name"} <= set(hit["services"][0]), hit["services"][0]
+        assert "location" in hit and "autonomous_system" in hit and "last_updated_at" in hit, hit
+    state["hits"] = hits
+
+
+@check("CensysHosts.search total agrees with aggregate total and the links end with an empty next")
+def hosts_search_total():
+    raw = hosts.raw_search("", per_page=1)
+    assert raw["code"] == 200 and raw["status"] == "OK", raw
+    total = raw["result"]["total"]
+    aggregate = hosts.aggregate("", "location.country_code", num_buckets=1000)
+    assert aggregate["total"] == total, (aggregate["total"], total)
+    assert raw["result"]["links"]["prev"] == "", raw["result"]["links"]
+    state["total"] = total
+
+
+@check("CensysHosts.view returns the host a search hit names, with the same services")
+def hosts_view():
+    hit = needs("hits")[0]
+    host = hosts.view(hit["ip"])
+    assert host["ip"] == hit["ip"], host["ip"]
+    assert summary(host["services"]) == summary(hit["services"]), (host["services"], hit["services"])
+    assert host["last_updated_at"] == hit["last_updated_at"]
+    state["host"] = host
+
+
+@check("CensysHosts.view with at_time gives the host as it was then")
+def hosts_view_at_time():
+    host = needs("host")
+    updated = parse_time(host["last_updated_at"])
+    # Now (a datetime, which the client formats with microseconds): the current document.
+    now = datetime.datetime.now(datetime.timezone.utc)
+    assert hosts.view(host["ip"], at_time=now) == host
+    # A nanosecond timestamp string, just after the last update: still the current document.
+    just_after = (updated + datetime.timedelta(seconds=1)).strftime("%Y-%m-%dT%H:%M:%S") + ".000000001Z"
+    assert hosts.view(host["ip"], at_time=just_after) == host
+    # Before the last update: an older version (or none, if the host is that new).
+    before = updated - datetime.timedelta(microseconds=1)
+    try:
+        older = hosts.view(host["ip"], at_time=before)
+        assert older["ip"] == host["ip"]
+        assert parse_time(older["last_updated_at"]) <= before, older["last_updated_at"]
+        assert older != host, "the version before the last update equals the current one"
+    except CensysNotFoundException:
+        pass
+    # Long before the dataset: no host.
+    try:
+        hosts.view(host["ip"], at_time=datetime.datetime(2000, 1, 1))
+        raise AssertionError("a host existed in 2000")
+    except CensysNotFoundException:
+        pass
+
+
+@check("CensysHosts.aggregate counts the services of exactly the hosts a search returns")
+def hosts_aggregate():
+    countries = hosts.aggregate("", "location.country_code", num_buckets=1000)
+    assert all(isinstance(bucket["key"], str) for bucket in countries["buckets"])
+    assert countries["potential_deviation"] == 0 and countries["total_omitted"] == 0, countries
+    # The rarest country: few enough hosts to fetch them all through search.
+    smallest = min(countries["buckets"], key=lambda bucket: bucket["count"])
+    query = f"location.country_code: {smallest['key']}"
+    matching = [hit for page in hosts.search(query, per_page=100, pages=-1) for hit in page]
+    assert len(matching) == smallest["count"], (len(matching), smallest)
+    expected = Counter(str(service["port"]) for hit in matching for service in hit["services"])
+    ports = hosts.aggregate(query, "services.port", num_buckets=1000)
+    assert ports["query"] == query and ports["field"] == "services.port"
+    assert ports["total"] == len(matching), (ports["total"], len(matching))
+    assert {bucket["key"]: bucket["count"] for bucket in ports["buckets"]} == dict(expected)
+    top = hosts.aggregate(query, "services.port", num_buckets=1)
+    assert len(top["buckets"]) == 1
+    assert top["total_omitted"] == sum(expected.values()) - top["buckets"][0]["count"], top
+
+
+@check("CensysHosts errors arrive as the client's exceptions")
+def hosts_errors():
+    try:
+        hosts.view("10.255.255.254")
+        raise AssertionError("an unknown host was found")
+    except CensysNotFoundException:
+        pass
+    try:
+        hosts.search("services.port: [22 TO", per_page=5)()
+        raise AssertionError("a broken query was accepted")
+    except CensysSearchException as error:
+        assert error.status_code == 422, error.status_code
+    account = hosts.account()
+    assert account["quota"]["allowance"] > 0 and account["login"], account
+
+
+@check("CensysCertificates.search pages through results with the default fields")
+def certificates_search():
+    metadata = certificates.metadata("*")
+    count = metadata["count"]
+    assert count > 0 and metadata["pages"] == -(-count // 100), metadata
+    wanted = min(count, 150)
+    results = list(certificates.search("*", max_records=wanted))
+    assert len(results) == wanted, (len(results), wanted)
+    fingerprints = [result["parsed.fingerprint_sha256"] for result in results]
+    assert len(set(fingerprints)) == wanted, "a certificate appeared twice"
+    for result in results:
+        assert set(result) == {"parsed.fingerprint_sha256", "parsed.subject_dn", "parsed.issuer_dn"}, result
+    nested = next(certificates.search("*", fields=["parsed.subject_dn", "parsed.names"], flatten=False))
+    assert set(nested) <= {"parsed"} and "subject_dn" in nested["parsed"], nested
+    state["certificates"] = results
+
+
+@check("CensysCertificates.view returns the certificate a search result names")
+def certificates_view():
+    first = needs("certificates")[0]
+    fingerprint = first["parsed.fingerprint_sha256"]
+    document = certificates.view(fingerprint)
+    assert document["parsed"]["fingerprint_sha256"] == fingerprint
+    assert document["parsed"]["subject_dn"] == first["parsed.subject_dn"]
+    assert isinstance(document["raw"], str) and document["raw"]
+    assert certificates.view(fingerprint.upper()) == document
+    state["certificate"] = document
+
+
+@check("CensysCertificates.bulk returns every requested key, unknown ones as errors")
+def certificates_bulk():
+    known = [result["parsed.fingerprint_sha256"] for result in needs("certificates")[:3]]
+    unknown = "0" * 64
+    answer = certificates.bulk(known + [unknown])
+    assert set(answer) == set(known + [unknown]), sorted(answer)
+    assert answer[known[0]] == needs("certificate")
+    for fingerprint in known:
+        assert answer[fingerprint]["parsed"]["fingerprint_sha256"] == fingerprint
+    assert answer[unknown]["error_type"] == "unknown" and answer[unknown]["status"] == "error", answer[unknown]
+    many = [result["parsed.fingerprint_sha256"] for result in needs("certificates")[:60]]
+    # More than 50: the client splits the request in two; both halves come back.
+    assert set(certificates.bulk(many)) == set(many)
+
+
+@check("CensysCertificates.report breaks a field down consistently with search")
+def certificates_report():
+    field = "parsed.signature_algorithm.name"
+    report = certificates.report("*", field, buckets=3)
+    assert report["status"] == "ok"
+    metadata = report["metadata"]
+    assert metadata["count"] == certificates.metadata("*")["count"], metadata
+    assert metadata["buckets"] == len(report["results"]) <= 3
+    assert metadata["error_bound"] == 0
+    listed = sum(bucket["doc_count"] for bucket in report["results"])
+    assert listed + metadata["other_result_count"] == metadata["nonnull_count"], metadata
+    key = report["results"][0]["key"]
+    searched = certificates.metadata(f'{field}: "{key}"')
+    assert searched["count"] == report["results"][0]["doc_count"], (searched, report["results"][0])
+
+
+@check("CensysCertificates errors arrive as the client's exceptions")
+def certificates_errors():
+    try:
+        certificates.view("f" * 64)
+        raise AssertionError("an unknown certificate was found")
+    except CensysNotFoundException:
+        pass
+    try:
+        certificates.metadata("parsed.names: (")
+        raise AssertionError("a broken query was accepted")
+    except CensysSearchException as error:
+        assert error.status_code == 400, error.status_code
+    assert certificates.account()["quota"]["allowance"] > 0
+
+
+print(f"censys-python {censys_version} against {ORIGIN_URL}: {len(failures)} failure(s)")
+sys.exit(1 if failures else 0)

@@ -1,0 +1,68 @@
+// The snapshot step of the seed: builds the daily snapshot tables (`ipv4.YYYYMMDD`, ...) from
+// the seeded main database into the local SNAPSHOTS D1, the database query and export jobs run
+// on (src/snapshots/). Opened the way local-d1.ts opens DB: the same Miniflare persistence folder,
+// keyed by the SNAPSHOTS binding's database id from wrangler.jsonc.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { Miniflare } from "miniflare";
+import { snapshotStatements } from "../src/snapshots/build";
+import { executeStatements, readSnapshotSources } from "../src/snapshots/publish";
+
+type D1Database = Awaited<ReturnType<Miniflare["getD1Database"]>>;
+
+function snapshotsDatabaseId(appDir: string): string {
+  const text = readFileSync(path.join(appDir, "wrangler.jsonc"), "utf8").replace(/^\s*\/\/.*$/gm, "");
+  const config = JSON.parse(text) as {
+    d1_databases?: { binding: string; database_id: string; preview_database_id?: string }[];
+  };
+  const entry = config.d1_databases?.find((d) => d.binding === "SNAPSHOTS");
+  if (!entry) throw new Error("wrangler.jsonc has no D1 binding named SNAPSHOTS");
+  return entry.preview_database_id ?? entry.database_id;
+}
+
+const SNAPSHOT_TABLE = /^(ipv4|certificates|websites)\.\d{8}$/;
+
+/**
+ * (Re)builds the snapshot tables from `mainDb`. Skipped when tables exist and `rebuild` is false
+ * (the dataset was already seeded); with `rebuild`, tables of days the dataset no longer has are
+ * dropped too, so SNAPSHOTS holds exactly the current dataset's days.
+ */
+export async function seedSnapshots(
+  appDir: string,
+  persistTo: string | undefined,
+  mainDb: D1Database,
+  rebuild: boolean,
+): Promise<void> {
+  const root = persistTo ?? path.join(appDir, ".wrangler", "state");
+  const mf = new Miniflare({
+    modules: true,
+    script: "export default {}",
+    d1Persist: path.join(root, "v3", "d1"),
+    d1Databases: { SNAPSHOTS: snapshotsDatabaseId(appDir) },
+  });
+  try {
+    const db = await mf.getD1Database("SNAPSHOTS");
+    const { results } = await db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .all<{ name: string }>();
+    const existing = results.map((r) => r.name).filter((name) => SNAPSHOT_TABLE.test(name));
+    if (existing.length > 0 && !rebuild) {
+      console.error(`snapshot tables already built (${existing.length})`);
+      return;
+    }
+    const started = Date.now();
+    await executeStatements(
+      db,
+      existing.map((name) => `DROP TABLE "${name}"`),
+    );
+    const count = await executeStatements(db, snapshotStatements(await readSnapshotSources(mainDb)));
+    const { results: built } = await db
+      .prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'")
+      .all<{ n: number }>();
+    console.error(
+      `built ${built[0]?.n ?? 0} snapshot tables (${count} statements) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+  } finally {
+    await mf.dispose();
+  }
+}

@@ -1,0 +1,142 @@
+import { sha1 } from "@noble/hashes/legacy.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
+import { HTTP_HEADER_REDACTED } from "@scangate/core";
+import type { Prng } from "../prng";
+import { pickWebServer, software, type SoftwareEntry } from "./software";
+
+/**
+ * HTTP responses of the dataset's web services. Everything computable is computed from the
+ * response: Content-Length, body_size, body_hash, html_title, html_tags and the banner.
+ * Volatile headers (Date, Set-Cookie, ETag) appear redacted, as the public service shows them.
+ */
+
+export interface HttpExchange {
+  decoded: Record<string, unknown>;
+  banner: string;
+  software: SoftwareEntry[];
+  statusCode: number;
+  title: string | null;
+  server: string | null;
+  bodySha256: string;
+}
+
+interface Page {
+  status: number;
+  reason: string;
+  title: string | null;
+  body: string;
+}
+
+const page = (status: number, reason: string, title: string | null, inner: string): Page => ({
+  status,
+  reason,
+  title,
+  body: `<!DOCTYPE html><html><head>${title !== null ? `<title>${title}</title>` : ""}<meta charset="utf-8"></head><body>${inner}</body></html>`,
+});
+
+const DEFAULT_PAGES: Record<string, Page> = {
+  nginx: page(200, "OK", "Welcome to nginx!", "<h1>Welcome to nginx!</h1><p>If you see this page, the nginx web server is successfully installed.</p>"),
+  Apache: page(200, "OK", "Apache2 Ubuntu Default Page: It works", "<h1>It works!</h1>"),
+  "Microsoft-IIS": page(200, "OK", "IIS Windows Server", '<img src="iisstart.png" alt="IIS">'),
+};
+
+const DEVICE_PAGES: Page[] = [
+  page(200, "OK", "RouterOS router configuration page", "<h1>RouterOS v7</h1><p>You have connected to a router.</p>"),
+  page(200, "OK", "Synology DiskStation", '<div id="sds-login"></div>'),
+  page(200, "OK", "FortiGate", '<form action="/logincheck" method="post"></form>'),
+  page(401, "Unauthorized", "401 Unauthorized", "<h1>401 Unauthorized</h1>"),
+  page(200, "OK", "Login", '<form method="post"><input name="username"><input type="password" name="password"></form>'),
+  page(200, "OK", "NETGEAR Router", "<p>NETGEAR genie</p>"),
+  page(200, "OK", "Hikvision Web Client", '<div id="login"></div>'),
+];
+
+const GENERIC_PAGES: Page[] = [
+  page(403, "Forbidden", "403 Forbidden", "<center><h1>403 Forbidden</h1></center>"),
+  page(404, "Not Found", "404 Not Found", "<center><h1>404 Not Found</h1></center>"),
+  page(502, "Bad Gateway", "502 Bad Gateway", "<center><h1>502 Bad Gateway</h1></center>"),
+  page(200, "OK", "Index of /", '<h1>Index of /</h1><pre><a href="../">../</a></pre>'),
+  page(200, "OK", "Grafana", '<div class="grafana-app"></div>'),
+  page(200, "OK", "Jenkins", '<div id="jenkins"></div>'),
+  page(200, "OK", null, ""),
+];
+
+function sitePage(domain: string): Page {
+  const label = domain.split(".")[0] ?? domain;
+  const name = label.charAt(0).toUpperCase() + label.slice(1);
+  return page(200, "OK", `${name} | Home`, `<header><a href="https://${domain}/">${name}</a></header><main><h1>Welcome to ${name}</h1></main>`);
+}
+
+function htmlTags(body: string): string[] {
+  return [...body.matchAll(/<(title|meta)\b[^>]*>(?:[^<]*<\/title>)?/gi)].map((m) => m[0]);
+}
+
+export function httpExchange(
+  rng: Prng,
+  options: { host: string; port: number; tls: boolean; domain?: string; device: boolean },
+): HttpExchange {
+  const { server, version } = pickWebServer(rng);
+  const serverHeader = version && rng.chance(0.6) ? `${server.header}/${version}` : server.header;
+  const redirect = !options.tls && options.port === 80 && rng.chance(0.25);
+  let chosen: Page;
+  if (redirect) {
+    chosen = page(301, "Moved Permanently", "301 Moved Permanently", "<center><h1>301 Moved Permanently</h1></center>");
+  } else if (options.domain && rng.chance(0.8)) {
+    chosen = sitePage(options.domain);
+  } else if (options.device) {
+    chosen = rng.pick(DEVICE_PAGES);
+  } else {
+    chosen = DEFAULT_PAGES[server.header] && rng.chance(0.5) ? (DEFAULT_PAGES[server.header] as Page) : rng.pick(GENERIC_PAGES);
+  }
+  const bodyBytes = new TextEncoder().encode(chosen.body);
+  const scheme = options.tls ? "https" : "http";
+  const defaultPort = options.tls ? 443 : 80;
+  const authority = options.port === defaultPort ? options.host : `${options.host}:${options.port}`;
+  const headers: Record<string, string[]> = {
+    Server: [serverHeader],
+    Date: [HTTP_HEADER_REDACTED],
+    "Content-Type": ["text/html; charset=utf-8"],
+    "Content-Length": [String(bodyBytes.length)],
+    Connection: ["keep-alive"],
+  };
+  if (redirect) headers.Location = [`https://${options.domain ?? options.host}/`];
+  if (options.tls && rng.chance(0.4)) headers["Strict-Transport-Security"] = ["max-age=31536000; includeSubDomains"];
+  if (rng.chance(0.3)) headers["Set-Cookie"] = [HTTP_HEADER_REDACTED];
+  if (rng.chance(0.2)) headers.ETag = [HTTP_HEADER_REDACTED];
+  const statusLine = `HTTP/1.1 ${chosen.status} ${chosen.reason}`;
+  const banner = [statusLine, ...Object.entries(headers).map(([name, values]) => `${name}: ${values.join(", ")}`)].join("\r\n");
+  const response: Record<string, unknown> = {
+    protocol: "HTTP/1.1",
+    status_code: chosen.status,
+    status_reason: chosen.reason,
+    headers,
+    _encoding: { html_tags: "DISPLAY_UTF8", body: "DISPLAY_UTF8", headers: "DISPLAY_UTF8" },
+    html_tags: htmlTags(chosen.body),
+    body_size: bodyBytes.length,
+    body: chosen.body,
+  };
+  if (chosen.title !== null) response.html_title = chosen.title;
+  return {
+    decoded: {
+      request: {
+        method: "GET",
+        uri: `${scheme}://${authority}/`,
+        headers: {
+          "User-Agent": ["Mozilla/5.0 (compatible; ScangateInspect/1.1)"],
+          Accept: ["*/*"],
+          "Accept-Encoding": ["gzip"],
+        },
+        _encoding: { headers: "DISPLAY_UTF8" },
+      },
+      response,
+      supports_http2: options.tls && rng.chance(0.5),
+      body_hash: `sha1:${bytesToHex(sha1(bodyBytes))}`,
+    },
+    banner,
+    software: [software("a", server.vendor, server.product, version)],
+    statusCode: chosen.status,
+    title: chosen.title,
+    server: serverHeader,
+    bodySha256: bytesToHex(sha256(bodyBytes)),
+  };
+}

@@ -1,0 +1,16 @@
+import type { Env } from "../env";
+import type { Services } from "../infrastructure";
+import type { OriginAccount } from "../services/accounts";
+import type { UsageRow } from "../services/quota";
+
+/** The Hono environment of every origin route. */
+export type AppEnv = {
+  Bindings: Env;
+  Variables: {
+    services: Services;
+    /** Set by the auth middleware on /api routes. */
+    account: OriginAccount;
+    /** Set by the quota middleware: the account's counters after this request's charge. */
+    usage: UsageRow;
+  };
+};

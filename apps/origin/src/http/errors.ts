@@ -1,0 +1,73 @@
+import { ApiError, type ApiVersion, type ErrorKind } from "@scangate/core";
+import type { Context, ErrorHandler, NotFoundHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+
+/** v1 paths answer v1 bodies; everything else (v2, unknown paths) answers v2 bodies. */
+export function apiVersionOf(path: string): ApiVersion {
+  return path === "/api/v1" || path.startsWith("/api/v1/") ? "v1" : "v2";
+}
+
+/** An ApiError that also sets response headers (Retry-After, WWW-Authenticate, Allow). */
+export class ApiErrorWithHeaders extends ApiError {
+  readonly headers: Record<string, string>;
+  constructor(
+    kind: ErrorKind,
+    headers: Record<string, string>,
+    message?: string,
+    extra?: Record<string, unknown>,
+  ) {
+    super(kind, message, extra);
+    this.headers = headers;
+  }
+}
+
+/** Headers every rendering of a kind carries, whatever threw it. */
+function kindHeaders(error: ApiError, version: ApiVersion): Record<string, string> {
+  if (error.kind === "unauthorized" && version === "v2")
+    return { "WWW-Authenticate": 'Basic realm="scangate"' };
+  return {};
+}
+
+/** Renders an ApiError as the JSON body of the request's API version (core's one error table). */
+export function renderApiError(c: Context, error: ApiError): Response {
+  const version = apiVersionOf(c.req.path);
+  const { status, body } = error.render(version);
+  const headers = {
+    ...kindHeaders(error, version),
+    ...(error instanceof ApiErrorWithHeaders ? error.headers : {}),
+    "Cache-Control": "no-store",
+  };
+  return c.json(body, status as 400, headers);
+}
+
+/** Hono's own exceptions (from its middleware) mapped onto our error kinds. */
+function kindOfHttpException(status: number): ErrorKind {
+  switch (status) {
+    case 400:
+      return "bad_request";
+    case 401:
+      return "unauthorized";
+    case 404:
+      return "not_found";
+    case 405:
+      return "method_not_allowed";
+    case 413:
+      return "payload_too_large";
+    case 415:
+      return "unsupported_media_type";
+    default:
+      return status >= 500 ? "internal" : "bad_request";
+  }
+}
+
+export const handleError: ErrorHandler = (error, c) => {
+  if (error instanceof ApiError) return renderApiError(c, error);
+  if (error instanceof HTTPException)
+    return renderApiError(c, new ApiError(kindOfHttpException(error.status)));
+  // Unexpected: log with the request id so the operator can find it; the client sees the
+  // table's generic 500 text, never a stack trace.
+  console.error(`[${c.get("requestId") ?? "-"}] ${c.req.method} ${c.req.path}:`, error);
+  return renderApiError(c, new ApiError("internal"));
+};
+
+export const handleNotFound: NotFoundHandler = (c) => renderApiError(c, new ApiError("not_found"));

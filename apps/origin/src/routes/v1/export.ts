@@ -1,0 +1,117 @@
+import { ApiError, exportStartBodySchema, type ExportJob, type ExportJobConfiguration } from "@scangate/core";
+import type { Context, Hono } from "hono";
+import type { AppEnv } from "../../http/context";
+import { parseInput, readJsonBody } from "../../http/validation";
+import { isUsableDelimiter } from "../../exports/csv";
+import type { ExportOptions } from "../../exports/export-job";
+import { expireExport, isPastRetention } from "../../jobs/expiry";
+import { newJobId } from "../../jobs/messages";
+import { findOwnedJob, invalidQuery } from "../../jobs/owned-job";
+import { checkSnapshotQuery } from "../../jobs/sql-guard";
+import { exportFilesOf, insertJob, markFailed, type JobRow } from "../../jobs/store";
+import { readPublishedTables } from "../../snapshots/catalog";
+
+function configurationOf(job: JobRow): ExportJobConfiguration {
+  const options = JSON.parse(job.options ?? "{}") as ExportOptions;
+  return {
+    format: options.format,
+    compress: options.compress,
+    headers: options.headers,
+    // The spec: "the delimiter is null or false when unset".
+    delimiter: options.delimiterGiven ? options.delimiter : null,
+    flatten: options.flatten,
+    query: job.query,
+  };
+}
+
+function downloadUrl(c: Context, job: JobRow, name: string): string {
+  return `${new URL(c.req.url).origin}/api/v1/export/${job.id}/files/${encodeURIComponent(name)}`;
+}
+
+function statusBody(c: Context, job: JobRow): ExportJob {
+  const finished = job.status === "success" || job.status === "expired";
+  return {
+    status: job.status,
+    job_id: job.id,
+    configuration: configurationOf(job),
+    statistics: {
+      backend_time: job.backendTimeMs,
+      result_count: finished ? job.resultRows : null,
+    },
+    ...(job.status === "success"
+      ? { download_paths: exportFilesOf(job).map((f) => downloadUrl(c, job, f.name)) }
+      : {}),
+    ...(job.status === "error" && job.errorMessage ? { error_message: job.errorMessage } : {}),
+  };
+}
+
+/** The export as the caller may see it now: a success past its retention is expired here. */
+async function currentExport(c: Context<AppEnv>): Promise<JobRow> {
+  const job = await findOwnedJob(c.env.DB, c.req.param("job_id") ?? "", "export", c.var.account.api_id);
+  if (job.status === "success" && isPastRetention(job, c.var.services.clock.now())) {
+    await expireExport(c.env, job);
+    return { ...job, status: "expired" };
+  }
+  return job;
+}
+
+/**
+ * Export jobs: POST /api/v1/export starts one (same SQL guard as query jobs), GET
+ * /api/v1/export/:job_id is its status (pending → success with download_paths, or error;
+ * expired 24 h after completion), GET /api/v1/export/:job_id/files/:name downloads a file.
+ * `statistics.backend_time` is in milliseconds; `result_count` is the number of rows.
+ */
+export function registerExportJobs(app: Hono<AppEnv>): void {
+  app.post("/api/v1/export", async (c) => {
+    const raw = await readJsonBody(c);
+    const body = parseInput(exportStartBodySchema, raw);
+    if (!isUsableDelimiter(body.delimeter)) {
+      throw new ApiError("bad_request", "delimeter: must not be a double quote or a line break");
+    }
+    const published = await readPublishedTables(c.env.SNAPSHOTS);
+    const checked = checkSnapshotQuery(body.query, published.names);
+    if (!checked.ok) throw invalidQuery(checked.reason);
+    const options: ExportOptions = {
+      format: body.format,
+      flatten: body.flatten,
+      compress: body.compress,
+      headers: body.headers,
+      delimiter: body.delimeter,
+      delimiterGiven: typeof raw === "object" && raw !== null && "delimeter" in raw,
+    };
+    const { clock } = c.var.services;
+    const job = await insertJob(c.env.DB, {
+      id: newJobId(),
+      kind: "export",
+      owner: c.var.account.api_id,
+      query: body.query,
+      checkedSql: checked.query.sql,
+      options,
+      now: clock.now(),
+    });
+    try {
+      await c.env.JOBS.send({ job_id: job.id });
+    } catch (error) {
+      await markFailed(c.env.DB, job.id, "the job could not be queued; please retry", clock.now());
+      throw error;
+    }
+    const started: ExportJob = { status: "pending", job_id: job.id, configuration: configurationOf(job) };
+    return c.json(started);
+  });
+
+  app.get("/api/v1/export/:job_id", async (c) => c.json(statusBody(c, await currentExport(c))));
+
+  app.get("/api/v1/export/:job_id/files/:name", async (c) => {
+    const job = await currentExport(c);
+    if (job.status !== "success") throw new ApiError("not_found");
+    const file = exportFilesOf(job).find((f) => f.name === c.req.param("name"));
+    if (!file) throw new ApiError("not_found");
+    const object = await c.env.EXPORTS.get(file.key);
+    if (!object) throw new ApiError("not_found");
+    const headers = new Headers();
+    object.writeHttpMetadata(headers);
+    headers.set("Content-Length", String(object.size));
+    headers.set("ETag", object.httpEtag);
+    return new Response(object.body, { headers });
+  });
+}

@@ -1,0 +1,28 @@
+import { ApiError, type SeriesDetails, type SeriesList } from "@scangate/core";
+import type { Hono } from "hono";
+import type { AppEnv } from "../../http/context";
+import { readPublishedTables } from "../../snapshots/catalog";
+import { isSnapshotSeries, SNAPSHOT_SERIES, seriesSchema } from "../../snapshots/definitions";
+
+/**
+ * GET /api/v1/query_definitions: the series SQL can read. GET /api/v1/query_definitions/:series:
+ * its columns (see snapshots/definitions.ts) and its published daily tables, oldest first. An
+ * unknown series is 404 with an empty error text, as the spec has it.
+ */
+export function registerQueryDefinitions(app: Hono<AppEnv>): void {
+  app.get("/api/v1/query_definitions", (c) => {
+    const body: SeriesList = { series: [...SNAPSHOT_SERIES] };
+    return c.json(body);
+  });
+
+  app.get("/api/v1/query_definitions/:series", async (c) => {
+    const series = c.req.param("series");
+    if (!isSnapshotSeries(series)) throw new ApiError("not_found", "");
+    const published = await readPublishedTables(c.env.SNAPSHOTS);
+    const body: SeriesDetails = {
+      definition: { fields: seriesSchema(series) },
+      tables: published.bySeries.get(series) ?? [],
+    };
+    return c.json(body);
+  });
+}

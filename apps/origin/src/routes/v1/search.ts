@@ -1,0 +1,43 @@
+import { ApiError, searchBodySchema, v1IndexSchema, type SearchResponse, type V1Index } from "@scangate/core";
+import type { Context, Hono } from "hono";
+import type { AppEnv } from "../../http/context";
+import { chargeQuota } from "../../http/quota";
+import { parseInput, readJsonBody } from "../../http/validation";
+import { compileSearch } from "../../services/search-engine";
+import { V1_INDEX_STORAGE } from "../../services/v1-indexes";
+import { searchV1 } from "../../services/v1-search";
+
+/** `:index` of v1 search and report; an unknown index is 404 (the spec's Errors section). */
+export function v1IndexParam(c: Context<AppEnv>): V1Index {
+  const index = v1IndexSchema.safeParse(c.req.param("index"));
+  if (!index.success) throw new ApiError("not_found");
+  return index.data;
+}
+
+/** POST /api/v1/search/:index: one-indexed pages of 100 with a `fields` projection. */
+export function registerSearch(app: Hono<AppEnv>): void {
+  app.post("/api/v1/search/:index", chargeQuota("search"), async (c) => {
+    const index = v1IndexParam(c);
+    const body = parseInput(searchBodySchema, await readJsonBody(c));
+    const storage = V1_INDEX_STORAGE[index];
+    const { services } = c.var;
+    const started = performance.now();
+    const where = compileSearch(body.query, "v1", storage.registry, services.clock.now());
+    const page = body.page ?? 1;
+    // The official client sends `fields: []` when it wants the defaults.
+    const fields = body.fields && body.fields.length > 0 ? body.fields : storage.defaultFields;
+    const result = await searchV1(services.db, storage, where, page, fields, body.flatten);
+    const response: SearchResponse = {
+      status: "ok",
+      metadata: {
+        count: result.count,
+        query: body.query,
+        backend_time: Math.round(performance.now() - started),
+        page,
+        pages: result.pages,
+      },
+      results: result.results,
+    };
+    return c.json(response);
+  });
+}

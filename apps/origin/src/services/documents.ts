@@ -1,0 +1,66 @@
+import { documentIdSchema, normalizeDocumentId, type V1Index } from "@scangate/core";
+
+/**
+ * Readers of the stored documents (the JSON the dataset keeps beside the search columns).
+ * Ids that cannot name a document of the index (a malformed IP, a non-hex fingerprint) read as
+ * missing without touching the database: the public service answers those with a 404 too.
+ */
+
+const V1_DOCUMENT_SQL: Record<V1Index, string> = {
+  ipv4: "select v1_doc as doc from hosts where ip = ?",
+  websites: "select doc from websites where domain = ?",
+  certificates: "select doc from certificates where sha256 = ?",
+};
+
+function parseDocument(text: string | undefined | null): unknown {
+  return text == null ? null : (JSON.parse(text) as unknown);
+}
+
+export async function readV1Document(db: D1Database, index: V1Index, id: string): Promise<unknown> {
+  if (!documentIdSchema(index).safeParse(id).success) return null;
+  const row = await db
+    .prepare(V1_DOCUMENT_SQL[index])
+    .bind(normalizeDocumentId(index, id))
+    .first<{ doc: string }>();
+  return parseDocument(row?.doc);
+}
+
+/** Certificates by SHA-256 fingerprint (any case); the map is keyed by lowercase fingerprint. */
+export async function readCertificates(
+  db: D1Database,
+  fingerprints: readonly string[],
+): Promise<Map<string, unknown>> {
+  const wanted = [...new Set(fingerprints.map((fp) => fp.toLowerCase()))];
+  const found = new Map<string, unknown>();
+  if (wanted.length === 0) return found;
+  const placeholders = wanted.map(() => "?").join(", ");
+  const { results } = await db
+    .prepare(`select lower(sha256) as sha256, doc from certificates where sha256 in (${placeholders})`)
+    .bind(...wanted)
+    .all<{ sha256: string; doc: string }>();
+  for (const row of results) found.set(row.sha256, parseDocument(row.doc));
+  return found;
+}
+
+/** The current v2 host document. */
+export async function readHost(db: D1Database, ip: string): Promise<unknown> {
+  const row = await db.prepare("select doc from hosts where ip = ?").bind(ip).first<{ doc: string }>();
+  return parseDocument(row?.doc);
+}
+
+/**
+ * The v2 host document as it was known at `atMs`. From the current document's update time on,
+ * that is the current document (what the view without at_time shows); before it, the history
+ * row with valid_from <= T < valid_to. Null when the host was not yet seen at T.
+ */
+export async function readHostAt(db: D1Database, ip: string, atMs: number): Promise<unknown> {
+  const [current, history] = await db.batch<{ doc: string }>([
+    db.prepare("select doc from hosts where ip = ? and last_updated_at <= ?").bind(ip, atMs),
+    db
+      .prepare(
+        "select doc from host_history where ip = ? and valid_from <= ? and (valid_to is null or valid_to > ?) order by valid_from desc limit 1",
+      )
+      .bind(ip, atMs, atMs),
+  ]);
+  return parseDocument(current?.results[0]?.doc ?? history?.results[0]?.doc);
+}

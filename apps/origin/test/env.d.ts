@@ -1,0 +1,17 @@
+import type { D1Migration } from "cloudflare:test";
+import type { Env as OriginEnv } from "../src/env";
+import type * as OriginModule from "../src/index";
+import type { DatasetFixture } from "./fixtures/dataset-fixture";
+
+declare global {
+  namespace Cloudflare {
+    interface Env extends OriginEnv {
+      TEST_MIGRATIONS: D1Migration[];
+      /** The generated test dataset's SQL (see test/seed-fixture.ts). */
+      TEST_DATASET: DatasetFixture;
+    }
+    interface GlobalProps {
+      mainModule: typeof OriginModule;
+    }
+  }
+}

@@ -1,0 +1,20 @@
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+import { loadDatasetFixture } from "./test/fixtures/dataset-fixture";
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  // The generated test dataset, made in Node (real roots, WebCrypto keys) and cached on disk.
+  const dataset = loadDatasetFixture();
+  return {
+    plugins: [
+      cloudflareTest({
+        main: "./src/index.ts",
+        wrangler: { configPath: "./wrangler.jsonc" },
+        miniflare: { bindings: { TEST_MIGRATIONS: migrations, TEST_DATASET: dataset } },
+      }),
+    ],
+    test: { include: ["test/**/*.test.ts"], exclude: ["test/**/*.node.test.ts"], setupFiles: ["./test/apply-migrations.ts"] },
+  };
+});
