@@ -1,0 +1,28 @@
+import type { ApiVersion } from "@scangate/core";
+import type { RequestIdVariables } from "hono/request-id";
+import type { TenantRow } from "./db/schema";
+import type { Env } from "./env";
+import type { Operation } from "./quota/costs";
+import type { EdgeServices } from "./services";
+import type { QuotaState } from "./tenants/periods";
+
+/** What one API request did, for the usage rollups; handlers add to it. */
+export interface RequestUsage {
+  operation: Operation | null;
+  cacheHit: boolean;
+  upstreamCalls: number;
+  quotaSpent: number;
+}
+
+export type AppEnv = {
+  Bindings: Env;
+  Variables: RequestIdVariables & {
+    services: EdgeServices;
+    /** The API version of the route: decides every error body shape. */
+    version: ApiVersion;
+    tenant: TenantRow;
+    /** The tenant's quota after this request's charge (for the RateLimit headers). */
+    quota: QuotaState;
+    usage: RequestUsage;
+  };
+};

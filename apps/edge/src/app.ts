@@ -1,0 +1,115 @@
+import { ApiError, type ApiVersion, isApiError } from "@scangate/core";
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { methodNotAllowed } from "hono/method-not-allowed";
+import { requestId } from "hono/request-id";
+import { getPath } from "hono/utils/url";
+import type { AppEnv } from "./app-env";
+import { errorResponse, renderedError, versionOfPath } from "./http/errors";
+import { adminAuth } from "./middleware/admin-auth";
+import { buildOpenApiDocument } from "./openapi/document";
+import { burstLimit } from "./middleware/burst-limit";
+import { tenantAuth } from "./middleware/tenant-auth";
+import { usageAndQuotaHeaders } from "./middleware/usage";
+import { ServiceRegistry } from "./registry";
+import { registerCacheAdminRoutes } from "./routes/admin/cache";
+import { registerReportAdminRoutes } from "./routes/admin/reports";
+import { registerTenantAdminRoutes } from "./routes/admin/tenants";
+import { registerDashboardRoutes } from "./routes/dashboard/register";
+import { registerAccountRoute } from "./routes/api/account";
+import { registerBulkRoute } from "./routes/api/bulk";
+import { registerForwardedRoutes } from "./routes/api/forwarded";
+import { registerHostViewRoute } from "./routes/api/host-view";
+import { registerJobRoutes } from "./routes/api/jobs";
+import { registerViewRoute } from "./routes/api/view";
+
+export type { AppEnv } from "./app-env";
+
+const HTTP_EXCEPTION_KINDS: Record<number, ApiError["kind"]> = {
+  400: "bad_request",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  405: "method_not_allowed",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+};
+
+/**
+ * `//` and a trailing `/` are tolerated: the official client joins its base URL and the
+ * endpoint with a `/`, so a base URL given with a trailing slash yields `/api//v2/...`.
+ */
+function lenientPath(request: Request): string {
+  const path = getPath(request).replace(/\/{2,}/g, "/");
+  return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
+}
+
+/**
+ * Builds the edge app. A request meets, in order: request id; config and services; for /api,
+ * its version (error shape), tenant Basic auth, quota headers and usage (recorded after the
+ * answer), the tier's burst limit, then its route; for /admin, the bearer admin token.
+ */
+export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Hono<AppEnv> {
+  const app = new Hono<AppEnv>({ getPath: lenientPath });
+  app.use(requestId());
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) => {
+        c.header("Allow", methods.join(", "));
+        return errorResponse(c, new ApiError("method_not_allowed"), versionOfPath(c.req.path));
+      },
+    }),
+  );
+  app.use(async function services(c, next) {
+    const resolved = registry.resolve(c.env);
+    if (!resolved.ok) {
+      console.error(`edge config invalid: ${resolved.problems.join("; ")}`);
+      return renderedError(c, "internal", versionOfPath(c.req.path), `edge misconfigured: ${resolved.problems.join("; ")}`);
+    }
+    c.set("services", resolved.services);
+    await next();
+  });
+
+  app.get("/health", (c) => c.json({ status: "ok", service: "edge" }));
+  // Public: the document describes routes, not data. Built on first request, then kept.
+  let openApi: Record<string, unknown> | undefined;
+  app.get("/openapi.json", (c) => {
+    openApi ??= buildOpenApiDocument("/");
+    return c.json(openApi);
+  });
+  // HTML dashboard and admin console: before the /api and /admin auth middleware, which they
+  // answer ahead of (they use their own session cookies). Paths: routes/dashboard/register.ts.
+  registerDashboardRoutes(app);
+
+  app.use("/api/*", async function apiVersion(c, next) {
+    c.set("version", versionOfPath(c.req.path));
+    await next();
+  });
+  app.use("/api/*", tenantAuth());
+  app.use("/api/*", usageAndQuotaHeaders());
+  app.use("/api/*", burstLimit());
+  registerAccountRoute(app);
+  registerViewRoute(app);
+  registerBulkRoute(app);
+  registerJobRoutes(app);
+  registerForwardedRoutes(app);
+  registerHostViewRoute(app);
+
+  app.use("/admin/*", adminAuth());
+  registerTenantAdminRoutes(app);
+  registerCacheAdminRoutes(app);
+  registerReportAdminRoutes(app);
+
+  app.notFound((c) => errorResponse(c, new ApiError("not_found"), versionOfPath(c.req.path)));
+  app.onError((error, c) => {
+    // Unset when the error happened before the /api middleware ran.
+    const version: ApiVersion = c.get("version") ?? versionOfPath(c.req.path);
+    if (isApiError(error)) return errorResponse(c, error, version);
+    const kind = error instanceof HTTPException ? HTTP_EXCEPTION_KINDS[error.status] : undefined;
+    if (kind) return errorResponse(c, new ApiError(kind), version);
+    console.error(`unhandled error on ${c.req.method} ${c.req.path}: ${error.message}`);
+    return errorResponse(c, new ApiError("internal"), version);
+  });
+  return app;
+}

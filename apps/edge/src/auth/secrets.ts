@@ -1,0 +1,59 @@
+// Identifiers and secrets of tenants.
+//
+// Secrets are 32 random bytes (256 bits) from the platform CSPRNG, so a plain SHA-256 is the
+// right hash: slow KDFs (bcrypt, scrypt, PBKDF2) exist to protect low-entropy human passwords
+// from guessing, and nobody can enumerate a 256-bit space. A fast hash also keeps the auth hot
+// path cheap, which a per-request KDF would not.
+
+const encoder = new TextEncoder();
+
+function randomBytes(length: number): Uint8Array {
+  return crypto.getRandomValues(new Uint8Array(length));
+}
+
+function base64url(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** `<prefix>_` + 128 random bits in lower-case hex (our record ids: tnt_, aud_). */
+export function newRecordId(prefix: "tnt" | "aud"): string {
+  return `${prefix}_${hex(randomBytes(16))}`;
+}
+
+/** API ids look like the public service's (a UUID), which every client accepts as a user name. */
+export function newApiId(): string {
+  return crypto.randomUUID();
+}
+
+/** The `sgs_` prefix lets secret scanners recognise a leaked tenant secret. */
+export function newApiSecret(): string {
+  return `sgs_${base64url(randomBytes(32))}`;
+}
+
+export async function hashSecret(secret: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(secret));
+  return hex(new Uint8Array(digest));
+}
+
+/**
+ * Compares a presented secret with a stored hash in constant time. Both sides are hashed to
+ * 32 bytes first, so neither the content nor the length of the secret leaks through timing.
+ */
+export async function secretMatchesHash(secret: string, storedHash: string): Promise<boolean> {
+  const presented = encoder.encode(await hashSecret(secret));
+  const stored = encoder.encode(storedHash);
+  if (presented.byteLength !== stored.byteLength) return false;
+  return crypto.subtle.timingSafeEqual(presented, stored);
+}
+
+/** Constant-time equality of two tokens of any length (the admin bearer token). */
+export async function tokensEqual(presented: string, expected: string): Promise<boolean> {
+  const [a, b] = await Promise.all([hashSecret(presented), hashSecret(expected)]);
+  return crypto.subtle.timingSafeEqual(encoder.encode(a), encoder.encode(b));
+}

@@ -1,0 +1,91 @@
+import type { ApiError } from "@scangate/core";
+import type { EdgeServices } from "../services";
+import { type Relayed, relayJson, upstreamFailure } from "../upstream/relay";
+import { splitBulkAnswer } from "./bulk-merge";
+import type { CachedDocument, DocumentKey } from "./interface";
+
+/** One upstream bulk call's outcome: entry texts by fingerprint, or why there are none. */
+export type BulkFetch =
+  | { ok: true; entries: Map<string, string> }
+  | { ok: false; relayed: Relayed }
+  | { ok: false; error: ApiError };
+
+export function bulkFlightKey(fingerprint: string): string {
+  return `bulk\u0000${fingerprint}`;
+}
+
+/**
+ * Asks the upstream for `fingerprints` (lower case) in ONE bulk call and stores every entry:
+ * known certificates for the certificates TTL, unknown ones as negative rows for the short TTL.
+ */
+export async function fetchBulk(services: EdgeServices, fingerprints: readonly string[]): Promise<BulkFetch> {
+  let relayed: Relayed;
+  try {
+    relayed = await relayJson(
+      services.upstream,
+      {
+        method: "POST",
+        path: "/v1/bulk/certificates",
+        body: new TextEncoder().encode(JSON.stringify({ fingerprints })),
+        contentType: "application/json",
+      },
+      services.config.upstreamTimeoutMs,
+    );
+  } catch (error) {
+    return { ok: false, error: upstreamFailure(error) };
+  }
+  const answer = relayed.json;
+  if (relayed.status !== 200 || typeof answer !== "object" || answer === null || Array.isArray(answer)) {
+    return { ok: false, relayed };
+  }
+  const split = splitBulkAnswer(fingerprints, answer as Record<string, unknown>);
+  const now = services.clock.now();
+  const { ttlSeconds, negativeTtlSeconds } = services.config.cache;
+  const rows: Array<{ key: DocumentKey; doc: CachedDocument }> = [];
+  for (const [fp, entry] of split) {
+    if (!entry.present) continue;
+    rows.push({
+      key: { index: "certificates", id: fp, atTime: "" },
+      doc: {
+        body: entry.text,
+        negative: entry.unknown,
+        fetchedAt: now,
+        expiresAt: now + (entry.unknown ? negativeTtlSeconds : ttlSeconds.certificates) * 1000,
+      },
+    });
+  }
+  try {
+    await services.cache.put(rows);
+  } catch (error) {
+    console.error("document cache store failed", error instanceof Error ? error.message : error);
+  }
+  return { ok: true, entries: new Map([...split].map(([fp, entry]) => [fp, entry.text])) };
+}
+
+/**
+ * Fetches `fingerprints`, joining bulk calls already under way for some of them and making
+ * one new upstream call for the rest. `called` says whether this request made that call.
+ */
+export async function sharedBulkFetch(
+  services: EdgeServices,
+  fingerprints: readonly string[],
+): Promise<{ results: Map<string, BulkFetch>; called: boolean }> {
+  const results = new Map<string, BulkFetch>();
+  const joined: Array<Promise<void>> = [];
+  const own: string[] = [];
+  for (const fp of fingerprints) {
+    const flight = services.flights.joining(bulkFlightKey(fp)) as Promise<BulkFetch> | undefined;
+    if (flight) joined.push(flight.then((result) => void results.set(fp, result)));
+    else own.push(fp);
+  }
+  if (own.length > 0) {
+    const ownResult = await services.flights.runMany(
+      own.map(bulkFlightKey),
+      () => fetchBulk(services, own),
+      (result) => result as unknown,
+    );
+    for (const fp of own) results.set(fp, ownResult);
+  }
+  await Promise.all(joined);
+  return { results, called: own.length > 0 };
+}

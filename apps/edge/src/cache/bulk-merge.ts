@@ -1,0 +1,52 @@
+import { type BulkUnknownCertificate, bulkUnknownCertificateSchema } from "@scangate/core";
+
+/** What the edge answers for a certificate nobody knows, when it must write the entry itself. */
+export const UNKNOWN_CERTIFICATE_ENTRY: BulkUnknownCertificate = {
+  error: "Unknown certificate",
+  error_type: "unknown",
+  status: "error",
+};
+
+/** Whether a bulk entry is the "unknown certificate" answer (cached negatively). */
+export function isUnknownEntry(entry: unknown): boolean {
+  return bulkUnknownCertificateSchema.safeParse(entry).success;
+}
+
+/** Fingerprints as cache keys: lower case, each once, in first-seen order. */
+export function uniqueFingerprints(requested: readonly string[]): string[] {
+  return [...new Set(requested.map((fp) => fp.toLowerCase()))];
+}
+
+/**
+ * The bulk answer: one key per requested fingerprint, spelled and ordered as requested (a
+ * repeated spelling appears once), each mapped to its entry's JSON text from `entries`
+ * (keyed by lower-case fingerprint). Entries are spliced as text so documents keep their bytes.
+ */
+export function mergeBulk(requested: readonly string[], entries: ReadonlyMap<string, string>): string {
+  const parts: string[] = [];
+  for (const spelling of new Set(requested)) {
+    const entry = entries.get(spelling.toLowerCase()) ?? JSON.stringify(UNKNOWN_CERTIFICATE_ENTRY);
+    parts.push(`${JSON.stringify(spelling)}:${entry}`);
+  }
+  return `{${parts.join(",")}}`;
+}
+
+/**
+ * Splits an upstream bulk answer (keyed as we asked: lower case) into entry texts, marking the
+ * unknown ones. A fingerprint the upstream left out counts as unknown but is not cached.
+ */
+export function splitBulkAnswer(
+  asked: readonly string[],
+  answer: Record<string, unknown>,
+): Map<string, { text: string; unknown: boolean; present: boolean }> {
+  const split = new Map<string, { text: string; unknown: boolean; present: boolean }>();
+  for (const fp of asked) {
+    const entry = answer[fp];
+    if (entry === undefined) {
+      split.set(fp, { text: JSON.stringify(UNKNOWN_CERTIFICATE_ENTRY), unknown: true, present: false });
+    } else {
+      split.set(fp, { text: JSON.stringify(entry), unknown: isUnknownEntry(entry), present: true });
+    }
+  }
+  return split;
+}

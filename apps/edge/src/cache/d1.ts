@@ -1,0 +1,74 @@
+import type { CacheIndex } from "@scangate/core";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import type { EdgeDb } from "../db/client";
+import { documents } from "../db/schema";
+import type { CachedDocument, DocumentCache, DocumentKey } from "./interface";
+
+/** D1 allows 100 bound parameters per statement; bulk asks for at most 50 ids. */
+const IDS_PER_QUERY = 90;
+
+export class D1DocumentCache implements DocumentCache {
+  constructor(private readonly db: EdgeDb) {}
+
+  async get(key: DocumentKey): Promise<CachedDocument | null> {
+    const row = await this.db
+      .select()
+      .from(documents)
+      .where(and(eq(documents.index, key.index), eq(documents.id, key.id), eq(documents.atTime, key.atTime)))
+      .get();
+    return row ?? null;
+  }
+
+  async getMany(index: CacheIndex, ids: readonly string[]): Promise<Map<string, CachedDocument>> {
+    const found = new Map<string, CachedDocument>();
+    for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+      const rows = await this.db
+        .select()
+        .from(documents)
+        .where(
+          and(
+            eq(documents.index, index),
+            eq(documents.atTime, ""),
+            inArray(documents.id, ids.slice(i, i + IDS_PER_QUERY)),
+          ),
+        );
+      for (const row of rows) found.set(row.id, row);
+    }
+    return found;
+  }
+
+  async put(entries: ReadonlyArray<{ key: DocumentKey; doc: CachedDocument }>): Promise<void> {
+    const statements = entries.map(({ key, doc }) =>
+      this.db
+        .insert(documents)
+        .values({ ...key, ...doc })
+        .onConflictDoUpdate({
+          target: [documents.index, documents.id, documents.atTime],
+          set: { body: doc.body, negative: doc.negative, fetchedAt: doc.fetchedAt, expiresAt: doc.expiresAt },
+        }),
+    );
+    const [first, ...rest] = statements;
+    if (first) await this.db.batch([first, ...rest]);
+  }
+
+  async purge(index: CacheIndex, id: string): Promise<number> {
+    const rows = await this.db
+      .delete(documents)
+      .where(and(eq(documents.index, index), eq(documents.id, id)))
+      .returning({ id: documents.id });
+    return rows.length;
+  }
+
+  async cleanup(now: number, keepStaleMs: number, maxRows: number): Promise<number> {
+    const stale = await this.db
+      .delete(documents)
+      .where(lt(documents.expiresAt, now - keepStaleMs))
+      .returning({ id: documents.id });
+    // Past the cap, the rows fetched longest ago go first (never-expiring ones included).
+    const overflow = await this.db.run(
+      sql`delete from ${documents} where rowid in (
+        select rowid from ${documents} order by ${documents.fetchedAt} desc limit -1 offset ${maxRows})`,
+    );
+    return stale.length + (overflow.meta.changes ?? 0);
+  }
+}

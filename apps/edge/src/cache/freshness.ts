@@ -1,0 +1,33 @@
+import type { CachedDocument } from "./interface";
+
+export interface FreshnessPolicy {
+  readonly staleWhileRevalidateMs: number;
+  readonly staleIfErrorMs: number;
+}
+
+/**
+ * What a cached row is good for at `now`:
+ * - `fresh`: serve it;
+ * - `revalidate`: past its TTL but within stale-while-revalidate: serve it, refresh in the background;
+ * - `if_error`: too old to serve by itself, but still better than an upstream failure;
+ * - `expired`: useless.
+ */
+export type Freshness = "fresh" | "revalidate" | "if_error" | "expired";
+
+export function freshness(doc: CachedDocument, now: number, policy: FreshnessPolicy): Freshness {
+  if (doc.expiresAt === null || now < doc.expiresAt) return "fresh";
+  const staleFor = now - doc.expiresAt;
+  if (staleFor < policy.staleWhileRevalidateMs) return "revalidate";
+  if (staleFor < policy.staleIfErrorMs) return "if_error";
+  return "expired";
+}
+
+/** Whole seconds since the row was fetched (the `Age` header). */
+export function ageSeconds(doc: CachedDocument, now: number): number {
+  return Math.max(0, Math.floor((now - doc.fetchedAt) / 1000));
+}
+
+/** Seconds of freshness left; negative once stale (the Cache-Status `ttl` parameter). */
+export function ttlSeconds(doc: CachedDocument, now: number): number | null {
+  return doc.expiresAt === null ? null : Math.floor((doc.expiresAt - now) / 1000);
+}

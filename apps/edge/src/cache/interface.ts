@@ -1,0 +1,33 @@
+import type { CacheIndex } from "@scangate/core";
+
+/** One cached document. `atTime` is "" for the current one. */
+export interface DocumentKey {
+  readonly index: CacheIndex;
+  readonly id: string;
+  readonly atTime: string;
+}
+
+export interface CachedDocument {
+  /** The document JSON as served (view body, or a bulk entry). */
+  readonly body: string;
+  /** An "unknown document" answer, kept for a short time. */
+  readonly negative: boolean;
+  readonly fetchedAt: number;
+  /** End of freshness; null never expires. */
+  readonly expiresAt: number | null;
+}
+
+/** The shared document cache: one row per document, whichever route fetched it. */
+export interface DocumentCache {
+  get(key: DocumentKey): Promise<CachedDocument | null>;
+  /** Current documents of one index by id; missing ids are absent from the map. */
+  getMany(index: CacheIndex, ids: readonly string[]): Promise<Map<string, CachedDocument>>;
+  put(entries: ReadonlyArray<{ key: DocumentKey; doc: CachedDocument }>): Promise<void>;
+  /** Removes a document (every `at_time` of it); returns how many rows went. */
+  purge(index: CacheIndex, id: string): Promise<number>;
+  /**
+   * Bounds the table: drops rows stale for longer than `keepStaleMs` (never-expiring rows
+   * stay), then the least recently fetched beyond `maxRows`.
+   */
+  cleanup(now: number, keepStaleMs: number, maxRows: number): Promise<number>;
+}

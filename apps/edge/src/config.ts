@@ -1,0 +1,173 @@
+import { CACHE_INDEXES, type CacheIndex, tenantPeriodSchema, type TenantPeriod } from "@scangate/core";
+import { z } from "zod";
+import type { Env } from "./env";
+
+/** One upstream account of the pool. Never logged, never echoed. */
+export interface UpstreamCredential {
+  readonly apiId: string;
+  readonly apiSecret: string;
+}
+
+/** A burst tier: a Workers Rate Limiting binding (its limit/period mirror wrangler.jsonc), or none. */
+export type RateTier =
+  | { readonly unlimited: true }
+  | { readonly unlimited?: false; readonly binding: string; readonly limit: number; readonly periodSeconds: number };
+
+export interface EdgeConfig {
+  readonly adminToken: string;
+  /** Where requests go: the ORIGIN service binding, or UPSTREAM_URL over the internet. */
+  readonly upstream: { readonly kind: "service" } | { readonly kind: "url"; readonly baseUrl: string };
+  readonly upstreamCredentials: readonly UpstreamCredential[];
+  readonly upstreamTimeoutMs: number;
+  readonly cache: {
+    readonly ttlSeconds: Readonly<Record<CacheIndex, number>>;
+    readonly negativeTtlSeconds: number;
+    readonly staleWhileRevalidateSeconds: number;
+    readonly staleIfErrorSeconds: number;
+    readonly maxRows: number;
+    /** Whether a cache hit costs quota like an upstream call (default: free). */
+    readonly hitsCharged: boolean;
+  };
+  readonly tenantDefaults: { readonly allowance: number; readonly period: TenantPeriod; readonly tier: string };
+  readonly rateTiers: Readonly<Record<string, RateTier>>;
+  /** How long an authenticated tenant is trusted from memory; at most 5 s (issue 5). */
+  readonly authCacheTtlMs: number;
+  readonly usageFlushDelayMs: number;
+}
+
+export const DEFAULT_RATE_TIERS: Readonly<Record<string, RateTier>> = {
+  low: { binding: "RATE_LIMIT_LOW", limit: 10, periodSeconds: 60 },
+  standard: { binding: "RATE_LIMIT_STANDARD", limit: 60, periodSeconds: 60 },
+  high: { binding: "RATE_LIMIT_HIGH", limit: 600, periodSeconds: 60 },
+  unlimited: { unlimited: true },
+};
+
+const HOUR = 3600;
+const DEFAULT_TTL_SECONDS: Record<CacheIndex, number> = {
+  // Certificates never change once issued; hosts and websites are rescanned daily.
+  certificates: 7 * 24 * HOUR,
+  ipv4: HOUR,
+  websites: HOUR,
+  hosts: HOUR,
+};
+
+/** Vars come as strings from .dev.vars/secrets or as JSON values from wrangler.jsonc. */
+const fromJson = (value: unknown) => {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return Symbol.for("invalid-json");
+  }
+};
+const blankAsUnset = (value: unknown) => (value === "" ? undefined : value);
+const jsonVar = <T extends z.ZodType>(schema: T) =>
+  z.preprocess(
+    (value) => fromJson(blankAsUnset(value)),
+    z.custom((v) => v !== Symbol.for("invalid-json"), "is not valid JSON").pipe(schema),
+  );
+const intVar = (min: number, max: number, fallback: number) =>
+  z.preprocess(blankAsUnset, z.coerce.number().int().min(min).max(max).default(fallback));
+const boolVar = (fallback: boolean) =>
+  z.preprocess(blankAsUnset, z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]).default(fallback));
+
+const rateTierSchema = z.union([
+  z.strictObject({ unlimited: z.literal(true) }),
+  z.strictObject({
+    binding: z.string().regex(/^RATE_LIMIT_[A-Z0-9_]+$/, "binding must be named RATE_LIMIT_<NAME>"),
+    limit: z.number().int().min(1),
+    period: z.union([z.literal(10), z.literal(60)]),
+  }),
+]);
+
+const envSchema = z.object({
+  ADMIN_TOKEN: z
+    .string({ error: "is not set (a secret: `wrangler secret put ADMIN_TOKEN`, or .dev.vars locally)" })
+    .min(32, "must be at least 32 characters (use a random token)"),
+  UPSTREAM_URL: z.preprocess(blankAsUnset, z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional()),
+  UPSTREAM_CREDENTIALS: z.preprocess(
+    (value) => fromJson(blankAsUnset(value)),
+    z
+      .custom((v) => v !== undefined, 'is not set (a secret: JSON array like [{"api_id":"...","api_secret":"..."}])')
+      .pipe(z.custom((v) => v !== Symbol.for("invalid-json"), "is not valid JSON"))
+      .pipe(
+        z
+          .array(z.strictObject({ api_id: z.string().min(1), api_secret: z.string().min(1) }), {
+            error: 'must be a JSON array like [{"api_id":"...","api_secret":"..."}]',
+          })
+          .min(1, "must hold at least one credential"),
+      ),
+  ),
+  UPSTREAM_TIMEOUT_MS: intVar(1, 600_000, 90_000),
+  CACHE_TTL_SECONDS: jsonVar(z.partialRecord(z.enum(CACHE_INDEXES), z.number().int().min(0)).optional()),
+  CACHE_NEGATIVE_TTL_SECONDS: intVar(0, 30 * 24 * HOUR, 300),
+  CACHE_STALE_WHILE_REVALIDATE_SECONDS: intVar(0, 30 * 24 * HOUR, HOUR),
+  CACHE_STALE_IF_ERROR_SECONDS: intVar(0, 365 * 24 * HOUR, 7 * 24 * HOUR),
+  CACHE_MAX_ROWS: intVar(1, 100_000_000, 200_000),
+  CACHE_HITS_CHARGED: boolVar(false),
+  DEFAULT_ALLOWANCE: intVar(1, 1_000_000_000, 250),
+  DEFAULT_PERIOD: z.preprocess(blankAsUnset, tenantPeriodSchema.default("monthly")),
+  DEFAULT_TIER: z.preprocess(blankAsUnset, z.string().default("standard")),
+  RATE_TIERS: jsonVar(z.record(z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/), rateTierSchema).optional()),
+  AUTH_CACHE_TTL_MS: intVar(0, 5000, 5000),
+  USAGE_FLUSH_DELAY_MS: intVar(0, 60_000, 1000),
+});
+
+export type ConfigResult = { ok: true; config: EdgeConfig } | { ok: false; problems: string[] };
+
+/** Validates the worker's vars, secrets and bindings; problems name the variable and never its value. */
+export function loadConfig(env: Env): ConfigResult {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      problems: parsed.error.issues.map((issue) => `${issue.path.join(".") || "env"}: ${issue.message}`),
+    };
+  }
+  const vars = parsed.data;
+  const problems: string[] = [];
+  if (!vars.UPSTREAM_URL && !env.ORIGIN) {
+    problems.push("UPSTREAM_URL: is not set and there is no ORIGIN service binding (set one of them)");
+  }
+  const rateTiers: Record<string, RateTier> = vars.RATE_TIERS
+    ? Object.fromEntries(
+        Object.entries(vars.RATE_TIERS).map(([name, tier]) => [
+          name,
+          "unlimited" in tier ? tier : { binding: tier.binding, limit: tier.limit, periodSeconds: tier.period },
+        ]),
+      )
+    : { ...DEFAULT_RATE_TIERS };
+  for (const [name, tier] of Object.entries(rateTiers)) {
+    if (!tier.unlimited && !env[tier.binding as `RATE_LIMIT_${string}`]) {
+      problems.push(`RATE_TIERS.${name}: binding ${tier.binding} is not declared under "ratelimits" in wrangler.jsonc`);
+    }
+  }
+  if (!(vars.DEFAULT_TIER in rateTiers)) {
+    problems.push(`DEFAULT_TIER: "${vars.DEFAULT_TIER}" is not one of the tiers (${Object.keys(rateTiers).join(", ")})`);
+  }
+  if (problems.length > 0) return { ok: false, problems };
+
+  return {
+    ok: true,
+    config: {
+      adminToken: vars.ADMIN_TOKEN,
+      upstream: vars.UPSTREAM_URL
+        ? { kind: "url", baseUrl: vars.UPSTREAM_URL.replace(/\/+$/, "") }
+        : { kind: "service" },
+      upstreamCredentials: vars.UPSTREAM_CREDENTIALS.map((c) => ({ apiId: c.api_id, apiSecret: c.api_secret })),
+      upstreamTimeoutMs: vars.UPSTREAM_TIMEOUT_MS,
+      cache: {
+        ttlSeconds: { ...DEFAULT_TTL_SECONDS, ...vars.CACHE_TTL_SECONDS },
+        negativeTtlSeconds: vars.CACHE_NEGATIVE_TTL_SECONDS,
+        staleWhileRevalidateSeconds: vars.CACHE_STALE_WHILE_REVALIDATE_SECONDS,
+        staleIfErrorSeconds: vars.CACHE_STALE_IF_ERROR_SECONDS,
+        maxRows: vars.CACHE_MAX_ROWS,
+        hitsCharged: vars.CACHE_HITS_CHARGED,
+      },
+      tenantDefaults: { allowance: vars.DEFAULT_ALLOWANCE, period: vars.DEFAULT_PERIOD, tier: vars.DEFAULT_TIER },
+      rateTiers,
+      authCacheTtlMs: vars.AUTH_CACHE_TTL_MS,
+      usageFlushDelayMs: vars.USAGE_FLUSH_DELAY_MS,
+    },
+  };
+}

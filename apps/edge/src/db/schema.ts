@@ -1,0 +1,98 @@
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+// Every time is epoch milliseconds (plain integers), so the quota statement can compare and
+// reset them in SQL without date parsing.
+
+/** Tenants: one per person or service sharing the endpoint. */
+export const tenants = sqliteTable("tenants", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().default(""),
+  apiId: text("api_id").notNull().unique(),
+  /** SHA-256 of the secret (see auth/secrets.ts for why a fast hash is enough). */
+  secretHash: text("secret_hash").notNull(),
+  /** After a rotation with a grace period, the old secret keeps working until this time. */
+  previousSecretHash: text("previous_secret_hash"),
+  previousSecretExpiresAt: integer("previous_secret_expires_at"),
+  allowance: integer("allowance").notNull(),
+  period: text("period", { enum: ["daily", "monthly", "never"] }).notNull(),
+  used: integer("used").notNull().default(0),
+  /** Null for period `never` (one-time credits). */
+  resetsAt: integer("resets_at"),
+  tier: text("tier").notNull(),
+  disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+  lastSeenAt: integer("last_seen_at"),
+});
+export type TenantRow = typeof tenants.$inferSelect;
+
+/** Which tenant started each upstream job, and with which upstream credential. */
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    kind: text("kind", { enum: ["query", "export"] }).notNull(),
+    jobId: text("job_id").notNull(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    /** The upstream API id that started the job: the upstream scopes jobs to its accounts. */
+    upstreamCredential: text("upstream_credential").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.jobId] }), index("jobs_created_at").on(t.createdAt)],
+);
+export type JobRow = typeof jobs.$inferSelect;
+
+/**
+ * The shared document cache: one row per document, whichever route fetched it.
+ * `at_time` is "" for the current document, else the canonical epoch-nanosecond key.
+ */
+export const documents = sqliteTable(
+  "documents",
+  {
+    index: text("index").notNull(),
+    id: text("id").notNull(),
+    atTime: text("at_time").notNull().default(""),
+    body: text("body").notNull(),
+    negative: integer("negative", { mode: "boolean" }).notNull().default(false),
+    fetchedAt: integer("fetched_at").notNull(),
+    /** End of freshness; null never expires (host views at a fixed time). */
+    expiresAt: integer("expires_at"),
+  },
+  (t) => [primaryKey({ columns: [t.index, t.id, t.atTime] }), index("documents_fetched_at").on(t.fetchedAt)],
+);
+export type DocumentRow = typeof documents.$inferSelect;
+
+/** Hourly rollups per tenant and operation. */
+export const usage = sqliteTable(
+  "usage",
+  {
+    tenantId: text("tenant_id").notNull(),
+    hour: integer("hour").notNull(),
+    operation: text("operation").notNull(),
+    requests: integer("requests").notNull().default(0),
+    cacheHits: integer("cache_hits").notNull().default(0),
+    upstreamCalls: integer("upstream_calls").notNull().default(0),
+    errors: integer("errors").notNull().default(0),
+    quotaSpent: integer("quota_spent").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.hour, t.operation] }), index("usage_hour").on(t.hour)],
+);
+export type UsageRow = typeof usage.$inferSelect;
+
+/** Every admin action: who, what, when, and the tenant before and after (never secrets). */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: text("id").primaryKey(),
+    at: integer("at").notNull(),
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    tenantId: text("tenant_id"),
+    before: text("before"),
+    after: text("after"),
+  },
+  (t) => [index("audit_log_at").on(t.at), index("audit_log_tenant").on(t.tenantId, t.at)],
+);
+export type AuditRow = typeof auditLog.$inferSelect;

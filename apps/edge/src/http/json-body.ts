@@ -1,0 +1,41 @@
+import { ApiError, MAX_REQUEST_BODY_BYTES } from "@scangate/core";
+import type { Context } from "hono";
+import type { z } from "zod";
+
+function describe(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
+    .join("; ");
+}
+
+/** A JSON body checked against `schema`; anything else is a 400/413/415 saying what is wrong. */
+export async function parseJsonBody<T extends z.ZodType>(c: Context, schema: T, emptyAs?: unknown): Promise<z.infer<T>> {
+  const bytes = await c.req.arrayBuffer();
+  if (bytes.byteLength > MAX_REQUEST_BODY_BYTES) throw new ApiError("payload_too_large");
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new ApiError("bad_request", "request body is not valid UTF-8");
+  }
+  let value: unknown = emptyAs;
+  if (text.trim() !== "" || emptyAs === undefined) {
+    const type = c.req.header("content-type") ?? "";
+    if (!/^application\/json\b/i.test(type)) throw new ApiError("unsupported_media_type");
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new ApiError("bad_request", "request body is not valid JSON");
+    }
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new ApiError("bad_request", describe(parsed.error));
+  return parsed.data;
+}
+
+/** Query parameters checked against `schema`. */
+export function parseQuery<T extends z.ZodType>(c: Context, schema: T): z.infer<T> {
+  const parsed = schema.safeParse(c.req.query());
+  if (!parsed.success) throw new ApiError("bad_request", describe(parsed.error));
+  return parsed.data;
+}

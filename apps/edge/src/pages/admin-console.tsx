@@ -1,0 +1,276 @@
+import type { AuditEntry } from "@scangate/core";
+import type { FleetReport, TenantSort } from "../routes/dashboard/fleet-report";
+import { UsageBar, Gauge } from "./components/gauge";
+import { Stat } from "./components/stat";
+import { statusPill } from "./components/tenant-panels";
+import { CsrfField, QuotaFields, type TierOption } from "./components/tenant-form-fields";
+import { UsageChartView } from "./components/usage-chart";
+import { ago, dateTime, formatCount, formatPercent } from "./display-format";
+import { Banner, Layout } from "./layout";
+import { ratio } from "./usage-summary";
+
+export interface CreateFormState {
+  values: Record<string, string>;
+  error?: string | undefined;
+}
+
+interface ConsoleProps {
+  report: FleetReport;
+  csrf: string;
+  tiers: readonly TierOption[];
+  create: CreateFormState;
+  audit: readonly AuditEntry[];
+}
+
+const COLUMNS: { key: TenantSort["sort"]; label: string; numeric?: boolean }[] = [
+  { key: "name", label: "Tenant" },
+  { key: "usage", label: "Quota used" },
+  { key: "requests", label: "Requests", numeric: true },
+  { key: "last_seen", label: "Last seen" },
+  { key: "status", label: "Status" },
+  { key: "created", label: "Created" },
+];
+
+/** A column header that sorts by its key; a second click flips the direction. Plain links: no script. */
+function SortHeader(props: { column: (typeof COLUMNS)[number]; sort: TenantSort }) {
+  const { column, sort } = props;
+  const active = sort.sort === column.key;
+  const dir = active ? (sort.dir === "asc" ? "desc" : "asc") : column.key === "name" ? "asc" : "desc";
+  return (
+    <th class={column.numeric ? "num" : undefined} aria-sort={active ? (sort.dir === "asc" ? "ascending" : "descending") : undefined}>
+      <a class={active ? "sorted" : undefined} href={`/admin?sort=${column.key}&dir=${dir}#tenants`}>
+        {column.label}
+        {active && <span class="arrow">{sort.dir === "asc" ? "▲" : "▼"}</span>}
+      </a>
+    </th>
+  );
+}
+
+function UpstreamCard(props: { report: FleetReport }) {
+  const { upstream, totals, days } = props.report;
+  return (
+    <section class="card" aria-labelledby="upstream-title">
+      <h2 id="upstream-title">Upstream account{upstream.length === 1 ? "" : "s"}</h2>
+      {upstream.map((status) =>
+        status.ok ? (
+          <div class="gauge-box" data-upstream={status.apiId}>
+            <Gauge used={status.account.quota.used} allowance={status.account.quota.allowance} caption="of its allowance used" />
+            <div class="gauge-figures">
+              <strong data-figure="upstream-used" data-value={status.account.quota.used}>
+                {formatCount(status.account.quota.used)}
+              </strong>{" "}
+              of{" "}
+              <strong data-figure="upstream-allowance" data-value={status.account.quota.allowance}>
+                {formatCount(status.account.quota.allowance)}
+              </strong>{" "}
+              used
+            </div>
+            <div class="gauge-reset">
+              <code>{status.apiId}</code> · resets {status.account.quota.resets_at} UTC
+            </div>
+          </div>
+        ) : (
+          <Banner tone="warn" title={`Account ${status.apiId} unavailable`}>
+            Its quota could not be read: {status.problem}.
+          </Banner>
+        ),
+      )}
+      <p class="hint">
+        The edge made <strong data-figure="fleet-upstream-calls">{formatCount(totals.upstreamCalls)}</strong> upstream
+        calls for tenants in the last {days} days; cache hits saved {formatCount(totals.cacheHits)} more.
+      </p>
+    </section>
+  );
+}
+
+function CreateTenantCard(props: { csrf: string; tiers: readonly TierOption[]; create: CreateFormState }) {
+  const { values, error } = props.create;
+  return (
+    <section class="card" id="create" aria-labelledby="create-title">
+      <h2 id="create-title">Create a tenant</h2>
+      {error && <Banner tone="error" title="Not created">{error}</Banner>}
+      <form method="post" action="/admin/console/tenants">
+        <CsrfField token={props.csrf} />
+        <div class="field-row">
+          <div class="field">
+            <label for="create-name">Name</label>
+            <input id="create-name" name="name" type="text" required maxlength={100} value={values.name ?? ""} />
+          </div>
+          <div class="field">
+            <label for="create-email">Email (optional)</label>
+            <input id="create-email" name="email" type="email" value={values.email ?? ""} />
+          </div>
+        </div>
+        <QuotaFields values={values} tiers={props.tiers} idPrefix="create" />
+        <div class="actions">
+          <button class="btn" type="submit">
+            Create tenant
+          </button>
+          <span class="hint">The new secret is shown once, on the next page.</span>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+export function AuditCard(props: { audit: readonly AuditEntry[]; title: string }) {
+  return (
+    <section class="card" aria-labelledby="audit-title">
+      <h2 id="audit-title">{props.title}</h2>
+      {props.audit.length === 0 ? (
+        <p class="muted">No admin actions yet.</p>
+      ) : (
+        <div class="table-scroll">
+          <table data-table="audit">
+            <thead>
+              <tr>
+                <th>When</th>
+                <th>Action</th>
+                <th>Tenant</th>
+                <th>By</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.audit.map((entry) => (
+                <tr>
+                  <td class="nowrap">{dateTime(Date.parse(entry.at))}</td>
+                  <td>
+                    <code>{entry.action}</code>
+                  </td>
+                  <td>
+                    {entry.tenant_id ? (
+                      <a href={`/admin/console/tenants/${entry.tenant_id}`}>
+                        {auditName(entry.after) ?? auditName(entry.before) ?? entry.tenant_id}
+                      </a>
+                    ) : (
+                      "—"
+                    )}
+                  </td>
+                  <td>{entry.actor}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The admin overview: totals, the upstream account, usage, every tenant, and the create form. */
+export function AdminConsolePage(props: ConsoleProps) {
+  const { report } = props;
+  const { totals, days } = report;
+  return (
+    <Layout title="Admin console" area="admin" viewer={{ name: "admin", csrf: props.csrf }}>
+      <div class="page-head">
+        <div>
+          <h1>Tenants and usage</h1>
+          <p class="lede">Everyone sharing this endpoint, their quota and what the cache saves.</p>
+        </div>
+        <div class="meta">
+          <a class="btn" href="#create">
+            New tenant
+          </a>
+        </div>
+      </div>
+
+      <div class="stats stats-wide">
+        <Stat
+          label="Tenants"
+          value={formatCount(report.tenants.length)}
+          figure="tenant-count"
+          hint={`${formatCount(report.active)} active · ${formatCount(report.disabled)} disabled`}
+        />
+        <Stat
+          label="Quota used"
+          value={formatPercent(ratio(report.quotaUsed, report.quotaAllowance))}
+          figure="fleet-quota"
+          hint={`${formatCount(report.quotaUsed)} of ${formatCount(report.quotaAllowance)} this period`}
+        />
+        <Stat label={`Requests · ${days} days`} value={formatCount(totals.requests)} figure="fleet-requests" />
+        <Stat
+          label="Cache hit ratio"
+          value={formatPercent(ratio(totals.cacheHits, report.cachedRequests))}
+          figure="cache-hit-ratio"
+          hint={`${formatCount(totals.cacheHits)} hits of ${formatCount(report.cachedRequests)} cacheable requests`}
+        />
+        <Stat label={`Errors · ${days} days`} value={formatCount(totals.errors)} figure="fleet-errors" />
+      </div>
+
+      <div class="grid grid-main">
+        <UpstreamCard report={report} />
+        <section class="card" aria-labelledby="fleet-usage-title">
+          <div class="card-head">
+            <h2 id="fleet-usage-title">Requests per day, all tenants</h2>
+            <span class="muted">last {days} days, UTC</span>
+          </div>
+          <UsageChartView chart={report.chart} label={`Requests per day of all tenants over the last ${days} days`} />
+        </section>
+      </div>
+
+      <section class="card section" id="tenants" aria-labelledby="tenants-title">
+        <div class="card-head">
+          <h2 id="tenants-title">All tenants</h2>
+          <span class="muted">select a column to sort</span>
+        </div>
+        <div class="table-scroll">
+          <table data-table="tenants">
+            <thead>
+              <tr>
+                {COLUMNS.map((column) => (
+                  <SortHeader column={column} sort={report.sort} />
+                ))}
+                <th>Tier</th>
+              </tr>
+            </thead>
+            <tbody>
+              {report.tenants.length === 0 && (
+                <tr>
+                  <td class="empty-row" colspan={7}>
+                    No tenants yet. Create the first one below.
+                  </td>
+                </tr>
+              )}
+              {report.tenants.map(({ row, quota, usage }) => (
+                <tr data-tenant={row.id}>
+                  <td>
+                    <a class="tenant-name" href={`/admin/console/tenants/${row.id}`}>
+                      {row.name}
+                    </a>
+                    <div class="small muted mono">{row.apiId}</div>
+                  </td>
+                  <td class="nowrap" data-used={quota.used} data-allowance={quota.allowance}>
+                    <UsageBar fraction={ratio(quota.used, quota.allowance)} />
+                    {formatPercent(ratio(quota.used, quota.allowance))}
+                    <div class="small muted">
+                      {formatCount(quota.used)} / {formatCount(quota.allowance)}
+                    </div>
+                  </td>
+                  <td class="num">{formatCount(usage.requests)}</td>
+                  <td class="nowrap">{row.lastSeenAt === null ? <span class="muted">never</span> : ago(row.lastSeenAt, report.now)}</td>
+                  <td>{statusPill(row.disabled)}</td>
+                  <td class="nowrap">{dateTime(row.createdAt).slice(0, 10)}</td>
+                  <td>
+                    <span class="pill">{row.tier}</span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      <div class="grid grid-2">
+        <CreateTenantCard csrf={props.csrf} tiers={props.tiers} create={props.create} />
+        <AuditCard audit={props.audit} title="Recent admin actions" />
+      </div>
+    </Layout>
+  );
+}
+
+/** The tenant name an audit snapshot carries, if it carries one as a string. */
+function auditName(snapshot: Record<string, unknown> | null): string | undefined {
+  const name = snapshot?.name;
+  return typeof name === "string" ? name : undefined;
+}

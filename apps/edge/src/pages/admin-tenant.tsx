@@ -1,0 +1,167 @@
+import type { AuditEntry } from "@scangate/core";
+import type { TenantReport } from "../routes/dashboard/tenant-report";
+import { AuditCard } from "./admin-console";
+import { CsrfField, QuotaFields, type TierOption } from "./components/tenant-form-fields";
+import { QuotaCard, RecentErrorsCard, statusPill, UsageChartCard, UsageStats } from "./components/tenant-panels";
+import { ago, dateTime } from "./display-format";
+import { Banner, Layout } from "./layout";
+
+/** What the last action did, said on the page it lands on. */
+export const DONE_MESSAGES = {
+  updated: "Allowance, period and tier saved.",
+  disabled: "Tenant disabled. Its credentials and dashboard sessions stop working within seconds.",
+  enabled: "Tenant enabled. Its credentials work again.",
+} as const;
+export type DoneCode = keyof typeof DONE_MESSAGES;
+
+export interface TenantAdminProps {
+  report: TenantReport;
+  csrf: string;
+  tiers: readonly TierOption[];
+  audit: readonly AuditEntry[];
+  done?: DoneCode | undefined;
+  /** A refused change, with the values that were sent. */
+  settings?: { values: Record<string, string>; error: string } | undefined;
+  actionError?: string | undefined;
+}
+
+const GRACE_OPTIONS = [
+  { seconds: 0, label: "Stop the old secret now" },
+  { seconds: 3600, label: "Keep the old secret for 1 hour" },
+  { seconds: 86_400, label: "Keep the old secret for 1 day" },
+  { seconds: 7 * 86_400, label: "Keep the old secret for 7 days" },
+];
+
+/** One tenant as the admin sees it: the tenant's own dashboard figures, plus every admin action. */
+export function AdminTenantPage(props: TenantAdminProps) {
+  const { report } = props;
+  const { tenant } = report;
+  const settings = props.settings?.values ?? {
+    allowance: String(tenant.allowance),
+    period: tenant.period,
+    tier: tenant.tier,
+  };
+  const base = `/admin/console/tenants/${tenant.id}`;
+  return (
+    <Layout title={tenant.name} area="admin" viewer={{ name: "admin", csrf: props.csrf }}>
+      <p class="small">
+        <a href="/admin">← All tenants</a>
+      </p>
+      <div class="page-head">
+        <div>
+          <h1>{tenant.name}</h1>
+          <p class="lede">
+            <code>{tenant.id}</code> · API ID <code>{tenant.apiId}</code>
+          </p>
+        </div>
+        <div class="meta">
+          {statusPill(tenant.disabled)}
+          <span class="pill">Tier: {tenant.tier}</span>
+        </div>
+      </div>
+      {props.done && <Banner tone="ok">{DONE_MESSAGES[props.done]}</Banner>}
+      {props.actionError && <Banner tone="error">{props.actionError}</Banner>}
+
+      <div class="grid grid-main">
+        <QuotaCard report={report} />
+        <UsageStats report={report} />
+      </div>
+      <div class="grid">
+        <UsageChartCard report={report} />
+      </div>
+
+      <div class="grid grid-2">
+        <section class="card" id="settings" aria-labelledby="settings-title">
+          <h2 id="settings-title">Allowance and tier</h2>
+          {props.settings && <Banner tone="error" title="Not saved">{props.settings.error}</Banner>}
+          <form method="post" action={`${base}/quota`}>
+            <CsrfField token={props.csrf} />
+            <QuotaFields values={settings} tiers={props.tiers} idPrefix="quota" />
+            <label class="check">
+              <input type="checkbox" name="reset_used" value="1" />
+              Also set this period's usage back to 0
+            </label>
+            <button class="btn" type="submit">
+              Save changes
+            </button>
+          </form>
+        </section>
+        <section class="card" aria-labelledby="facts-title">
+          <h2 id="facts-title">Details</h2>
+          <dl class="facts">
+            <dt>Email</dt>
+            <dd>{tenant.email || <span class="muted">none</span>}</dd>
+            <dt>Created</dt>
+            <dd>{dateTime(tenant.createdAt)}</dd>
+            <dt>Last seen</dt>
+            <dd>{tenant.lastSeenAt === null ? "never" : `${dateTime(tenant.lastSeenAt)} (${ago(tenant.lastSeenAt, report.now)})`}</dd>
+            <dt>Rate tier</dt>
+            <dd>
+              {tenant.tier}: {report.tier.description}
+            </dd>
+            {tenant.previousSecretExpiresAt !== null && tenant.previousSecretExpiresAt > report.now && (
+              <>
+                <dt>Old secret</dt>
+                <dd>accepted until {dateTime(tenant.previousSecretExpiresAt)}</dd>
+              </>
+            )}
+          </dl>
+        </section>
+      </div>
+
+      <div class="grid grid-2">
+        <section class="card" aria-labelledby="rotate-title">
+          <h2 id="rotate-title">Rotate the secret</h2>
+          <p class="hint">A new secret is made and shown once. Dashboard sessions of this tenant end.</p>
+          <form method="post" action={`${base}/rotate`}>
+            <CsrfField token={props.csrf} />
+            <div class="field">
+              <label for="grace">Old secret</label>
+              <select id="grace" name="grace_seconds">
+                {GRACE_OPTIONS.map((option) => (
+                  <option value={String(option.seconds)}>{option.label}</option>
+                ))}
+              </select>
+            </div>
+            <label class="check">
+              <input type="checkbox" name="confirm" value="yes" required />
+              I will hand the new secret to {tenant.name}
+            </label>
+            <button class="btn btn-secondary" type="submit">
+              Rotate secret
+            </button>
+          </form>
+        </section>
+        <section class="card" aria-labelledby="status-title">
+          <h2 id="status-title">{tenant.disabled ? "Enable the tenant" : "Disable the tenant"}</h2>
+          {tenant.disabled ? (
+            <form method="post" action={`${base}/enable`}>
+              <CsrfField token={props.csrf} />
+              <p class="hint">The tenant's credentials work again at once.</p>
+              <button class="btn" type="submit">
+                Enable tenant
+              </button>
+            </form>
+          ) : (
+            <form method="post" action={`${base}/disable`}>
+              <CsrfField token={props.csrf} />
+              <p class="hint">Requests with its credentials are refused within seconds; nothing is deleted.</p>
+              <label class="check">
+                <input type="checkbox" name="confirm" value="yes" required />
+                Refuse every request of {tenant.name}
+              </label>
+              <button class="btn btn-danger" type="submit">
+                Disable tenant
+              </button>
+            </form>
+          )}
+        </section>
+      </div>
+
+      <div class="grid grid-2">
+        <RecentErrorsCard report={report} />
+        <AuditCard audit={props.audit} title="Admin actions on this tenant" />
+      </div>
+    </Layout>
+  );
+}

@@ -1,0 +1,58 @@
+import { TENANT_PERIODS } from "@scangate/core";
+
+export interface TierOption {
+  name: string;
+  description: string;
+}
+
+const PERIOD_LABELS: Record<(typeof TENANT_PERIODS)[number], string> = {
+  monthly: "Monthly (refills on the 1st)",
+  daily: "Daily (refills at 00:00 UTC)",
+  never: "One-time credits (never refills)",
+};
+
+/** Allowance, period and tier: the fields creating and changing a tenant share. */
+export function QuotaFields(props: { values: Record<string, string>; tiers: readonly TierOption[]; idPrefix: string }) {
+  const { values, tiers, idPrefix } = props;
+  return (
+    <div class="field-row">
+      <div class="field">
+        <label for={`${idPrefix}-allowance`}>Allowance</label>
+        <input
+          id={`${idPrefix}-allowance`}
+          name="allowance"
+          type="number"
+          min="1"
+          max="1000000000"
+          step="1"
+          required
+          value={values.allowance ?? ""}
+        />
+      </div>
+      <div class="field">
+        <label for={`${idPrefix}-period`}>Period</label>
+        <select id={`${idPrefix}-period`} name="period">
+          {TENANT_PERIODS.map((period) => (
+            <option value={period} selected={values.period === period}>
+              {PERIOD_LABELS[period]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div class="field">
+        <label for={`${idPrefix}-tier`}>Rate tier</label>
+        <select id={`${idPrefix}-tier`} name="tier">
+          {tiers.map((tier) => (
+            <option value={tier.name} selected={values.tier === tier.name}>
+              {`${tier.name} — ${tier.description}`}
+            </option>
+          ))}
+        </select>
+      </div>
+    </div>
+  );
+}
+
+export function CsrfField(props: { token: string }) {
+  return <input type="hidden" name="csrf" value={props.token} />;
+}

@@ -1,0 +1,147 @@
+import type { TenantReport } from "../../routes/dashboard/tenant-report";
+import { NEVER_RESETS_AT } from "../../tenants/periods";
+import { dateTime, formatCount, formatPercent, fromNow, isoDay } from "../display-format";
+import { ratio } from "../usage-summary";
+import { Gauge } from "./gauge";
+import { Stat } from "./stat";
+import { UsageChartView } from "./usage-chart";
+
+const PERIOD_NAMES = { daily: "Daily allowance", monthly: "Monthly allowance", never: "One-time credits" } as const;
+
+/** The quota gauge with used, allowance and reset; figures are the account API's. */
+export function QuotaCard(props: { report: TenantReport }) {
+  const { account, quota, now, tenant } = props.report;
+  return (
+    <section class="card gauge-box" aria-labelledby="quota-title">
+      <h2 id="quota-title">Quota this period</h2>
+      <Gauge used={quota.used} allowance={quota.allowance} caption="of allowance used" />
+      <div class="gauge-figures">
+        <strong data-figure="quota-used" data-value={account.quota.used}>
+          {formatCount(account.quota.used)}
+        </strong>{" "}
+        of{" "}
+        <strong data-figure="quota-allowance" data-value={account.quota.allowance}>
+          {formatCount(account.quota.allowance)}
+        </strong>{" "}
+        used
+      </div>
+      <div class="gauge-reset">
+        {quota.resetsAt === null ? (
+          <span data-figure="quota-resets-at" data-value={NEVER_RESETS_AT}>
+            One-time credits: never refills
+          </span>
+        ) : (
+          <>
+            Resets{" "}
+            <span data-figure="quota-resets-at" data-value={account.quota.resets_at}>
+              {dateTime(quota.resetsAt)}
+            </span>{" "}
+            · {fromNow(quota.resetsAt, now)}
+          </>
+        )}
+      </div>
+      <div class="gauge-reset">{PERIOD_NAMES[tenant.period]}</div>
+    </section>
+  );
+}
+
+/** Requests, cache hits (and what they saved), upstream calls and errors over the window. */
+export function UsageStats(props: { report: TenantReport }) {
+  const { totals, days, quotaSavedByCache } = props.report;
+  return (
+    <div class="stats">
+      <Stat
+        label={`Requests · ${days} days`}
+        value={formatCount(totals.requests)}
+        figure="requests"
+        hint={`${formatCount(totals.quotaSpent)} quota spent`}
+      />
+      <Stat
+        label="Cache hits"
+        value={formatCount(totals.cacheHits)}
+        figure="cache-hits"
+        hint={
+          <>
+            saved <span data-figure="upstream-calls-saved">{formatCount(totals.cacheHits)}</span> upstream call
+            {totals.cacheHits === 1 ? "" : "s"}
+            {quotaSavedByCache > 0 && ` and ${formatCount(quotaSavedByCache)} quota`}
+          </>
+        }
+      />
+      <Stat
+        label="Upstream calls"
+        value={formatCount(totals.upstreamCalls)}
+        figure="upstream-calls"
+        hint="answers fetched for you"
+      />
+      <Stat
+        label={`Errors · ${days} days`}
+        value={formatCount(totals.errors)}
+        figure="errors"
+        hint={`${formatPercent(ratio(totals.errors, totals.requests))} of requests`}
+      />
+    </div>
+  );
+}
+
+export function UsageChartCard(props: { report: TenantReport }) {
+  const { chart, days } = props.report;
+  return (
+    <section class="card" aria-labelledby="usage-title">
+      <div class="card-head">
+        <h2 id="usage-title">Requests per day by operation</h2>
+        <span class="muted">last {days} days, UTC</span>
+      </div>
+      <UsageChartView chart={chart} label={`Requests per day over the last ${days} days, stacked by operation`} />
+    </section>
+  );
+}
+
+/** Days and operations with errors, from the rollups' error counts. */
+export function RecentErrorsCard(props: { report: TenantReport }) {
+  const { errors, days } = props.report;
+  return (
+    <section class="card" aria-labelledby="errors-title">
+      <div class="card-head">
+        <h2 id="errors-title">Recent errors</h2>
+        <span class="muted">last {days} days</span>
+      </div>
+      {errors.length === 0 ? (
+        <p class="muted" data-figure="no-errors">
+          No failed requests. Errors (4xx and 5xx answers, quota and rate refusals) show up here by day and operation.
+        </p>
+      ) : (
+        <div class="table-scroll">
+          <table data-table="recent-errors">
+            <thead>
+              <tr>
+                <th>Day</th>
+                <th>Operation</th>
+                <th class="num">Errors</th>
+                <th class="num">Of requests</th>
+              </tr>
+            </thead>
+            <tbody>
+              {errors.map((e) => (
+                <tr>
+                  <td class="nowrap">{isoDay(e.day)}</td>
+                  <td>
+                    <code>{e.operation}</code>
+                  </td>
+                  <td class="num" data-errors={e.errors}>
+                    {formatCount(e.errors)}
+                  </td>
+                  <td class="num">{formatCount(e.requests)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+export function statusPill(disabled: boolean) {
+  return disabled ? <span class="pill pill-off">Disabled</span> : <span class="pill pill-ok">Active</span>;
+}

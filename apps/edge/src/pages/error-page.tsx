@@ -1,0 +1,22 @@
+import { Layout, type Area } from "./layout";
+
+/** A refusal or failure, said plainly, with the way back. */
+export function ErrorPage(props: { area: Area; status: number; title: string; message: string }) {
+  const home = props.area === "tenant" ? "/dashboard" : "/admin";
+  return (
+    <Layout title={props.title} area={props.area}>
+      <div class="auth">
+        <div class="card">
+          <p class="muted small">Error {props.status}</p>
+          <h1>{props.title}</h1>
+          <p class="lede">{props.message}</p>
+          <p>
+            <a class="btn btn-secondary" href={home}>
+              Back to the {props.area === "tenant" ? "dashboard" : "console"}
+            </a>
+          </p>
+        </div>
+      </div>
+    </Layout>
+  );
+}

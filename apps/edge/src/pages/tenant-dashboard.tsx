@@ -1,0 +1,55 @@
+import type { TenantReport } from "../routes/dashboard/tenant-report";
+import { QuotaCard, RecentErrorsCard, UsageChartCard, UsageStats } from "./components/tenant-panels";
+import { dateTime } from "./display-format";
+import { Layout } from "./layout";
+
+/** What a signed-in tenant sees: its quota, usage, errors and how to call the API. */
+export function TenantDashboardPage(props: { report: TenantReport; csrf: string; origin: string }) {
+  const { report } = props;
+  const { tenant } = report;
+  return (
+    <Layout title="Dashboard" area="tenant" viewer={{ name: tenant.name, csrf: props.csrf }}>
+      <div class="page-head">
+        <div>
+          <h1 data-figure="tenant-name">{tenant.name}</h1>
+          <p class="lede">
+            API ID <code data-figure="api-id">{tenant.apiId}</code>
+          </p>
+        </div>
+        <div class="meta">
+          <span class="pill" data-figure="tier" data-value={report.tier.name}>
+            Tier: {report.tier.name}
+          </span>
+        </div>
+      </div>
+
+      <div class="grid grid-main">
+        <QuotaCard report={report} />
+        <UsageStats report={report} />
+      </div>
+      <div class="grid">
+        <UsageChartCard report={report} />
+      </div>
+      <div class="grid grid-2">
+        <RecentErrorsCard report={report} />
+        <section class="card" aria-labelledby="plan-title">
+          <h2 id="plan-title">Your plan</h2>
+          <dl class="facts">
+            <dt>Rate tier</dt>
+            <dd>
+              <strong>{report.tier.name}</strong>: <span data-figure="tier-limit">{report.tier.description}</span>
+            </dd>
+            <dt>Email</dt>
+            <dd>{tenant.email || "none on file"}</dd>
+            <dt>Member since</dt>
+            <dd>{dateTime(tenant.createdAt)}</dd>
+          </dl>
+          <p class="hint">Call the API with your API ID and secret (HTTP Basic), as with any Censys client:</p>
+          <pre class="snippet">
+            <code>{`curl -u "${tenant.apiId}:$SECRET" \\\n  ${props.origin}/api/v1/account`}</code>
+          </pre>
+        </section>
+      </div>
+    </Layout>
+  );
+}

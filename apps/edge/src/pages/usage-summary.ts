@@ -1,0 +1,130 @@
+// Shapes the usage rollups (one row per day and operation, summed from the hourly rollups) into
+// what the pages show: totals, a 30-day stacked series, recent errors. Pure, so it is tested
+// without D1 and the page figures are one function of the rollups.
+
+export const DAY_MS = 86_400_000;
+export const USAGE_WINDOW_DAYS = 30;
+/** Operations drawn as their own colour; the rest are summed as "other". */
+export const MAX_CHART_SERIES = 6;
+
+export interface UsageCounters {
+  requests: number;
+  cacheHits: number;
+  upstreamCalls: number;
+  errors: number;
+  quotaSpent: number;
+}
+
+export interface DailyOperationUsage extends UsageCounters {
+  /** Start of the UTC day, epoch ms. */
+  day: number;
+  operation: string;
+}
+
+export interface ChartSeries {
+  label: string;
+  /** Position in the palette (0..MAX_CHART_SERIES; the last one is "other"). */
+  colour: number;
+  total: number;
+}
+
+export interface ChartDay {
+  day: number;
+  /** Requests per series, in the order of `series`. */
+  values: number[];
+  total: number;
+}
+
+export interface UsageChart {
+  series: ChartSeries[];
+  days: ChartDay[];
+}
+
+export interface ErrorDay {
+  day: number;
+  operation: string;
+  errors: number;
+  requests: number;
+}
+
+export const emptyCounters = (): UsageCounters => ({ requests: 0, cacheHits: 0, upstreamCalls: 0, errors: 0, quotaSpent: 0 });
+
+export function addCounters(into: UsageCounters, row: UsageCounters): UsageCounters {
+  into.requests += row.requests;
+  into.cacheHits += row.cacheHits;
+  into.upstreamCalls += row.upstreamCalls;
+  into.errors += row.errors;
+  into.quotaSpent += row.quotaSpent;
+  return into;
+}
+
+export function startOfDay(ms: number): number {
+  return ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
+}
+
+/** The first instant of the window that ends today (UTC) and spans `days` days. */
+export function windowStart(now: number, days = USAGE_WINDOW_DAYS): number {
+  return startOfDay(now) - (days - 1) * DAY_MS;
+}
+
+export function totalsOf(rows: readonly UsageCounters[]): UsageCounters {
+  return rows.reduce((sum, row) => addCounters(sum, row), emptyCounters());
+}
+
+/** Requests per day, stacked by operation: the busiest operations by name, the rest as "other". */
+export function usageChart(rows: readonly DailyOperationUsage[], now: number, days = USAGE_WINDOW_DAYS): UsageChart {
+  const byOperation = new Map<string, number>();
+  for (const row of rows) byOperation.set(row.operation, (byOperation.get(row.operation) ?? 0) + row.requests);
+  const ranked = [...byOperation.entries()]
+    .filter(([, total]) => total > 0)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const named = ranked.length > MAX_CHART_SERIES ? ranked.slice(0, MAX_CHART_SERIES - 1) : ranked;
+  const index = new Map(named.map(([operation], i) => [operation, i]));
+  const series: ChartSeries[] = named.map(([label, total], i) => ({ label, colour: i, total }));
+  const otherTotal = ranked.slice(named.length).reduce((sum, [, total]) => sum + total, 0);
+  if (otherTotal > 0) series.push({ label: "other", colour: MAX_CHART_SERIES, total: otherTotal });
+
+  const first = windowStart(now, days);
+  const chartDays: ChartDay[] = Array.from({ length: days }, (_, i) => ({
+    day: first + i * DAY_MS,
+    values: series.map(() => 0),
+    total: 0,
+  }));
+  for (const row of rows) {
+    const slot = chartDays[Math.round((startOfDay(row.day) - first) / DAY_MS)];
+    if (!slot || row.requests === 0) continue;
+    const position = index.get(row.operation) ?? series.length - 1;
+    slot.values[position] = (slot.values[position] ?? 0) + row.requests;
+    slot.total += row.requests;
+  }
+  return { series, days: chartDays };
+}
+
+/** Days and operations that had errors, newest first. */
+export function recentErrors(rows: readonly DailyOperationUsage[], limit = 10): ErrorDay[] {
+  return rows
+    .filter((row) => row.errors > 0)
+    .sort((a, b) => b.day - a.day || b.errors - a.errors || a.operation.localeCompare(b.operation))
+    .slice(0, limit)
+    .map((row) => ({ day: row.day, operation: row.operation, errors: row.errors, requests: row.requests }));
+}
+
+/** Round axis ticks from 0 to at least `max` (about `count` steps of 1, 2 or 5 × 10^n). */
+export function axisTicks(max: number, count = 4): number[] {
+  if (max <= 0) return [0, 1];
+  const raw = max / count;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const step = ([1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) ?? 10 * magnitude);
+  const wholeStep = Math.max(1, Math.round(step));
+  const ticks: number[] = [];
+  for (let tick = 0; tick < max + wholeStep; tick += wholeStep) {
+    ticks.push(tick);
+    if (tick >= max) break;
+  }
+  return ticks;
+}
+
+/** Share of `part` in `whole` as a fraction 0..1 (0 when there is no whole). */
+export function ratio(part: number, whole: number): number {
+  return whole > 0 ? Math.min(1, part / whole) : 0;
+}

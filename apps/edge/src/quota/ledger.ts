@@ -1,0 +1,90 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Clock } from "../clock";
+import type { EdgeDb } from "../db/client";
+import { tenants } from "../db/schema";
+import { effectiveQuota, nextReset, type QuotaState } from "../tenants/periods";
+
+/** A successful charge, kept so it can be refunded into the same period. */
+export interface Charge {
+  readonly tenantId: string;
+  readonly cost: number;
+  readonly quota: QuotaState;
+}
+
+export type ChargeResult =
+  | { ok: true; charge: Charge }
+  | { ok: false; reason: "exhausted"; quota: QuotaState }
+  | { ok: false; reason: "no_tenant" };
+
+/** Spends and refunds tenant quota. */
+export interface QuotaLedger {
+  charge(tenantId: string, cost: number): Promise<ChargeResult>;
+  refund(charge: Charge): Promise<void>;
+  current(tenantId: string): Promise<QuotaState | null>;
+}
+
+/**
+ * The ledger in the tenants table. A charge is ONE conditional `UPDATE ... RETURNING`: the
+ * period reset, the allowance check and the increment happen in a single statement, so D1's
+ * serial execution makes concurrent charges exact (no read-then-write race).
+ */
+export class D1QuotaLedger implements QuotaLedger {
+  constructor(
+    private readonly db: EdgeDb,
+    private readonly clock: Clock,
+  ) {}
+
+  async charge(tenantId: string, cost: number): Promise<ChargeResult> {
+    const now = this.clock.now();
+    const expired = sql`(${tenants.resetsAt} is not null and ${tenants.resetsAt} <= ${now})`;
+    const nextResetForPeriod = sql`case ${tenants.period} when 'daily' then ${nextReset("daily", now)} else ${nextReset("monthly", now)} end`;
+    const [row] = await this.db
+      .update(tenants)
+      .set({
+        used: sql`case when ${expired} then ${cost} else ${tenants.used} + ${cost} end`,
+        resetsAt: sql`case when ${expired} then ${nextResetForPeriod} else ${tenants.resetsAt} end`,
+      })
+      .where(
+        and(
+          eq(tenants.id, tenantId),
+          eq(tenants.disabled, false),
+          sql`(case when ${expired} then 0 else ${tenants.used} end) + ${cost} <= ${tenants.allowance}`,
+        ),
+      )
+      .returning({ used: tenants.used, allowance: tenants.allowance, resetsAt: tenants.resetsAt });
+    if (row) return { ok: true, charge: { tenantId, cost, quota: row } };
+    const current = await this.read(tenantId);
+    if (!current || current.disabled) return { ok: false, reason: "no_tenant" };
+    return { ok: false, reason: "exhausted", quota: effectiveQuota(current, now) };
+  }
+
+  /** Gives a charge back, unless its period has ended meanwhile (a new period starts clean). */
+  async refund(charge: Charge): Promise<void> {
+    if (charge.cost === 0) return;
+    await this.db
+      .update(tenants)
+      .set({ used: sql`max(${tenants.used} - ${charge.cost}, 0)` })
+      .where(and(eq(tenants.id, charge.tenantId), sql`${tenants.resetsAt} is ${charge.quota.resetsAt}`));
+  }
+
+  async current(tenantId: string): Promise<QuotaState | null> {
+    const row = await this.read(tenantId);
+    return row ? effectiveQuota(row, this.clock.now()) : null;
+  }
+
+  private async read(tenantId: string) {
+    return (
+      (await this.db
+        .select({
+          used: tenants.used,
+          allowance: tenants.allowance,
+          resetsAt: tenants.resetsAt,
+          period: tenants.period,
+          disabled: tenants.disabled,
+        })
+        .from(tenants)
+        .where(eq(tenants.id, tenantId))
+        .get()) ?? null
+    );
+  }
+}

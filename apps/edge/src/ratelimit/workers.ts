@@ -1,0 +1,25 @@
+import type { RateTier } from "../config";
+import type { Env } from "../env";
+import type { RateDecision, RateLimiter } from "./interface";
+
+/**
+ * The Workers Rate Limiting binding (`ratelimits` in wrangler.jsonc), one binding per tier,
+ * keyed by tenant. The binding counts per Cloudflare location and is eventually consistent:
+ * right for burst protection, which is why exact accounting is the quota's job, not this.
+ */
+export class WorkersRateLimiter implements RateLimiter {
+  constructor(
+    private readonly env: Env,
+    private readonly tiers: Readonly<Record<string, RateTier>>,
+  ) {}
+
+  async check(tenantId: string, tierName: string): Promise<RateDecision> {
+    const tier = this.tiers[tierName];
+    // A tier removed from config after tenants were put on it: no burst limit rather than an outage.
+    if (!tier || tier.unlimited) return { allowed: true };
+    const binding = this.env[tier.binding as `RATE_LIMIT_${string}`];
+    if (!binding) return { allowed: true };
+    const { success } = await binding.limit({ key: tenantId });
+    return success ? { allowed: true } : { allowed: false, retryAfterSeconds: tier.periodSeconds };
+  }
+}

@@ -1,0 +1,41 @@
+import {
+  ApiError,
+  cacheIndexSchema,
+  documentIdSchema,
+  ipAddressSchema,
+  normalizeDocumentId,
+  V1_INDEXES,
+  type V1Index,
+} from "@scangate/core";
+import type { Hono } from "hono";
+import type { AppEnv } from "../../app-env";
+
+const isV1Index = (index: string): index is V1Index => (V1_INDEXES as readonly string[]).includes(index);
+
+/** DELETE /admin/cache/:index/:id: drops one document (for hosts: every point in time of it). */
+export function registerCacheAdminRoutes(app: Hono<AppEnv>): void {
+  app.delete("/admin/cache/:index/:id", async (c) => {
+    const index = cacheIndexSchema.safeParse(c.req.param("index"));
+    if (!index.success) {
+      throw new ApiError("bad_request", `index: one of ${cacheIndexSchema.options.join(", ")}`);
+    }
+    const raw = c.req.param("id");
+    if (isV1Index(index.data) && !documentIdSchema(index.data).safeParse(raw).success) {
+      throw new ApiError("bad_request", `id: not a valid ${index.data} id`);
+    }
+    if (index.data === "hosts" && !ipAddressSchema.safeParse(raw).success) {
+      throw new ApiError("bad_request", "id: not an IP address");
+    }
+    const id = isV1Index(index.data) ? normalizeDocumentId(index.data, raw) : raw.toLowerCase();
+    const { cache, audit } = c.get("services");
+    const deleted = await cache.purge(index.data, id);
+    await audit.record({
+      actor: "admin",
+      action: "cache.purge",
+      tenantId: null,
+      before: { index: index.data, id },
+      after: { deleted },
+    });
+    return c.json({ deleted });
+  });
+}

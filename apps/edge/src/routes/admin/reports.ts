@@ -1,0 +1,40 @@
+import { auditListQuerySchema, usageListQuerySchema, type UsageRollup } from "@scangate/core";
+import { and, desc, eq, gte, type SQL } from "drizzle-orm";
+import type { Hono } from "hono";
+import type { AppEnv } from "../../app-env";
+import { usage } from "../../db/schema";
+import { parseQuery } from "../../http/json-body";
+
+/** Read-only admin views: the audit log and the hourly usage rollups, newest first. */
+export function registerReportAdminRoutes(app: Hono<AppEnv>): void {
+  app.get("/admin/audit", async (c) => {
+    const query = parseQuery(c, auditListQuerySchema);
+    const entries = await c.get("services").audit.list({ tenantId: query.tenant_id, limit: query.limit });
+    return c.json({ entries });
+  });
+
+  app.get("/admin/usage", async (c) => {
+    const query = parseQuery(c, usageListQuerySchema);
+    const filters: SQL[] = [];
+    if (query.tenant_id) filters.push(eq(usage.tenantId, query.tenant_id));
+    if (query.since) filters.push(gte(usage.hour, Date.parse(query.since)));
+    const rows = await c
+      .get("services")
+      .db.select()
+      .from(usage)
+      .where(and(...filters))
+      .orderBy(desc(usage.hour), usage.tenantId, usage.operation)
+      .limit(query.limit);
+    const rollups: UsageRollup[] = rows.map((row) => ({
+      tenant_id: row.tenantId,
+      hour: new Date(row.hour).toISOString(),
+      operation: row.operation,
+      requests: row.requests,
+      cache_hits: row.cacheHits,
+      upstream_calls: row.upstreamCalls,
+      errors: row.errors,
+      quota_spent: row.quotaSpent,
+    }));
+    return c.json({ usage: rollups });
+  });
+}

@@ -1,0 +1,110 @@
+import { ApiError, MAX_REQUEST_BODY_BYTES } from "@scangate/core";
+import type { Context } from "hono";
+import type { AppEnv } from "../../app-env";
+import { type Operation, operationCost } from "../../quota/costs";
+import type { Charge } from "../../quota/ledger";
+import { type QuotaState, secondsUntilReset } from "../../tenants/periods";
+import { type Relayed, relayJson } from "../../upstream/relay";
+
+// The steps every forwarded API request shares: naming its operation, charging and refunding
+// quota, reading the caller's body, and asking the upstream.
+
+export type ApiContext = Context<AppEnv>;
+
+/**
+ * The quota after this request's charge, for its RateLimit headers. The tenant row is the one
+ * the auth cache holds, so later requests of this isolate start from it too (for headers only:
+ * charging always asks D1).
+ */
+function noteQuota(c: ApiContext, quota: QuotaState): void {
+  c.set("quota", quota);
+  const tenant = c.get("tenant");
+  tenant.used = quota.used;
+  tenant.resetsAt = quota.resetsAt;
+}
+
+export function beginOperation(c: ApiContext, operation: Operation): void {
+  c.get("usage").operation = operation;
+}
+
+/**
+ * Charges the operation's cost (nothing for free operations). An exhausted allowance is a 429
+ * `quota_exceeded` with Retry-After until the reset (none for one-time credits).
+ */
+export async function chargeRequest(c: ApiContext, operation: Operation): Promise<Charge | null> {
+  const cost = operationCost(operation);
+  if (cost === 0) return null;
+  const services = c.get("services");
+  const result = await services.quota.charge(c.get("tenant").id, cost);
+  if (result.ok) {
+    noteQuota(c, result.charge.quota);
+    c.get("usage").quotaSpent += cost;
+    return result.charge;
+  }
+  if (result.reason === "no_tenant") throw new ApiError("unauthorized");
+  noteQuota(c, result.quota);
+  const retryAfter = secondsUntilReset(result.quota, services.clock.now());
+  if (retryAfter !== null) c.header("Retry-After", String(retryAfter));
+  throw new ApiError("quota_exceeded");
+}
+
+export async function refundRequest(c: ApiContext, charge: Charge | null): Promise<void> {
+  if (!charge) return;
+  await c.get("services").quota.refund(charge);
+  const quota = c.get("quota");
+  noteQuota(c, { ...quota, used: Math.max(0, quota.used - charge.cost) });
+  c.get("usage").quotaSpent -= charge.cost;
+}
+
+/** The caller's body, bounded: larger than MAX_REQUEST_BODY_BYTES is a 413. */
+export async function readRequestBody(c: ApiContext): Promise<Uint8Array | undefined> {
+  if (c.req.method === "GET" || c.req.method === "HEAD") return undefined;
+  const declared = Number(c.req.header("content-length") ?? 0);
+  if (declared > MAX_REQUEST_BODY_BYTES) throw new ApiError("payload_too_large");
+  const body = new Uint8Array(await c.req.arrayBuffer());
+  if (body.byteLength > MAX_REQUEST_BODY_BYTES) throw new ApiError("payload_too_large");
+  return body;
+}
+
+/** The request's path below `/api`, with its query string exactly as sent. */
+export function upstreamPath(c: ApiContext): string {
+  const url = new URL(c.req.url);
+  // Still percent-encoded as sent; `//` and a trailing `/` folded as the router folds them.
+  const path = url.pathname.replace(/\/{2,}/g, "/").replace(/(.)\/$/, "$1");
+  return path.replace(/^\/api(?=\/)/, "") + url.search;
+}
+
+/** One upstream call on behalf of this request, counted in its usage. */
+export async function askUpstream(
+  c: ApiContext,
+  call: { method: string; path: string; body?: Uint8Array | undefined; credentialId?: string | undefined },
+): Promise<Relayed> {
+  const services = c.get("services");
+  c.get("usage").upstreamCalls += 1;
+  return relayJson(
+    services.upstream,
+    { ...call, contentType: call.body ? (c.req.header("content-type") ?? "application/json") : undefined },
+    services.config.upstreamTimeoutMs,
+  );
+}
+
+/**
+ * Charge, forward, and refund when the upstream fails (an edge-made 502/504, or any non-2xx
+ * answer: the upstream spent nothing it would bill for).
+ */
+export async function chargedRelay(
+  c: ApiContext,
+  operation: Operation,
+  call: { method: string; path: string; body?: Uint8Array | undefined; credentialId?: string | undefined },
+): Promise<Relayed> {
+  const charge = await chargeRequest(c, operation);
+  let relayed: Relayed;
+  try {
+    relayed = await askUpstream(c, call);
+  } catch (error) {
+    await refundRequest(c, charge);
+    throw error;
+  }
+  if (relayed.status < 200 || relayed.status >= 300) await refundRequest(c, charge);
+  return relayed;
+}

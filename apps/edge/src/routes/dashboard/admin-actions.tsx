@@ -1,0 +1,141 @@
+import { tenantCreateBodySchema, tenantPatchBodySchema, tenantRotateBodySchema } from "@scangate/core";
+import type { Context, Hono } from "hono";
+import type { z } from "zod";
+import type { AppEnv } from "../../app-env";
+import { SecretOncePage } from "../../pages/admin-secret";
+import { adminOrRedirect, renderConsole, renderTenantAdmin } from "./admin-pages";
+import { createTenant, rotateSecret, updateTenant } from "./console-actions";
+import { PageError, pageHandler, readForm, renderPage, seeOther } from "./page-response";
+import { ADMIN_SESSION, requireCsrf, requireSameOrigin, type SignedIn } from "./session-guard";
+
+type PageContext = Context<AppEnv>;
+
+/** Says what is wrong with a form in one sentence per field. */
+function problems(error: z.ZodError): string {
+  return error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message)).join("; ");
+}
+
+/** A number field: blank is "not given", anything else must parse (zod says what is wrong). */
+function numberField(form: URLSearchParams, name: string): number | undefined {
+  const value = (form.get(name) ?? "").trim();
+  return value === "" ? undefined : Number(value);
+}
+
+function textField(form: URLSearchParams, name: string): string | undefined {
+  const value = form.get(name);
+  return value === null ? undefined : value.trim();
+}
+
+function unknownTier(c: PageContext, tier: string | undefined): string | undefined {
+  const tiers = c.get("services").config.rateTiers;
+  return tier !== undefined && !(tier in tiers) ? `tier: unknown tier "${tier}" (one of ${Object.keys(tiers).join(", ")})` : undefined;
+}
+
+/** Every console action: same origin, a signed-in admin, and this session's CSRF token. */
+async function adminForm(c: PageContext): Promise<{ admin: SignedIn; form: URLSearchParams } | Response> {
+  requireSameOrigin(c);
+  const admin = await adminOrRedirect(c);
+  if (admin instanceof Response) return admin;
+  const form = await readForm(c);
+  await requireCsrf(ADMIN_SESSION, admin, form);
+  return { admin, form };
+}
+
+const noSuchTenant = () =>
+  new PageError("not_found", "No such tenant", "There is no tenant with this id. It may have been deleted.");
+
+async function existingTenant(c: PageContext) {
+  const tenant = await c.get("services").tenants.get(c.req.param("id") ?? "");
+  if (!tenant) throw noSuchTenant();
+  return tenant;
+}
+
+/**
+ * The console's forms: create a tenant, change its allowance/period/tier, rotate its secret,
+ * disable or enable it. Bad input re-renders the form with the reason (400) and changes nothing.
+ */
+export function registerAdminActions(app: Hono<AppEnv>): void {
+  app.post(
+    "/admin/console/tenants",
+    pageHandler("admin", async (c) => {
+      const posted = await adminForm(c);
+      if (posted instanceof Response) return posted;
+      const { admin, form } = posted;
+      const values = Object.fromEntries(["name", "email", "allowance", "period", "tier"].map((k) => [k, form.get(k) ?? ""]));
+      const parsed = tenantCreateBodySchema.safeParse({
+        name: textField(form, "name") ?? "",
+        email: textField(form, "email") ?? "",
+        allowance: numberField(form, "allowance"),
+        period: textField(form, "period") || undefined,
+        tier: textField(form, "tier") || undefined,
+      });
+      const error = parsed.success ? unknownTier(c, parsed.data.tier) : problems(parsed.error);
+      if (!parsed.success || error) return renderConsole(c, admin, { values, error }, 400);
+      const tenant = await createTenant(c.get("services"), parsed.data);
+      return renderPage(c, <SecretOncePage tenant={tenant} event="created" csrf={admin.csrf} origin={new URL(c.req.url).origin} />, 201);
+    }),
+  );
+
+  app.post(
+    "/admin/console/tenants/:id/quota",
+    pageHandler("admin", async (c) => {
+      const posted = await adminForm(c);
+      if (posted instanceof Response) return posted;
+      const { admin, form } = posted;
+      const before = await existingTenant(c);
+      const values = Object.fromEntries(["allowance", "period", "tier"].map((k) => [k, form.get(k) ?? ""]));
+      const parsed = tenantPatchBodySchema.safeParse({
+        allowance: numberField(form, "allowance"),
+        period: textField(form, "period") || undefined,
+        tier: textField(form, "tier") || undefined,
+        ...(form.get("reset_used") === "1" ? { used: 0 } : {}),
+      });
+      const error = parsed.success ? unknownTier(c, parsed.data.tier) : problems(parsed.error);
+      if (!parsed.success || error) return renderTenantAdmin(c, admin, before.id, { settings: { values, error: error ?? "" } }, 400);
+      if (!(await updateTenant(c.get("services"), before, parsed.data))) throw noSuchTenant();
+      return seeOther(c, `/admin/console/tenants/${before.id}?done=updated`);
+    }),
+  );
+
+  app.post(
+    "/admin/console/tenants/:id/rotate",
+    pageHandler("admin", async (c) => {
+      const posted = await adminForm(c);
+      if (posted instanceof Response) return posted;
+      const { admin, form } = posted;
+      const before = await existingTenant(c);
+      if (form.get("confirm") !== "yes") {
+        return renderTenantAdmin(c, admin, before.id, { actionError: "Not rotated: tick the box to confirm." }, 400);
+      }
+      const parsed = tenantRotateBodySchema.safeParse({ grace_seconds: numberField(form, "grace_seconds") });
+      if (!parsed.success) {
+        return renderTenantAdmin(c, admin, before.id, { actionError: `Not rotated: ${problems(parsed.error)}` }, 400);
+      }
+      const tenant = await rotateSecret(c.get("services"), before, parsed.data.grace_seconds);
+      if (!tenant) throw noSuchTenant();
+      return renderPage(c, <SecretOncePage tenant={tenant} event="rotated" csrf={admin.csrf} origin={new URL(c.req.url).origin} />);
+    }),
+  );
+
+  for (const [action, disabled] of [
+    ["disable", true],
+    ["enable", false],
+  ] as const) {
+    app.post(
+      `/admin/console/tenants/:id/${action}`,
+      pageHandler("admin", async (c) => {
+        const posted = await adminForm(c);
+        if (posted instanceof Response) return posted;
+        const { admin, form } = posted;
+        const before = await existingTenant(c);
+        if (disabled && form.get("confirm") !== "yes") {
+          return renderTenantAdmin(c, admin, before.id, { actionError: "Not disabled: tick the box to confirm." }, 400);
+        }
+        if (before.disabled !== disabled && !(await updateTenant(c.get("services"), before, { disabled }))) {
+          throw noSuchTenant();
+        }
+        return seeOther(c, `/admin/console/tenants/${before.id}?done=${disabled ? "disabled" : "enabled"}`);
+      }),
+    );
+  }
+}

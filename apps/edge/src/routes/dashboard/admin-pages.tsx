@@ -1,0 +1,151 @@
+import type { Context, Hono } from "hono";
+import type { AppEnv } from "../../app-env";
+import { tokensEqual } from "../../auth/secrets";
+import { AdminConsolePage, type CreateFormState } from "../../pages/admin-console";
+import { AdminTenantPage, DONE_MESSAGES, type DoneCode, type TenantAdminProps } from "../../pages/admin-tenant";
+import type { TierOption } from "../../pages/components/tenant-form-fields";
+import { SignInPage } from "../../pages/sign-in";
+import { credentialFingerprint, endSession, openSession } from "../../sessions/session-cookie";
+import { clientAddress, countSignInAttempt } from "../../sessions/signin-throttle";
+import { fleetReport, tenantSortSchema } from "./fleet-report";
+import { PageError, pageHandler, readForm, renderPage, seeOther } from "./page-response";
+import {
+  ADMIN_SESSION,
+  currentAdmin,
+  dropStaleSession,
+  hadSessionCookie,
+  requireCsrf,
+  requireSameOrigin,
+  type SignedIn,
+  sessionRoot,
+} from "./session-guard";
+import { describeTier, tenantReport } from "./tenant-report";
+
+type PageContext = Context<AppEnv>;
+
+const NOTICES: Record<string, string> = {
+  signed_out: "You have signed out of the admin console.",
+  ended: "Your admin session has ended. Sign in again to continue.",
+};
+
+export function tierOptions(c: PageContext): TierOption[] {
+  const config = c.get("services").config;
+  return Object.keys(config.rateTiers).map((name) => ({ name, description: describeTier(config, name) }));
+}
+
+/** The signed-in admin, or a redirect to the sign-in form. */
+export async function adminOrRedirect(c: PageContext): Promise<SignedIn | Response> {
+  const admin = await currentAdmin(c);
+  if (admin) return admin;
+  const ended = hadSessionCookie(c, ADMIN_SESSION);
+  dropStaleSession(c, ADMIN_SESSION);
+  return seeOther(c, ended ? "/admin/login?notice=ended" : "/admin/login");
+}
+
+export async function renderConsole(c: PageContext, admin: SignedIn, create: CreateFormState, status: 200 | 400 = 200) {
+  const services = c.get("services");
+  const sort = tenantSortSchema.parse({ sort: c.req.query("sort"), dir: c.req.query("dir") });
+  const [report, audit] = await Promise.all([fleetReport(services, sort), services.audit.list({ limit: 8 })]);
+  return renderPage(
+    c,
+    <AdminConsolePage report={report} csrf={admin.csrf} tiers={tierOptions(c)} create={create} audit={audit} />,
+    status,
+  );
+}
+
+/** The admin's page of one tenant; a tenant id that does not exist is a 404 page. */
+export async function renderTenantAdmin(
+  c: PageContext,
+  admin: SignedIn,
+  id: string,
+  extra: Pick<TenantAdminProps, "done" | "settings" | "actionError"> = {},
+  status: 200 | 400 = 200,
+) {
+  const services = c.get("services");
+  const tenant = await services.tenants.get(id);
+  if (!tenant) throw new PageError("not_found", "No such tenant", "There is no tenant with this id. It may have been deleted.");
+  const [report, audit] = await Promise.all([tenantReport(services, tenant), services.audit.list({ tenantId: id, limit: 10 })]);
+  return renderPage(
+    c,
+    <AdminTenantPage report={report} csrf={admin.csrf} tiers={tierOptions(c)} audit={audit} {...extra} />,
+    status,
+  );
+}
+
+export function defaultCreateValues(c: PageContext): Record<string, string> {
+  const defaults = c.get("services").config.tenantDefaults;
+  return { allowance: String(defaults.allowance), period: defaults.period, tier: defaults.tier };
+}
+
+/**
+ * The admin console's pages: sign in with the admin token (a form, then a signed session
+ * cookie scoped to /admin, unrelated to the tenant one), the overview, one tenant, sign out.
+ */
+export function registerAdminPages(app: Hono<AppEnv>): void {
+  app.get(
+    "/admin/login",
+    pageHandler("admin", async (c) => {
+      if (await currentAdmin(c)) return seeOther(c, "/admin");
+      dropStaleSession(c, ADMIN_SESSION);
+      return renderPage(c, <SignInPage area="admin" notice={NOTICES[c.req.query("notice") ?? ""]} />);
+    }),
+  );
+
+  app.post(
+    "/admin/login",
+    pageHandler("admin", async (c) => {
+      requireSameOrigin(c);
+      const token = (await readForm(c)).get("token") ?? "";
+      if (token === "") return renderPage(c, <SignInPage area="admin" error="Enter the admin token." />, 400);
+      const services = c.get("services");
+      // Per address only: a per-account limit on the one admin account would let anyone lock it out.
+      const throttle = await countSignInAttempt(c.env, services.clock, [
+        { scope: "address", key: clientAddress((name) => c.req.header(name)) },
+      ]);
+      if (!throttle.allowed) {
+        c.header("Retry-After", String(throttle.retryAfterSeconds));
+        return renderPage(c, <SignInPage area="admin" error="Too many sign-in attempts. Wait a minute, then try again." />, 429);
+      }
+      const adminToken = services.config.adminToken;
+      if (!(await tokensEqual(token, adminToken))) {
+        return renderPage(c, <SignInPage area="admin" error="That admin token is not correct." />, 401);
+      }
+      const root = sessionRoot(c);
+      const fp = await credentialFingerprint(root, ADMIN_SESSION, adminToken);
+      await openSession(c, ADMIN_SESSION, root, { sub: "admin", fp }, services.clock.now());
+      return seeOther(c, "/admin");
+    }),
+  );
+
+  app.post(
+    "/admin/logout",
+    pageHandler("admin", async (c) => {
+      requireSameOrigin(c);
+      const admin = await currentAdmin(c);
+      if (admin) await requireCsrf(ADMIN_SESSION, admin, await readForm(c));
+      endSession(c, ADMIN_SESSION);
+      return seeOther(c, "/admin/login?notice=signed_out");
+    }),
+  );
+
+  app.get(
+    "/admin",
+    pageHandler("admin", async (c) => {
+      const admin = await adminOrRedirect(c);
+      if (admin instanceof Response) return admin;
+      return renderConsole(c, admin, { values: defaultCreateValues(c) });
+    }),
+  );
+
+  app.get(
+    "/admin/console/tenants/:id",
+    pageHandler("admin", async (c) => {
+      const admin = await adminOrRedirect(c);
+      if (admin instanceof Response) return admin;
+      const done = c.req.query("done");
+      const known = done !== undefined && done in DONE_MESSAGES ? (done as DoneCode) : undefined;
+      return renderTenantAdmin(c, admin, c.req.param("id") ?? "", { done: known });
+    }),
+  );
+}
+

@@ -1,0 +1,140 @@
+import { type Account, accountSchema } from "@scangate/core";
+import { z } from "zod";
+import type { TenantRow } from "../../db/schema";
+import {
+  type DailyOperationUsage,
+  emptyCounters,
+  totalsOf,
+  usageChart,
+  USAGE_WINDOW_DAYS,
+  windowStart,
+  type UsageChart,
+  type UsageCounters,
+} from "../../pages/usage-summary";
+import type { EdgeServices } from "../../services";
+import { effectiveQuota, type QuotaState } from "../../tenants/periods";
+import { dailyUsage, usageByTenant } from "./usage-queries";
+
+/** The routes the document cache serves (issue 5): their requests are what a hit ratio is out of. */
+export const CACHED_OPERATIONS: ReadonlySet<string> = new Set(["view", "bulk", "host_view"]);
+
+const UPSTREAM_ACCOUNT_TIMEOUT_MS = 5000;
+
+export const TENANT_SORTS = ["name", "usage", "last_seen", "status", "requests", "created"] as const;
+export const tenantSortSchema = z.object({
+  sort: z.enum(TENANT_SORTS).catch("usage"),
+  dir: z.enum(["asc", "desc"]).catch("desc"),
+});
+export type TenantSort = z.infer<typeof tenantSortSchema>;
+
+export interface TenantLine {
+  row: TenantRow;
+  /** The quota as the account API would answer it now (an ended period counts as reset). */
+  quota: QuotaState;
+  usage: UsageCounters;
+}
+
+export type UpstreamAccountStatus =
+  | { apiId: string; ok: true; account: Account }
+  | { apiId: string; ok: false; problem: string };
+
+export interface FleetReport {
+  now: number;
+  days: number;
+  tenants: TenantLine[];
+  sort: TenantSort;
+  active: number;
+  disabled: number;
+  quotaUsed: number;
+  quotaAllowance: number;
+  totals: UsageCounters;
+  /** Requests to routes the cache serves; cache hits are a share of these. */
+  cachedRequests: number;
+  chart: UsageChart;
+  upstream: UpstreamAccountStatus[];
+}
+
+function compareBy(sort: TenantSort): (a: TenantLine, b: TenantLine) => number {
+  const key = (line: TenantLine): number | string => {
+    switch (sort.sort) {
+      case "name":
+        return line.row.name.toLowerCase();
+      case "usage":
+        return line.quota.allowance > 0 ? line.quota.used / line.quota.allowance : 0;
+      case "last_seen":
+        return line.row.lastSeenAt ?? -1;
+      case "status":
+        return line.row.disabled ? 1 : 0;
+      case "requests":
+        return line.usage.requests;
+      case "created":
+        return line.row.createdAt;
+    }
+  };
+  const direction = sort.dir === "asc" ? 1 : -1;
+  return (a, b) => {
+    const [x, y] = [key(a), key(b)];
+    const order = x < y ? -1 : x > y ? 1 : 0;
+    // Ties keep a stable, readable order: by name.
+    return order * direction || a.row.name.localeCompare(b.row.name) || a.row.id.localeCompare(b.row.id);
+  };
+}
+
+export function sortTenants(lines: readonly TenantLine[], sort: TenantSort): TenantLine[] {
+  return [...lines].sort(compareBy(sort));
+}
+
+/** One upstream account's own quota, from its GET /v1/account through the edge's upstream. */
+async function upstreamAccount(services: EdgeServices, apiId: string): Promise<UpstreamAccountStatus> {
+  try {
+    const { response } = await services.upstream.call({
+      method: "GET",
+      path: "/v1/account",
+      credentialId: apiId,
+      signal: AbortSignal.timeout(UPSTREAM_ACCOUNT_TIMEOUT_MS),
+    });
+    if (!response.ok) {
+      await response.body?.cancel();
+      return { apiId, ok: false, problem: `the upstream answered HTTP ${response.status}` };
+    }
+    const parsed = accountSchema.safeParse(await response.json());
+    return parsed.success ? { apiId, ok: true, account: parsed.data } : { apiId, ok: false, problem: "the upstream's answer is not an account" };
+  } catch (error) {
+    const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+    return { apiId, ok: false, problem: timedOut ? "the upstream did not answer in time" : "the upstream could not be reached" };
+  }
+}
+
+function cachedRequests(rows: readonly DailyOperationUsage[]): number {
+  return rows.reduce((sum, row) => sum + (CACHED_OPERATIONS.has(row.operation) ? row.requests : 0), 0);
+}
+
+export async function fleetReport(services: EdgeServices, sort: TenantSort): Promise<FleetReport> {
+  const now = services.clock.now();
+  const since = windowStart(now);
+  const [rows, perTenant, daily, upstream] = await Promise.all([
+    services.tenants.list(),
+    usageByTenant(services.db, since),
+    dailyUsage(services.db, since),
+    Promise.all(services.config.upstreamCredentials.map((credential) => upstreamAccount(services, credential.apiId))),
+  ]);
+  const lines = rows.map((row) => ({
+    row,
+    quota: effectiveQuota(row, now),
+    usage: perTenant.get(row.id) ?? emptyCounters(),
+  }));
+  return {
+    now,
+    days: USAGE_WINDOW_DAYS,
+    tenants: sortTenants(lines, sort),
+    sort,
+    active: lines.filter((line) => !line.row.disabled).length,
+    disabled: lines.filter((line) => line.row.disabled).length,
+    quotaUsed: lines.reduce((sum, line) => sum + line.quota.used, 0),
+    quotaAllowance: lines.reduce((sum, line) => sum + line.quota.allowance, 0),
+    totals: totalsOf(daily),
+    cachedRequests: cachedRequests(daily),
+    chart: usageChart(daily, now),
+    upstream,
+  };
+}

@@ -1,0 +1,61 @@
+import { ERROR_TABLE, type ErrorKind, MAX_REQUEST_BODY_BYTES } from "@scangate/core";
+import type { Context, Handler } from "hono";
+import type { JSX } from "hono/jsx/jsx-runtime";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { AppEnv } from "../../app-env";
+import { ErrorPage } from "../../pages/error-page";
+import type { Area } from "../../pages/layout";
+
+type PageContext = Context<AppEnv>;
+
+/** A refusal a page route raises; rendered as an HTML error page with the status of core's error table. */
+export class PageError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    readonly title: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function renderPage(c: PageContext, page: JSX.Element, status: ContentfulStatusCode = 200): Promise<Response> {
+  const html: string = await page;
+  return c.html(`<!doctype html>${html}`, status);
+}
+
+export function errorPage(c: PageContext, area: Area, kind: ErrorKind, title: string, message: string): Promise<Response> {
+  const status = ERROR_TABLE[kind].v2.status as ContentfulStatusCode;
+  return renderPage(c, <ErrorPage area={area} status={status} title={title} message={message} />, status);
+}
+
+/** Wraps a page handler so refusals and failures become HTML pages, never a JSON body or a bare 500. */
+export function pageHandler(area: Area, handler: (c: PageContext) => Promise<Response>): Handler<AppEnv> {
+  return async (c) => {
+    try {
+      return await handler(c);
+    } catch (error) {
+      if (error instanceof PageError) return errorPage(c, area, error.kind, error.title, error.message);
+      console.error(`page ${c.req.method} ${c.req.path} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return errorPage(c, area, "internal", "Something went wrong", "The page could not be built. Try again in a moment.");
+    }
+  };
+}
+
+/** The fields of a posted form (application/x-www-form-urlencoded, what our forms send). */
+export async function readForm(c: PageContext): Promise<URLSearchParams> {
+  const type = c.req.header("content-type") ?? "";
+  if (!/^application\/x-www-form-urlencoded\b/i.test(type)) {
+    throw new PageError("unsupported_media_type", "Unsupported form", "Send the form from the page (application/x-www-form-urlencoded).");
+  }
+  const declared = Number(c.req.header("content-length") ?? "0");
+  const tooLarge = new PageError("payload_too_large", "Form too large", "That form is larger than any of ours.");
+  if (declared > MAX_REQUEST_BODY_BYTES) throw tooLarge;
+  const text = await c.req.text();
+  if (text.length > MAX_REQUEST_BODY_BYTES) throw tooLarge;
+  return new URLSearchParams(text);
+}
+
+export function seeOther(c: PageContext, location: string): Response {
+  return c.redirect(location, 303);
+}

@@ -1,0 +1,96 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../../app-env";
+import type { TenantRow } from "../../db/schema";
+import { CSRF_FIELD, csrfToken, csrfTokenValid } from "../../sessions/csrf";
+import { sessionRootSecret } from "../../sessions/keys";
+import { fromSameOrigin } from "../../sessions/same-origin";
+import {
+  ADMIN_SESSION,
+  credentialFingerprint,
+  endSession,
+  readSession,
+  type SessionClaims,
+  type SessionKind,
+  TENANT_SESSION,
+} from "../../sessions/session-cookie";
+import { PageError } from "./page-response";
+
+type PageContext = Context<AppEnv>;
+
+export interface SignedIn {
+  session: SessionClaims;
+  /** The token the page's forms carry. */
+  csrf: string;
+  root: string;
+}
+
+export interface TenantViewer extends SignedIn {
+  tenant: TenantRow;
+}
+
+/** The root of the session keys; a bad SESSION_SECRET is the operator's problem, said on the page. */
+export function sessionRoot(c: PageContext): string {
+  const root = sessionRootSecret(c.env, c.get("services").config.adminToken);
+  if (!root.ok) {
+    console.error(`dashboard config invalid: ${root.problem}`);
+    throw new PageError("internal", "Sign-in is not configured", root.problem);
+  }
+  return root.secret;
+}
+
+/**
+ * The signed-in tenant, read fresh from D1: a session ends when its cookie is missing, forged,
+ * expired, made for another purpose, or when the tenant was deleted, disabled or given a new
+ * secret since it signed in.
+ */
+export async function currentTenant(c: PageContext): Promise<TenantViewer | null> {
+  const root = sessionRoot(c);
+  const services = c.get("services");
+  const session = await readSession(c, TENANT_SESSION, root, services.clock.now());
+  if (!session) return null;
+  const tenant = await services.tenants.get(session.sub);
+  if (!tenant || tenant.disabled) return null;
+  if (session.fp !== (await credentialFingerprint(root, TENANT_SESSION, tenant.secretHash))) return null;
+  return { tenant, session, root, csrf: await csrfToken(root, TENANT_SESSION, session) };
+}
+
+/** The admin session; it ends when the admin token changes. */
+export async function currentAdmin(c: PageContext): Promise<SignedIn | null> {
+  const root = sessionRoot(c);
+  const services = c.get("services");
+  const session = await readSession(c, ADMIN_SESSION, root, services.clock.now());
+  if (!session || session.sub !== "admin") return null;
+  if (session.fp !== (await credentialFingerprint(root, ADMIN_SESSION, services.config.adminToken))) return null;
+  return { session, root, csrf: await csrfToken(root, ADMIN_SESSION, session) };
+}
+
+/** Whether a cookie of this kind came with the request (to tell "ended" from "never signed in"). */
+export function hadSessionCookie(c: PageContext, kind: SessionKind): boolean {
+  const cookies = c.req.header("cookie") ?? "";
+  return cookies.includes(`${kind.cookieName}=`);
+}
+
+/** Form posts from other sites are refused before anything else is looked at. */
+export function requireSameOrigin(c: PageContext): void {
+  if (!fromSameOrigin(c)) {
+    throw new PageError("forbidden", "Form refused", "This form was sent from another site. Open the page here and send it again.");
+  }
+}
+
+/** A signed-in form must carry the CSRF token of this very session. */
+export async function requireCsrf(kind: SessionKind, viewer: SignedIn, form: URLSearchParams): Promise<void> {
+  if (!(await csrfTokenValid(viewer.root, kind, viewer.session, form.get(CSRF_FIELD) ?? undefined))) {
+    throw new PageError(
+      "forbidden",
+      "Form expired",
+      "This form does not belong to your current session (it may be from an older page). Nothing was changed. Reload the page and try again.",
+    );
+  }
+}
+
+/** Clears a session cookie that no longer opens anything. */
+export function dropStaleSession(c: PageContext, kind: SessionKind): void {
+  if (hadSessionCookie(c, kind)) endSession(c, kind);
+}
+
+export { ADMIN_SESSION, TENANT_SESSION };

@@ -1,0 +1,38 @@
+import { and, eq, gte, type SQL, sql } from "drizzle-orm";
+import type { EdgeDb } from "../../db/client";
+import { usage } from "../../db/schema";
+import { DAY_MS, type DailyOperationUsage, type UsageCounters } from "../../pages/usage-summary";
+
+// Reads of the hourly usage rollups (written by usage/recorder.ts), summed in SQL so a page
+// reads at most one row per day and operation, or one per tenant.
+
+const sums = {
+  requests: sql<number>`sum(${usage.requests})`,
+  cacheHits: sql<number>`sum(${usage.cacheHits})`,
+  upstreamCalls: sql<number>`sum(${usage.upstreamCalls})`,
+  errors: sql<number>`sum(${usage.errors})`,
+  quotaSpent: sql<number>`sum(${usage.quotaSpent})`,
+};
+
+/** Rollups since `since`, per UTC day and operation; one tenant's, or everyone's. */
+export async function dailyUsage(db: EdgeDb, since: number, tenantId?: string): Promise<DailyOperationUsage[]> {
+  const day = sql<number>`(${usage.hour} - ${usage.hour} % ${DAY_MS})`;
+  const filters: SQL[] = [gte(usage.hour, since)];
+  if (tenantId !== undefined) filters.push(eq(usage.tenantId, tenantId));
+  return db
+    .select({ day, operation: usage.operation, ...sums })
+    .from(usage)
+    .where(and(...filters))
+    .groupBy(day, usage.operation)
+    .orderBy(day, usage.operation);
+}
+
+/** Rollups since `since`, summed per tenant. */
+export async function usageByTenant(db: EdgeDb, since: number): Promise<Map<string, UsageCounters>> {
+  const rows = await db
+    .select({ tenantId: usage.tenantId, ...sums })
+    .from(usage)
+    .where(gte(usage.hour, since))
+    .groupBy(usage.tenantId);
+  return new Map(rows.map(({ tenantId, ...counters }) => [tenantId, counters]));
+}

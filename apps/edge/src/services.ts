@@ -1,0 +1,86 @@
+import { TenantAuthenticator } from "./auth/tenant-auth";
+import { D1DocumentCache } from "./cache/d1";
+import type { DocumentCache } from "./cache/interface";
+import { SingleFlight } from "./cache/single-flight";
+import { type Clock, systemClock } from "./clock";
+import type { EdgeConfig } from "./config";
+import { edgeDb, type EdgeDb } from "./db/client";
+import type { Env } from "./env";
+import { JobStore } from "./jobs/store";
+import { D1QuotaLedger, type QuotaLedger } from "./quota/ledger";
+import type { RateLimiter } from "./ratelimit/interface";
+import { WorkersRateLimiter } from "./ratelimit/workers";
+import { AuditLog } from "./tenants/audit";
+import { TenantStore } from "./tenants/store";
+import { CredentialPool } from "./upstream/credential-pool";
+import type { Transport, Upstream } from "./upstream/interface";
+import { PooledUpstream } from "./upstream/pooled";
+import { BatchedUsageRecorder } from "./usage/recorder";
+
+/** Everything a request handler uses, built once per isolate. */
+export interface EdgeServices {
+  readonly config: EdgeConfig;
+  readonly clock: Clock;
+  readonly db: EdgeDb;
+  readonly tenants: TenantStore;
+  readonly auth: TenantAuthenticator;
+  readonly audit: AuditLog;
+  readonly jobs: JobStore;
+  readonly quota: QuotaLedger;
+  readonly rateLimiter: RateLimiter;
+  readonly upstream: Upstream;
+  readonly cache: DocumentCache;
+  /** Concurrent cache misses of one document share one upstream call. */
+  readonly flights: SingleFlight<unknown>;
+  readonly usage: BatchedUsageRecorder;
+}
+
+/** Replacements tests make: a clock they move, a fake network, a deterministic limiter. */
+export interface ServiceOverrides {
+  clock?: Clock;
+  transport?: Transport;
+  upstream?: Upstream;
+  rateLimiter?: RateLimiter;
+  cache?: DocumentCache;
+  quota?: QuotaLedger;
+}
+
+/** Base URL of the origin behind the service binding (the host is not resolved, only routed). */
+export const SERVICE_BINDING_BASE_URL = "http://scangate-origin.internal/api";
+
+function upstreamFrom(env: Env, config: EdgeConfig, clock: Clock, transport: Transport | undefined): Upstream {
+  const pool = new CredentialPool(config.upstreamCredentials, clock);
+  if (config.upstream.kind === "url") {
+    return new PooledUpstream(config.upstream.baseUrl, transport ?? ((request) => fetch(request)), pool, false);
+  }
+  const origin = env.ORIGIN;
+  if (!origin && !transport) throw new Error("no ORIGIN service binding (config validation should have said so)");
+  return new PooledUpstream(
+    SERVICE_BINDING_BASE_URL,
+    transport ?? ((request) => (origin as Fetcher).fetch(request)),
+    pool,
+    true,
+  );
+}
+
+/** The one place that picks each implementation from the bindings. */
+export function createServices(env: Env, config: EdgeConfig, overrides: ServiceOverrides = {}): EdgeServices {
+  const clock = overrides.clock ?? systemClock;
+  const db = edgeDb(env.DB);
+  const tenants = new TenantStore(db, clock);
+  return {
+    config,
+    clock,
+    db,
+    tenants,
+    auth: new TenantAuthenticator(tenants, clock, config.authCacheTtlMs),
+    audit: new AuditLog(db, clock),
+    jobs: new JobStore(db, clock),
+    quota: overrides.quota ?? new D1QuotaLedger(db, clock),
+    rateLimiter: overrides.rateLimiter ?? new WorkersRateLimiter(env, config.rateTiers),
+    upstream: overrides.upstream ?? upstreamFrom(env, config, clock, overrides.transport),
+    cache: overrides.cache ?? new D1DocumentCache(db),
+    flights: new SingleFlight<unknown>(),
+    usage: new BatchedUsageRecorder(db, config.usageFlushDelayMs),
+  };
+}

@@ -1,0 +1,68 @@
+import type { Env } from "../env";
+
+// Keys of the web sessions. One root secret (SESSION_SECRET, or the admin token when that is
+// unset, so a fresh local setup needs no extra secret) is stretched with HKDF into one key per
+// purpose: a tenant cookie, an admin cookie and their CSRF tokens are each signed with their
+// own key, so a value made for one purpose never verifies as another.
+
+export const KEY_PURPOSES = ["tenant-session", "admin-session", "tenant-csrf", "admin-csrf", "credential-fingerprint"] as const;
+export type KeyPurpose = (typeof KEY_PURPOSES)[number];
+
+export const SESSION_SECRET_MIN_LENGTH = 32;
+
+const encoder = new TextEncoder();
+const derived = new Map<string, Promise<ArrayBuffer>>();
+
+export type RootSecret = { ok: true; secret: string } | { ok: false; problem: string };
+
+/** The root of every session key; a SESSION_SECRET that is set but short is a config error. */
+export function sessionRootSecret(env: Env, adminToken: string): RootSecret {
+  const configured = env.SESSION_SECRET;
+  if (configured === undefined || configured === "") return { ok: true, secret: `admin-token:${adminToken}` };
+  if (configured.length < SESSION_SECRET_MIN_LENGTH) {
+    return { ok: false, problem: `SESSION_SECRET: must be at least ${SESSION_SECRET_MIN_LENGTH} characters (use a random token)` };
+  }
+  return { ok: true, secret: `session-secret:${configured}` };
+}
+
+async function hkdf(root: string, purpose: KeyPurpose): Promise<ArrayBuffer> {
+  const material = await crypto.subtle.importKey("raw", encoder.encode(root), "HKDF", false, ["deriveBits"]);
+  return crypto.subtle.deriveBits(
+    { name: "HKDF", hash: "SHA-256", salt: encoder.encode("scangate-web-sessions-v1"), info: encoder.encode(purpose) },
+    material,
+    256,
+  );
+}
+
+/** 32 key bytes for `purpose`, derived once per isolate. */
+export function keyBytes(root: string, purpose: KeyPurpose): Promise<ArrayBuffer> {
+  const id = `${purpose}\u0000${root}`;
+  let key = derived.get(id);
+  if (!key) {
+    key = hkdf(root, purpose);
+    derived.set(id, key);
+  }
+  return key;
+}
+
+function base64url(bytes: ArrayBuffer): string {
+  let binary = "";
+  for (const byte of new Uint8Array(bytes)) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** HMAC-SHA-256 of `message` under the key of `purpose`, base64url. */
+export async function mac(root: string, purpose: KeyPurpose, message: string): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", await keyBytes(root, purpose), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
+  return base64url(await crypto.subtle.sign("HMAC", key, encoder.encode(message)));
+}
+
+/** Constant-time comparison of two MACs (or any two short strings). */
+export function macsEqual(a: string, b: string): boolean {
+  const left = encoder.encode(a);
+  const right = encoder.encode(b);
+  if (left.byteLength !== right.byteLength) return false;
+  return crypto.subtle.timingSafeEqual(left, right);
+}

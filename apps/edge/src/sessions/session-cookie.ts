@@ -1,0 +1,120 @@
+import type { Context } from "hono";
+import { deleteCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
+import { z } from "zod";
+import { type KeyPurpose, keyBytes, mac } from "./keys";
+
+/** Which session: the cookie's name, the paths it is sent to, its lifetime and signing key. */
+export interface SessionKind {
+  readonly cookieName: string;
+  /** The browser sends the cookie only below this path (the JSON admin API never sees it as auth). */
+  readonly path: string;
+  readonly ttlSeconds: number;
+  readonly signingKey: KeyPurpose;
+  readonly csrfKey: KeyPurpose;
+}
+
+export const TENANT_SESSION: SessionKind = {
+  cookieName: "sg_tenant",
+  path: "/dashboard",
+  ttlSeconds: 12 * 3600,
+  signingKey: "tenant-session",
+  csrfKey: "tenant-csrf",
+};
+
+/** Shorter than a tenant's: the admin console can change every tenant. */
+export const ADMIN_SESSION: SessionKind = {
+  cookieName: "sg_admin",
+  path: "/admin",
+  ttlSeconds: 2 * 3600,
+  signingKey: "admin-session",
+  csrfKey: "admin-csrf",
+};
+
+/** What a session cookie carries; signed, so the browser can read it but not change it. */
+const claimsSchema = z.strictObject({
+  /** Tenant id, or "admin". */
+  sub: z.string().min(1),
+  /** Random per sign-in; CSRF tokens are bound to it. */
+  sid: z.string().min(16),
+  /** Fingerprint of the credential signed in with: a rotated secret or admin token ends the session. */
+  fp: z.string().min(1),
+  /** Expiry, epoch ms (the cookie's Max-Age is only advice to the browser). */
+  exp: z.number().int(),
+});
+export type SessionClaims = z.infer<typeof claimsSchema>;
+
+const encoder = new TextEncoder();
+
+function isHttps(c: Context): boolean {
+  return new URL(c.req.url).protocol === "https:";
+}
+
+function encodeClaims(claims: SessionClaims): string {
+  let binary = "";
+  for (const byte of encoder.encode(JSON.stringify(claims))) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function decodeClaims(value: string): SessionClaims | null {
+  try {
+    const binary = atob(value.replace(/-/g, "+").replace(/_/g, "/"));
+    const json = new TextDecoder().decode(Uint8Array.from(binary, (ch) => ch.charCodeAt(0)));
+    const parsed = claimsSchema.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Ties a session to the credential it was opened with (the secret's stored hash, or the admin token). */
+export async function credentialFingerprint(root: string, kind: SessionKind, credential: string): Promise<string> {
+  return (await mac(root, "credential-fingerprint", `${kind.signingKey}\u0000${credential}`)).slice(0, 22);
+}
+
+function randomId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Signs the session into an HttpOnly, SameSite=Strict cookie (Secure, with the `__Secure-`
+ * prefix, over https) that lives for the kind's lifetime.
+ */
+export async function openSession(
+  c: Context,
+  kind: SessionKind,
+  root: string,
+  subject: { sub: string; fp: string },
+  now: number,
+): Promise<SessionClaims> {
+  const claims: SessionClaims = { sub: subject.sub, sid: randomId(), fp: subject.fp, exp: now + kind.ttlSeconds * 1000 };
+  const secure = isHttps(c);
+  await setSignedCookie(c, kind.cookieName, encodeClaims(claims), await keyBytes(root, kind.signingKey), {
+    path: kind.path,
+    httpOnly: true,
+    sameSite: "Strict",
+    maxAge: kind.ttlSeconds,
+    ...(secure ? { secure: true, prefix: "secure" } : {}),
+  });
+  return claims;
+}
+
+/** The session of this request, if its cookie is present, signed with this kind's key and unexpired. */
+export async function readSession(c: Context, kind: SessionKind, root: string, now: number): Promise<SessionClaims | null> {
+  const secret = await keyBytes(root, kind.signingKey);
+  const value = isHttps(c)
+    ? await getSignedCookie(c, secret, kind.cookieName, "secure")
+    : await getSignedCookie(c, secret, kind.cookieName);
+  if (!value) return null;
+  const claims = decodeClaims(value);
+  return claims && claims.exp > now ? claims : null;
+}
+
+export function endSession(c: Context, kind: SessionKind): void {
+  const secure = isHttps(c);
+  deleteCookie(c, kind.cookieName, {
+    path: kind.path,
+    httpOnly: true,
+    sameSite: "Strict",
+    ...(secure ? { secure: true, prefix: "secure" } : {}),
+  });
+}

@@ -1,0 +1,139 @@
+import type { Tenant, TenantPeriod } from "@scangate/core";
+import { asc, eq } from "drizzle-orm";
+import { hashSecret, newApiId, newApiSecret, newRecordId } from "../auth/secrets";
+import type { Clock } from "../clock";
+import type { EdgeDb } from "../db/client";
+import { tenants, type TenantRow } from "../db/schema";
+import { nextReset } from "./periods";
+
+export interface NewTenant {
+  name: string;
+  email: string;
+  allowance: number;
+  period: TenantPeriod;
+  tier: string;
+}
+
+export interface TenantChanges {
+  name?: string;
+  email?: string;
+  allowance?: number;
+  period?: TenantPeriod;
+  tier?: string;
+  disabled?: boolean;
+  used?: number;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** The admin API's view of a tenant: never the secret or its hash. */
+export function tenantToWire(row: TenantRow, now: number): Tenant {
+  const graceOpen = row.previousSecretExpiresAt !== null && row.previousSecretExpiresAt > now;
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    api_id: row.apiId,
+    allowance: row.allowance,
+    period: row.period,
+    used: row.used,
+    resets_at: iso(row.resetsAt),
+    tier: row.tier,
+    disabled: row.disabled,
+    created_at: new Date(row.createdAt).toISOString(),
+    updated_at: new Date(row.updatedAt).toISOString(),
+    last_seen_at: iso(row.lastSeenAt),
+    previous_secret_expires_at: graceOpen ? iso(row.previousSecretExpiresAt) : null,
+  };
+}
+
+/** Tenant records in D1. The secret exists in clear only in the return value of create/rotate. */
+export class TenantStore {
+  constructor(
+    private readonly db: EdgeDb,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(input: NewTenant): Promise<{ row: TenantRow; secret: string }> {
+    const now = this.clock.now();
+    const secret = newApiSecret();
+    const [row] = await this.db
+      .insert(tenants)
+      .values({
+        id: newRecordId("tnt"),
+        name: input.name,
+        email: input.email,
+        apiId: newApiId(),
+        secretHash: await hashSecret(secret),
+        allowance: input.allowance,
+        period: input.period,
+        used: 0,
+        resetsAt: nextReset(input.period, now),
+        tier: input.tier,
+        disabled: false,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    if (!row) throw new Error("tenant insert returned no row");
+    return { row, secret };
+  }
+
+  list(): Promise<TenantRow[]> {
+    return this.db.select().from(tenants).orderBy(asc(tenants.createdAt), asc(tenants.id));
+  }
+
+  async get(id: string): Promise<TenantRow | null> {
+    return (await this.db.select().from(tenants).where(eq(tenants.id, id)).get()) ?? null;
+  }
+
+  async getByApiId(apiId: string): Promise<TenantRow | null> {
+    return (await this.db.select().from(tenants).where(eq(tenants.apiId, apiId)).get()) ?? null;
+  }
+
+  async update(id: string, changes: TenantChanges): Promise<TenantRow | null> {
+    const now = this.clock.now();
+    const current = await this.get(id);
+    if (!current) return null;
+    const periodChanged = changes.period !== undefined && changes.period !== current.period;
+    const [row] = await this.db
+      .update(tenants)
+      .set({
+        ...changes,
+        // A new period starts now: the next reset follows the new calendar.
+        ...(periodChanged && changes.period ? { resetsAt: nextReset(changes.period, now) } : {}),
+        updatedAt: now,
+      })
+      .where(eq(tenants.id, id))
+      .returning();
+    return row ?? null;
+  }
+
+  /** A new secret; the old one keeps working for `graceSeconds` (0: stops at once). */
+  async rotate(id: string, graceSeconds: number): Promise<{ row: TenantRow; secret: string } | null> {
+    const now = this.clock.now();
+    const current = await this.get(id);
+    if (!current) return null;
+    const secret = newApiSecret();
+    const [row] = await this.db
+      .update(tenants)
+      .set({
+        secretHash: await hashSecret(secret),
+        previousSecretHash: graceSeconds > 0 ? current.secretHash : null,
+        previousSecretExpiresAt: graceSeconds > 0 ? now + graceSeconds * 1000 : null,
+        updatedAt: now,
+      })
+      .where(eq(tenants.id, id))
+      .returning();
+    return row ? { row, secret } : null;
+  }
+
+  async remove(id: string): Promise<TenantRow | null> {
+    const [row] = await this.db.delete(tenants).where(eq(tenants.id, id)).returning();
+    return row ?? null;
+  }
+
+  async touch(id: string, at: number): Promise<void> {
+    await this.db.update(tenants).set({ lastSeenAt: at }).where(eq(tenants.id, id));
+  }
+}

@@ -1,0 +1,34 @@
+/** One request to the upstream API, below its base URL. */
+export interface UpstreamCall {
+  readonly method: string;
+  /** Path below the API base with its query string, e.g. `/v1/view/ipv4/1.2.3.4`. */
+  readonly path: string;
+  readonly body?: Uint8Array | undefined;
+  readonly contentType?: string | undefined;
+  /** Send with this upstream API id (jobs belong to the upstream account that started them). */
+  readonly credentialId?: string | undefined;
+  readonly signal: AbortSignal;
+}
+
+export interface UpstreamAnswer {
+  readonly response: Response;
+  /** The upstream API id that answered (an identifier, not a secret). */
+  readonly credentialId: string;
+}
+
+/** The service the edge fronts: our origin through a service binding, or the public API. */
+export interface Upstream {
+  /** The API base the upstream's own URLs start with (its details_url / download_path links). */
+  readonly baseUrl: string;
+  call(call: UpstreamCall): Promise<UpstreamAnswer>;
+  /** Whether `text` contains an upstream secret (or its Basic encoding): such an answer is never relayed. */
+  revealsCredential(text: string): boolean;
+  /**
+   * Fetches a URL the upstream handed out (an export file). Credentials go only to the
+   * upstream itself, never to another host (presigned storage URLs need none).
+   */
+  download(url: string, credentialId: string | undefined, signal: AbortSignal): Promise<Response>;
+}
+
+/** Sends a request over the network or a service binding; tests pass a fault-injecting one. */
+export type Transport = (request: Request) => Promise<Response>;

@@ -1,0 +1,63 @@
+import type { UpstreamCredential } from "../config";
+import { basicToken } from "./basic-credentials";
+import { type CredentialPool, refusesCredential, restDuration } from "./credential-pool";
+import type { Transport, Upstream, UpstreamAnswer, UpstreamCall } from "./interface";
+
+function basicAuthorization(credential: UpstreamCredential): string {
+  return `Basic ${basicToken(credential)}`;
+}
+
+/**
+ * The upstream at `baseUrl` (e.g. https://search.censys.io/api) reached through `transport`,
+ * authenticated with the pool's credentials. Only the request line, the body and its type are
+ * forwarded: the caller's own Authorization, cookies and client headers never leave the edge.
+ */
+export class PooledUpstream implements Upstream {
+  private readonly base: URL;
+
+  constructor(
+    readonly baseUrl: string,
+    private readonly transport: Transport,
+    private readonly pool: CredentialPool,
+    /** Whether every URL the upstream hands out is reached through `transport` (a service binding). */
+    private readonly ownsEveryUrl: boolean,
+  ) {
+    this.base = new URL(baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`);
+  }
+
+  async call(call: UpstreamCall): Promise<UpstreamAnswer> {
+    const url = new URL(call.path.replace(/^\/+/, ""), this.base);
+    const pinned = call.credentialId ? this.pool.find(call.credentialId) : undefined;
+    const candidates = pinned ? [pinned] : this.pool.candidates();
+    let answer: UpstreamAnswer | undefined;
+    for (const [i, credential] of candidates.entries()) {
+      const headers = new Headers({ accept: "application/json", authorization: basicAuthorization(credential) });
+      if (call.contentType) headers.set("content-type", call.contentType);
+      const response = await this.transport(
+        new Request(url, { method: call.method, headers, body: call.body ?? null, signal: call.signal }),
+      );
+      answer = { response, credentialId: credential.apiId };
+      if (!refusesCredential(response.status)) return answer;
+      this.pool.rest(credential.apiId, restDuration(response));
+      if (i < candidates.length - 1) await response.body?.cancel();
+    }
+    if (!answer) throw new Error("no upstream credential to try");
+    return answer;
+  }
+
+  revealsCredential(text: string): boolean {
+    return this.pool.secretMarkers().some((marker) => text.includes(marker));
+  }
+
+  async download(url: string, credentialId: string | undefined, signal: AbortSignal): Promise<Response> {
+    const target = new URL(url);
+    if (!this.ownsEveryUrl && target.origin !== this.base.origin) {
+      return fetch(target, { signal });
+    }
+    const credential = (credentialId && this.pool.find(credentialId)) || this.pool.candidates()[0];
+    const headers = new Headers(credential ? { authorization: basicAuthorization(credential) } : {});
+    // Through a service binding the host is irrelevant: the path names the file.
+    const request = this.ownsEveryUrl ? new URL(target.pathname + target.search, this.base) : target;
+    return this.transport(new Request(request, { headers, signal }));
+  }
+}

@@ -1,0 +1,100 @@
+import { sql } from "drizzle-orm";
+import type { EdgeDb } from "../db/client";
+import { usage } from "../db/schema";
+
+/** What one request did, for the hourly rollups. */
+export interface UsageEvent {
+  readonly tenantId: string;
+  readonly operation: string;
+  readonly at: number;
+  readonly cacheHit: boolean;
+  readonly upstreamCalls: number;
+  readonly error: boolean;
+  readonly quotaSpent: number;
+}
+
+interface Counters {
+  tenantId: string;
+  hour: number;
+  operation: string;
+  requests: number;
+  cacheHits: number;
+  upstreamCalls: number;
+  errors: number;
+  quotaSpent: number;
+}
+
+const HOUR_MS = 3_600_000;
+
+/** Adds events into per-(tenant, hour, operation) counters; pure, for the recorder and its tests. */
+export function addToRollups(rollups: Map<string, Counters>, event: UsageEvent): void {
+  const hour = event.at - (event.at % HOUR_MS);
+  const key = `${event.tenantId}\u0000${hour}\u0000${event.operation}`;
+  const counters = rollups.get(key) ?? {
+    tenantId: event.tenantId,
+    hour,
+    operation: event.operation,
+    requests: 0,
+    cacheHits: 0,
+    upstreamCalls: 0,
+    errors: 0,
+    quotaSpent: 0,
+  };
+  counters.requests += 1;
+  counters.cacheHits += event.cacheHit ? 1 : 0;
+  counters.upstreamCalls += event.upstreamCalls;
+  counters.errors += event.error ? 1 : 0;
+  counters.quotaSpent += event.quotaSpent;
+  rollups.set(key, counters);
+}
+
+/**
+ * Collects usage in memory and writes it as one D1 batch of upserts shortly after the first
+ * event of a batch, off the response path (the caller hands the returned promise to waitUntil).
+ */
+export class BatchedUsageRecorder {
+  private pending = new Map<string, Counters>();
+  private scheduled: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: EdgeDb,
+    private readonly flushDelayMs: number,
+  ) {}
+
+  /** Records an event; returns the flush to wait for when this event started a new batch. */
+  record(event: UsageEvent): Promise<void> | null {
+    addToRollups(this.pending, event);
+    if (this.scheduled) return null;
+    this.scheduled = new Promise<void>((resolve) => setTimeout(resolve, this.flushDelayMs)).then(() => this.flush());
+    return this.scheduled;
+  }
+
+  async flush(): Promise<void> {
+    const batch = [...this.pending.values()];
+    this.pending = new Map();
+    this.scheduled = null;
+    const statements = batch.map((c) =>
+      this.db
+        .insert(usage)
+        .values(c)
+        .onConflictDoUpdate({
+          target: [usage.tenantId, usage.hour, usage.operation],
+          set: {
+            requests: sql`${usage.requests} + ${c.requests}`,
+            cacheHits: sql`${usage.cacheHits} + ${c.cacheHits}`,
+            upstreamCalls: sql`${usage.upstreamCalls} + ${c.upstreamCalls}`,
+            errors: sql`${usage.errors} + ${c.errors}`,
+            quotaSpent: sql`${usage.quotaSpent} + ${c.quotaSpent}`,
+          },
+        }),
+    );
+    const [first, ...rest] = statements;
+    if (!first) return;
+    try {
+      await this.db.batch([first, ...rest]);
+    } catch (error) {
+      // Usage is bookkeeping: losing one batch must not fail anything, but it is worth a log line.
+      console.error("usage rollup flush failed", error instanceof Error ? error.message : error);
+    }
+  }
+}

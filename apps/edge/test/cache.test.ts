@@ -1,0 +1,272 @@
+import { type TenantWithSecret } from "@scangate/core";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { hang, json } from "./support/fake-upstream";
+import { originFacts, seedOrigin } from "./support/origin-data";
+import { buildRequest, createTenant, tenantAuth } from "./support/requests";
+import { type TestEdge, testEdge } from "./support/test-edge";
+
+await seedOrigin();
+const facts = await originFacts();
+const [CERT_A, CERT_B, CERT_C] = facts.certificates as [string, string, string];
+const [IP_1, IP_2, IP_3, IP_4, IP_5, IP_6] = facts.hosts as [string, string, string, string, string, string];
+const HISTORIC = facts.historic;
+const UNKNOWN = "e".repeat(64);
+const HOUR = 3_600_000;
+
+async function usedOf(tenant: TenantWithSecret): Promise<number> {
+  return (await env.DB.prepare("select used from tenants where id = ?").bind(tenant.id).first<{ used: number }>())?.used ?? -1;
+}
+
+function view(edge: TestEdge, tenant: TenantWithSecret, path: string, headers: Record<string, string> = {}) {
+  return edge.fetch(buildRequest("GET", path, { auth: tenantAuth(tenant), headers }));
+}
+
+function bulk(edge: TestEdge, tenant: TenantWithSecret, fingerprints: string[]) {
+  return edge.fetch(buildRequest("POST", "/api/v1/bulk/certificates", { body: { fingerprints }, auth: tenantAuth(tenant) }));
+}
+
+async function setup(vars: Record<string, string> = {}) {
+  // Every test gets its own cache rows: the documents table is shared within this file.
+  await env.DB.prepare("delete from documents").run();
+  const edge = testEdge({ vars });
+  const tenant = await createTenant({ allowance: 1000 }, edge.fetch);
+  return { edge, tenant };
+}
+
+/** Delays every upstream answer, so concurrent requests overlap. */
+function slowOrigin(edge: TestEdge, ms = 50) {
+  edge.upstream.answer(async (request) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    const origin = env.ORIGIN;
+    if (!origin) throw new Error("no ORIGIN binding");
+    return origin.fetch(request);
+  });
+}
+
+describe("v1 view cache", () => {
+  it("misses once, then serves every tenant from D1 for free, byte for byte", async () => {
+    const { edge, tenant } = await setup();
+    const first = await view(edge, tenant, `/api/v1/view/ipv4/${IP_1}`);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("Cache-Status")).toBe("scangate; fwd=uri-miss; stored");
+    expect(first.headers.get("Age")).toBe("0");
+    const firstBody = await first.text();
+    expect(await usedOf(tenant)).toBe(1);
+
+    edge.clock.advance(90_000);
+    const other = await createTenant({ allowance: 5 }, edge.fetch);
+    const second = await view(edge, other, `/api/v1/view/ipv4/${IP_1}`);
+    expect(second.status).toBe(200);
+    expect(second.headers.get("Cache-Status")).toBe("scangate; hit; ttl=3510");
+    expect(second.headers.get("Age")).toBe("90");
+    expect(await second.text()).toBe(firstBody);
+    expect(await usedOf(other)).toBe(0);
+    expect(edge.upstream.requests).toHaveLength(1);
+  });
+
+  it("charges cache hits when CACHE_HITS_CHARGED is set", async () => {
+    const { edge, tenant } = await setup({ CACHE_HITS_CHARGED: "true" });
+    await view(edge, tenant, `/api/v1/view/websites/${facts.websites[0]}`);
+    const hit = await view(edge, tenant, `/api/v1/view/websites/${(facts.websites[0] ?? "").toUpperCase()}`);
+    expect(hit.headers.get("Cache-Status")).toMatch(/^scangate; hit/);
+    expect(await usedOf(tenant)).toBe(2);
+  });
+
+  it("revalidates when the caller sends Cache-Control: no-cache", async () => {
+    const { edge, tenant } = await setup();
+    await view(edge, tenant, `/api/v1/view/ipv4/${IP_2}`);
+    const res = await view(edge, tenant, `/api/v1/view/ipv4/${IP_2}`, { "cache-control": "no-cache" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Cache-Status")).toBe("scangate; fwd=request; stored");
+    expect(edge.upstream.requests).toHaveLength(2);
+    expect(await usedOf(tenant)).toBe(2);
+  });
+
+  it("makes one upstream call for concurrent misses of one document", async () => {
+    const { edge, tenant } = await setup();
+    slowOrigin(edge);
+    const responses = await Promise.all(Array.from({ length: 10 }, () => view(edge, tenant, `/api/v1/view/ipv4/${IP_3}`)));
+    expect(responses.map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect(edge.upstream.requests).toHaveLength(1);
+    const statuses = responses.map((r) => r.headers.get("Cache-Status"));
+    expect(statuses.filter((s) => s === "scangate; fwd=uri-miss; stored")).toHaveLength(1);
+    expect(statuses.filter((s) => s?.includes("detail=collapsed"))).toHaveLength(9);
+    // Only the request that went upstream pays; the others were answered by its call.
+    expect(await usedOf(tenant)).toBe(1);
+  });
+
+  it("serves a stale document while revalidating it in the background", async () => {
+    const { edge, tenant } = await setup();
+    await view(edge, tenant, `/api/v1/view/ipv4/${IP_4}`);
+    edge.clock.advance(HOUR + 10_000);
+    const stale = await view(edge, tenant, `/api/v1/view/ipv4/${IP_4}`);
+    expect(stale.status).toBe(200);
+    expect(stale.headers.get("Cache-Status")).toBe("scangate; hit; ttl=-10; detail=stale-while-revalidate");
+    expect(await usedOf(tenant)).toBe(1);
+    expect(edge.upstream.requests).toHaveLength(2);
+    const fresh = await view(edge, tenant, `/api/v1/view/ipv4/${IP_4}`);
+    expect(fresh.headers.get("Cache-Status")).toMatch(/^scangate; hit; ttl=3\d{3}$/);
+    expect(fresh.headers.get("Age")).toBe("0");
+  });
+
+  for (const [fault, script] of [
+    ["a 500", () => json(500, { error_code: 500, error: "unknown error occurred" })],
+    ["a timeout", hang],
+    ["an HTML page", () => new Response("<h1>502 Bad Gateway</h1>", { status: 502, headers: { "content-type": "text/html" } })],
+  ] as const) {
+    it(`serves a stale document when the upstream fails with ${fault} (stale-if-error), free`, async () => {
+      const { edge, tenant } = await setup({ UPSTREAM_TIMEOUT_MS: "50" });
+      const original = await (await view(edge, tenant, `/api/v1/view/ipv4/${IP_5}`)).text();
+      edge.clock.advance(3 * HOUR);
+      edge.upstream.answer(script);
+      const res = await view(edge, tenant, `/api/v1/view/ipv4/${IP_5}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("Cache-Status")).toMatch(/^scangate; fwd=stale; fwd-status=5\d\d; detail=stale-if-error$/);
+      expect(res.headers.get("Age")).toBe(String(3 * 3600));
+      expect(await res.text()).toBe(original);
+      expect(await usedOf(tenant)).toBe(1);
+    });
+  }
+
+  it("gives up the stale copy once stale-if-error has passed", async () => {
+    const { edge, tenant } = await setup({ CACHE_STALE_IF_ERROR_SECONDS: "7200" });
+    await view(edge, tenant, `/api/v1/view/ipv4/${IP_6}`);
+    edge.clock.advance(HOUR + 7200_000);
+    edge.upstream.answer(() => json(500, { error_code: 500, error: "unknown error occurred" }));
+    const res = await view(edge, tenant, `/api/v1/view/ipv4/${IP_6}`);
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ error_code: 500, error: "unknown error occurred" });
+  });
+
+  it("caches an unknown certificate negatively for a short time", async () => {
+    const { edge, tenant } = await setup();
+    const miss = await view(edge, tenant, `/api/v1/view/certificates/${UNKNOWN}`);
+    expect(miss.status).toBe(404);
+    const hit = await view(edge, tenant, `/api/v1/view/certificates/${UNKNOWN}`);
+    expect(hit.status).toBe(404);
+    expect(await hit.json()).toEqual({ error_code: 404, error: "page not found" });
+    expect(hit.headers.get("Cache-Status")).toMatch(/^scangate; hit; ttl=\d+$/);
+    expect(edge.upstream.requests).toHaveLength(1);
+    edge.clock.advance(301_000);
+    await view(edge, tenant, `/api/v1/view/certificates/${UNKNOWN}`);
+    expect(edge.upstream.requests).toHaveLength(2);
+  });
+});
+
+describe("v1 bulk cache", () => {
+  it("asks the upstream only for missing fingerprints, in one call, keeping order and spelling", async () => {
+    const { edge, tenant } = await setup();
+    const viewed = await (await view(edge, tenant, `/api/v1/view/certificates/${CERT_A}`)).json();
+    const requested = [CERT_C, CERT_A.toUpperCase(), UNKNOWN, CERT_B];
+    const res = await bulk(edge, tenant, requested);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Cache-Status")).toBe("scangate; fwd=partial; stored");
+    const body = await res.json<Record<string, { error_type?: string }>>();
+    expect(Object.keys(body)).toEqual(requested);
+    expect(body[CERT_A.toUpperCase()]).toEqual(viewed);
+    expect(body[UNKNOWN]).toMatchObject({ status: "error", error_type: "unknown" });
+    const bulkCalls = edge.upstream.callsTo("/v1/bulk/certificates");
+    expect(bulkCalls).toHaveLength(1);
+    expect(await bulkCalls[0]?.json()).toEqual({ fingerprints: [CERT_C, UNKNOWN, CERT_B] });
+  });
+
+  it("serves a fully cached bulk for free, and a certificate from bulk to a later view", async () => {
+    const { edge, tenant } = await setup();
+    const first = await (await bulk(edge, tenant, [CERT_A, CERT_B])).json<Record<string, unknown>>();
+    const again = await bulk(edge, tenant, [CERT_B, CERT_A]);
+    expect(again.headers.get("Cache-Status")).toBe("scangate; hit");
+    expect(await again.json()).toEqual({ [CERT_B]: first[CERT_B], [CERT_A]: first[CERT_A] });
+    const viewed = await view(edge, tenant, `/api/v1/view/certificates/${CERT_B}`);
+    expect(viewed.headers.get("Cache-Status")).toMatch(/^scangate; hit/);
+    expect(await viewed.json()).toEqual(first[CERT_B]);
+    expect(edge.upstream.requests).toHaveLength(1);
+    expect(await usedOf(tenant)).toBe(1);
+  });
+
+  it("keeps unknown certificates negatively cached until the short TTL ends", async () => {
+    const { edge, tenant } = await setup();
+    await bulk(edge, tenant, [UNKNOWN]);
+    const hit = await bulk(edge, tenant, [UNKNOWN]);
+    expect(hit.headers.get("Cache-Status")).toBe("scangate; hit");
+    expect(edge.upstream.requests).toHaveLength(1);
+    edge.clock.advance(301_000);
+    await bulk(edge, tenant, [UNKNOWN]);
+    expect(edge.upstream.requests).toHaveLength(2);
+  });
+
+  it("makes one upstream call for concurrent bulk misses of the same certificates", async () => {
+    const { edge, tenant } = await setup();
+    slowOrigin(edge);
+    const responses = await Promise.all(Array.from({ length: 5 }, () => bulk(edge, tenant, [CERT_A, CERT_C])));
+    expect(responses.map((r) => r.status)).toEqual(Array(5).fill(200));
+    expect(edge.upstream.requests).toHaveLength(1);
+    const bodies = await Promise.all(responses.map((r) => r.text()));
+    expect(new Set(bodies).size).toBe(1);
+    expect(await usedOf(tenant)).toBe(1);
+  });
+
+  it("fills a failed upstream call from stale rows, or passes the failure on when it cannot", async () => {
+    const { edge, tenant } = await setup();
+    await bulk(edge, tenant, [CERT_A]);
+    edge.clock.advance(8 * 24 * HOUR);
+    edge.upstream.answer(() => json(500, { error_code: 500, error: "unknown error occurred" }));
+    const stale = await bulk(edge, tenant, [CERT_A]);
+    expect(stale.status).toBe(200);
+    expect(stale.headers.get("Cache-Status")).toBe("scangate; fwd=stale; detail=stale-if-error");
+    const failed = await bulk(edge, tenant, [CERT_A, CERT_B]);
+    expect(failed.status).toBe(500);
+    expect(await usedOf(tenant)).toBe(1);
+  });
+
+  it("forwards a malformed bulk body uncached for the upstream's own answer", async () => {
+    const { edge, tenant } = await setup();
+    const res = await bulk(edge, tenant, ["not-a-fingerprint"]);
+    expect(res.headers.get("Cache-Status")).toBeNull();
+    expect(edge.upstream.callsTo("/v1/bulk/certificates")).toHaveLength(1);
+    const rows = await env.DB.prepare("select count(*) as n from documents").first<{ n: number }>();
+    expect(rows?.n).toBe(0);
+  });
+});
+
+describe("v2 host view cache", () => {
+  it("never expires a host at a past point in time, and equal instants share one row", async () => {
+    const { edge, tenant } = await setup();
+    const at = new Date(HISTORIC.atTime);
+    const first = await view(edge, tenant, `/api/v2/hosts/${HISTORIC.ip}?at_time=${encodeURIComponent(at.toISOString())}`);
+    expect(first.status).toBe(200);
+    const body = await first.text();
+    edge.clock.advance(10 * 365 * 24 * HOUR);
+    const iso = at.toISOString();
+    const twoHoursAhead = new Date(at.getTime() + 2 * HOUR).toISOString().replace(/\.(\d{3})Z$/, ".$1+02:00");
+    for (const spelling of [iso.replace(/Z$/, "000000Z"), twoHoursAhead]) {
+      const res = await view(edge, tenant, `/api/v2/hosts/${HISTORIC.ip}?at_time=${encodeURIComponent(spelling)}`);
+      expect(res.headers.get("Cache-Status")).toBe("scangate; hit");
+      expect(await res.text()).toBe(body);
+    }
+    expect(edge.upstream.requests).toHaveLength(1);
+    const row = await env.DB.prepare("select expires_at from documents where `index` = 'hosts'").first();
+    expect(row).toEqual({ expires_at: null });
+  });
+
+  it("keeps the current host for the hosts TTL, apart from its points in time", async () => {
+    const { edge, tenant } = await setup();
+    const current = await (await view(edge, tenant, `/api/v2/hosts/${HISTORIC.ip}`)).text();
+    const past = await (await view(edge, tenant, `/api/v2/hosts/${HISTORIC.ip}?at_time=${encodeURIComponent(HISTORIC.atTime)}`)).text();
+    expect(past).not.toBe(current);
+    const hit = await view(edge, tenant, `/api/v2/hosts/${HISTORIC.ip}`);
+    expect(await hit.clone().text()).toBe(current);
+    expect(hit.headers.get("Cache-Status")).toMatch(/^scangate; hit; ttl=\d+$/);
+    expect(edge.upstream.requests).toHaveLength(2);
+  });
+
+  it("does not cache a host the upstream does not know", async () => {
+    const { edge, tenant } = await setup();
+    const res = await view(edge, tenant, "/api/v2/hosts/10.255.254.253");
+    expect(res.status).toBe(404);
+    expect(res.headers.get("Cache-Status")).toBe("scangate; fwd=uri-miss");
+    await view(edge, tenant, "/api/v2/hosts/10.255.254.253");
+    expect(edge.upstream.requests).toHaveLength(2);
+    expect(await usedOf(tenant)).toBe(0);
+  });
+});

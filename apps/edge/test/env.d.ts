@@ -1,0 +1,21 @@
+import type { D1Migration } from "cloudflare:test";
+import type { DatasetFixture } from "../../origin/test/fixtures/dataset-fixture";
+import type { Env as EdgeEnv } from "../src/env";
+import type * as EdgeModule from "../src/index";
+
+declare global {
+  namespace Cloudflare {
+    interface Env extends EdgeEnv {
+      TEST_MIGRATIONS: D1Migration[];
+      /** The origin's own databases, shared with the origin worker running beside the edge. */
+      ORIGIN_DB: D1Database;
+      ORIGIN_SNAPSHOTS: D1Database;
+      ORIGIN_TEST_MIGRATIONS: D1Migration[];
+      /** The origin's generated test dataset, seeded into ORIGIN_DB by its test/seed-fixture.ts. */
+      TEST_DATASET: DatasetFixture;
+    }
+    interface GlobalProps {
+      mainModule: typeof EdgeModule;
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import { exportJobSchema, queryJobSchema, queryResultsPageSchema, seriesDetailsSchema, type TenantWithSecret } from "@scangate/core";
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { seedOrigin } from "./support/origin-data";
+import { buildRequest, createTenant, EDGE, tenantAuth, workerFetch } from "./support/requests";
+
+beforeAll(seedOrigin);
+
+const NOT_FOUND = { error_code: 404, error: "page not found" };
+
+function call(tenant: TenantWithSecret, method: string, path: string, body?: unknown): Promise<Response> {
+  return workerFetch(buildRequest(method, path, { body, auth: tenantAuth(tenant) }));
+}
+
+async function latestTable(tenant: TenantWithSecret): Promise<string> {
+  const res = await call(tenant, "GET", "/api/v1/query_definitions/ipv4");
+  const { tables } = seriesDetailsSchema.parse(await res.json());
+  const table = tables.at(-1);
+  if (!table) throw new Error("the origin published no ipv4 table");
+  return table;
+}
+
+/** Polls a job's status until it leaves `pending` (the origin's queue consumer runs it). */
+async function settled(tenant: TenantWithSecret, path: string): Promise<Record<string, unknown>> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const res = await call(tenant, "GET", path);
+    expect(res.status).toBe(200);
+    const body = await res.json<Record<string, unknown>>();
+    if (body.status !== "pending") return body;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${path} stayed pending`);
+}
+
+describe("query jobs belong to the tenant that started them", () => {
+  let owner: TenantWithSecret;
+  let other: TenantWithSecret;
+  let jobId: string;
+
+  beforeAll(async () => {
+    owner = await createTenant({ allowance: 100 });
+    other = await createTenant({ allowance: 100 });
+    const res = await call(owner, "POST", "/api/v1/query", { query: `select ip from "${await latestTable(owner)}"` });
+    expect(res.status).toBe(200);
+    jobId = queryJobSchema.parse(await res.json()).job_id;
+  });
+
+  it("records the owner and charges the start", async () => {
+    const row = await env.DB.prepare("select tenant_id, upstream_credential from jobs where job_id = ?").bind(jobId).first();
+    expect(row).toEqual({ tenant_id: owner.id, upstream_credential: "origin-local" });
+    const used = await env.DB.prepare("select used from tenants where id = ?").bind(owner.id).first<{ used: number }>();
+    expect(used?.used).toBe(1);
+  });
+
+  it("lets the owner read status and result pages for free", async () => {
+    const status = await settled(owner, `/api/v1/query/${jobId}`);
+    expect(status.status).toBe("success");
+    const page = await call(owner, "GET", `/api/v1/query/${jobId}/1`);
+    expect(page.status).toBe(200);
+    expect(queryResultsPageSchema.parse(await page.json()).rows.length).toBeGreaterThan(0);
+    const used = await env.DB.prepare("select used from tenants where id = ?").bind(owner.id).first<{ used: number }>();
+    expect(used?.used).toBe(1);
+  });
+
+  it("answers another tenant's status and results with 404, as for an unknown job", async () => {
+    for (const path of [`/api/v1/query/${jobId}`, `/api/v1/query/${jobId}/1`, "/api/v1/query/job_unknown"]) {
+      const res = await call(other, "GET", path);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual(NOT_FOUND);
+    }
+  });
+
+  it("records nothing for a job the upstream refused", async () => {
+    const before = await env.DB.prepare("select count(*) as n from jobs").first<{ n: number }>();
+    const res = await call(owner, "POST", "/api/v1/query", { query: "select * from sqlite_master" });
+    expect(res.status).toBe(400);
+    const after = await env.DB.prepare("select count(*) as n from jobs").first<{ n: number }>();
+    expect(after?.n).toBe(before?.n);
+  });
+});
+
+describe("export jobs and their downloads", () => {
+  let owner: TenantWithSecret;
+  let other: TenantWithSecret;
+  let jobId: string;
+
+  beforeAll(async () => {
+    owner = await createTenant({ allowance: 100 });
+    other = await createTenant({ allowance: 100 });
+    const res = await call(owner, "POST", "/api/v1/export", { query: `select ip from "${await latestTable(owner)}"`, format: "json" });
+    expect(res.status).toBe(200);
+    jobId = exportJobSchema.parse(await res.json()).job_id;
+  });
+
+  it("rewrites download_paths to edge URLs that the owner can fetch", async () => {
+    const status = exportJobSchema.parse(await settled(owner, `/api/v1/export/${jobId}`));
+    expect(status.status).toBe("success");
+    const paths = status.download_paths ?? [];
+    expect(paths.length).toBeGreaterThan(0);
+    paths.forEach((path, i) => expect(path).toBe(`${EDGE}/api/v1/export/${jobId}/files/${i + 1}`));
+    const file = await call(owner, "GET", new URL(paths[0] ?? "").pathname);
+    expect(file.status).toBe(200);
+    expect((await file.arrayBuffer()).byteLength).toBeGreaterThan(0);
+  });
+
+  it("answers another tenant's status and files with 404", async () => {
+    for (const path of [`/api/v1/export/${jobId}`, `/api/v1/export/${jobId}/files/1`]) {
+      const res = await call(other, "GET", path);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual(NOT_FOUND);
+    }
+  });
+
+  it("answers a file number past the last file with 404", async () => {
+    const res = await call(owner, "GET", `/api/v1/export/${jobId}/files/99`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual(NOT_FOUND);
+  });
+});

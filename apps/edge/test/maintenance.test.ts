@@ -1,0 +1,62 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { Env } from "../src/env";
+import worker from "../src/index";
+
+const DAY = 86_400_000;
+
+async function insertDocument(id: string, fetchedAt: number, expiresAt: number | null): Promise<void> {
+  await env.DB.prepare(
+    "insert into documents (`index`, id, at_time, body, negative, fetched_at, expires_at) values ('ipv4', ?, '', '{}', 0, ?, ?)",
+  )
+    .bind(id, fetchedAt, expiresAt)
+    .run();
+}
+
+async function runCleanup(testEnv: Env): Promise<void> {
+  const ctx = createExecutionContext();
+  worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "17 * * * *" }), testEnv, ctx);
+  await waitOnExecutionContext(ctx);
+}
+
+async function documentIds(): Promise<string[]> {
+  const { results } = await env.DB.prepare("select id from documents order by id").all<{ id: string }>();
+  return results.map((r) => r.id);
+}
+
+describe("scheduled cleanup", () => {
+  it("drops documents stale beyond stale-if-error, keeps usable and never-expiring ones", async () => {
+    await env.DB.prepare("delete from documents").run();
+    const now = Date.now();
+    await insertDocument("10.0.0.1", now - 30 * DAY, now - 8 * DAY);
+    await insertDocument("10.0.0.2", now - 2 * DAY, now - DAY);
+    await insertDocument("10.0.0.3", now, now + DAY);
+    await insertDocument("10.0.0.4", now - 900 * DAY, null);
+    await runCleanup(env);
+    expect(await documentIds()).toEqual(["10.0.0.2", "10.0.0.3", "10.0.0.4"]);
+  });
+
+  it("bounds the table to CACHE_MAX_ROWS, dropping the least recently fetched", async () => {
+    await env.DB.prepare("delete from documents").run();
+    const now = Date.now();
+    for (let i = 1; i <= 5; i++) await insertDocument(`10.0.1.${i}`, now - i * 1000, now + DAY);
+    await runCleanup({ ...env, CACHE_MAX_ROWS: "2" });
+    expect(await documentIds()).toEqual(["10.0.1.1", "10.0.1.2"]);
+  });
+
+  it("forgets job ownership once the upstream has dropped the job", async () => {
+    const now = Date.now();
+    await env.DB.prepare(
+      "insert into tenants (id, name, api_id, secret_hash, allowance, period, tier, created_at, updated_at) values ('tnt_jobs', 'j', 'jobs-api-id', 'h', 1, 'never', 'standard', 0, 0)",
+    ).run();
+    await env.DB.prepare(
+      "insert into jobs (kind, job_id, tenant_id, upstream_credential, created_at) values ('query', 'old', 'tnt_jobs', 'u', ?), ('query', 'new', 'tnt_jobs', 'u', ?)",
+    )
+      .bind(now - 3 * DAY, now - DAY)
+      .run();
+    await runCleanup(env);
+    const { results } = await env.DB.prepare("select job_id from jobs").all<{ job_id: string }>();
+    expect(results.map((r) => r.job_id)).toEqual(["new"]);
+  });
+});

@@ -1,0 +1,53 @@
+import type { TenantWithSecret } from "@scangate/core";
+import { env, exports } from "cloudflare:workers";
+
+export const EDGE = "http://edge.test";
+
+export function basicAuth(apiId: string, secret: string): string {
+  return `Basic ${btoa(`${apiId}:${secret}`)}`;
+}
+
+export function tenantAuth(tenant: { api_id: string; api_secret: string }): string {
+  return basicAuth(tenant.api_id, tenant.api_secret);
+}
+
+export interface CallOptions {
+  body?: unknown;
+  auth?: string | null;
+  headers?: Record<string, string>;
+}
+
+export type Fetch = (request: Request) => Promise<Response>;
+
+/** The real worker entry, as a client reaches it. */
+export const workerFetch: Fetch = (request) => exports.default.fetch(request);
+
+export function buildRequest(method: string, path: string, options: CallOptions = {}): Request {
+  const headers = new Headers(options.headers);
+  if (options.auth) headers.set("authorization", options.auth);
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+    if (!headers.has("content-type")) headers.set("content-type", "application/json");
+  }
+  return new Request(`${EDGE}${path}`, { method, headers, body });
+}
+
+export function adminAuth(): string {
+  return `Bearer ${env.ADMIN_TOKEN ?? ""}`;
+}
+
+/** Admin API call with the configured bearer token. */
+export function admin(method: string, path: string, body?: unknown, fetcher: Fetch = workerFetch): Promise<Response> {
+  return fetcher(buildRequest(method, path, { body, auth: adminAuth() }));
+}
+
+/** A new tenant through the admin API (the only time its secret is visible). */
+export async function createTenant(
+  body: Record<string, unknown> = {},
+  fetcher: Fetch = workerFetch,
+): Promise<TenantWithSecret> {
+  const res = await admin("POST", "/admin/tenants", { name: `t-${crypto.randomUUID().slice(0, 8)}`, ...body }, fetcher);
+  if (res.status !== 201) throw new Error(`tenant create failed: ${res.status} ${await res.text()}`);
+  return res.json();
+}

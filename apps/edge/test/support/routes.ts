@@ -1,0 +1,29 @@
+import { API_ROUTES } from "../../src/routes/api/catalog";
+
+export const FINGERPRINT_A = "a".repeat(64);
+
+/** A concrete request for every API route the edge serves (path parameters filled in). */
+export function concreteRoutes(): Array<{ method: "GET" | "POST"; path: string; body?: unknown }> {
+  const fill: Record<string, string> = {
+    ":job_id": "job-1",
+    ":page": "1",
+    ":series": "ipv4",
+    ":result": "20240101T0000",
+    ":file": "1",
+    ":index": "certificates",
+    ":id": FINGERPRINT_A,
+    ":ip": "1.1.1.1",
+  };
+  return API_ROUTES.map((route) => {
+    const path = route.path.replace(/:[a-z_]+(\{[^}]*\})?/g, (param) => fill[param.replace(/\{.*$/, "")] ?? "x");
+    const body =
+      route.method !== "POST"
+        ? undefined
+        : path.includes("/bulk/")
+          ? { fingerprints: [FINGERPRINT_A] }
+          : path.includes("/report/")
+            ? { query: "*", field: "parsed.issuer_dn" }
+            : { query: "select 1" };
+    return { method: route.method, path, body };
+  });
+}

@@ -1,0 +1,52 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { createApp } from "../../src/app";
+import type { Env } from "../../src/env";
+import { FixedWindowRateLimiter, unlimitedRateLimiter } from "../../src/ratelimit/fixed-window";
+import type { RateLimiter } from "../../src/ratelimit/interface";
+import { ServiceRegistry } from "../../src/registry";
+import type { ServiceOverrides } from "../../src/services";
+import { ManualClock } from "./clock";
+import { FakeUpstream } from "./fake-upstream";
+import type { Fetch } from "./requests";
+
+export interface TestEdge {
+  fetch: Fetch;
+  clock: ManualClock;
+  upstream: FakeUpstream;
+  env: Env;
+}
+
+/**
+ * The edge app with test infrastructure: a manual clock, the fault-injecting network in front
+ * of the real origin, no burst limit unless asked, and extra vars. Each request's background
+ * work (usage, revalidation) is awaited before its response is handed back, so tests see it.
+ */
+export function testEdge(
+  options: { vars?: Record<string, string>; rateLimiter?: RateLimiter; overrides?: ServiceOverrides } = {},
+): TestEdge {
+  const clock = new ManualClock(Date.now());
+  const upstream = new FakeUpstream();
+  const testEnv = { ...env, ...options.vars } as Env;
+  const app = createApp(
+    new ServiceRegistry({
+      clock,
+      transport: upstream.transport,
+      rateLimiter: options.rateLimiter ?? unlimitedRateLimiter,
+      ...options.overrides,
+    }),
+  );
+  return {
+    clock,
+    upstream,
+    env: testEnv,
+    fetch: async (request) => {
+      const ctx = createExecutionContext();
+      const response = await app.fetch(request, testEnv, ctx);
+      await waitOnExecutionContext(ctx);
+      return response;
+    },
+  };
+}
+
+export { FixedWindowRateLimiter };
