@@ -1,0 +1,12 @@
+export { createClient, type ClientOptions, type ScangateClient } from "./client";
+export { createAdminClient, type AdminClientOptions, type ScangateAdminClient } from "./admin";
+export * from "./errors";
+export { DEFAULT_RETRY_OPTIONS, type RetryOptions, type RetryOptionsInput } from "./retry-policy";
+export type { FetchLike, RetryEvent } from "./transport";
+export type { JobProgress, WaitOptions } from "./job-polling";
+export { typeRow, type CellValue, type TypedRow } from "./query-rows";
+export type { SearchOptions, SearchAllOptions, ReportOptions } from "./v1/search";
+export type { BulkOptions, V1DocumentByIndex } from "./v1/documents";
+export type { QueryRunOptions, QueryRunResult } from "./v1/query-jobs";
+export type { ExportOptions, ExportRunResult } from "./v1/export-jobs";
+export type { AggregateOptions, HostViewOptions, HostsSearchOptions, HostsSearchPageOptions } from "./v2/hosts";
