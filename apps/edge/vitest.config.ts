@@ -50,7 +50,18 @@ export default defineConfig(async () => {
           },
           // The origin's database, bound here too so tests can migrate and seed it.
           d1Databases: { ORIGIN_DB: ORIGIN_TEST_DB, ORIGIN_SNAPSHOTS: ORIGIN_TEST_SNAPSHOTS },
-          workers: [originWorker()],
+          // FAULTS: a fault-injecting upstream worker in front of the origin, for the fault tests.
+          serviceBindings: { ORIGIN: "scangate-origin", FAULTS: "scangate-faults" },
+          workers: [
+            originWorker(),
+            {
+              name: "scangate-faults",
+              modules: true,
+              scriptPath: path.join(import.meta.dirname, "test/fault-upstream/worker.mjs"),
+              compatibilityDate: "2026-04-20",
+              serviceBindings: { ORIGIN: "scangate-origin" },
+            },
+          ],
         },
       }),
     ],

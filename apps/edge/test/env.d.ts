@@ -13,6 +13,8 @@ declare global {
       ORIGIN_TEST_MIGRATIONS: D1Migration[];
       /** The origin's generated test dataset, seeded into ORIGIN_DB by its test/seed-fixture.ts. */
       TEST_DATASET: DatasetFixture;
+      /** The fault-injecting upstream worker (test/fault-upstream/worker.mjs). */
+      FAULTS: Fetcher;
     }
     interface GlobalProps {
       mainModule: typeof EdgeModule;
