@@ -65,6 +65,6 @@ export default defineConfig(async () => {
         },
       }),
     ],
-    test: { include: ["test/**/*.test.ts"], setupFiles: ["./test/apply-migrations.ts"] },
+    test: { include: ["test/**/*.test.ts"], setupFiles: ["./test/apply-migrations.ts", "./test/watch-secrets.ts"] },
   };
 });

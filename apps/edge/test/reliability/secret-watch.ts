@@ -77,8 +77,22 @@ export class SecretWatch {
 
   stopConsole(): void {
     for (const spy of this.spies) spy.mockRestore();
+    this.spies = [];
+  }
+
+  /** Forgets what was seen (the suite-wide watch starts each test file afresh). */
+  reset(): void {
+    this.seen.length = 0;
+    this.responses = 0;
   }
 }
+
+/**
+ * The watch every test file shares: the support fetchers (`workerFetch`, `testEdge().fetch`)
+ * pass every response through it, and `test/watch-secrets.ts` (a setup file) checks it after
+ * each file's last test, so no test anywhere in the suite can see an upstream secret unnoticed.
+ */
+export const suiteSecretWatch = new SecretWatch(configuredUpstreamCredentials());
 
 /**
  * A SecretWatch for the current test file, over the configured upstream pool: console spying

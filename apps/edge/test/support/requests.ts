@@ -1,5 +1,6 @@
 import type { TenantWithSecret } from "@scangate/core";
 import { env, exports } from "cloudflare:workers";
+import { suiteSecretWatch } from "../reliability/secret-watch";
 
 export const EDGE = "http://edge.test";
 
@@ -19,8 +20,8 @@ export interface CallOptions {
 
 export type Fetch = (request: Request) => Promise<Response>;
 
-/** The real worker entry, as a client reaches it. */
-export const workerFetch: Fetch = (request) => exports.default.fetch(request);
+/** The real worker entry, as a client reaches it (every response checked for upstream secrets). */
+export const workerFetch: Fetch = suiteSecretWatch.watch((request) => exports.default.fetch(request));
 
 export function buildRequest(method: string, path: string, options: CallOptions = {}): Request {
   const headers = new Headers(options.headers);

@@ -7,6 +7,7 @@ import type { RateLimiter } from "../../src/ratelimit/interface";
 import { ServiceRegistry } from "../../src/registry";
 import type { ServiceOverrides } from "../../src/services";
 import { ManualClock } from "./clock";
+import { suiteSecretWatch } from "../reliability/secret-watch";
 import { FakeUpstream } from "./fake-upstream";
 import type { Fetch } from "./requests";
 
@@ -40,12 +41,12 @@ export function testEdge(
     clock,
     upstream,
     env: testEnv,
-    fetch: async (request) => {
+    fetch: suiteSecretWatch.watch(async (request) => {
       const ctx = createExecutionContext();
       const response = await app.fetch(request, testEnv, ctx);
       await waitOnExecutionContext(ctx);
       return response;
-    },
+    }),
   };
 }
 
