@@ -5,6 +5,14 @@ export interface FreshnessPolicy {
   readonly staleIfErrorMs: number;
 }
 
+/** The stale windows of the edge's cache settings, in milliseconds. */
+export function freshnessPolicy(cache: { staleWhileRevalidateSeconds: number; staleIfErrorSeconds: number }): FreshnessPolicy {
+  return {
+    staleWhileRevalidateMs: cache.staleWhileRevalidateSeconds * 1000,
+    staleIfErrorMs: cache.staleIfErrorSeconds * 1000,
+  };
+}
+
 /**
  * What a cached row is good for at `now`:
  * - `fresh`: serve it;

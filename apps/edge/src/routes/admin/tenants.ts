@@ -2,9 +2,8 @@ import { ApiError, tenantCreateBodySchema, tenantPatchBodySchema, tenantRotateBo
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../../app-env";
 import { parseJsonBody } from "../../http/json-body";
+import { ADMIN_ACTOR, createTenant, rotateSecret, updateTenant } from "../../tenants/actions";
 import { tenantToWire } from "../../tenants/store";
-
-const ADMIN_ACTOR = "admin";
 
 function checkTier(c: Context<AppEnv>, tier: string | undefined): void {
   const tiers = c.get("services").config.rateTiers;
@@ -28,17 +27,7 @@ export function registerTenantAdminRoutes(app: Hono<AppEnv>): void {
   app.post("/admin/tenants", async (c) => {
     const body = await parseJsonBody(c, tenantCreateBodySchema);
     checkTier(c, body.tier);
-    const { tenants, audit, config, clock } = c.get("services");
-    const { row, secret } = await tenants.create({
-      name: body.name,
-      email: body.email ?? "",
-      allowance: body.allowance ?? config.tenantDefaults.allowance,
-      period: body.period ?? config.tenantDefaults.period,
-      tier: body.tier ?? config.tenantDefaults.tier,
-    });
-    const wire = tenantToWire(row, clock.now());
-    await audit.record({ actor: ADMIN_ACTOR, action: "tenant.create", tenantId: row.id, before: null, after: wire });
-    return c.json({ ...wire, api_secret: secret }, 201);
+    return c.json(await createTenant(c.get("services"), body, ADMIN_ACTOR), 201);
   });
 
   app.get("/admin/tenants", async (c) => {
@@ -52,40 +41,17 @@ export function registerTenantAdminRoutes(app: Hono<AppEnv>): void {
   app.patch("/admin/tenants/:id", async (c) => {
     const body = await parseJsonBody(c, tenantPatchBodySchema);
     checkTier(c, body.tier);
-    const { tenants, audit, auth, clock } = c.get("services");
-    const before = await existingTenant(c);
-    const after = await tenants.update(before.id, body);
+    const services = c.get("services");
+    const after = await updateTenant(services, await existingTenant(c), body, ADMIN_ACTOR);
     if (!after) throw new ApiError("not_found", "no tenant with this id");
-    auth.invalidate(before.apiId);
-    const now = clock.now();
-    const wire = tenantToWire(after, now);
-    await audit.record({
-      actor: ADMIN_ACTOR,
-      action: "tenant.update",
-      tenantId: after.id,
-      before: tenantToWire(before, now),
-      after: wire,
-    });
-    return c.json(wire);
+    return c.json(tenantToWire(after, services.clock.now()));
   });
 
   app.post("/admin/tenants/:id/rotate", async (c) => {
     const body = await parseJsonBody(c, tenantRotateBodySchema, {});
-    const { tenants, audit, auth, clock } = c.get("services");
-    const before = await existingTenant(c);
-    const rotated = await tenants.rotate(before.id, body.grace_seconds);
+    const rotated = await rotateSecret(c.get("services"), await existingTenant(c), body.grace_seconds, ADMIN_ACTOR);
     if (!rotated) throw new ApiError("not_found", "no tenant with this id");
-    auth.invalidate(before.apiId);
-    const now = clock.now();
-    const wire = tenantToWire(rotated.row, now);
-    await audit.record({
-      actor: ADMIN_ACTOR,
-      action: "tenant.rotate",
-      tenantId: before.id,
-      before: tenantToWire(before, now),
-      after: { ...wire, grace_seconds: body.grace_seconds },
-    });
-    return c.json({ ...wire, api_secret: rotated.secret });
+    return c.json(rotated);
   });
 
   app.delete("/admin/tenants/:id", async (c) => {

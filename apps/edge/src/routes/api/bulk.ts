@@ -4,7 +4,7 @@ import type { AppEnv } from "../../app-env";
 import { type BulkFetch, fetchBulk, sharedBulkFetch } from "../../cache/bulk-fetch";
 import { mergeBulk, uniqueFingerprints } from "../../cache/bulk-merge";
 import { type CacheOutcome, cacheStatus, wantsRevalidation } from "../../cache/cache-status";
-import { ageSeconds, type Freshness, freshness } from "../../cache/freshness";
+import { ageSeconds, type Freshness, freshness, freshnessPolicy } from "../../cache/freshness";
 import type { CachedDocument } from "../../cache/interface";
 import { relayedResponse } from "../../upstream/relay";
 import { beginOperation, chargedRelay, chargeRequest, readRequestBody, refundRequest, upstreamPath } from "./exchange";
@@ -40,10 +40,7 @@ export function registerBulkRoute(app: Hono<AppEnv>): void {
     }
     const services = c.get("services");
     const { cache: cacheConfig } = services.config;
-    const policy = {
-      staleWhileRevalidateMs: cacheConfig.staleWhileRevalidateSeconds * 1000,
-      staleIfErrorMs: cacheConfig.staleIfErrorSeconds * 1000,
-    };
+    const policy = freshnessPolicy(cacheConfig);
     const usage = c.get("usage");
     const requested = parsed.data.fingerprints;
     const wanted = uniqueFingerprints(requested);

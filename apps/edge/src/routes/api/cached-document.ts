@@ -1,6 +1,6 @@
 import type { ApiError } from "@scangate/core";
 import { type CacheOutcome, cacheStatus, wantsRevalidation } from "../../cache/cache-status";
-import { ageSeconds, freshness, ttlSeconds } from "../../cache/freshness";
+import { ageSeconds, freshness, freshnessPolicy, ttlSeconds } from "../../cache/freshness";
 import type { CachedDocument } from "../../cache/interface";
 import { type CachedFetchSpec, sharedFetch } from "../../cache/refresh";
 import type { Operation } from "../../quota/costs";
@@ -39,10 +39,7 @@ function isUpstreamFailure(status: number): boolean {
 export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Promise<Response> {
   const services = c.get("services");
   const { cache: cacheConfig } = services.config;
-  const policy = {
-    staleWhileRevalidateMs: cacheConfig.staleWhileRevalidateSeconds * 1000,
-    staleIfErrorMs: cacheConfig.staleIfErrorSeconds * 1000,
-  };
+  const policy = freshnessPolicy(cacheConfig);
   const usage = c.get("usage");
   const revalidationAsked = wantsRevalidation(c.req.raw.headers);
   const cached = await services.cache.get(route.key);

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import type { AppEnv } from "../../app-env";
 import { SecretOncePage } from "../../pages/admin-secret";
 import { adminOrRedirect, renderConsole, renderTenantAdmin } from "./admin-pages";
-import { createTenant, rotateSecret, updateTenant } from "./console-actions";
+import { CONSOLE_ACTOR, createTenant, rotateSecret, updateTenant } from "../../tenants/actions";
 import { PageError, pageHandler, readForm, renderPage, seeOther } from "./page-response";
 import { ADMIN_SESSION, requireCsrf, requireSameOrigin, type SignedIn } from "./session-guard";
 
@@ -71,7 +71,7 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
       });
       const error = parsed.success ? unknownTier(c, parsed.data.tier) : problems(parsed.error);
       if (!parsed.success || error) return renderConsole(c, admin, { values, error }, 400);
-      const tenant = await createTenant(c.get("services"), parsed.data);
+      const tenant = await createTenant(c.get("services"), parsed.data, CONSOLE_ACTOR);
       return renderPage(c, <SecretOncePage tenant={tenant} event="created" csrf={admin.csrf} origin={new URL(c.req.url).origin} />, 201);
     }),
   );
@@ -92,7 +92,7 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
       });
       const error = parsed.success ? unknownTier(c, parsed.data.tier) : problems(parsed.error);
       if (!parsed.success || error) return renderTenantAdmin(c, admin, before.id, { settings: { values, error: error ?? "" } }, 400);
-      if (!(await updateTenant(c.get("services"), before, parsed.data))) throw noSuchTenant();
+      if (!(await updateTenant(c.get("services"), before, parsed.data, CONSOLE_ACTOR))) throw noSuchTenant();
       return seeOther(c, `/admin/console/tenants/${before.id}?done=updated`);
     }),
   );
@@ -111,7 +111,7 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
       if (!parsed.success) {
         return renderTenantAdmin(c, admin, before.id, { actionError: `Not rotated: ${problems(parsed.error)}` }, 400);
       }
-      const tenant = await rotateSecret(c.get("services"), before, parsed.data.grace_seconds);
+      const tenant = await rotateSecret(c.get("services"), before, parsed.data.grace_seconds, CONSOLE_ACTOR);
       if (!tenant) throw noSuchTenant();
       return renderPage(c, <SecretOncePage tenant={tenant} event="rotated" csrf={admin.csrf} origin={new URL(c.req.url).origin} />);
     }),
@@ -131,7 +131,7 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
         if (disabled && form.get("confirm") !== "yes") {
           return renderTenantAdmin(c, admin, before.id, { actionError: "Not disabled: tick the box to confirm." }, 400);
         }
-        if (before.disabled !== disabled && !(await updateTenant(c.get("services"), before, { disabled }))) {
+        if (before.disabled !== disabled && !(await updateTenant(c.get("services"), before, { disabled }, CONSOLE_ACTOR))) {
           throw noSuchTenant();
         }
         return seeOther(c, `/admin/console/tenants/${before.id}?done=${disabled ? "disabled" : "enabled"}`);

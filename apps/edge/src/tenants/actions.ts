@@ -1,15 +1,16 @@
 import type { TenantCreateBody, TenantPatchBody, TenantWithSecret } from "@scangate/core";
-import type { TenantRow } from "../../db/schema";
-import type { EdgeServices } from "../../services";
-import { tenantToWire } from "../../tenants/store";
+import type { TenantRow } from "../db/schema";
+import type { EdgeServices } from "../services";
+import { tenantToWire } from "./store";
 
-// What the console's forms do, through the same store, auth-cache and audit-log calls as the
-// JSON admin API (routes/admin/tenants.ts), so a change made here is the same change, takes
-// effect as fast, and lands in the same audit log; the actor says it came from the console.
+// The tenant changes an admin makes, shared by the JSON admin API (routes/admin/tenants.ts) and
+// the console's forms (routes/dashboard/admin-actions.tsx): one store write, the auth cache
+// dropped at once, and one audit entry whose actor says where the change came from.
 
+export const ADMIN_ACTOR = "admin";
 export const CONSOLE_ACTOR = "admin (console)";
 
-export async function createTenant(services: EdgeServices, body: TenantCreateBody): Promise<TenantWithSecret> {
+export async function createTenant(services: EdgeServices, body: TenantCreateBody, actor: string): Promise<TenantWithSecret> {
   const { tenants, audit, config, clock } = services;
   const { row, secret } = await tenants.create({
     name: body.name,
@@ -19,18 +20,23 @@ export async function createTenant(services: EdgeServices, body: TenantCreateBod
     tier: body.tier ?? config.tenantDefaults.tier,
   });
   const wire = tenantToWire(row, clock.now());
-  await audit.record({ actor: CONSOLE_ACTOR, action: "tenant.create", tenantId: row.id, before: null, after: wire });
+  await audit.record({ actor, action: "tenant.create", tenantId: row.id, before: null, after: wire });
   return { ...wire, api_secret: secret };
 }
 
-export async function updateTenant(services: EdgeServices, before: TenantRow, changes: TenantPatchBody): Promise<TenantRow | null> {
+export async function updateTenant(
+  services: EdgeServices,
+  before: TenantRow,
+  changes: TenantPatchBody,
+  actor: string,
+): Promise<TenantRow | null> {
   const { tenants, audit, auth, clock } = services;
   const after = await tenants.update(before.id, changes);
   if (!after) return null;
   auth.invalidate(before.apiId);
   const now = clock.now();
   await audit.record({
-    actor: CONSOLE_ACTOR,
+    actor,
     action: "tenant.update",
     tenantId: after.id,
     before: tenantToWire(before, now),
@@ -39,7 +45,12 @@ export async function updateTenant(services: EdgeServices, before: TenantRow, ch
   return after;
 }
 
-export async function rotateSecret(services: EdgeServices, before: TenantRow, graceSeconds: number): Promise<TenantWithSecret | null> {
+export async function rotateSecret(
+  services: EdgeServices,
+  before: TenantRow,
+  graceSeconds: number,
+  actor: string,
+): Promise<TenantWithSecret | null> {
   const { tenants, audit, auth, clock } = services;
   const rotated = await tenants.rotate(before.id, graceSeconds);
   if (!rotated) return null;
@@ -47,7 +58,7 @@ export async function rotateSecret(services: EdgeServices, before: TenantRow, gr
   const now = clock.now();
   const wire = tenantToWire(rotated.row, now);
   await audit.record({
-    actor: CONSOLE_ACTOR,
+    actor,
     action: "tenant.rotate",
     tenantId: before.id,
     before: tenantToWire(before, now),
