@@ -2,15 +2,21 @@
 // Starts the whole system locally: the origin (seeded on first run) on :8788 and the edge in
 // front of it on :8787, then prints the demo tenant and writes .scangate/local.env.
 // Stays in the foreground until interrupted (Ctrl-C stops both workers).
+//
+// `--state-dir DIR` runs a separate instance beside the default one (the system tests do):
+// its D1/R2/queue state, the edge's secrets (DIR/edge.dev.vars instead of apps/edge/.dev.vars)
+// and wrangler's dev registry (which wires the edge's ORIGIN binding to the origin by worker
+// name, so two instances sharing it would cross-wire) all live under DIR.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
-import { run, waitForHealth, wranglerBin } from "./lib/processes.mjs";
+import { freePort, run, waitForHealth, wranglerBin } from "./lib/processes.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const persistTo = path.join(root, ".wrangler", "state");
+const DEFAULT_STATE_DIR = path.join(root, ".wrangler", "state");
+const DEFAULT_ENV_FILE = path.join(root, ".scangate", "local.env");
 
 const { values: args } = parseArgs({
   options: {
@@ -18,17 +24,33 @@ const { values: args } = parseArgs({
     "origin-port": { type: "string", default: process.env.ORIGIN_PORT ?? "8788" },
     hosts: { type: "string" },
     certs: { type: "string" },
+    "state-dir": { type: "string" },
+    // Not --env-file: Node 20 reads that flag even after the script name, loads the file into
+    // process.env and exits when it is missing.
+    "local-env": { type: "string" },
     help: { type: "boolean", default: false },
   },
 });
 
 if (args.help) {
   console.log(`usage: pnpm start [--edge-port 8787] [--origin-port 8788] [--hosts N] [--certs M]
+                 [--state-dir .wrangler/state] [--local-env .scangate/local.env]
 
 Starts the origin (seeding its dataset on first run) and the edge in front of it.
-State lives in .wrangler/state; \`pnpm reset\` wipes it.`);
+State lives in .wrangler/state; \`pnpm reset\` wipes it. Another --state-dir starts a separate
+instance: its own data, edge secrets (DIR/edge.dev.vars) and wrangler dev registry.
+The URLs and credentials are written to the --local-env file.`);
   process.exit(0);
 }
+
+const persistTo = path.resolve(args["state-dir"] ?? DEFAULT_STATE_DIR);
+const envFile = path.resolve(args["local-env"] ?? DEFAULT_ENV_FILE);
+const separateInstance = persistTo !== DEFAULT_STATE_DIR;
+const edgeSecretsFile = separateInstance ? path.join(persistTo, "edge.dev.vars") : undefined;
+const workerEnv = {
+  WRANGLER_SEND_METRICS: "false",
+  ...(separateInstance ? { WRANGLER_REGISTRY_PATH: path.join(persistTo, "registry") } : {}),
+};
 
 const apps = {
   origin: path.join(root, "apps", "origin"),
@@ -36,50 +58,41 @@ const apps = {
 };
 
 async function main() {
-  mkdirSync(path.join(root, ".scangate"), { recursive: true });
+  mkdirSync(path.dirname(envFile), { recursive: true });
+  mkdirSync(persistTo, { recursive: true });
 
   const edgeSetup = await import("../apps/edge/scripts/local-setup.mjs");
-  const local = await edgeSetup.ensureLocalSecrets({ root });
+  const local = await edgeSetup.ensureLocalSecrets({ root, devVarsFile: edgeSecretsFile });
 
+  // Two independent chains, side by side: the edge's migrations then the edge, and the origin's
+  // seed (which applies the origin's migrations itself) then the origin.
   log("applying D1 migrations");
-  for (const dir of [apps.origin, apps.edge]) {
-    await run(wranglerBin(root), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo], {
-      cwd: dir,
-      quiet: true,
-    });
-  }
-
+  const edgeUp = run(wranglerBin(root), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo], {
+    cwd: apps.edge,
+    quiet: true,
+    env: workerEnv,
+  }).then(() => launchWorker("edge", apps.edge, args["edge-port"], edgeSecretsFile));
   const seedArgs = ["--persist-to", persistTo];
   if (args.hosts) seedArgs.push("--hosts", args.hosts);
   if (args.certs) seedArgs.push("--certs", args.certs);
   log("checking the origin dataset (seeded on first run)");
-  await run(process.execPath, [path.join(apps.origin, "scripts", "seed.mjs"), ...seedArgs], { cwd: apps.origin });
+  const originUp = run(process.execPath, [path.join(apps.origin, "scripts", "seed.mjs"), ...seedArgs], {
+    cwd: apps.origin,
+    env: workerEnv,
+  }).then(() => launchWorker("origin", apps.origin, args["origin-port"]));
+  await Promise.all([edgeUp, originUp]);
 
   const originUrl = `http://127.0.0.1:${args["origin-port"]}`;
   const edgeUrl = `http://127.0.0.1:${args["edge-port"]}`;
-  const children = [
-    startWorker("origin", apps.origin, args["origin-port"]),
-    startWorker("edge", apps.edge, args["edge-port"]),
-  ];
-  const stop = () => {
-    for (const child of children) child.kill("SIGINT");
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
-  for (const child of children) {
-    child.on("exit", (code) => {
-      if (code !== 0 && code !== null) {
-        console.error(`a worker exited with code ${code}; stopping`);
-        stop();
-        process.exitCode = code;
-      }
-    });
-  }
+  const options = { signal: stopped.signal };
+  await Promise.all([waitForHealth(`${originUrl}/health`, 120_000, options), waitForHealth(`${edgeUrl}/health`, 120_000, options)]);
 
-  await waitForHealth(`${originUrl}/health`);
-  await waitForHealth(`${edgeUrl}/health`);
-
-  const demo = await edgeSetup.ensureDemoTenant({ edgeUrl, adminToken: local.adminToken, root });
+  const demo = await edgeSetup.ensureDemoTenant({
+    edgeUrl,
+    adminToken: local.adminToken,
+    root,
+    known: edgeSetup.readLocalEnv(envFile),
+  });
   const env = {
     EDGE_URL: edgeUrl,
     ORIGIN_URL: originUrl,
@@ -90,7 +103,7 @@ async function main() {
     ORIGIN_API_SECRET: local.originApiSecret,
   };
   writeFileSync(
-    path.join(root, ".scangate", "local.env"),
+    envFile,
     Object.entries(env)
       .map(([k, v]) => `${k}=${v}`)
       .join("\n") + "\n",
@@ -98,12 +111,42 @@ async function main() {
   printWelcome(env);
 }
 
-function startWorker(name, cwd, port) {
+const workers = [];
+const stopped = new AbortController();
+const INTERRUPTED = "interrupted";
+
+/** Stops the workers (Ctrl-C, a worker that failed, a start that failed); one not started yet never starts. */
+function stopWorkers(reason = new Error(INTERRUPTED)) {
+  if (!stopped.signal.aborted) stopped.abort(reason);
+  for (const child of workers) child.kill("SIGINT");
+}
+process.on("SIGINT", () => stopWorkers());
+process.on("SIGTERM", () => stopWorkers());
+
+/** Starts `wrangler dev` for one app; a worker that fails stops the other one and this script. */
+async function launchWorker(name, cwd, port, secretsFile) {
+  stopped.signal.throwIfAborted();
+  // An inspector port of each worker's own: left to wrangler, both pick 9229 at the same moment.
+  const inspectorPort = await freePort();
   const child = spawn(
     wranglerBin(root),
-    ["dev", "--port", port, "--ip", "127.0.0.1", "--persist-to", persistTo, "--show-interactive-dev-session=false"],
-    { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+    [
+      "dev",
+      "--port",
+      port,
+      "--ip",
+      "127.0.0.1",
+      "--inspector-port",
+      String(inspectorPort),
+      "--persist-to",
+      persistTo,
+      "--show-interactive-dev-session=false",
+      // Instead of the app's .dev.vars (wrangler then reads only this file).
+      ...(secretsFile ? ["--env-file", secretsFile] : []),
+    ],
+    { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...workerEnv } },
   );
+  workers.push(child);
   const prefix = `[${name}] `;
   const forward = (stream, out) =>
     stream.on("data", (chunk) => {
@@ -111,7 +154,13 @@ function startWorker(name, cwd, port) {
     });
   forward(child.stdout, process.stdout);
   forward(child.stderr, process.stderr);
-  return child;
+  child.on("exit", (code) => {
+    if (code !== 0 && code !== null) {
+      console.error(`a worker exited with code ${code}; stopping`);
+      process.exitCode = code;
+      stopWorkers(new Error(`the ${name} worker exited with code ${code}`));
+    }
+  });
 }
 
 function printWelcome(env) {
@@ -127,7 +176,7 @@ scangate is running.
   admin token   ${env.ADMIN_TOKEN}
   dashboard     ${env.EDGE_URL}/dashboard
 
-These values are also in .scangate/local.env.
+These values are also in ${displayPath(envFile)}.
 
 Try it:
 
@@ -141,6 +190,11 @@ Ctrl-C stops both workers.
 `);
 }
 
+function displayPath(file) {
+  const relative = path.relative(root, file);
+  return relative.startsWith("..") || path.isAbsolute(relative) ? file : relative;
+}
+
 function log(message) {
   console.log(`scangate: ${message}`);
 }
@@ -151,6 +205,10 @@ if (!existsSync(path.join(root, "node_modules"))) {
 }
 
 main().catch((error) => {
-  console.error(`scangate: start failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
+  // What stopped the start first (a worker that exited, Ctrl-C) says more than what failed after it.
+  const cause = stopped.signal.aborted ? stopped.signal.reason : error;
+  const interrupted = cause?.message === INTERRUPTED;
+  if (!interrupted) console.error(`scangate: start failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+  stopWorkers(cause);
+  process.exitCode ??= interrupted ? 130 : 1;
 });

@@ -1,5 +1,6 @@
 // Child-process helpers shared by the root scripts (start, reset, compatibility checks).
 import { spawn } from "node:child_process";
+import { createServer } from "node:net";
 import path from "node:path";
 
 /** The workspace's own wrangler, so no global install is needed. */
@@ -26,19 +27,38 @@ export function run(command, args, { cwd, quiet = false, env = {} } = {}) {
   });
 }
 
-/** Polls a URL until it answers 2xx, or fails after `timeoutMs`. */
-export async function waitForHealth(url, timeoutMs = 120_000) {
+/**
+ * Polls a URL until it answers 2xx, or fails after `timeoutMs`, or as soon as `signal` aborts
+ * (e.g. when the process that should answer has exited).
+ */
+export async function waitForHealth(url, timeoutMs = 120_000, { signal } = {}) {
   const deadline = Date.now() + timeoutMs;
   let lastError = "no answer";
   while (Date.now() < deadline) {
+    signal?.throwIfAborted();
     try {
-      const res = await fetch(url);
+      const res = await fetch(url, { signal });
+      await res.body?.cancel();
       if (res.ok) return;
       lastError = `HTTP ${res.status}`;
     } catch (error) {
+      signal?.throwIfAborted();
       lastError = error instanceof Error ? error.message : String(error);
     }
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`${url} did not become ready within ${timeoutMs / 1000} s (${lastError})`);
+}
+
+/** A TCP port on 127.0.0.1 that nothing listens on right now. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
 }

@@ -12,7 +12,7 @@ export function ensureDevVars(options?: {
   originApiId?: string;
   originApiSecret?: string;
 }): { adminToken: string; upstreamCredentials: Array<{ api_id: string; api_secret: string }>; created: string[] };
-export function ensureLocalSecrets(options?: { root?: string }): {
+export function ensureLocalSecrets(options?: { root?: string; devVarsFile?: string }): {
   adminToken: string;
   originApiId: string;
   originApiSecret: string;

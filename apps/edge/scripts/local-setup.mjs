@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Local setup of the edge, for the root start command (and people):
-//   ensureLocalSecrets({ root })  before starting: writes apps/edge/.dev.vars (git-ignored) on
-//                       first run (a random ADMIN_TOKEN, the origin's credential as the
-//                       upstream pool) and returns { adminToken, originApiId, originApiSecret }.
+//   ensureLocalSecrets({ root, devVarsFile })  before starting: writes apps/edge/.dev.vars
+//                       (git-ignored), or devVarsFile, on first run (a random ADMIN_TOKEN, the
+//                       origin's credential as the upstream pool) and returns
+//                       { adminToken, originApiId, originApiSecret }.
 //   ensureDemoTenant({ edgeUrl, adminToken, root })  once the edge answers: creates (or reuses)
 //                       the "demo" tenant; returns { tenantId, apiId, apiSecret, reused }.
 //   ensureDevVars()     the .dev.vars part of ensureLocalSecrets, with more options.
@@ -85,10 +86,14 @@ export function ensureDevVars({
 
 /**
  * What the start command needs before it starts the workers: the edge's .dev.vars (created on
- * first run, kept afterwards) and the credentials in it. `root` is the repository root.
+ * first run, kept afterwards) and the credentials in it. `root` is the repository root;
+ * `devVarsFile` another secrets file in the same format, for a separate instance whose edge
+ * reads it (`wrangler dev --env-file`) instead of apps/edge/.dev.vars, which stays untouched.
  */
-export function ensureLocalSecrets({ root = REPO_ROOT } = {}) {
-  const { adminToken, upstreamCredentials } = ensureDevVars({ file: path.join(root, "apps", "edge", ".dev.vars") });
+export function ensureLocalSecrets({ root = REPO_ROOT, devVarsFile } = {}) {
+  const file = devVarsFile ?? path.join(root, "apps", "edge", ".dev.vars");
+  mkdirSync(path.dirname(file), { recursive: true });
+  const { adminToken, upstreamCredentials } = ensureDevVars({ file });
   const origin = upstreamCredentials[0] ?? ORIGIN_DEFAULT_CREDENTIAL;
   return { adminToken, originApiId: origin.api_id, originApiSecret: origin.api_secret };
 }

@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
-"""Runs the official Censys Python client, unmodified, against a scangate origin.
+"""Runs the official Censys Python client, unmodified, against a scangate origin or edge.
 
-Environment: ORIGIN_URL (e.g. http://127.0.0.1:8788), ORIGIN_API_ID, ORIGIN_API_SECRET.
+Environment: the service to check and its credential, SCANGATE_URL (e.g. http://127.0.0.1:8787
+for an edge, with a tenant's SCANGATE_API_ID and SCANGATE_API_SECRET), or the origin's names
+ORIGIN_URL (e.g. http://127.0.0.1:8788), ORIGIN_API_ID, ORIGIN_API_SECRET. Optional:
+SCANGATE_EXPECT_LOGIN and SCANGATE_EXPECT_ALLOWANCE, what account() must answer (an edge answers
+with the tenant's own account, never the upstream one).
 
 The client is used exactly as its users do: CensysHosts gets the base URL `<origin>/api` (it
 appends /v2/... and /v1/account), CensysCertificates gets `<origin>/api/v1` (its default URL
@@ -22,13 +26,26 @@ from censys.common.exceptions import CensysNotFoundException, CensysSearchExcept
 from censys.common.version import __version__ as censys_version
 from censys.search import CensysCertificates, CensysHosts
 
-ORIGIN_URL = os.environ["ORIGIN_URL"].rstrip("/")
-CREDENTIALS = {"api_id": os.environ["ORIGIN_API_ID"], "api_secret": os.environ["ORIGIN_API_SECRET"]}
+
+def setting(name, origin_name):
+    value = os.environ.get(name) or os.environ.get(origin_name)
+    if not value:
+        sys.exit(f"set {name} (or {origin_name})")
+    return value
+
+
+SERVICE_URL = setting("SCANGATE_URL", "ORIGIN_URL").rstrip("/")
+CREDENTIALS = {
+    "api_id": setting("SCANGATE_API_ID", "ORIGIN_API_ID"),
+    "api_secret": setting("SCANGATE_API_SECRET", "ORIGIN_API_SECRET"),
+}
+EXPECTED_LOGIN = os.environ.get("SCANGATE_EXPECT_LOGIN")
+EXPECTED_ALLOWANCE = os.environ.get("SCANGATE_EXPECT_ALLOWANCE")
 # Keep the runs quick: the client's defaults retry 5 times with backoff on 429s and timeouts.
 CLIENT_OPTIONS = {"max_retries": 1, "timeout": 60}
 
-hosts = CensysHosts(url=f"{ORIGIN_URL}/api", **CREDENTIALS, **CLIENT_OPTIONS)
-certificates = CensysCertificates(url=f"{ORIGIN_URL}/api/v1", **CREDENTIALS, **CLIENT_OPTIONS)
+hosts = CensysHosts(url=f"{SERVICE_URL}/api", **CREDENTIALS, **CLIENT_OPTIONS)
+certificates = CensysCertificates(url=f"{SERVICE_URL}/api/v1", **CREDENTIALS, **CLIENT_OPTIONS)
 
 failures = []
 
@@ -250,5 +267,21 @@ def certificates_errors():
     assert certificates.account()["quota"]["allowance"] > 0
 
 
-print(f"censys-python {censys_version} against {ORIGIN_URL}: {len(failures)} failure(s)")
+if EXPECTED_LOGIN or EXPECTED_ALLOWANCE:
+
+    @check("account() of both clients is the expected login and allowance")
+    def own_account():
+        for answer in (hosts.account(), certificates.account()):
+            quota = answer["quota"]
+            if EXPECTED_LOGIN:
+                assert answer["login"] == EXPECTED_LOGIN, answer
+            if EXPECTED_ALLOWANCE:
+                assert quota["allowance"] == int(EXPECTED_ALLOWANCE), answer
+            assert 0 <= quota["used"] <= quota["allowance"], answer
+            resets_at = parse_time(quota["resets_at"].replace(" ", "T"))
+            assert resets_at > datetime.datetime.now(datetime.timezone.utc), answer
+        assert hosts.quota() == certificates.quota()
+
+
+print(f"censys-python {censys_version} against {SERVICE_URL}: {len(failures)} failure(s)")
 sys.exit(1 if failures else 0)

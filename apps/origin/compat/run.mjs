@@ -9,13 +9,12 @@
 // Exit codes: 0 passed (or skipped: python3-censys is not installed), 1 failed.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { unstable_readConfig } from "wrangler";
-import { run, waitForHealth, wranglerBin } from "../../../scripts/lib/processes.mjs";
+import { freePort, run, waitForHealth, wranglerBin } from "../../../scripts/lib/processes.mjs";
 
 const originDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const checkScript = path.join(originDir, "compat", "censys_client_check.py");
@@ -48,18 +47,6 @@ function findCensysPython() {
     if (probe.status === 0) return { python, version: probe.stdout.trim() };
   }
   return null;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Credentials of the first account the origin is configured with (wrangler.jsonc vars). */
@@ -111,7 +98,13 @@ function startOrigin(persistTo, port) {
     {
       cwd: originDir,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+      // A registry of its own: in the shared one this origin would answer a running edge's
+      // ORIGIN binding (they are wired by worker name).
+      env: {
+        ...process.env,
+        WRANGLER_SEND_METRICS: "false",
+        WRANGLER_REGISTRY_PATH: path.join(persistTo, "registry"),
+      },
     },
   );
   let output = "";
@@ -130,7 +123,9 @@ function stop(child) {
   });
 }
 
-function runCheck(python, env) {
+/** Runs the check against the origin at `url` (named SCANGATE_* so a SCANGATE_URL of the caller's does not win). */
+function runCheck(python, { url, apiId, apiSecret }) {
+  const env = { SCANGATE_URL: url, SCANGATE_API_ID: apiId, SCANGATE_API_SECRET: apiSecret };
   return new Promise((resolve) => {
     const child = spawn(python, [checkScript], { stdio: "inherit", env: { ...process.env, ...env } });
     child.on("error", () => resolve(1));
@@ -148,7 +143,11 @@ async function main() {
 
   if (process.env.ORIGIN_URL && process.env.ORIGIN_API_ID && process.env.ORIGIN_API_SECRET) {
     log(`checking the running origin at ${process.env.ORIGIN_URL}`);
-    return runCheck(client.python, {});
+    return runCheck(client.python, {
+      url: process.env.ORIGIN_URL,
+      apiId: process.env.ORIGIN_API_ID,
+      apiSecret: process.env.ORIGIN_API_SECRET,
+    });
   }
 
   const { persistTo, temporary } = await prepareState();
@@ -159,11 +158,7 @@ async function main() {
   try {
     await waitForHealth(`${url}/health`);
     log(`origin up at ${url}`);
-    return await runCheck(client.python, {
-      ORIGIN_URL: url,
-      ORIGIN_API_ID: account.apiId,
-      ORIGIN_API_SECRET: account.apiSecret,
-    });
+    return await runCheck(client.python, { url, ...account });
   } catch (error) {
     console.error(origin.output());
     throw error;

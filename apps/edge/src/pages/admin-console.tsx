@@ -238,7 +238,7 @@ export function AdminConsolePage(props: ConsoleProps) {
                     <a class="tenant-name" href={`/admin/console/tenants/${row.id}`}>
                       {row.name}
                     </a>
-                    <div class="small muted mono">{row.apiId}</div>
+                    <div class="small muted mono nowrap">{row.apiId}</div>
                   </td>
                   <td class="nowrap" data-used={quota.used} data-allowance={quota.allowance}>
                     <UsageBar fraction={ratio(quota.used, quota.allowance)} />

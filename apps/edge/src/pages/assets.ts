@@ -17,7 +17,7 @@ body { margin: 0; background: var(--bg); color: var(--text); font: 15px/1.5 syst
 a { color: var(--accent); text-decoration: none; }
 a:hover { text-decoration: underline; }
 code, .mono { font-family: var(--mono); font-size: .9em; }
-.wrap { max-width: 1120px; margin: 0 auto; padding: 0 20px; }
+.wrap { max-width: 1120px; margin: 0 auto; padding-left: 20px; padding-right: 20px; }
 .muted { color: var(--muted); }
 .small { font-size: 13px; }
 .nowrap { white-space: nowrap; }
@@ -48,7 +48,7 @@ code, .mono { font-family: var(--mono); font-size: .9em; }
 .btn-block { width: 100%; padding: 10px 14px; }
 label { display: block; font-size: 13px; font-weight: 600; margin-bottom: 5px; color: #344054; }
 .field { margin-bottom: 14px; }
-.field-row { display: grid; gap: 12px; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); }
+.field-row { display: grid; gap: 0 12px; grid-template-columns: repeat(auto-fit, minmax(180px, 1fr)); }
 input[type=text], input[type=password], input[type=email], input[type=number], select {
   width: 100%; font: inherit; padding: 9px 11px; border: 1px solid var(--border-strong); border-radius: 8px; background: #fff; color: var(--text);
 }
@@ -56,6 +56,7 @@ input::placeholder { color: var(--faint); }
 .check { display: flex; gap: 8px; align-items: flex-start; font-weight: 450; font-size: 14px; color: var(--text); margin: 4px 0 14px; }
 .check input { margin-top: 3px; }
 .hint { font-size: 13px; color: var(--muted); margin: 4px 0 0; }
+.hint + form { margin-top: 12px; }
 .actions { display: flex; gap: 10px; flex-wrap: wrap; align-items: center; }
 
 /* Page structure */
@@ -163,7 +164,7 @@ pre.snippet { background: #f8fafc; border: 1px solid var(--border); border-radiu
 }
 @media (max-width: 520px) {
   body { font-size: 14px; }
-  .wrap { padding: 0 14px; }
+  .wrap { padding-left: 14px; padding-right: 14px; }
   main { padding-top: 20px; }
   h1 { font-size: 22px; }
   .card { padding: 16px; }

@@ -14,30 +14,33 @@ const PERIOD_LABELS: Record<(typeof TENANT_PERIODS)[number], string> = {
 /** Allowance, period and tier: the fields creating and changing a tenant share. */
 export function QuotaFields(props: { values: Record<string, string>; tiers: readonly TierOption[]; idPrefix: string }) {
   const { values, tiers, idPrefix } = props;
+  // The rate tier gets a row of its own: its options ("standard — up to 60 requests per minute") are long.
   return (
-    <div class="field-row">
-      <div class="field">
-        <label for={`${idPrefix}-allowance`}>Allowance</label>
-        <input
-          id={`${idPrefix}-allowance`}
-          name="allowance"
-          type="number"
-          min="1"
-          max="1000000000"
-          step="1"
-          required
-          value={values.allowance ?? ""}
-        />
-      </div>
-      <div class="field">
-        <label for={`${idPrefix}-period`}>Period</label>
-        <select id={`${idPrefix}-period`} name="period">
-          {TENANT_PERIODS.map((period) => (
-            <option value={period} selected={values.period === period}>
-              {PERIOD_LABELS[period]}
-            </option>
-          ))}
-        </select>
+    <>
+      <div class="field-row">
+        <div class="field">
+          <label for={`${idPrefix}-allowance`}>Allowance</label>
+          <input
+            id={`${idPrefix}-allowance`}
+            name="allowance"
+            type="number"
+            min="1"
+            max="1000000000"
+            step="1"
+            required
+            value={values.allowance ?? ""}
+          />
+        </div>
+        <div class="field">
+          <label for={`${idPrefix}-period`}>Period</label>
+          <select id={`${idPrefix}-period`} name="period">
+            {TENANT_PERIODS.map((period) => (
+              <option value={period} selected={values.period === period}>
+                {PERIOD_LABELS[period]}
+              </option>
+            ))}
+          </select>
+        </div>
       </div>
       <div class="field">
         <label for={`${idPrefix}-tier`}>Rate tier</label>
@@ -49,7 +52,7 @@ export function QuotaFields(props: { values: Record<string, string>; tiers: read
           ))}
         </select>
       </div>
-    </div>
+    </>
   );
 }
 

@@ -73,11 +73,17 @@ export function UsageChartView(props: { chart: UsageChart; label: string }) {
                 base += value;
                 return rect;
               })}
-              {(lastIndex - i) % 7 === 0 && (
-                <text x={(MARGIN.left + i * slot + slot / 2).toFixed(1)} y={HEIGHT - 8} text-anchor="middle">
-                  {i === lastIndex ? "Today" : shortDay(day.day)}
-                </text>
-              )}
+              {(lastIndex - i) % 7 === 0 &&
+                (i === lastIndex ? (
+                  // Flush with the plot's right edge: centred, it would be cut off where the labels are large (phones).
+                  <text x={WIDTH - MARGIN.right} y={HEIGHT - 8} text-anchor="end">
+                    Today
+                  </text>
+                ) : (
+                  <text x={(MARGIN.left + i * slot + slot / 2).toFixed(1)} y={HEIGHT - 8} text-anchor="middle">
+                    {shortDay(day.day)}
+                  </text>
+                ))}
             </g>
           );
         })}

@@ -1,0 +1,120 @@
+// The official Censys Python client, unmodified, against the running origin and edge:
+// apps/origin/compat/censys_client_check.py, run with the Debian Python that has python3-censys.
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { createAdminClient } from "@scangate/client";
+import { expect, inject, it } from "vitest";
+import { REPO_ROOT } from "./support/system";
+import { censysPython, describeWith, SYSTEM_PYTHON } from "./support/system-deps";
+
+const CHECK_SCRIPT = path.join(REPO_ROOT, "apps", "origin", "compat", "censys_client_check.py");
+const OWN_ACCOUNT_CHECK = "account() of both clients is the expected login and allowance";
+
+/** Every check the script declares; a passing run prints an `ok` line for each. */
+function declaredChecks(): string[] {
+  return [...readFileSync(CHECK_SCRIPT, "utf8").matchAll(/@check\("([^"]+)"\)/g)].map(
+    (match) => match[1] ?? "",
+  );
+}
+
+/** The origin's own account for `apiId`, as apps/origin/wrangler.jsonc declares it (ORIGIN_ACCOUNTS). */
+function configuredOriginAccount(apiId: string): { login: string; allowance: number } {
+  const text = readFileSync(path.join(REPO_ROOT, "apps", "origin", "wrangler.jsonc"), "utf8").replace(
+    /^\s*\/\/.*$/gm,
+    "",
+  );
+  const config = JSON.parse(text) as { vars: { ORIGIN_ACCOUNTS: string } };
+  const accounts = JSON.parse(config.vars.ORIGIN_ACCOUNTS) as {
+    api_id: string;
+    login: string;
+    allowance: number;
+  }[];
+  const account = accounts.find((a) => a.api_id === apiId);
+  if (!account) throw new Error(`apps/origin/wrangler.jsonc declares no account ${apiId}`);
+  return account;
+}
+
+interface CheckRun {
+  code: number | null;
+  output: string;
+  passed: string[];
+  failed: string[];
+}
+
+function runCheck(target: {
+  url: string;
+  apiId: string;
+  apiSecret: string;
+  login: string;
+  allowance: number;
+}): Promise<CheckRun> {
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^(SCANGATE|ORIGIN)_/.test(key)),
+  );
+  const child = spawn(SYSTEM_PYTHON, [CHECK_SCRIPT], {
+    env: {
+      ...inherited,
+      SCANGATE_URL: target.url,
+      SCANGATE_API_ID: target.apiId,
+      SCANGATE_API_SECRET: target.apiSecret,
+      SCANGATE_EXPECT_LOGIN: target.login,
+      SCANGATE_EXPECT_ALLOWANCE: String(target.allowance),
+    },
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const named = (prefix: string) =>
+        output
+          .split("\n")
+          .filter((line) => line.startsWith(prefix))
+          .map((line) => line.slice(prefix.length).replace(/: .*$/, ""));
+      resolve({ code, output, passed: named("ok    "), failed: named("FAIL  ") });
+    });
+  });
+}
+
+describeWith(censysPython(), "the official Censys Python client", () => {
+  it("passes every check against the origin, which answers account() with its own account", async () => {
+    const apiId = inject("ORIGIN_API_ID");
+    const account = configuredOriginAccount(apiId);
+    const run = await runCheck({
+      url: inject("ORIGIN_URL"),
+      apiId,
+      apiSecret: inject("ORIGIN_API_SECRET"),
+      ...account,
+    });
+
+    expect(run.failed, run.output).toEqual([]);
+    expect(run.code, run.output).toBe(0);
+    expect(run.passed.sort()).toEqual(declaredChecks().sort());
+    expect(run.output).toContain(`against ${inject("ORIGIN_URL")}: 0 failure(s)`);
+  });
+
+  it("passes every check through the edge with a tenant credential, and account() is the tenant's, not the origin's", async () => {
+    const admin = createAdminClient({ baseUrl: inject("EDGE_URL"), adminToken: inject("ADMIN_TOKEN") });
+    const { tenants } = await admin.tenants.list();
+    const demo = tenants.find((tenant) => tenant.api_id === inject("DEMO_API_ID"));
+    if (!demo) throw new Error("the demo tenant start.mjs printed is not in the admin API's list");
+    // The check is only telling if the tenant's allowance differs from the upstream account's.
+    expect(demo.allowance).not.toBe(configuredOriginAccount(inject("ORIGIN_API_ID")).allowance);
+
+    const run = await runCheck({
+      url: inject("EDGE_URL"),
+      apiId: demo.api_id,
+      apiSecret: inject("DEMO_API_SECRET"),
+      login: demo.name,
+      allowance: demo.allowance,
+    });
+
+    expect(run.failed, run.output).toEqual([]);
+    expect(run.code, run.output).toBe(0);
+    expect(run.passed).toContain(OWN_ACCOUNT_CHECK);
+    expect(run.passed.sort()).toEqual(declaredChecks().sort());
+    expect(run.output).toContain(`against ${inject("EDGE_URL")}: 0 failure(s)`);
+  });
+});
