@@ -3,13 +3,17 @@ import type { EdgeServices } from "./services";
 
 /**
  * The scheduled cleanup: bounds the document cache (rows stale beyond stale-if-error, then the
- * oldest beyond CACHE_MAX_ROWS) and forgets job ownership once the upstream has dropped the job.
+ * oldest beyond CACHE_MAX_ROWS), forgets job ownership once the upstream has dropped the job,
+ * and forgets signed-out sessions whose cookies have expired anyway.
  */
-export async function runMaintenance(services: EdgeServices): Promise<{ documents: number; jobs: number }> {
+export async function runMaintenance(
+  services: EdgeServices,
+): Promise<{ documents: number; jobs: number; endedSessions: number }> {
   const now = services.clock.now();
   const { staleIfErrorSeconds, maxRows } = services.config.cache;
   const documents = await services.cache.cleanup(now, staleIfErrorSeconds * 1000, maxRows);
   // Jobs run a while before their 24 h retention starts: keep ownership for twice that.
   const jobs = await services.jobs.expire(now - 2 * QUERY_RESULTS_RETENTION_MS);
-  return { documents, jobs };
+  const endedSessions = await services.endedSessions.purge(now);
+  return { documents, jobs, endedSessions };
 }

@@ -10,6 +10,7 @@ import { JobStore } from "./jobs/store";
 import { D1QuotaLedger, type QuotaLedger } from "./quota/ledger";
 import type { RateLimiter } from "./ratelimit/interface";
 import { WorkersRateLimiter } from "./ratelimit/workers";
+import { EndedSessions } from "./sessions/ended-sessions";
 import { AuditLog } from "./tenants/audit";
 import { TenantStore } from "./tenants/store";
 import { CredentialPool } from "./upstream/credential-pool";
@@ -25,6 +26,7 @@ export interface EdgeServices {
   readonly tenants: TenantStore;
   readonly auth: TenantAuthenticator;
   readonly audit: AuditLog;
+  readonly endedSessions: EndedSessions;
   readonly jobs: JobStore;
   readonly quota: QuotaLedger;
   readonly rateLimiter: RateLimiter;
@@ -75,6 +77,7 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
     tenants,
     auth: new TenantAuthenticator(tenants, clock, config.authCacheTtlMs),
     audit: new AuditLog(db, clock),
+    endedSessions: new EndedSessions(db),
     jobs: new JobStore(db, clock),
     quota: overrides.quota ?? new D1QuotaLedger(db, clock),
     rateLimiter: overrides.rateLimiter ?? new WorkersRateLimiter(env, config.rateTiers),

@@ -189,6 +189,20 @@ describe("tenant sessions", () => {
     expect(out.status).toBe(303);
     expect(out.headers.get("location")).toBe("/dashboard/login?notice=signed_out");
     expect(out.headers.getSetCookie().some((c) => /^sg_tenant=;|Max-Age=0/i.test(c))).toBe(true);
+    // A copy of the cookie kept from before sign-out is refused by the server, not only forgotten.
+    const replayed = await page("/dashboard", cookie);
+    expect(replayed.status).toBe(303);
+    expect(replayed.headers.get("location")).toBe("/dashboard/login?notice=ended");
+  });
+
+  it("ends the admin session on sign-out, for copies of its cookie too", async () => {
+    const cookie = await adminSignIn();
+    const csrf = csrfOf(await (await page("/admin", cookie)).text());
+    const out = await form("/admin/logout", { csrf }, { cookie, address: freshAddress() });
+    expect(out.status).toBe(303);
+    const replayed = await page("/admin", cookie);
+    expect(replayed.status).toBe(303);
+    expect(replayed.headers.get("location")).toMatch(/^\/admin\/login/);
   });
 
   it("never opens the admin console with a tenant's cookie, even renamed", async () => {

@@ -26,6 +26,16 @@ async function documentIds(): Promise<string[]> {
 }
 
 describe("scheduled cleanup", () => {
+  it("forgets signed-out sessions whose cookies have expired, keeps the others", async () => {
+    const now = Date.now();
+    await env.DB.prepare("insert into ended_sessions (sid, expires_at) values ('expired-session-0001', ?), ('live-session-000001', ?)")
+      .bind(now - 1000, now + DAY)
+      .run();
+    await runCleanup(env);
+    const { results } = await env.DB.prepare("select sid from ended_sessions order by sid").all<{ sid: string }>();
+    expect(results.map((r) => r.sid)).toEqual(["live-session-000001"]);
+  });
+
   it("drops documents stale beyond stale-if-error, keeps usable and never-expiring ones", async () => {
     await env.DB.prepare("delete from documents").run();
     const now = Date.now();

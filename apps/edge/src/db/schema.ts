@@ -96,3 +96,16 @@ export const auditLog = sqliteTable(
   (t) => [index("audit_log_at").on(t.at), index("audit_log_tenant").on(t.tenantId, t.at)],
 );
 export type AuditRow = typeof auditLog.$inferSelect;
+
+/**
+ * Sessions signed out before their cookie expired. A session cookie is signed, not stored, so
+ * sign-out records its id here until its expiry; a copy of the cookie then opens nothing.
+ */
+export const endedSessions = sqliteTable(
+  "ended_sessions",
+  {
+    sid: text("sid").primaryKey(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("ended_sessions_expires").on(t.expiresAt)],
+);

@@ -122,7 +122,10 @@ export function registerAdminPages(app: Hono<AppEnv>): void {
     pageHandler("admin", async (c) => {
       requireSameOrigin(c);
       const admin = await currentAdmin(c);
-      if (admin) await requireCsrf(ADMIN_SESSION, admin, await readForm(c));
+      if (admin) {
+        await requireCsrf(ADMIN_SESSION, admin, await readForm(c));
+        await c.get("services").endedSessions.end(admin.session.sid, admin.session.exp);
+      }
       endSession(c, ADMIN_SESSION);
       return seeOther(c, "/admin/login?notice=signed_out");
     }),

@@ -41,13 +41,13 @@ export function sessionRoot(c: PageContext): string {
 /**
  * The signed-in tenant, read fresh from D1: a session ends when its cookie is missing, forged,
  * expired, made for another purpose, or when the tenant was deleted, disabled or given a new
- * secret since it signed in.
+ * secret since it signed in, or when it was signed out (a copied cookie opens nothing then).
  */
 export async function currentTenant(c: PageContext): Promise<TenantViewer | null> {
   const root = sessionRoot(c);
   const services = c.get("services");
   const session = await readSession(c, TENANT_SESSION, root, services.clock.now());
-  if (!session) return null;
+  if (!session || (await services.endedSessions.isEnded(session.sid))) return null;
   const tenant = await services.tenants.get(session.sub);
   if (!tenant || tenant.disabled) return null;
   if (session.fp !== (await credentialFingerprint(root, TENANT_SESSION, tenant.secretHash))) return null;
@@ -59,7 +59,7 @@ export async function currentAdmin(c: PageContext): Promise<SignedIn | null> {
   const root = sessionRoot(c);
   const services = c.get("services");
   const session = await readSession(c, ADMIN_SESSION, root, services.clock.now());
-  if (!session || session.sub !== "admin") return null;
+  if (!session || session.sub !== "admin" || (await services.endedSessions.isEnded(session.sid))) return null;
   if (session.fp !== (await credentialFingerprint(root, ADMIN_SESSION, services.config.adminToken))) return null;
   return { session, root, csrf: await csrfToken(root, ADMIN_SESSION, session) };
 }

@@ -90,7 +90,10 @@ export function registerTenantPages(app: Hono<AppEnv>): void {
     pageHandler("tenant", async (c) => {
       requireSameOrigin(c);
       const viewer = await currentTenant(c);
-      if (viewer) await requireCsrf(TENANT_SESSION, viewer, await readForm(c));
+      if (viewer) {
+        await requireCsrf(TENANT_SESSION, viewer, await readForm(c));
+        await c.get("services").endedSessions.end(viewer.session.sid, viewer.session.exp);
+      }
       endSession(c, TENANT_SESSION);
       return seeOther(c, "/dashboard/login?notice=signed_out");
     }),
