@@ -1,6 +1,9 @@
 import { type TenantWithSecret } from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { D1DocumentCache } from "../src/cache/d1";
+import type { CachedDocument, DocumentCache, DocumentKey } from "../src/cache/interface";
+import { edgeDb } from "../src/db/client";
 import { hang, json } from "./support/fake-upstream";
 import { originFacts, seedOrigin } from "./support/origin-data";
 import { buildRequest, createTenant, tenantAuth } from "./support/requests";
@@ -32,6 +35,45 @@ async function setup(vars: Record<string, string> = {}) {
   const edge = testEdge({ vars });
   const tenant = await createTenant({ allowance: 1000 }, edge.fetch);
   return { edge, tenant };
+}
+
+/** The D1 cache, except that one chosen read answers what it read only once a gate opens. */
+class HeldReadCache implements DocumentCache {
+  private held: { gate: Promise<void>; read: () => void } | null = null;
+
+  constructor(private readonly inner: DocumentCache) {}
+
+  /** Holds the next `get`; resolves once that read has happened. */
+  holdNextRead(gate: Promise<void>): Promise<void> {
+    return new Promise((read) => (this.held = { gate, read }));
+  }
+
+  async get(key: DocumentKey): Promise<CachedDocument | null> {
+    const held = this.held;
+    this.held = null;
+    const doc = await this.inner.get(key);
+    if (held) {
+      held.read();
+      await held.gate;
+    }
+    return doc;
+  }
+
+  getMany(...args: Parameters<DocumentCache["getMany"]>) {
+    return this.inner.getMany(...args);
+  }
+
+  put(...args: Parameters<DocumentCache["put"]>) {
+    return this.inner.put(...args);
+  }
+
+  purge(...args: Parameters<DocumentCache["purge"]>) {
+    return this.inner.purge(...args);
+  }
+
+  cleanup(...args: Parameters<DocumentCache["cleanup"]>) {
+    return this.inner.cleanup(...args);
+  }
 }
 
 /** Delays every upstream answer, so concurrent requests overlap. */
@@ -93,6 +135,28 @@ describe("v1 view cache", () => {
     expect(statuses.filter((s) => s === "scangate; fwd=uri-miss; stored")).toHaveLength(1);
     expect(statuses.filter((s) => s?.includes("detail=collapsed"))).toHaveLength(9);
     // Only the request that went upstream pays; the others were answered by its call.
+    expect(await usedOf(tenant)).toBe(1);
+  });
+
+  it("does not ask again for a document stored between a request's cache read and its fetch", async () => {
+    await env.DB.prepare("delete from documents").run();
+    const cache = new HeldReadCache(new D1DocumentCache(edgeDb(env.DB)));
+    const edge = testEdge({ overrides: { cache } });
+    const tenant = await createTenant({ allowance: 10 }, edge.fetch);
+    const path = `/api/v1/view/ipv4/${IP_6}`;
+    // The late request reads the empty cache, then waits until the first one has fetched and stored.
+    let firstDone = () => {};
+    const late = view(edge, tenant, path);
+    const read = cache.holdNextRead(new Promise<void>((resolve) => (firstDone = resolve)));
+    await read;
+    const first = await view(edge, tenant, path);
+    firstDone();
+    const second = await late;
+    expect(first.headers.get("Cache-Status")).toBe("scangate; fwd=uri-miss; stored");
+    expect(second.status).toBe(200);
+    expect(second.headers.get("Cache-Status")).toMatch(/^scangate; hit; ttl=\d+; detail=collapsed$/);
+    expect(await second.text()).toBe(await first.text());
+    expect(edge.upstream.requests).toHaveLength(1);
     expect(await usedOf(tenant)).toBe(1);
   });
 

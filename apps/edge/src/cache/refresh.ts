@@ -1,5 +1,6 @@
 import type { EdgeServices } from "../services";
 import { type Relayed, relayJson } from "../upstream/relay";
+import { freshness } from "./freshness";
 import type { CachedDocument, DocumentKey } from "./interface";
 
 /** How one cached route fetches and stores its document. */
@@ -56,10 +57,23 @@ export async function fetchAndStore(services: EdgeServices, spec: CachedFetchSpe
   }
 }
 
-/** Runs `fetchAndStore` for `spec`, joined with any fetch of the same document under way. */
-export function sharedFetch(services: EdgeServices, spec: CachedFetchSpec) {
-  return services.flights.run(flightKey(spec.key), () => fetchAndStore(services, spec)) as Promise<{
-    value: Refreshed;
-    leader: boolean;
-  }>;
+/** What a shared fetch gives: the upstream's answer, or a fresh row that was stored meanwhile. */
+export type SharedFetch = ({ readonly found: null } & Refreshed) | { readonly found: CachedDocument };
+
+const NO_STALE_WINDOWS = { staleWhileRevalidateMs: 0, staleIfErrorMs: 0 };
+
+/**
+ * Runs `fetchAndStore` for `spec`, joined with any fetch of the same document under way. With
+ * `recheck` (a request that found no usable row), the flight first reads the cache again: a
+ * fetch of the same document that ended between the request's read and its joining has stored
+ * it, and that row answers instead of a second upstream call.
+ */
+export function sharedFetch(services: EdgeServices, spec: CachedFetchSpec, recheck = false) {
+  return services.flights.run(flightKey(spec.key), async (): Promise<SharedFetch> => {
+    if (recheck) {
+      const doc = await services.cache.get(spec.key);
+      if (doc && freshness(doc, services.clock.now(), NO_STALE_WINDOWS) === "fresh") return { found: doc };
+    }
+    return { found: null, ...(await fetchAndStore(services, spec)) };
+  }) as Promise<{ value: SharedFetch; leader: boolean }>;
 }

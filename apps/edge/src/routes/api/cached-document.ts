@@ -74,7 +74,7 @@ export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Pr
   const charge = await chargeRequest(c, route.operation);
   let outcome;
   try {
-    outcome = await sharedFetch(services, route);
+    outcome = await sharedFetch(services, route, !revalidationAsked);
   } catch (error) {
     await refundRequest(c, charge);
     const failure: ApiError = upstreamFailure(error);
@@ -82,6 +82,14 @@ export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Pr
     throw failure;
   }
   const { value, leader } = outcome;
+  if (value.found) {
+    // Another request's upstream call stored it after this one read the cache: a hit after all.
+    if (!cacheConfig.hitsCharged) await refundRequest(c, charge);
+    usage.cacheHit = true;
+    const at = services.clock.now();
+    const collapsed: CacheOutcome = { hit: true, ttl: ttlSeconds(value.found, at), detail: "collapsed" };
+    return withCacheHeaders(fromCache(c, route, value.found), collapsed, ageSeconds(value.found, at));
+  }
   if (leader) usage.upstreamCalls += 1;
   const status = value.relayed.status;
   if (!isSuccess(status)) {
