@@ -1,0 +1,60 @@
+// What a run keeps of a scenario's load: the figures the table, the targets and the results file
+// show (raw latencies are reduced here).
+import { type LoadSample, quantile } from "./load";
+
+export interface Measurement {
+  readonly id: string;
+  readonly title: string;
+  /** What was asked, e.g. the path and query. */
+  readonly target: string;
+  readonly connections: number;
+  readonly requests: number;
+  /** Responses outside 2xx plus connection errors and timeouts. */
+  readonly errors: number;
+  readonly statuses: Readonly<Record<string, number>>;
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly loadSeconds: number;
+  readonly counts: Readonly<Record<string, number>>;
+  readonly notes: readonly string[];
+}
+
+/** A scenario that could not run, and why. */
+export interface Skipped {
+  readonly id: string;
+  readonly title: string;
+  readonly reason: string;
+}
+
+export interface MeasureInput {
+  readonly id: string;
+  readonly title: string;
+  readonly target: string;
+  readonly connections: number;
+  readonly sample: LoadSample;
+  readonly counts?: Readonly<Record<string, number>>;
+  readonly notes?: readonly string[];
+}
+
+/** Reduces a load sample: requests/s over the time under load, nearest-rank p50 and p99. */
+export function measure(input: MeasureInput): Measurement {
+  const { sample } = input;
+  const sorted = Array.from(Float64Array.from(sample.latenciesMs).sort());
+  const seconds = sample.elapsedMs / 1000;
+  return {
+    id: input.id,
+    title: input.title,
+    target: input.target,
+    connections: input.connections,
+    requests: sample.requests,
+    errors: sample.non2xx + sample.socketErrors,
+    statuses: { ...sample.statuses },
+    requestsPerSecond: seconds > 0 ? sample.requests / seconds : 0,
+    p50Ms: quantile(sorted, 0.5),
+    p99Ms: quantile(sorted, 0.99),
+    loadSeconds: seconds,
+    counts: { ...input.counts },
+    notes: [...(input.notes ?? [])],
+  };
+}

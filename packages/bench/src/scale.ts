@@ -1,0 +1,158 @@
+// The scaling mode: origin search and aggregate latency as the dataset grows, and cache-hit
+// latency as the edge's cache grows. Preparing a size (seeding hosts, filling the cache) is timed
+// against a budget; a size that would not fit is reported as not measured, with the estimate.
+import { basicAuth, createTenant } from "./admin-client";
+import { fillEdgeCache } from "./cache-fill";
+import { type BenchSecrets, startCluster } from "./cluster";
+import { estimateSeedSeconds, isSeeded, knownSeedTimings, probeDataset, seedOrigin } from "./dataset";
+import { formatCount } from "./format";
+import { runLoad } from "./load";
+import { measure, type Measurement } from "./measurement";
+import type { BenchOptions } from "./options";
+import { datasetStateDir } from "./paths";
+import { RunTimeout } from "./processes";
+import type { ScaleRow } from "./report";
+import { preflight, SkipScenario, tenantHeaders, viewPath } from "./scenario";
+import { AGGREGATE_PATH, originQueryLoad, readable, searchPath } from "./scenarios/queries";
+
+/** A size of the scaling mode: what was measured on it, or why nothing was. */
+export type ScaleLevel = ScaleRow;
+
+const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
+
+/** Origin search and aggregate on each dataset size of --scale-hosts. */
+export async function scaleHosts(options: BenchOptions, secrets: BenchSecrets): Promise<ScaleLevel[]> {
+  const levels: ScaleLevel[] = [];
+  for (const hosts of options.scaleHosts) {
+    const size = { hosts, certs: options.certs, seed: options.seed };
+    const stateDir = datasetStateDir(hosts, options.certs, options.seed);
+    let prepareSeconds = 0;
+    if (!(await isSeeded(stateDir, size))) {
+      const estimate = estimateSeedSeconds(hosts, knownSeedTimings());
+      if (estimate !== null && estimate > options.scaleBudget) {
+        const skipped = `seeding ${formatCount(hosts)} hosts would take at least ${formatCount(estimate)} s here (linear from the largest seed timed on this machine; index upkeep makes it longer), over --scale-budget ${options.scaleBudget} s; run with --scale-budget ${estimate * 2} to measure it`;
+        log(`scale: ${skipped}`);
+        levels.push({ kind: "hosts", size: hosts, prepareSeconds, measurements: [], skipped });
+        continue;
+      }
+      log(
+        `scale: seeding ${formatCount(hosts)} hosts (budget ${options.scaleBudget} s${estimate !== null ? `, estimate ${estimate} s` : ""})`,
+      );
+      const started = performance.now();
+      try {
+        await seedOrigin(stateDir, size, options.scaleBudget * 1000);
+      } catch (error) {
+        if (!(error instanceof RunTimeout)) throw error;
+        const skipped = `seeding ${formatCount(hosts)} hosts did not finish within --scale-budget ${options.scaleBudget} s`;
+        log(`scale: ${skipped}`);
+        levels.push({
+          kind: "hosts",
+          size: hosts,
+          prepareSeconds: options.scaleBudget,
+          measurements: [],
+          skipped,
+        });
+        continue;
+      }
+      prepareSeconds = Math.round((performance.now() - started) / 1000);
+    }
+    const cluster = await startCluster(stateDir, secrets);
+    try {
+      const probe = await probeDataset(cluster.originDb);
+      const ctx = { cluster, originAuth: basicAuth(secrets.originApiId, secrets.originApiSecret), options };
+      const measurements: Measurement[] = [];
+      for (const [id, path] of [
+        ["origin-search", searchPath(probe.countryCode)],
+        ["origin-aggregate", AGGREGATE_PATH],
+      ] as const) {
+        log(`scale: ${id} on ${formatCount(probe.hosts)} hosts`);
+        const sample = await originQueryLoad(ctx, path);
+        measurements.push(
+          measure({
+            id,
+            title: `${id} on ${formatCount(probe.hosts)} hosts`,
+            target: `GET ${readable(path)}`,
+            connections: options.queryConnections,
+            sample,
+          }),
+        );
+      }
+      levels.push({ kind: "hosts", size: hosts, prepareSeconds, measurements });
+    } finally {
+      await cluster.dispose();
+    }
+  }
+  return levels;
+}
+
+/**
+ * Cache-hit latency of one certificate view with each --scale-cached number of documents in the
+ * edge's cache, on the main dataset's origin (`stateDir`).
+ */
+export async function scaleCached(
+  options: BenchOptions,
+  secrets: BenchSecrets,
+  stateDir: string,
+): Promise<ScaleLevel[]> {
+  const levels: ScaleLevel[] = [];
+  for (const cached of options.scaleCached) {
+    const cluster = await startCluster(stateDir, secrets, {
+      edgeDatabaseId: `bench-edge-cache-${cached}`,
+      // The hourly cleanup would cut the cache back to CACHE_MAX_ROWS (200,000 by default).
+      cacheMaxRows: Math.max(200_000, cached + 10_000),
+    });
+    try {
+      log(`scale: edge cache of ${formatCount(cached)} documents`);
+      const fill = await fillEdgeCache(cluster.edgeDb, cluster.originDb, cached, options.scaleBudget, (m) =>
+        log(`scale: ${m}`),
+      );
+      if (fill.kind === "over-budget") {
+        const skipped = `filling the cache to ${formatCount(cached)} documents would take about ${formatCount(fill.estimatedSeconds)} s here (${formatCount(fill.rowsPerSecond)} rows/s), over --scale-budget ${options.scaleBudget} s; ${formatCount(fill.rows)} rows are kept and the next run continues from there`;
+        log(`scale: ${skipped}`);
+        levels.push({
+          kind: "cached",
+          size: cached,
+          prepareSeconds: fill.seconds,
+          measurements: [],
+          skipped,
+        });
+        continue;
+      }
+      const probe = await probeDataset(cluster.originDb);
+      const tenant = await createTenant(cluster.edgeUrl, secrets.adminToken, `bench scale cache ${cached}`);
+      const headers = tenantHeaders(tenant);
+      const path = viewPath(probe.viewFingerprint);
+      await preflight(`${cluster.edgeUrl}${path}`, { headers });
+      const { response } = await preflight(`${cluster.edgeUrl}${path}`, { headers });
+      if (!/;\s*hit/.test(response.headers.get("cache-status") ?? "")) {
+        throw new SkipScenario(
+          `the repeated view was not a cache hit (Cache-Status: ${response.headers.get("cache-status")})`,
+        );
+      }
+      const sample = await runLoad({
+        baseUrl: cluster.edgeUrl,
+        headers,
+        requests: [{ method: "GET", path }],
+        connections: options.queryConnections,
+        durationSeconds: options.duration,
+      });
+      levels.push({
+        kind: "cached",
+        size: cached,
+        prepareSeconds: fill.seconds,
+        measurements: [
+          measure({
+            id: "edge-view-hit",
+            title: `edge view, cache hit, ${formatCount(fill.rows)} documents cached`,
+            target: `GET ${path}`,
+            connections: options.queryConnections,
+            sample,
+          }),
+        ],
+      });
+    } finally {
+      await cluster.dispose();
+    }
+  }
+  return levels;
+}

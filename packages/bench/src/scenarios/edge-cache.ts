@@ -1,0 +1,177 @@
+// The edge's shared document cache: certificate views and bulk lookups, cached and not.
+import { BULK_MAX_FINGERPRINTS } from "@scangate/core";
+import { bulkBody } from "../admin-client";
+import { purgeCertificateCache } from "../dataset";
+import { runLoad } from "../load";
+import {
+  type BenchContext,
+  bulkFingerprints,
+  inRounds,
+  preflight,
+  type Scenario,
+  settledUsage,
+  SkipScenario,
+  tenantHeaders,
+  usageCounts,
+  viewPath,
+} from "../scenario";
+
+/** Asks twice; the second answer must be a cache hit, or the scenario would not measure hits. */
+async function expectCacheHit(url: string, init: RequestInit): Promise<number> {
+  await preflight(url, init);
+  const { response } = await preflight(url, init);
+  const status = response.headers.get("cache-status") ?? "";
+  if (!/;\s*hit/.test(status))
+    throw new SkipScenario(`a repeated request was not a cache hit (Cache-Status: "${status}")`);
+  return 2;
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i + size <= items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+async function cachedLoad(
+  ctx: BenchContext,
+  label: string,
+  request: { method: "GET" | "POST"; path: string; body?: string },
+) {
+  const tenant = await ctx.newTenant(label);
+  const headers = tenantHeaders(tenant);
+  const init: RequestInit = {
+    method: request.method,
+    headers,
+    ...(request.body !== undefined ? { body: request.body } : {}),
+  };
+  const warmups = await expectCacheHit(`${ctx.cluster.edgeUrl}${request.path}`, init);
+  const sample = await runLoad({
+    baseUrl: ctx.cluster.edgeUrl,
+    headers,
+    requests: [request],
+    connections: ctx.options.connections,
+    durationSeconds: ctx.options.duration,
+  });
+  const usage = await settledUsage(ctx, tenant, sample.requests + warmups);
+  return { sample, counts: usageCounts(usage), warmups };
+}
+
+export const edgeViewHit: Scenario = {
+  id: "edge-view-hit",
+  title: "edge view, cache hit",
+  async run(ctx) {
+    const path = viewPath(ctx.probe.viewFingerprint);
+    const { sample, counts, warmups } = await cachedLoad(ctx, "view-hit", { method: "GET", path });
+    return {
+      kind: "ran",
+      sample,
+      connections: ctx.options.connections,
+      target: `GET ${path}`,
+      counts,
+      notes: [`${warmups} warm-up requests before the load (counted in the edge's usage)`],
+    };
+  },
+};
+
+export const edgeBulkHit: Scenario = {
+  id: "edge-bulk-hit",
+  title: `edge bulk of ${BULK_MAX_FINGERPRINTS}, all cached`,
+  async run(ctx) {
+    const fingerprints = bulkFingerprints(ctx.probe);
+    if (fingerprints.length < BULK_MAX_FINGERPRINTS)
+      throw new SkipScenario(`the dataset has fewer than ${BULK_MAX_FINGERPRINTS} certificates`);
+    const request = {
+      method: "POST" as const,
+      path: "/api/v1/bulk/certificates",
+      body: bulkBody(fingerprints),
+    };
+    const { sample, counts, warmups } = await cachedLoad(ctx, "bulk-hit", request);
+    return {
+      kind: "ran",
+      sample,
+      connections: ctx.options.connections,
+      target: `POST ${request.path} (${fingerprints.length} fingerprints)`,
+      counts,
+      notes: [`${warmups} warm-up requests before the load (counted in the edge's usage)`],
+    };
+  },
+};
+
+export const edgeViewMiss: Scenario = {
+  id: "edge-view-miss",
+  title: "edge view, cache miss (upstream view + store)",
+  async run(ctx) {
+    const tenant = await ctx.newTenant("view-miss");
+    const headers = tenantHeaders(tenant);
+    const { fingerprints } = ctx.probe;
+    await preflight(`${ctx.cluster.edgeUrl}${viewPath(fingerprints[0] ?? "")}`, { headers });
+    // Each round asks for every certificate once, from an empty cache: every request a miss.
+    const { sample, rounds } = await inRounds(
+      ctx.options.duration,
+      () => purgeCertificateCache(ctx.cluster.edgeDb),
+      () => ({
+        baseUrl: ctx.cluster.edgeUrl,
+        headers,
+        requests: fingerprints.map((fp) => ({ method: "GET" as const, path: viewPath(fp) })),
+        amount: fingerprints.length,
+        connections: ctx.options.connections,
+        durationSeconds: ctx.options.duration,
+      }),
+    );
+    const usage = await settledUsage(ctx, tenant, sample.requests + 1);
+    return {
+      kind: "ran",
+      sample,
+      connections: ctx.options.connections,
+      target: `GET /api/v1/view/certificates/:sha256 over ${fingerprints.length} certificates`,
+      counts: usageCounts(usage),
+      notes: [`${rounds} rounds, cache emptied before each (off the clock); 1 warm-up request`],
+    };
+  },
+};
+
+export const edgeBulkHalf: Scenario = {
+  id: "edge-bulk-half",
+  title: `edge bulk of ${BULK_MAX_FINGERPRINTS}, half cached`,
+  async run(ctx) {
+    const half = BULK_MAX_FINGERPRINTS / 2;
+    const cached = ctx.probe.fingerprints.slice(0, half);
+    // Every request: the same cached half, and a half no request asked for before in its round.
+    const fresh = chunks(ctx.probe.fingerprints.slice(half), half);
+    if (fresh.length === 0)
+      throw new SkipScenario(`the dataset has fewer than ${BULK_MAX_FINGERPRINTS} certificates`);
+    const tenant = await ctx.newTenant("bulk-half");
+    const headers = tenantHeaders(tenant);
+    const url = `${ctx.cluster.edgeUrl}/api/v1/bulk/certificates`;
+    const { sample, rounds } = await inRounds(
+      ctx.options.duration,
+      async () => {
+        await purgeCertificateCache(ctx.cluster.edgeDb);
+        await preflight(url, { method: "POST", headers, body: bulkBody(cached) });
+      },
+      () => ({
+        baseUrl: ctx.cluster.edgeUrl,
+        headers,
+        requests: fresh.map((missing) => ({
+          method: "POST" as const,
+          path: "/api/v1/bulk/certificates",
+          body: bulkBody([...cached, ...missing]),
+        })),
+        amount: fresh.length,
+        connections: ctx.options.connections,
+        durationSeconds: ctx.options.duration,
+      }),
+    );
+    const usage = await settledUsage(ctx, tenant, sample.requests + rounds);
+    return {
+      kind: "ran",
+      sample,
+      connections: ctx.options.connections,
+      target: `POST /api/v1/bulk/certificates (${half} cached + ${half} not)`,
+      counts: usageCounts(usage),
+      notes: [
+        `${rounds} rounds of ${fresh.length} requests; before each (off the clock) the cache is emptied and the cached half warmed by 1 bulk request`,
+      ],
+    };
+  },
+};

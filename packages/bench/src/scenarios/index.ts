@@ -1,0 +1,25 @@
+import type { Scenario } from "../scenario";
+import { edgeBulkHalf, edgeBulkHit, edgeViewHit, edgeViewMiss } from "./edge-cache";
+import { edgeAggregate, edgeSearch, originAggregate, originSearch } from "./queries";
+import { bareD1, bareD1Bulk, bareWorker, originView } from "./reference";
+import { zipfLookups } from "./zipf";
+
+/** Every scenario, in the order a run takes them (one at a time). */
+export const SCENARIOS: readonly Scenario[] = [
+  bareWorker,
+  bareD1,
+  bareD1Bulk,
+  originView,
+  edgeViewHit,
+  edgeViewMiss,
+  edgeBulkHit,
+  edgeBulkHalf,
+  edgeSearch,
+  edgeAggregate,
+  originSearch,
+  originAggregate,
+  zipfLookups,
+];
+
+/** Ids of SCENARIOS, for option parsing. */
+export const SCENARIO_IDS = SCENARIOS.map((s) => s.id);

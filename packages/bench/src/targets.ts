@@ -1,0 +1,184 @@
+// The targets a run is judged against, each from figures measured in that same run.
+import { formatCount, formatMs, formatRate } from "./format";
+import type { Measurement } from "./measurement";
+
+export type TargetStatus = "PASS" | "MISS" | "N/A";
+
+export interface TargetResult {
+  readonly id: string;
+  readonly requirement: string;
+  readonly status: TargetStatus;
+  /** The figures behind the status, or why there are none. */
+  readonly measured: string;
+}
+
+/** Dataset size the origin latency targets are defined on. */
+export const TARGET_HOSTS = 100_000;
+
+export interface ScaledQueries {
+  readonly hosts: number;
+  readonly search?: Measurement;
+  readonly aggregate?: Measurement;
+}
+
+export interface TargetInputs {
+  /** This run's measurements, by scenario id. */
+  readonly scenarios: ReadonlyMap<string, Measurement>;
+  /** Hosts in this run's dataset. */
+  readonly datasetHosts: number;
+  /** Origin search and aggregate on other dataset sizes (the scaling mode). */
+  readonly scaled?: readonly ScaledQueries[];
+}
+
+type Usable = { ok: true; m: Measurement } | { ok: false; why: string };
+
+/** A measurement a target can use: it ran, and every response was a 2xx. */
+function usable(m: Measurement | undefined, id: string): Usable {
+  if (!m) return { ok: false, why: `${id} did not run` };
+  if (m.requests === 0) return { ok: false, why: `${id} answered no requests` };
+  if (m.errors > 0)
+    return {
+      ok: false,
+      why: `${id} had ${formatCount(m.errors)} failed requests of ${formatCount(m.requests)}`,
+    };
+  return { ok: true, m };
+}
+
+/** N/A, with why each input that is not usable is not. */
+function unavailable(id: string, requirement: string, inputs: readonly Usable[]): TargetResult {
+  const why = inputs.flatMap((u) => (u.ok ? [] : [u.why]));
+  return { id, requirement, status: "N/A", measured: why.join("; ") };
+}
+
+function edgeHitAgainstBare(inputs: TargetInputs): TargetResult {
+  const id = "edge-hit-vs-bare";
+  const requirement = "edge cache hit >= 0.5 x bare worker req/s";
+  const bare = usable(inputs.scenarios.get("bare"), "bare");
+  const hit = usable(inputs.scenarios.get("edge-view-hit"), "edge-view-hit");
+  if (!bare.ok || !hit.ok) return unavailable(id, requirement, [bare, hit]);
+  const ratio = hit.m.requestsPerSecond / bare.m.requestsPerSecond;
+  // The same worker reading the document from D1 once per request: the floor under any D1 read.
+  const d1 = inputs.scenarios.get("bare-d1");
+  const floor =
+    d1 && d1.errors === 0 && d1.requests > 0
+      ? `; bare-d1 is ${(d1.requestsPerSecond / bare.m.requestsPerSecond).toFixed(2)} x bare`
+      : "";
+  return {
+    id,
+    requirement,
+    status: ratio >= 0.5 ? "PASS" : "MISS",
+    measured: `${ratio.toFixed(2)} = ${formatRate(hit.m.requestsPerSecond)} / ${formatRate(bare.m.requestsPerSecond)} req/s${floor}`,
+  };
+}
+
+function bulkAgainstView(inputs: TargetInputs): TargetResult {
+  const id = "bulk-vs-view";
+  const requirement = "bulk-50 all cached p50 < 3 x cached view p50";
+  const bulk = usable(inputs.scenarios.get("edge-bulk-hit"), "edge-bulk-hit");
+  const view = usable(inputs.scenarios.get("edge-view-hit"), "edge-view-hit");
+  if (!bulk.ok || !view.ok) return unavailable(id, requirement, [bulk, view]);
+  const ratio = bulk.m.p50Ms / view.m.p50Ms;
+  const sameLoad =
+    bulk.m.connections === view.m.connections
+      ? ""
+      : ` (connections differ: ${bulk.m.connections} and ${view.m.connections})`;
+  // The same two reads by a bare worker: what D1 and the answer's size cost before the edge's work.
+  const d1 = inputs.scenarios.get("bare-d1");
+  const d1Bulk = inputs.scenarios.get("bare-d1-bulk");
+  const floor =
+    d1 && d1Bulk && d1.errors === 0 && d1Bulk.errors === 0 && d1.requests > 0 && d1Bulk.requests > 0
+      ? `; bare-d1-bulk / bare-d1 is ${(d1Bulk.p50Ms / d1.p50Ms).toFixed(2)}`
+      : "";
+  return {
+    id,
+    requirement,
+    status: ratio < 3 ? "PASS" : "MISS",
+    measured: `${ratio.toFixed(2)} = ${formatMs(bulk.m.p50Ms)} / ${formatMs(view.m.p50Ms)} ms${sameLoad}${floor}`,
+  };
+}
+
+function zipfUpstreamCalls(inputs: TargetInputs): TargetResult {
+  const id = "zipf-upstream";
+  const requirement = "Zipf upstream calls == distinct keys";
+  const zipf = usable(inputs.scenarios.get("zipf"), "zipf");
+  if (!zipf.ok) return unavailable(id, requirement, [zipf]);
+  const { upstream_calls: calls, distinct_keys: keys, origin_calls: origin, lookups } = zipf.m.counts;
+  if (calls === undefined || keys === undefined) {
+    return { id, requirement, status: "N/A", measured: "zipf recorded no upstream call count" };
+  }
+  if (lookups !== undefined && zipf.m.requests < lookups) {
+    return {
+      id,
+      requirement,
+      status: "N/A",
+      measured: `zipf answered ${formatCount(zipf.m.requests)} of ${formatCount(lookups)} lookups`,
+    };
+  }
+  const originSaw = origin === undefined ? "" : ` (origin served ${formatCount(origin)})`;
+  return {
+    id,
+    requirement,
+    status: calls === keys ? "PASS" : "MISS",
+    measured: `${formatCount(calls)} upstream calls for ${formatCount(keys)} distinct keys${originSaw}`,
+  };
+}
+
+/** The origin query measured on TARGET_HOSTS hosts: this run's, or the scaling mode's. */
+function atTargetSize(
+  inputs: TargetInputs,
+  scenarioId: string,
+  kind: "search" | "aggregate",
+): Measurement | string {
+  if (inputs.datasetHosts === TARGET_HOSTS) {
+    const m = inputs.scenarios.get(scenarioId);
+    if (m) return m;
+  }
+  const scaled = inputs.scaled?.find((s) => s.hosts === TARGET_HOSTS)?.[kind];
+  if (scaled) return scaled;
+  return `no ${scenarioId} measurement on ${formatCount(TARGET_HOSTS)} hosts (this run's dataset has ${formatCount(inputs.datasetHosts)}; use --hosts ${TARGET_HOSTS} or --scale)`;
+}
+
+function originLatency(
+  inputs: TargetInputs,
+  id: string,
+  scenarioId: string,
+  kind: "search" | "aggregate",
+  requirement: string,
+  limitMs: number,
+): TargetResult {
+  const found = atTargetSize(inputs, scenarioId, kind);
+  if (typeof found === "string") return { id, requirement, status: "N/A", measured: found };
+  const m = usable(found, scenarioId);
+  if (!m.ok) return unavailable(id, requirement, [m]);
+  return {
+    id,
+    requirement,
+    status: m.m.p50Ms < limitMs ? "PASS" : "MISS",
+    measured: `p50 ${formatMs(m.m.p50Ms)} ms, p99 ${formatMs(m.m.p99Ms)} ms (${m.m.connections} connection${m.m.connections === 1 ? "" : "s"})`,
+  };
+}
+
+/** Every target, in a fixed order. */
+export function evaluateTargets(inputs: TargetInputs): TargetResult[] {
+  return [
+    edgeHitAgainstBare(inputs),
+    bulkAgainstView(inputs),
+    zipfUpstreamCalls(inputs),
+    originLatency(
+      inputs,
+      "origin-search-100k",
+      "origin-search",
+      "search",
+      "origin v2 search, indexed field, 100k hosts: p50 < 50 ms",
+      50,
+    ),
+    originLatency(
+      inputs,
+      "origin-aggregate-100k",
+      "origin-aggregate",
+      "aggregate",
+      "origin aggregate services.port, 100k hosts: p50 < 300 ms",
+      300,
+    ),
+  ];
+}

@@ -1,0 +1,126 @@
+import { describe, expect, it } from "vitest";
+import { medianBySize, estimateSeedSeconds } from "../src/dataset";
+import { formatCount, formatMs, formatTable } from "../src/format";
+import type { Measurement } from "../src/measurement";
+import { countLines, scaleTable, scenarioTable, statusSummary, targetLines } from "../src/report";
+
+const row: Measurement = {
+  id: "edge-view-hit",
+  title: "edge view, cache hit",
+  target: "GET /x",
+  connections: 50,
+  requests: 12_345,
+  errors: 0,
+  statuses: { "200": 12_345 },
+  requestsPerSecond: 2469.04,
+  p50Ms: 19.51,
+  p99Ms: 142.2,
+  loadSeconds: 5,
+  counts: { cache_hits: 12_344, upstream_calls: 1 },
+  notes: [],
+};
+
+describe("number formats", () => {
+  it("writes counts with separators and milliseconds with about three significant digits", () => {
+    expect(formatCount(1234567.4)).toBe("1,234,567");
+    expect(formatMs(0.1234)).toBe("0.12");
+    expect(formatMs(9.999)).toBe("10.00");
+    expect(formatMs(12.34)).toBe("12.3");
+    expect(formatMs(1234.5)).toBe("1,235");
+    expect(formatMs(Number.NaN)).toBe("-");
+  });
+});
+
+describe("formatTable", () => {
+  it("pads each column to its widest cell, aligned as asked, with a rule under the header", () => {
+    const text = formatTable(
+      ["name", "n"],
+      [
+        ["a", "1"],
+        ["long name", "12345"],
+      ],
+      ["left", "right"],
+    );
+    expect(text.split("\n")).toEqual([
+      "name           n",
+      "---------  -----",
+      "a              1",
+      "long name  12345",
+    ]);
+  });
+
+  it("trims trailing spaces and tolerates short rows", () => {
+    const text = formatTable(["a", "b", "c"], [["x"]], ["left", "left", "left"]);
+    expect(text.split("\n")[2]).toBe("x");
+  });
+});
+
+describe("the run's report", () => {
+  it("shows one row per scenario, a skipped one with its reason, failures with their statuses", () => {
+    const failing: Measurement = {
+      ...row,
+      id: "zipf",
+      errors: 3,
+      statuses: { "200": 10, "429": 2, "502": 1 },
+    };
+    const lines = scenarioTable([
+      row,
+      { id: "bare-d1", title: "", reason: "GET /d1 answered 500" },
+      failing,
+    ]).split("\n");
+    expect(lines[0]).toMatch(/^scenario\s+conn\s+requests\s+req\/s\s+p50 ms\s+p99 ms\s+errors$/);
+    expect(lines[2]).toMatch(/^edge-view-hit\s+50\s+12,345\s+2,469\s+19\.5\s+142\s+0$/);
+    expect(lines[3]).toMatch(/^bare-d1\s+skipped: GET \/d1 answered 500$/);
+    expect(lines[4]).toMatch(/3 \(429 x2, 502 x1\)$/);
+    expect(statusSummary({ "200": 5 })).toBe("");
+  });
+
+  it("lists the counts scenarios kept", () => {
+    expect(countLines([row, { ...row, id: "bare", counts: {} }])).toEqual([
+      "edge-view-hit: cache_hits=12,344, upstream_calls=1",
+    ]);
+  });
+
+  it("lines targets up under each other", () => {
+    const lines = targetLines([
+      { id: "a", requirement: "short", status: "PASS", measured: "1" },
+      { id: "b", requirement: "a longer one", status: "N/A", measured: "why" },
+    ]);
+    expect(lines).toEqual(["PASS  short         1", "N/A   a longer one  why"]);
+  });
+
+  it("shows scaling sizes, and a size that was not measured with the reason", () => {
+    const lines = scaleTable([
+      {
+        kind: "hosts",
+        size: 10_000,
+        prepareSeconds: 31,
+        measurements: [{ ...row, id: "origin-search", connections: 1 }],
+      },
+      { kind: "hosts", size: 1_000_000, prepareSeconds: 0, measurements: [], skipped: "too slow" },
+      { kind: "cached", size: 10_000, prepareSeconds: 0, measurements: [{ ...row, connections: 1 }] },
+    ]).split("\n");
+    expect(lines[2]).toMatch(/^origin-search\s+10,000 hosts\s+1\s+12,345\s+19\.5\s+142\s+31$/);
+    expect(lines[3]).toMatch(/1,000,000 hosts\s+-\s+not measured \(below\)$/);
+    expect(lines[4]).toMatch(/^edge-view-hit\s+10,000 cached docs\s+1/);
+    expect(lines[5]).toBe("1,000,000 hosts: too slow");
+  });
+});
+
+describe("dataset helpers", () => {
+  it("picks the median document by size (the lower of the middle two)", () => {
+    const rows = [5, 1, 9, 3].map((bytes) => ({ bytes }));
+    expect(medianBySize(rows)?.bytes).toBe(3);
+    expect(medianBySize([{ bytes: 7 }])?.bytes).toBe(7);
+    expect(medianBySize([])).toBeUndefined();
+  });
+
+  it("estimates a seed from the largest one timed, linearly", () => {
+    const timings = [
+      { hosts: 10_000, certs: 2000, seed: "s", seconds: 40, finishedAt: "" },
+      { hosts: 100_000, certs: 2000, seed: "s", seconds: 220, finishedAt: "" },
+    ];
+    expect(estimateSeedSeconds(1_000_000, timings)).toBe(2200);
+    expect(estimateSeedSeconds(1_000_000, [])).toBeNull();
+  });
+});

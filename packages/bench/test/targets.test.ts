@@ -1,0 +1,164 @@
+import { describe, expect, it } from "vitest";
+import { emptySample } from "../src/load";
+import { measure, type Measurement } from "../src/measurement";
+import { evaluateTargets, type TargetInputs, type TargetResult } from "../src/targets";
+
+function m(id: string, figures: Partial<Measurement> = {}): Measurement {
+  return {
+    id,
+    title: id,
+    target: "",
+    connections: 50,
+    requests: 1000,
+    errors: 0,
+    statuses: { "200": 1000 },
+    requestsPerSecond: 1000,
+    p50Ms: 10,
+    p99Ms: 20,
+    loadSeconds: 1,
+    counts: {},
+    notes: [],
+    ...figures,
+  };
+}
+
+function inputs(
+  list: Measurement[],
+  datasetHosts = 100_000,
+  scaled: TargetInputs["scaled"] = [],
+): TargetInputs {
+  return { scenarios: new Map(list.map((x) => [x.id, x])), datasetHosts, scaled };
+}
+
+function target(results: TargetResult[], id: string): TargetResult {
+  const found = results.find((r) => r.id === id);
+  if (!found) throw new Error(`no target ${id}`);
+  return found;
+}
+
+const passing = [
+  m("bare", { requestsPerSecond: 10_000 }),
+  m("bare-d1", { requestsPerSecond: 2000, p50Ms: 10 }),
+  m("bare-d1-bulk", { p50Ms: 35 }),
+  m("edge-view-hit", { requestsPerSecond: 6000, p50Ms: 4 }),
+  m("edge-bulk-hit", { p50Ms: 10 }),
+  m("zipf", {
+    requests: 20_000,
+    counts: { lookups: 20_000, distinct_keys: 1700, upstream_calls: 1700, origin_calls: 1700 },
+  }),
+  m("origin-search", { connections: 1, p50Ms: 12.5, p99Ms: 30 }),
+  m("origin-aggregate", { connections: 1, p50Ms: 250, p99Ms: 400 }),
+];
+
+describe("evaluateTargets", () => {
+  it("passes every target with figures inside their bounds, and shows the figures", () => {
+    const results = evaluateTargets(inputs(passing));
+    expect(results.map((r) => [r.id, r.status])).toEqual([
+      ["edge-hit-vs-bare", "PASS"],
+      ["bulk-vs-view", "PASS"],
+      ["zipf-upstream", "PASS"],
+      ["origin-search-100k", "PASS"],
+      ["origin-aggregate-100k", "PASS"],
+    ]);
+    expect(target(results, "edge-hit-vs-bare").measured).toBe(
+      "0.60 = 6,000 / 10,000 req/s; bare-d1 is 0.20 x bare",
+    );
+    expect(target(results, "bulk-vs-view").measured).toBe(
+      "2.50 = 10.0 / 4.00 ms; bare-d1-bulk / bare-d1 is 3.50",
+    );
+    expect(target(results, "zipf-upstream").measured).toBe(
+      "1,700 upstream calls for 1,700 distinct keys (origin served 1,700)",
+    );
+    expect(target(results, "origin-search-100k").measured).toBe("p50 12.5 ms, p99 30.0 ms (1 connection)");
+  });
+
+  it("misses each target just past its bound", () => {
+    const results = evaluateTargets(
+      inputs([
+        m("bare", { requestsPerSecond: 10_000 }),
+        m("edge-view-hit", { requestsPerSecond: 4999, p50Ms: 4 }),
+        m("edge-bulk-hit", { p50Ms: 12 }),
+        m("zipf", {
+          requests: 20_000,
+          counts: { lookups: 20_000, distinct_keys: 1700, upstream_calls: 1703 },
+        }),
+        m("origin-search", { p50Ms: 50 }),
+        m("origin-aggregate", { p50Ms: 300 }),
+      ]),
+    );
+    expect(results.map((r) => r.status)).toEqual(["MISS", "MISS", "MISS", "MISS", "MISS"]);
+    expect(target(results, "bulk-vs-view").measured).toBe("3.00 = 12.0 / 4.00 ms");
+    expect(target(results, "zipf-upstream").measured).toBe("1,703 upstream calls for 1,700 distinct keys");
+  });
+
+  it("says N/A, and why, when a scenario did not run or had failed requests", () => {
+    const results = evaluateTargets(inputs([m("bare"), m("edge-view-hit", { errors: 12, requests: 900 })]));
+    expect(target(results, "edge-hit-vs-bare")).toMatchObject({
+      status: "N/A",
+      measured: "edge-view-hit had 12 failed requests of 900",
+    });
+    expect(target(results, "bulk-vs-view")).toMatchObject({
+      status: "N/A",
+      measured: "edge-bulk-hit did not run; edge-view-hit had 12 failed requests of 900",
+    });
+    expect(target(results, "zipf-upstream")).toMatchObject({ status: "N/A", measured: "zipf did not run" });
+  });
+
+  it("does not judge a Zipf run that stopped before every lookup was answered", () => {
+    const zipf = m("zipf", {
+      requests: 15_000,
+      counts: { lookups: 20_000, distinct_keys: 1700, upstream_calls: 1700 },
+    });
+    expect(target(evaluateTargets(inputs([zipf])), "zipf-upstream")).toMatchObject({
+      status: "N/A",
+      measured: "zipf answered 15,000 of 20,000 lookups",
+    });
+  });
+
+  it("judges the origin latency targets only on 100,000 hosts, from this run or the scaling runs", () => {
+    const small = evaluateTargets(inputs(passing, 5000));
+    expect(target(small, "origin-search-100k").status).toBe("N/A");
+    expect(target(small, "origin-search-100k").measured).toContain("this run's dataset has 5,000");
+
+    const scaled = evaluateTargets(
+      inputs(passing, 5000, [
+        { hosts: 10_000, search: m("origin-search", { p50Ms: 1 }) },
+        {
+          hosts: 100_000,
+          search: m("origin-search", { p50Ms: 70 }),
+          aggregate: m("origin-aggregate", { p50Ms: 100 }),
+        },
+      ]),
+    );
+    expect(target(scaled, "origin-search-100k").status).toBe("MISS");
+    expect(target(scaled, "origin-aggregate-100k").status).toBe("PASS");
+  });
+});
+
+describe("measure", () => {
+  it("reduces a sample to requests/s over the load time and nearest-rank percentiles", () => {
+    const sample = emptySample();
+    sample.requests = 200;
+    sample.non2xx = 2;
+    sample.socketErrors = 1;
+    sample.statuses = { "200": 198, "429": 2 };
+    sample.latenciesMs = Array.from({ length: 200 }, (_, i) => 200 - i);
+    sample.elapsedMs = 4000;
+    const result = measure({ id: "x", title: "x", target: "t", connections: 4, sample, counts: { a: 1 } });
+    expect(result).toMatchObject({
+      requests: 200,
+      errors: 3,
+      requestsPerSecond: 50,
+      p50Ms: 100,
+      p99Ms: 198,
+      loadSeconds: 4,
+      counts: { a: 1 },
+    });
+  });
+
+  it("gives no percentiles for a load that got no answer", () => {
+    const result = measure({ id: "x", title: "x", target: "t", connections: 1, sample: emptySample() });
+    expect(result.requestsPerSecond).toBe(0);
+    expect(result.p50Ms).toBeNaN();
+  });
+});

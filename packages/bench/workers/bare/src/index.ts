@@ -1,0 +1,43 @@
+import { Hono } from "hono";
+
+interface Env {
+  /** A certificate document from the origin's dataset, as JSON text (set by the bench). */
+  DOCUMENT: string;
+  /** Holds documents in a table shaped like the edge's cache (written by the bench). */
+  DB: D1Database;
+  /** The key of DOCUMENT in DB. */
+  DOCUMENT_ID: string;
+  /** JSON array of the keys /d1-bulk reads (their rows are in DB too). */
+  BULK_IDS: string;
+}
+
+const ROW = `SELECT * FROM documents WHERE "index" = 'certificates' AND at_time = ''`;
+
+const app = new Hono<{ Bindings: Env }>();
+
+// No parsing, no storage round trip: the reference is the cheapest way Hono can answer the same
+// bytes a cached view answers.
+app.get("/", (c) => c.body(c.env.DOCUMENT, 200, { "content-type": "application/json" }));
+
+// The same bytes read by primary key from D1 on every request, as the edge reads a cached row:
+// the runtime's own limit for anything that reads D1 once per request.
+app.get("/d1", async (c) => {
+  const row = await c.env.DB.prepare(`${ROW} AND id = ?`).bind(c.env.DOCUMENT_ID).first<{ body: string }>();
+  if (!row) return c.json({ error: "document not stored" }, 500);
+  return c.body(row.body, 200, { "content-type": "application/json" });
+});
+
+// Many rows in one D1 query, spliced into one JSON object as text: what a cached bulk answer
+// costs the runtime before any of the edge's own work.
+app.get("/d1-bulk", async (c) => {
+  const ids = JSON.parse(c.env.BULK_IDS) as string[];
+  const { results } = await c.env.DB.prepare(`${ROW} AND id IN (${ids.map(() => "?").join(",")})`)
+    .bind(...ids)
+    .all<{ id: string; body: string }>();
+  const bodies = new Map(results.map((row) => [row.id, row.body]));
+  if (bodies.size !== ids.length) return c.json({ error: "documents not stored" }, 500);
+  const entries = ids.map((id) => `${JSON.stringify(id)}:${bodies.get(id) ?? "null"}`);
+  return c.body(`{${entries.join(",")}}`, 200, { "content-type": "application/json" });
+});
+
+export default app;
