@@ -27,6 +27,9 @@ export interface EdgeConfig {
     readonly maxRows: number;
     /** Whether a cache hit costs quota like an upstream call (default: free). */
     readonly hitsCharged: boolean;
+    /** The per-isolate memory tier in front of D1: how long it holds a row, and its size bound. */
+    readonly memoryHoldMs: number;
+    readonly memoryMaxChars: number;
   };
   readonly tenantDefaults: { readonly allowance: number; readonly period: TenantPeriod; readonly tier: string };
   readonly rateTiers: Readonly<Record<string, RateTier>>;
@@ -105,6 +108,8 @@ const envSchema = z.object({
   CACHE_STALE_IF_ERROR_SECONDS: intVar(0, 365 * 24 * HOUR, 7 * 24 * HOUR),
   CACHE_MAX_ROWS: intVar(1, 100_000_000, 200_000),
   CACHE_HITS_CHARGED: boolVar(false),
+  CACHE_MEMORY_HOLD_MS: intVar(0, 5000, 5000),
+  CACHE_MEMORY_MAX_BYTES: intVar(0, 64 * 1024 * 1024, 16 * 1024 * 1024),
   DEFAULT_ALLOWANCE: intVar(1, 1_000_000_000, 250),
   DEFAULT_PERIOD: z.preprocess(blankAsUnset, tenantPeriodSchema.default("monthly")),
   DEFAULT_TIER: z.preprocess(blankAsUnset, z.string().default("standard")),
@@ -163,6 +168,8 @@ export function loadConfig(env: Env): ConfigResult {
         staleIfErrorSeconds: vars.CACHE_STALE_IF_ERROR_SECONDS,
         maxRows: vars.CACHE_MAX_ROWS,
         hitsCharged: vars.CACHE_HITS_CHARGED,
+        memoryHoldMs: vars.CACHE_MEMORY_HOLD_MS,
+        memoryMaxChars: vars.CACHE_MEMORY_MAX_BYTES,
       },
       tenantDefaults: { allowance: vars.DEFAULT_ALLOWANCE, period: vars.DEFAULT_PERIOD, tier: vars.DEFAULT_TIER },
       rateTiers,

@@ -1,5 +1,6 @@
 import { TenantAuthenticator } from "./auth/tenant-auth";
 import { D1DocumentCache } from "./cache/d1";
+import { MemoryTieredCache } from "./cache/memory-tier";
 import type { DocumentCache } from "./cache/interface";
 import { SingleFlight } from "./cache/single-flight";
 import { type Clock, systemClock } from "./clock";
@@ -82,8 +83,14 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
     quota: overrides.quota ?? new D1QuotaLedger(db, clock),
     rateLimiter: overrides.rateLimiter ?? new WorkersRateLimiter(env, config.rateTiers),
     upstream: overrides.upstream ?? upstreamFrom(env, config, clock, overrides.transport),
-    cache: overrides.cache ?? new D1DocumentCache(db),
-    flights: new SingleFlight<unknown>(),
+    cache:
+      overrides.cache ??
+      new MemoryTieredCache(new D1DocumentCache(db), clock, {
+        holdMs: config.cache.memoryHoldMs,
+        maxChars: config.cache.memoryMaxChars,
+      }),
+    // Joiners wait at most as long as the leader's upstream call may take, plus a margin.
+    flights: new SingleFlight<unknown>(config.upstreamTimeoutMs + 5_000),
     usage: new BatchedUsageRecorder(db, config.usageFlushDelayMs),
   };
 }

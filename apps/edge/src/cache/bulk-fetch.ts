@@ -3,6 +3,7 @@ import type { EdgeServices } from "../services";
 import { type Relayed, relayJson, upstreamFailure } from "../upstream/relay";
 import { splitBulkAnswer } from "./bulk-merge";
 import type { CachedDocument, DocumentKey } from "./interface";
+import { awaitFlight } from "./single-flight";
 
 /** One upstream bulk call's outcome: entry texts by fingerprint, or why there are none. */
 export type BulkFetch =
@@ -71,11 +72,11 @@ export async function sharedBulkFetch(
   fingerprints: readonly string[],
 ): Promise<{ results: Map<string, BulkFetch>; called: boolean }> {
   const results = new Map<string, BulkFetch>();
-  const joined: Array<Promise<void>> = [];
+  const joined = new Map<string, Promise<BulkFetch>>();
   const own: string[] = [];
   for (const fp of fingerprints) {
     const flight = services.flights.joining(bulkFlightKey(fp)) as Promise<BulkFetch> | undefined;
-    if (flight) joined.push(flight.then((result) => void results.set(fp, result)));
+    if (flight) joined.set(fp, flight);
     else own.push(fp);
   }
   if (own.length > 0) {
@@ -86,6 +87,15 @@ export async function sharedBulkFetch(
     );
     for (const fp of own) results.set(fp, ownResult);
   }
-  await Promise.all(joined);
+  const waited = await awaitFlight(Promise.all([...joined].map(([fp, flight]) => flight.then((r) => [fp, r] as const))), services.flights.joinWaitMs);
+  if (waited.ended) {
+    for (const [fp, result] of waited.value) results.set(fp, result);
+  } else {
+    // The calls joined never ended: ask for those fingerprints ourselves.
+    const late = [...joined.keys()];
+    const lateResult = await fetchBulk(services, late);
+    for (const fp of late) results.set(fp, lateResult);
+    return { results, called: true };
+  }
   return { results, called: own.length > 0 };
 }

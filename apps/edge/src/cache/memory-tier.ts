@@ -1,0 +1,114 @@
+import type { CacheIndex } from "@scangate/core";
+import type { Clock } from "../clock";
+import type { CachedDocument, DocumentCache, DocumentKey } from "./interface";
+
+export interface MemoryTierLimits {
+  /** How long a row read from (or written to) D1 answers from this isolate's memory. */
+  readonly holdMs: number;
+  /** Bound on the bodies held, in UTF-16 code units (about bytes for JSON). */
+  readonly maxChars: number;
+}
+
+interface Held {
+  readonly doc: CachedDocument;
+  readonly until: number;
+}
+
+const keyOf = (index: CacheIndex, id: string, atTime: string) => `${index}\u0000${id}\u0000${atTime}`;
+
+/**
+ * A small per-isolate memory tier in front of the D1 document cache. D1 stays the shared
+ * source of truth; a row read from it is also held in memory for `holdMs` (a few seconds), so a
+ * hot certificate costs one D1 read per isolate per few seconds instead of one per request.
+ * What a row means (fresh, stale, negative) is still decided from the row itself, so holding it
+ * never makes an expired document look fresh. A purge drops this isolate's copy at once; other
+ * isolates drop theirs within `holdMs`, the same bound as the auth cache. Least recently used
+ * rows go first once the bodies held pass `maxChars`.
+ */
+export class MemoryTieredCache implements DocumentCache {
+  private readonly held = new Map<string, Held>();
+  private chars = 0;
+
+  constructor(
+    private readonly shared: DocumentCache,
+    private readonly clock: Clock,
+    private readonly limits: MemoryTierLimits,
+  ) {}
+
+  async get(key: DocumentKey): Promise<CachedDocument | null> {
+    const k = keyOf(key.index, key.id, key.atTime);
+    const hit = this.take(k);
+    if (hit) return hit;
+    const doc = await this.shared.get(key);
+    if (doc) this.hold(k, doc);
+    return doc;
+  }
+
+  async getMany(index: CacheIndex, ids: readonly string[]): Promise<Map<string, CachedDocument>> {
+    const found = new Map<string, CachedDocument>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      const hit = this.take(keyOf(index, id, ""));
+      if (hit) found.set(id, hit);
+      else missing.push(id);
+    }
+    if (missing.length > 0) {
+      for (const [id, doc] of await this.shared.getMany(index, missing)) {
+        this.hold(keyOf(index, id, ""), doc);
+        found.set(id, doc);
+      }
+    }
+    return found;
+  }
+
+  async put(entries: ReadonlyArray<{ key: DocumentKey; doc: CachedDocument }>): Promise<void> {
+    await this.shared.put(entries);
+    for (const { key, doc } of entries) this.hold(keyOf(key.index, key.id, key.atTime), doc);
+  }
+
+  async purge(index: CacheIndex, id: string): Promise<number> {
+    const prefix = keyOf(index, id, "");
+    for (const k of [...this.held.keys()]) if (k.startsWith(prefix)) this.drop(k);
+    return this.shared.purge(index, id);
+  }
+
+  cleanup(now: number, keepStaleMs: number, maxRows: number): Promise<number> {
+    return this.shared.cleanup(now, keepStaleMs, maxRows);
+  }
+
+  /** Documents held now (for tests and diagnostics). */
+  get size(): number {
+    return this.held.size;
+  }
+
+  private take(k: string): CachedDocument | null {
+    const entry = this.held.get(k);
+    if (!entry) return null;
+    if (entry.until <= this.clock.now()) {
+      this.drop(k);
+      return null;
+    }
+    // Most recently used last: re-insert.
+    this.held.delete(k);
+    this.held.set(k, entry);
+    return entry.doc;
+  }
+
+  private hold(k: string, doc: CachedDocument): void {
+    if (this.limits.holdMs <= 0 || doc.body.length > this.limits.maxChars) return;
+    this.drop(k);
+    this.held.set(k, { doc, until: this.clock.now() + this.limits.holdMs });
+    this.chars += doc.body.length;
+    for (const oldest of this.held.keys()) {
+      if (this.chars <= this.limits.maxChars) break;
+      this.drop(oldest);
+    }
+  }
+
+  private drop(k: string): void {
+    const entry = this.held.get(k);
+    if (!entry) return;
+    this.held.delete(k);
+    this.chars -= entry.doc.body.length;
+  }
+}

@@ -1,0 +1,111 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { D1DocumentCache } from "../src/cache/d1";
+import type { CachedDocument, DocumentKey } from "../src/cache/interface";
+import { MemoryTieredCache } from "../src/cache/memory-tier";
+import { edgeDb } from "../src/db/client";
+import { ManualClock } from "./support/clock";
+
+/** The memory tier over the real D1 cache; D1 rows are changed behind its back to see who answers. */
+function tiered(limits: { holdMs: number; maxChars: number } = { holdMs: 5000, maxChars: 1_000_000 }) {
+  const clock = new ManualClock(Date.now());
+  const d1 = new D1DocumentCache(edgeDb(env.DB));
+  return { clock, d1, cache: new MemoryTieredCache(d1, clock, limits) };
+}
+
+let counter = 0;
+function key(atTime = ""): DocumentKey {
+  return { index: "certificates", id: (++counter).toString(16).padStart(64, "0"), atTime };
+}
+
+const doc = (body: string, now: number): CachedDocument => ({ body, negative: false, fetchedAt: now, expiresAt: now + 3_600_000 });
+
+async function rewriteInD1(k: DocumentKey, body: string): Promise<void> {
+  await env.DB.prepare("update documents set body = ? where `index` = ? and id = ? and at_time = ?")
+    .bind(body, k.index, k.id, k.atTime)
+    .run();
+}
+
+describe("the memory tier in front of D1", () => {
+  it("answers a row from memory for holdMs, then reads D1 again", async () => {
+    const { clock, cache } = tiered();
+    const k = key();
+    await cache.put([{ key: k, doc: doc('{"v":1}', clock.now()) }]);
+    await rewriteInD1(k, '{"v":2}');
+    expect((await cache.get(k))?.body).toBe('{"v":1}');
+    clock.advance(4999);
+    expect((await cache.get(k))?.body).toBe('{"v":1}');
+    clock.advance(1);
+    expect((await cache.get(k))?.body).toBe('{"v":2}');
+  });
+
+  it("holds a row it read from D1, not only the ones it wrote", async () => {
+    const { clock, d1, cache } = tiered();
+    const k = key();
+    await d1.put([{ key: k, doc: doc('{"v":1}', clock.now()) }]);
+    expect((await cache.get(k))?.body).toBe('{"v":1}');
+    await rewriteInD1(k, '{"v":2}');
+    expect((await cache.get(k))?.body).toBe('{"v":1}');
+  });
+
+  it("keeps the row's own expiry, so holding never makes a stale row fresh", async () => {
+    const { clock, cache } = tiered();
+    const k = key();
+    const stale = { ...doc("{}", clock.now()), expiresAt: clock.now() - 1 };
+    await cache.put([{ key: k, doc: stale }]);
+    expect((await cache.get(k))?.expiresAt).toBe(stale.expiresAt);
+  });
+
+  it("drops every point in time of a purged document at once", async () => {
+    const { clock, cache } = tiered();
+    const now = key();
+    const past = { ...now, atTime: "2026-10-01T00:00:00Z" };
+    await cache.put([
+      { key: now, doc: doc('{"t":"now"}', clock.now()) },
+      { key: past, doc: doc('{"t":"past"}', clock.now()) },
+    ]);
+    expect(await cache.purge(now.index, now.id)).toBe(2);
+    expect(await cache.get(now)).toBeNull();
+    expect(await cache.get(past)).toBeNull();
+    expect(cache.size).toBe(0);
+  });
+
+  it("serves getMany from memory where it can and D1 for the rest, in one D1 read", async () => {
+    const { clock, d1, cache } = tiered();
+    const [a, b, c] = [key(), key(), key()];
+    await cache.put([{ key: a, doc: doc('{"id":"a"}', clock.now()) }]);
+    await d1.put([
+      { key: b, doc: doc('{"id":"b"}', clock.now()) },
+      { key: c, doc: doc('{"id":"c"}', clock.now()) },
+    ]);
+    await rewriteInD1(a, '{"id":"a2"}');
+    const found = await cache.getMany("certificates", [a.id, b.id, c.id, key().id]);
+    expect([...found.entries()].map(([id, d]) => [id, d.body]).sort()).toEqual(
+      [
+        [a.id, '{"id":"a"}'],
+        [b.id, '{"id":"b"}'],
+        [c.id, '{"id":"c"}'],
+      ].sort(),
+    );
+    expect(cache.size).toBe(3);
+  });
+
+  it("lets the least recently used rows go once the bodies pass maxChars", async () => {
+    const { clock, cache } = tiered({ holdMs: 5000, maxChars: 30 });
+    const keys = [key(), key(), key()];
+    for (const [i, k] of keys.entries()) await cache.put([{ key: k, doc: doc(`{"n":"${"x".repeat(5)}${i}"}`, clock.now()) }]);
+    // 14 characters each: the third pushes the total to 42, so the first goes.
+    expect(cache.size).toBe(2);
+    await rewriteInD1(keys[0]!, '{"from":"d1"}');
+    expect((await cache.get(keys[0]!))?.body).toBe('{"from":"d1"}');
+  });
+
+  it("holds nothing when holdMs is 0", async () => {
+    const { clock, cache } = tiered({ holdMs: 0, maxChars: 1_000_000 });
+    const k = key();
+    await cache.put([{ key: k, doc: doc('{"v":1}', clock.now()) }]);
+    await rewriteInD1(k, '{"v":2}');
+    expect((await cache.get(k))?.body).toBe('{"v":2}');
+    expect(cache.size).toBe(0);
+  });
+});
