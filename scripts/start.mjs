@@ -184,7 +184,7 @@ Try it:
 
   python3 -c 'from censys.search import CensysHosts; h = CensysHosts(url="${env.EDGE_URL}/api", api_id="${env.DEMO_API_ID}", api_secret="${env.DEMO_API_SECRET}"); print(h.search("services.service_name: HTTP", per_page=5)())'
 
-  npx -y pnpm@10.34.9 --filter @scangate/client exec scangate account   # reads .scangate/local.env
+  node packages/client/bin/scangate.mjs account   # the project's own CLI; reads .scangate/local.env
 
 Ctrl-C stops both workers.
 `);
