@@ -43,8 +43,6 @@ describe("runLoad", () => {
     });
     expect(sample.requests).toBe(300);
     expect(sample.latenciesMs).toHaveLength(300);
-    // Time under load ends with the last answer, not with the generator's wind-down (about 1 s).
-    expect(sample.elapsedMs).toBeLessThan(800);
     expect([...seen].sort()).toEqual(paths.map((p) => `GET ${p}`).sort());
   });
 

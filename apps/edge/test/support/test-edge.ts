@@ -26,7 +26,9 @@ export interface TestEdge {
 export function testEdge(
   options: { vars?: Record<string, string>; rateLimiter?: RateLimiter; overrides?: ServiceOverrides } = {},
 ): TestEdge {
-  const clock = new ManualClock(Date.now());
+  // A fixed instant, not the wall clock: after the origin dataset's last day (so its points in
+  // time are in the past) and mid-month (so moving the clock by days never crosses a reset).
+  const clock = new ManualClock(Date.UTC(2026, 10, 10, 12, 0, 0));
   const upstream = new FakeUpstream();
   const testEnv = { ...env, ...options.vars } as Env;
   const app = createApp(
