@@ -115,7 +115,7 @@ describe("search storage", () => {
       .prepare("EXPLAIN QUERY PLAN SELECT ip FROM hosts WHERE country = ?")
       .bind(country.toUpperCase())
       .all<{ detail: string }>();
-    expect(plan.results.map((r) => r.detail).join(" ")).toContain("hosts_country_idx");
+    expect(plan.results.map((r) => r.detail).join(" ")).toContain("hosts_country_ip_num_idx");
   });
 
   it("maps every registry field to a column or side table that exists", async () => {

@@ -94,11 +94,14 @@ export function compileAggregate(
     const r = sqlIdentifier(options.rootAlias ?? "r");
     const rootTable = `${sqlIdentifier(registry.root.table)} ${r}`;
     const rootKey = sqlIdentifier(registry.root.key);
+    // A query that matches every document needs no filter: the side tables hold values of
+    // existing documents only, so they are grouped and counted directly, each in one pass.
+    const everyDocument = where.sql.trim() === "1" && where.params.length === 0;
     const matching = `SELECT ${r}.${rootKey} FROM ${rootTable} WHERE ${where.sql}`;
     const a = VALUES_ALIAS;
     const bucketsFrom = (table: string, key: string, column: string, count: string): string =>
       `SELECT ${keyExpression(def.type, `${a}.${column}`)} AS "key", ${count} AS "count" ` +
-      `FROM ${table} ${a} WHERE ${a}.${key} IN (${matching}) AND ${a}.${column} IS NOT NULL ` +
+      `FROM ${table} ${a} WHERE ${everyDocument ? "" : `${a}.${key} IN (${matching}) AND `}${a}.${column} IS NOT NULL ` +
       `GROUP BY ${a}.${column} ORDER BY "count" DESC, ${a}.${column} LIMIT ?`;
     // Per matching document, how many values it contributes (correlated on the indexed key).
     const totalsFrom = (perDocument: string): string =>
@@ -124,9 +127,9 @@ export function compileAggregate(
         const key = sqlIdentifier(storage.key);
         const column = sqlIdentifier(storage.column);
         buckets = bucketsFrom(table, key, column, `count(DISTINCT ${a}.${key})`);
-        totals = totalsFrom(
-          `SELECT count(DISTINCT ${a}.${column}) FROM ${table} ${a} WHERE ${a}.${key} = ${r}.${rootKey}`,
-        );
+        totals = everyDocument
+          ? everyDocumentTotals(rootTable, `SELECT DISTINCT ${a}.${key}, ${a}.${column} FROM ${table} ${a}`, a, key, column)
+          : totalsFrom(`SELECT count(DISTINCT ${a}.${column}) FROM ${table} ${a} WHERE ${a}.${key} = ${r}.${rootKey}`);
         break;
       }
       case "scoped": {
@@ -137,9 +140,9 @@ export function compileAggregate(
         const key = sqlIdentifier(scope.key);
         const column = sqlIdentifier(storage.column);
         buckets = bucketsFrom(table, key, column, "count(*)");
-        totals = totalsFrom(
-          `SELECT count(${a}.${column}) FROM ${table} ${a} WHERE ${a}.${key} = ${r}.${rootKey}`,
-        );
+        totals = everyDocument
+          ? everyDocumentTotals(rootTable, `SELECT ${a}.${key}, ${a}.${column} FROM ${table} ${a}`, a, key, column)
+          : totalsFrom(`SELECT count(${a}.${column}) FROM ${table} ${a} WHERE ${a}.${key} = ${r}.${rootKey}`);
         break;
       }
     }
@@ -150,6 +153,19 @@ export function compileAggregate(
       totals: { sql: totals, params: [...where.params] },
     };
   });
+}
+
+/**
+ * Totals over every document from the side table in one pass: `values` lists the (key, value)
+ * pairs counted (DISTINCT ones for fields counted once per document), so the documents with a
+ * value and the values themselves are counted without a subquery per document.
+ */
+function everyDocumentTotals(rootTable: string, values: string, a: string, key: string, column: string): string {
+  return (
+    `SELECT (SELECT count(*) FROM ${rootTable}) AS documents, ` +
+    `count(DISTINCT CASE WHEN ${column} IS NOT NULL THEN ${key} END) AS nonnull_documents, ` +
+    `count(${column}) AS value_count FROM (${values}) ${a}`
+  );
 }
 
 /** Combine the rows of the two aggregate statements into the numbers the endpoints report. */

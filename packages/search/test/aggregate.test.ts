@@ -148,6 +148,15 @@ describe("compileAggregate: results on SQLite", () => {
     });
   });
 
+  it("gives the same answer for match-all (no filter, one pass) as for a filter every document passes", () => {
+    const filtered = statements("services.port", "NOT ip: 203.0.113.254");
+    expect(statements("services.port", "*").buckets.sql).not.toContain(" IN (");
+    expect(filtered.buckets.sql).toContain(" IN (");
+    for (const field of ["services.port", "services.service_name", "tags", "location.country"]) {
+      expect(aggregate(field, "*"), field).toEqual(aggregate(field, "NOT ip: 203.0.113.254"));
+    }
+  });
+
   it("counts documents per value of a side table", () => {
     expect(aggregate("tags", "*")).toEqual({
       buckets: [
