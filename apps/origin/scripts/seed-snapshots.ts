@@ -2,23 +2,13 @@
 // the seeded main database into the local SNAPSHOTS D1, the database query and export jobs run
 // on (src/snapshots/). Opened the way local-d1.ts opens DB: the same Miniflare persistence folder,
 // keyed by the SNAPSHOTS binding's database id from wrangler.jsonc.
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Miniflare } from "miniflare";
 import { snapshotStatements } from "../src/snapshots/build";
 import { executeStatements, readSnapshotSources } from "../src/snapshots/publish";
+import { d1DatabaseId } from "./local-d1";
 
 type D1Database = Awaited<ReturnType<Miniflare["getD1Database"]>>;
-
-function snapshotsDatabaseId(appDir: string): string {
-  const text = readFileSync(path.join(appDir, "wrangler.jsonc"), "utf8").replace(/^\s*\/\/.*$/gm, "");
-  const config = JSON.parse(text) as {
-    d1_databases?: { binding: string; database_id: string; preview_database_id?: string }[];
-  };
-  const entry = config.d1_databases?.find((d) => d.binding === "SNAPSHOTS");
-  if (!entry) throw new Error("wrangler.jsonc has no D1 binding named SNAPSHOTS");
-  return entry.preview_database_id ?? entry.database_id;
-}
 
 const SNAPSHOT_TABLE = /^(ipv4|certificates|websites)\.\d{8}$/;
 
@@ -38,7 +28,7 @@ export async function seedSnapshots(
     modules: true,
     script: "export default {}",
     d1Persist: path.join(root, "v3", "d1"),
-    d1Databases: { SNAPSHOTS: snapshotsDatabaseId(appDir) },
+    d1Databases: { SNAPSHOTS: d1DatabaseId(appDir, "SNAPSHOTS") },
   });
   try {
     const db = await mf.getD1Database("SNAPSHOTS");

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { datasetFingerprint, generateDataset, type DatasetOptions } from "../src/dataset/generate";
 import { InsertBatcher, clearDatasetStatements } from "../src/dataset/sql";
-import { openLocalD1, runStatements } from "./local-d1";
+import { loadDataset, openLocalD1 } from "./local-d1";
 import { seedSnapshots } from "./seed-snapshots";
 
 const appDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -38,7 +38,9 @@ function fail(message: string): never {
 }
 
 if (args.help) {
-  console.log("usage: seed [--hosts 5000] [--certs 2000] [--seed scangate] [--persist-to DIR] [--force] [--sql-out DIR]");
+  console.log(
+    "usage: seed [--hosts 5000] [--certs 2000] [--seed scangate] [--persist-to DIR] [--force] [--sql-out DIR]",
+  );
   process.exit(0);
 }
 const hosts = Number(args.hosts);
@@ -70,7 +72,9 @@ async function seedLocal(): Promise<void> {
   applyMigrations();
   const local = await openLocalD1(appDir, persistTo);
   try {
-    const row = await local.db.prepare("SELECT value FROM dataset_meta WHERE key = 'dataset'").first<{ value: string }>();
+    const row = await local.db
+      .prepare("SELECT value FROM dataset_meta WHERE key = 'dataset'")
+      .first<{ value: string }>();
     if (row?.value === wanted && !args.force) {
       console.error(`origin dataset already seeded (${wanted}); --force reseeds`);
       await seedSnapshots(appDir, persistTo, local.db, false);
@@ -78,22 +82,11 @@ async function seedLocal(): Promise<void> {
     }
     const started = Date.now();
     console.error(`seeding origin dataset ${wanted}`);
-    // Cleared first even when dataset_meta is empty: an interrupted load leaves rows but no meta.
-    await runStatements(local.db, clearDatasetStatements());
-    let pending: string[] = [];
-    const batcher = new InsertBatcher((statement) => pending.push(statement));
-    const send = async (all: boolean) => {
-      while (pending.length >= BATCH || (all && pending.length > 0)) {
-        const batch = pending.slice(0, BATCH);
-        pending = pending.slice(BATCH);
-        await runStatements(local.db, batch, BATCH);
-      }
-    };
-    const summary = await generateDataset(options, { add: (t, r) => batcher.add(t, r), drain: () => send(false) });
-    batcher.flush();
-    await send(true);
+    const summary = await loadDataset(local.db, options, BATCH);
     await seedSnapshots(appDir, persistTo, local.db, true);
-    console.error(`seeded ${summary.hosts} hosts, ${summary.certificates} certificates, ${summary.websites} websites in ${seconds(started)}`);
+    console.error(
+      `seeded ${summary.hosts} hosts, ${summary.certificates} certificates, ${summary.websites} websites in ${seconds(started)}`,
+    );
   } finally {
     await local.dispose();
   }
@@ -119,7 +112,9 @@ async function writeSqlFiles(dir: string): Promise<void> {
   await generateDataset(options, { add: (t, r) => batcher.add(t, r), drain: () => Promise.resolve() });
   batcher.flush();
   closeSync(fd);
-  console.error(`wrote ${files} SQL file(s) to ${dir} in ${seconds(started)}; load them in order with wrangler d1 execute DB --file`);
+  console.error(
+    `wrote ${files} SQL file(s) to ${dir} in ${seconds(started)}; load them in order with wrangler d1 execute DB --file`,
+  );
 }
 
 const outDir = args["sql-out"];

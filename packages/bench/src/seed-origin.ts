@@ -10,13 +10,8 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import tls from "node:tls";
 import { parseArgs } from "node:util";
-import {
-  datasetFingerprint,
-  generateDataset,
-  type DatasetOptions,
-} from "../../../apps/origin/src/dataset/generate";
-import { clearDatasetStatements, InsertBatcher } from "../../../apps/origin/src/dataset/sql";
-import { openLocalD1, runStatements } from "../../../apps/origin/scripts/local-d1";
+import { datasetFingerprint, type DatasetOptions } from "../../../apps/origin/src/dataset/generate";
+import { loadDataset, openLocalD1 } from "../../../apps/origin/scripts/local-d1";
 import { SEED_TIMING_FILE, type SeedTiming } from "./dataset";
 import { ORIGIN_DIR, WRANGLER_BIN } from "./paths";
 import { run } from "./processes";
@@ -94,23 +89,7 @@ async function main(): Promise<void> {
   const local = await openLocalD1(ORIGIN_DIR, persistTo);
   try {
     console.error(`seeding origin dataset ${wanted} into ${persistTo}`);
-    // Cleared first even without dataset_meta: an interrupted load leaves rows but no meta.
-    await runStatements(local.db, clearDatasetStatements());
-    let pending: string[] = [];
-    const batcher = new InsertBatcher((statement) => pending.push(statement));
-    const send = async (all: boolean) => {
-      while (pending.length >= BATCH || (all && pending.length > 0)) {
-        const batch = pending.slice(0, BATCH);
-        pending = pending.slice(BATCH);
-        await runStatements(local.db, batch, BATCH);
-      }
-    };
-    const summary = await generateDataset(options, {
-      add: (t, r) => batcher.add(t, r),
-      drain: () => send(false),
-    });
-    batcher.flush();
-    await send(true);
+    const summary = await loadDataset(local.db, options, BATCH);
     const timing: SeedTiming = {
       hosts,
       certs,
