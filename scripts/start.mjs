@@ -67,11 +67,15 @@ async function main() {
   // Two independent chains, side by side: the edge's migrations then the edge, and the origin's
   // seed (which applies the origin's migrations itself) then the origin.
   log("applying D1 migrations");
-  const edgeUp = run(wranglerBin(root), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo], {
-    cwd: apps.edge,
-    quiet: true,
-    env: workerEnv,
-  }).then(() => launchWorker("edge", apps.edge, args["edge-port"], edgeSecretsFile));
+  const edgeUp = run(
+    wranglerBin(root),
+    ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo],
+    {
+      cwd: apps.edge,
+      quiet: true,
+      env: workerEnv,
+    },
+  ).then(() => launchWorker("edge", apps.edge, args["edge-port"], edgeSecretsFile));
   const seedArgs = ["--persist-to", persistTo];
   if (args.hosts) seedArgs.push("--hosts", args.hosts);
   if (args.certs) seedArgs.push("--certs", args.certs);
@@ -85,7 +89,10 @@ async function main() {
   const originUrl = `http://127.0.0.1:${args["origin-port"]}`;
   const edgeUrl = `http://127.0.0.1:${args["edge-port"]}`;
   const options = { signal: stopped.signal };
-  await Promise.all([waitForHealth(`${originUrl}/health`, 120_000, options), waitForHealth(`${edgeUrl}/health`, 120_000, options)]);
+  await Promise.all([
+    waitForHealth(`${originUrl}/health`, 120_000, options),
+    waitForHealth(`${edgeUrl}/health`, 120_000, options),
+  ]);
 
   const demo = await edgeSetup.ensureDemoTenant({
     edgeUrl,
@@ -208,7 +215,8 @@ main().catch((error) => {
   // What stopped the start first (a worker that exited, Ctrl-C) says more than what failed after it.
   const cause = stopped.signal.aborted ? stopped.signal.reason : error;
   const interrupted = cause?.message === INTERRUPTED;
-  if (!interrupted) console.error(`scangate: start failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+  if (!interrupted)
+    console.error(`scangate: start failed: ${cause instanceof Error ? cause.message : String(cause)}`);
   stopWorkers(cause);
   process.exitCode ??= interrupted ? 130 : 1;
 });

@@ -45,7 +45,9 @@ export default defineConfig(async () => {
             // Secrets a real deployment sets with `wrangler secret put`; the upstream credential is
             // the origin's default account (its ORIGIN_ACCOUNTS var).
             ADMIN_TOKEN: "test-admin-token-0123456789abcdef0123456789",
-            UPSTREAM_CREDENTIALS: JSON.stringify([{ api_id: "origin-local", api_secret: "origin-local-secret" }]),
+            UPSTREAM_CREDENTIALS: JSON.stringify([
+              { api_id: "origin-local", api_secret: "origin-local-secret" },
+            ]),
             USAGE_FLUSH_DELAY_MS: "0",
           },
           // The origin's database, bound here too so tests can migrate and seed it.
@@ -65,6 +67,9 @@ export default defineConfig(async () => {
         },
       }),
     ],
-    test: { include: ["test/**/*.test.ts"], setupFiles: ["./test/apply-migrations.ts", "./test/watch-secrets.ts"] },
+    test: {
+      include: ["test/**/*.test.ts"],
+      setupFiles: ["./test/apply-migrations.ts", "./test/watch-secrets.ts"],
+    },
   };
 });

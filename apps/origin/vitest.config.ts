@@ -15,6 +15,10 @@ export default defineConfig(async () => {
         miniflare: { bindings: { TEST_MIGRATIONS: migrations, TEST_DATASET: dataset } },
       }),
     ],
-    test: { include: ["test/**/*.test.ts"], exclude: ["test/**/*.node.test.ts"], setupFiles: ["./test/apply-migrations.ts"] },
+    test: {
+      include: ["test/**/*.test.ts"],
+      exclude: ["test/**/*.node.test.ts"],
+      setupFiles: ["./test/apply-migrations.ts"],
+    },
   };
 });

@@ -16,7 +16,11 @@ function originWorker() {
   return {
     ...workerOptions,
     // Its other D1 databases, R2 buckets and queues stay as wrangler.jsonc declares them.
-    d1Databases: { ...(workerOptions.d1Databases as Record<string, string> | undefined), DB: ORIGIN_TEST_DB, SNAPSHOTS: ORIGIN_SNAPSHOTS_TEST_DB },
+    d1Databases: {
+      ...(workerOptions.d1Databases as Record<string, string> | undefined),
+      DB: ORIGIN_TEST_DB,
+      SNAPSHOTS: ORIGIN_SNAPSHOTS_TEST_DB,
+    },
     name: "scangate-origin",
     modules: true,
     scriptPath: path.join(originDir, "dist/index.js"),
@@ -28,7 +32,8 @@ function originWorker() {
 function originAccounts(): string {
   const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(originDir, "wrangler.jsonc"));
   const accounts = (workerOptions as { bindings?: Record<string, unknown> }).bindings?.ORIGIN_ACCOUNTS;
-  if (typeof accounts !== "string") throw new Error("apps/origin/wrangler.jsonc declares no ORIGIN_ACCOUNTS var");
+  if (typeof accounts !== "string")
+    throw new Error("apps/origin/wrangler.jsonc declares no ORIGIN_ACCOUNTS var");
   return accounts;
 }
 
@@ -47,7 +52,9 @@ export default defineConfig(async () => {
             ORIGIN_TEST_MIGRATIONS: originMigrations,
             ADMIN_TOKEN: "client-tests-admin-token-0123456789abcdef",
             UPSTREAM_CREDENTIALS: JSON.stringify(
-              (JSON.parse(accounts) as { api_id: string; api_secret: string }[]).map(({ api_id, api_secret }) => ({ api_id, api_secret })),
+              (JSON.parse(accounts) as { api_id: string; api_secret: string }[]).map(
+                ({ api_id, api_secret }) => ({ api_id, api_secret }),
+              ),
             ),
             ORIGIN_ACCOUNTS: accounts,
             // A tier the tests can exhaust; everyone else is unlimited so tests do not trip it.

@@ -7,11 +7,11 @@ export function parseEnvText(text: string): Record<string, string>;
 export function readEnvFile(file: string): Record<string, string>;
 export function readLocalEnv(file?: string): Record<string, string>;
 export function writeLocalEnv(values: Record<string, string>, file?: string): Record<string, string>;
-export function ensureDevVars(options?: {
-  file?: string;
-  originApiId?: string;
-  originApiSecret?: string;
-}): { adminToken: string; upstreamCredentials: Array<{ api_id: string; api_secret: string }>; created: string[] };
+export function ensureDevVars(options?: { file?: string; originApiId?: string; originApiSecret?: string }): {
+  adminToken: string;
+  upstreamCredentials: Array<{ api_id: string; api_secret: string }>;
+  created: string[];
+};
 export function ensureLocalSecrets(options?: { root?: string; devVarsFile?: string }): {
   adminToken: string;
   originApiId: string;

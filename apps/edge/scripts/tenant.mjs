@@ -16,7 +16,20 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { readLocalEnv } from "./local-setup.mjs";
 
-const OPTIONS = ["name", "email", "allowance", "period", "tier", "used", "grace", "tenant", "limit", "since", "edge-url", "admin-token"];
+const OPTIONS = [
+  "name",
+  "email",
+  "allowance",
+  "period",
+  "tier",
+  "used",
+  "grace",
+  "tenant",
+  "limit",
+  "since",
+  "edge-url",
+  "admin-token",
+];
 
 export class UsageError extends Error {}
 
@@ -94,7 +107,11 @@ export function adminRequestFor(argv) {
       };
     case "disable":
     case "enable":
-      return { method: "PATCH", path: `/admin/tenants/${need(id, command)}`, body: { disabled: command === "disable" } };
+      return {
+        method: "PATCH",
+        path: `/admin/tenants/${need(id, command)}`,
+        body: { disabled: command === "disable" },
+      };
     case "delete":
       return { method: "DELETE", path: `/admin/tenants/${need(id, command)}` };
     case "rotate":
@@ -105,14 +122,21 @@ export function adminRequestFor(argv) {
       };
     case "audit":
     case "usage": {
-      const query = new URLSearchParams(compact({ tenant_id: values.tenant, limit: values.limit, since: values.since }));
+      const query = new URLSearchParams(
+        compact({ tenant_id: values.tenant, limit: values.limit, since: values.since }),
+      );
       return { method: "GET", path: `/admin/${command}${query.size ? `?${query}` : ""}` };
     }
     case "purge-cache":
       if (!id || !extra) throw new UsageError("purge-cache needs an index and an id");
-      return { method: "DELETE", path: `/admin/cache/${encodeURIComponent(id)}/${encodeURIComponent(extra)}` };
+      return {
+        method: "DELETE",
+        path: `/admin/cache/${encodeURIComponent(id)}/${encodeURIComponent(extra)}`,
+      };
     default:
-      throw new UsageError(`unknown command ${command ?? "(none)"}: create, list, show, update, disable, enable, delete, rotate, audit, usage, purge-cache`);
+      throw new UsageError(
+        `unknown command ${command ?? "(none)"}: create, list, show, update, disable, enable, delete, rotate, audit, usage, purge-cache`,
+      );
   }
 }
 
@@ -122,11 +146,16 @@ export function adminRequestFor(argv) {
  */
 export async function runTenantCommand(argv, { edgeUrl, adminToken, fetch: fetchImpl = fetch }) {
   const request = adminRequestFor(argv);
-  const res = await fetchImpl(new Request(new URL(request.path, edgeUrl), {
-    method: request.method,
-    headers: { authorization: `Bearer ${adminToken}`, ...(request.body ? { "content-type": "application/json" } : {}) },
-    body: request.body ? JSON.stringify(request.body) : undefined,
-  }));
+  const res = await fetchImpl(
+    new Request(new URL(request.path, edgeUrl), {
+      method: request.method,
+      headers: {
+        authorization: `Bearer ${adminToken}`,
+        ...(request.body ? { "content-type": "application/json" } : {}),
+      },
+      body: request.body ? JSON.stringify(request.body) : undefined,
+    }),
+  );
   return { status: res.status, body: await res.json() };
 }
 
@@ -136,19 +165,29 @@ async function main(argv) {
   const edgeUrl = values["edge-url"] ?? process.env.EDGE_URL ?? local.EDGE_URL;
   const adminToken = values["admin-token"] ?? process.env.ADMIN_TOKEN ?? local.ADMIN_TOKEN;
   if (!edgeUrl || !adminToken) {
-    throw new UsageError("no edge to talk to: start it (the root start command writes .scangate/local.env) or pass --edge-url and --admin-token");
+    throw new UsageError(
+      "no edge to talk to: start it (the root start command writes .scangate/local.env) or pass --edge-url and --admin-token",
+    );
   }
   const { status, body } = await runTenantCommand(argv, { edgeUrl, adminToken });
   console.log(JSON.stringify(body, null, 2));
   if (body && typeof body === "object" && "api_secret" in body) {
-    console.error(`\nThe secret is shown only now. Use it as HTTP Basic credentials: ${body.api_id}:${body.api_secret}`);
+    console.error(
+      `\nThe secret is shown only now. Use it as HTTP Basic credentials: ${body.api_id}:${body.api_secret}`,
+    );
   }
   if (status >= 400) process.exitCode = 1;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   main(process.argv.slice(2)).catch((error) => {
-    console.error(error instanceof UsageError ? `usage: ${error.message}` : error instanceof Error ? error.message : error);
+    console.error(
+      error instanceof UsageError
+        ? `usage: ${error.message}`
+        : error instanceof Error
+          ? error.message
+          : error,
+    );
     process.exitCode = 2;
   });
 }

@@ -65,7 +65,12 @@ export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Ho
     const resolved = registry.resolve(c.env);
     if (!resolved.ok) {
       console.error(`edge config invalid: ${resolved.problems.join("; ")}`);
-      return renderedError(c, "internal", versionOfPath(c.req.path), `edge misconfigured: ${resolved.problems.join("; ")}`);
+      return renderedError(
+        c,
+        "internal",
+        versionOfPath(c.req.path),
+        `edge misconfigured: ${resolved.problems.join("; ")}`,
+      );
     }
     c.set("services", resolved.services);
     await next();

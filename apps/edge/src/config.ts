@@ -11,7 +11,12 @@ export interface UpstreamCredential {
 /** A burst tier: a Workers Rate Limiting binding (its limit/period mirror wrangler.jsonc), or none. */
 export type RateTier =
   | { readonly unlimited: true }
-  | { readonly unlimited?: false; readonly binding: string; readonly limit: number; readonly periodSeconds: number };
+  | {
+      readonly unlimited?: false;
+      readonly binding: string;
+      readonly limit: number;
+      readonly periodSeconds: number;
+    };
 
 export interface EdgeConfig {
   readonly adminToken: string;
@@ -31,7 +36,11 @@ export interface EdgeConfig {
     readonly memoryHoldMs: number;
     readonly memoryMaxChars: number;
   };
-  readonly tenantDefaults: { readonly allowance: number; readonly period: TenantPeriod; readonly tier: string };
+  readonly tenantDefaults: {
+    readonly allowance: number;
+    readonly period: TenantPeriod;
+    readonly tier: string;
+  };
   readonly rateTiers: Readonly<Record<string, RateTier>>;
   /** How long an authenticated tenant is trusted from memory; at most 5 s (issue 5). */
   readonly authCacheTtlMs: number;
@@ -72,7 +81,10 @@ const jsonVar = <T extends z.ZodType>(schema: T) =>
 const intVar = (min: number, max: number, fallback: number) =>
   z.preprocess(blankAsUnset, z.coerce.number().int().min(min).max(max).default(fallback));
 const boolVar = (fallback: boolean) =>
-  z.preprocess(blankAsUnset, z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]).default(fallback));
+  z.preprocess(
+    blankAsUnset,
+    z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]).default(fallback),
+  );
 
 const rateTierSchema = z.union([
   z.strictObject({ unlimited: z.literal(true) }),
@@ -87,11 +99,17 @@ const envSchema = z.object({
   ADMIN_TOKEN: z
     .string({ error: "is not set (a secret: `wrangler secret put ADMIN_TOKEN`, or .dev.vars locally)" })
     .min(32, "must be at least 32 characters (use a random token)"),
-  UPSTREAM_URL: z.preprocess(blankAsUnset, z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional()),
+  UPSTREAM_URL: z.preprocess(
+    blankAsUnset,
+    z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+  ),
   UPSTREAM_CREDENTIALS: z.preprocess(
     (value) => fromJson(blankAsUnset(value)),
     z
-      .custom((v) => v !== undefined, 'is not set (a secret: JSON array like [{"api_id":"...","api_secret":"..."}])')
+      .custom(
+        (v) => v !== undefined,
+        'is not set (a secret: JSON array like [{"api_id":"...","api_secret":"..."}])',
+      )
       .pipe(z.custom((v) => v !== Symbol.for("invalid-json"), "is not valid JSON"))
       .pipe(
         z
@@ -138,17 +156,23 @@ export function loadConfig(env: Env): ConfigResult {
     ? Object.fromEntries(
         Object.entries(vars.RATE_TIERS).map(([name, tier]) => [
           name,
-          "unlimited" in tier ? tier : { binding: tier.binding, limit: tier.limit, periodSeconds: tier.period },
+          "unlimited" in tier
+            ? tier
+            : { binding: tier.binding, limit: tier.limit, periodSeconds: tier.period },
         ]),
       )
     : { ...DEFAULT_RATE_TIERS };
   for (const [name, tier] of Object.entries(rateTiers)) {
     if (!tier.unlimited && !env[tier.binding as `RATE_LIMIT_${string}`]) {
-      problems.push(`RATE_TIERS.${name}: binding ${tier.binding} is not declared under "ratelimits" in wrangler.jsonc`);
+      problems.push(
+        `RATE_TIERS.${name}: binding ${tier.binding} is not declared under "ratelimits" in wrangler.jsonc`,
+      );
     }
   }
   if (!(vars.DEFAULT_TIER in rateTiers)) {
-    problems.push(`DEFAULT_TIER: "${vars.DEFAULT_TIER}" is not one of the tiers (${Object.keys(rateTiers).join(", ")})`);
+    problems.push(
+      `DEFAULT_TIER: "${vars.DEFAULT_TIER}" is not one of the tiers (${Object.keys(rateTiers).join(", ")})`,
+    );
   }
   if (problems.length > 0) return { ok: false, problems };
 
@@ -159,7 +183,10 @@ export function loadConfig(env: Env): ConfigResult {
       upstream: vars.UPSTREAM_URL
         ? { kind: "url", baseUrl: vars.UPSTREAM_URL.replace(/\/+$/, "") }
         : { kind: "service" },
-      upstreamCredentials: vars.UPSTREAM_CREDENTIALS.map((c) => ({ apiId: c.api_id, apiSecret: c.api_secret })),
+      upstreamCredentials: vars.UPSTREAM_CREDENTIALS.map((c) => ({
+        apiId: c.api_id,
+        apiSecret: c.api_secret,
+      })),
       upstreamTimeoutMs: vars.UPSTREAM_TIMEOUT_MS,
       cache: {
         ttlSeconds: { ...DEFAULT_TTL_SECONDS, ...vars.CACHE_TTL_SECONDS },
@@ -171,7 +198,11 @@ export function loadConfig(env: Env): ConfigResult {
         memoryHoldMs: vars.CACHE_MEMORY_HOLD_MS,
         memoryMaxChars: vars.CACHE_MEMORY_MAX_BYTES,
       },
-      tenantDefaults: { allowance: vars.DEFAULT_ALLOWANCE, period: vars.DEFAULT_PERIOD, tier: vars.DEFAULT_TIER },
+      tenantDefaults: {
+        allowance: vars.DEFAULT_ALLOWANCE,
+        period: vars.DEFAULT_PERIOD,
+        tier: vars.DEFAULT_TIER,
+      },
       rateTiers,
       authCacheTtlMs: vars.AUTH_CACHE_TTL_MS,
       usageFlushDelayMs: vars.USAGE_FLUSH_DELAY_MS,

@@ -15,7 +15,9 @@ export default {
       return;
     }
     ctx.waitUntil(
-      runMaintenance(resolved.services).then((removed) => console.log(`edge cleanup: ${JSON.stringify(removed)}`)),
+      runMaintenance(resolved.services).then((removed) =>
+        console.log(`edge cleanup: ${JSON.stringify(removed)}`),
+      ),
     );
   },
 } satisfies ExportedHandler<Env>;

@@ -51,13 +51,24 @@ export interface ServiceOverrides {
 /** Base URL of the origin behind the service binding (the host is not resolved, only routed). */
 export const SERVICE_BINDING_BASE_URL = "http://scangate-origin.internal/api";
 
-function upstreamFrom(env: Env, config: EdgeConfig, clock: Clock, transport: Transport | undefined): Upstream {
+function upstreamFrom(
+  env: Env,
+  config: EdgeConfig,
+  clock: Clock,
+  transport: Transport | undefined,
+): Upstream {
   const pool = new CredentialPool(config.upstreamCredentials, clock);
   if (config.upstream.kind === "url") {
-    return new PooledUpstream(config.upstream.baseUrl, transport ?? ((request) => fetch(request)), pool, false);
+    return new PooledUpstream(
+      config.upstream.baseUrl,
+      transport ?? ((request) => fetch(request)),
+      pool,
+      false,
+    );
   }
   const origin = env.ORIGIN;
-  if (!origin && !transport) throw new Error("no ORIGIN service binding (config validation should have said so)");
+  if (!origin && !transport)
+    throw new Error("no ORIGIN service binding (config validation should have said so)");
   return new PooledUpstream(
     SERVICE_BINDING_BASE_URL,
     transport ?? ((request) => (origin as Fetcher).fetch(request)),

@@ -7,14 +7,21 @@ describe("GET /admin/audit", () => {
   it("records every admin action with before and after, and never a secret", async () => {
     const tenant = await createTenant({ name: "audited", allowance: 10 });
     await admin("PATCH", `/admin/tenants/${tenant.id}`, { allowance: 20 });
-    const rotated = await (await admin("POST", `/admin/tenants/${tenant.id}/rotate`)).json<{ api_secret: string }>();
+    const rotated = await (
+      await admin("POST", `/admin/tenants/${tenant.id}/rotate`)
+    ).json<{ api_secret: string }>();
     await admin("DELETE", `/admin/tenants/${tenant.id}`);
 
     const res = await admin("GET", `/admin/audit?tenant_id=${tenant.id}`);
     expect(res.status).toBe(200);
     const text = await res.text();
     const { entries } = auditListSchema.parse(JSON.parse(text));
-    expect(entries.map((e) => e.action)).toEqual(["tenant.delete", "tenant.rotate", "tenant.update", "tenant.create"]);
+    expect(entries.map((e) => e.action)).toEqual([
+      "tenant.delete",
+      "tenant.rotate",
+      "tenant.update",
+      "tenant.create",
+    ]);
     const update = entries.find((e) => e.action === "tenant.update");
     expect(update?.before).toMatchObject({ allowance: 10 });
     expect(update?.after).toMatchObject({ allowance: 20 });
@@ -38,13 +45,17 @@ describe("DELETE /admin/cache/:index/:id", () => {
   const fp = "ab".repeat(32);
 
   it("purges a cached document (any spelling of its id) and audits it", async () => {
-    await env.DB.prepare("insert into documents (`index`, id, at_time, body, negative, fetched_at, expires_at) values ('certificates', ?, '', '{}', 0, 0, null)")
+    await env.DB.prepare(
+      "insert into documents (`index`, id, at_time, body, negative, fetched_at, expires_at) values ('certificates', ?, '', '{}', 0, 0, null)",
+    )
       .bind(fp)
       .run();
     const res = await admin("DELETE", `/admin/cache/certificates/${fp.toUpperCase()}`);
     expect(res.status).toBe(200);
     expect(cachePurgeResultSchema.parse(await res.json())).toEqual({ deleted: 1 });
-    const left = await env.DB.prepare("select count(*) as n from documents where id = ?").bind(fp).first<{ n: number }>();
+    const left = await env.DB.prepare("select count(*) as n from documents where id = ?")
+      .bind(fp)
+      .first<{ n: number }>();
     expect(left?.n).toBe(0);
     const { entries } = auditListSchema.parse(await (await admin("GET", "/admin/audit?limit=1")).json());
     expect(entries[0]).toMatchObject({ action: "cache.purge", after: { deleted: 1 } });
@@ -52,7 +63,9 @@ describe("DELETE /admin/cache/:index/:id", () => {
 
   it("purges every point in time of a host", async () => {
     for (const atTime of ["", "1", "2"]) {
-      await env.DB.prepare("insert into documents (`index`, id, at_time, body, negative, fetched_at, expires_at) values ('hosts', '10.0.0.9', ?, '{}', 0, 0, null)")
+      await env.DB.prepare(
+        "insert into documents (`index`, id, at_time, body, negative, fetched_at, expires_at) values ('hosts', '10.0.0.9', ?, '{}', 0, 0, null)",
+      )
         .bind(atTime)
         .run();
     }

@@ -20,7 +20,9 @@ describe("admin API authentication", () => {
   ] as const) {
     it(`refuses ${name} with 401 and changes nothing`, async () => {
       const before = await tenantCount();
-      const res = await workerFetch(buildRequest("POST", "/admin/tenants", { body: { name: "mallory" }, auth }));
+      const res = await workerFetch(
+        buildRequest("POST", "/admin/tenants", { body: { name: "mallory" }, auth }),
+      );
       expect(res.status).toBe(401);
       expect(res.headers.get("WWW-Authenticate")).toBe('Bearer realm="scangate-admin"');
       expect(v2ErrorSchema.parse(await res.json())).toMatchObject({ code: 401, status: "Unauthorized" });
@@ -34,15 +36,27 @@ describe("POST /admin/tenants", () => {
     const res = await admin("POST", "/admin/tenants", { name: "alice", email: "alice@example.com" });
     expect(res.status).toBe(201);
     const tenant = tenantWithSecretSchema.parse(await res.json());
-    expect(tenant).toMatchObject({ name: "alice", email: "alice@example.com", allowance: 250, period: "monthly", used: 0, tier: "standard", disabled: false });
+    expect(tenant).toMatchObject({
+      name: "alice",
+      email: "alice@example.com",
+      allowance: 250,
+      period: "monthly",
+      used: 0,
+      tier: "standard",
+      disabled: false,
+    });
     expect(tenant.id).toMatch(/^tnt_[0-9a-f]{32}$/);
     expect(tenant.api_secret).toMatch(/^sgs_[A-Za-z0-9_-]{43}$/);
     const now = new Date();
-    expect(tenant.resets_at).toBe(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString());
+    expect(tenant.resets_at).toBe(
+      new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString(),
+    );
 
     const shown = await (await admin("GET", `/admin/tenants/${tenant.id}`)).json();
     expect(tenantSchema.strict().parse(shown)).not.toHaveProperty("api_secret");
-    const row = await env.DB.prepare("select * from tenants where id = ?").bind(tenant.id).first<Record<string, unknown>>();
+    const row = await env.DB.prepare("select * from tenants where id = ?")
+      .bind(tenant.id)
+      .first<Record<string, unknown>>();
     expect(row?.secret_hash).toBe(await hashSecret(tenant.api_secret));
     expect(JSON.stringify(row)).not.toContain(tenant.api_secret);
   });
@@ -114,12 +128,18 @@ describe("GET /admin/tenants and /admin/tenants/:id", () => {
 describe("PATCH /admin/tenants/:id", () => {
   it("changes allowance, tier and period, and a new period restarts the reset clock", async () => {
     const tenant = await createTenant({ period: "monthly" });
-    const res = await admin("PATCH", `/admin/tenants/${tenant.id}`, { allowance: 42, tier: "low", period: "daily" });
+    const res = await admin("PATCH", `/admin/tenants/${tenant.id}`, {
+      allowance: 42,
+      tier: "low",
+      period: "daily",
+    });
     expect(res.status).toBe(200);
     const updated = tenantSchema.parse(await res.json());
     expect(updated).toMatchObject({ allowance: 42, tier: "low", period: "daily" });
     const now = new Date();
-    expect(updated.resets_at).toBe(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString());
+    expect(updated.resets_at).toBe(
+      new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString(),
+    );
   });
 
   it("disables a tenant at once in this isolate, and enabling lets it back in", async () => {
@@ -181,7 +201,9 @@ describe("POST /admin/tenants/:id/rotate", () => {
 
   it("refuses a negative grace period and an unknown tenant", async () => {
     const tenant = await createTenant();
-    expect((await admin("POST", `/admin/tenants/${tenant.id}/rotate`, { grace_seconds: -1 })).status).toBe(400);
+    expect((await admin("POST", `/admin/tenants/${tenant.id}/rotate`, { grace_seconds: -1 })).status).toBe(
+      400,
+    );
     expect((await account(tenant)).status).toBe(200);
     expect((await admin("POST", "/admin/tenants/tnt_missing/rotate")).status).toBe(404);
   });

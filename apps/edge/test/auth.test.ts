@@ -6,7 +6,10 @@ import { concreteRoutes } from "./support/routes";
 import { testEdge } from "./support/test-edge";
 
 async function usedOf(tenantId: string): Promise<number> {
-  return (await env.DB.prepare("select used from tenants where id = ?").bind(tenantId).first<{ used: number }>())?.used ?? -1;
+  return (
+    (await env.DB.prepare("select used from tenants where id = ?").bind(tenantId).first<{ used: number }>())
+      ?.used ?? -1
+  );
 }
 
 async function expectRefused(res: Response, path: string): Promise<void> {

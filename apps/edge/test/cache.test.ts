@@ -18,7 +18,10 @@ const UNKNOWN = "e".repeat(64);
 const HOUR = 3_600_000;
 
 async function usedOf(tenant: TenantWithSecret): Promise<number> {
-  return (await env.DB.prepare("select used from tenants where id = ?").bind(tenant.id).first<{ used: number }>())?.used ?? -1;
+  return (
+    (await env.DB.prepare("select used from tenants where id = ?").bind(tenant.id).first<{ used: number }>())
+      ?.used ?? -1
+  );
 }
 
 function view(edge: TestEdge, tenant: TenantWithSecret, path: string, headers: Record<string, string> = {}) {
@@ -26,7 +29,9 @@ function view(edge: TestEdge, tenant: TenantWithSecret, path: string, headers: R
 }
 
 function bulk(edge: TestEdge, tenant: TenantWithSecret, fingerprints: string[]) {
-  return edge.fetch(buildRequest("POST", "/api/v1/bulk/certificates", { body: { fingerprints }, auth: tenantAuth(tenant) }));
+  return edge.fetch(
+    buildRequest("POST", "/api/v1/bulk/certificates", { body: { fingerprints }, auth: tenantAuth(tenant) }),
+  );
 }
 
 async function setup(vars: Record<string, string> = {}) {
@@ -128,7 +133,9 @@ describe("v1 view cache", () => {
   it("makes one upstream call for concurrent misses of one document", async () => {
     const { edge, tenant } = await setup();
     slowOrigin(edge);
-    const responses = await Promise.all(Array.from({ length: 10 }, () => view(edge, tenant, `/api/v1/view/ipv4/${IP_3}`)));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => view(edge, tenant, `/api/v1/view/ipv4/${IP_3}`)),
+    );
     expect(responses.map((r) => r.status)).toEqual(Array(10).fill(200));
     expect(edge.upstream.requests).toHaveLength(1);
     const statuses = responses.map((r) => r.headers.get("Cache-Status"));
@@ -177,7 +184,11 @@ describe("v1 view cache", () => {
   for (const [fault, script] of [
     ["a 500", () => json(500, { error_code: 500, error: "unknown error occurred" })],
     ["a timeout", hang],
-    ["an HTML page", () => new Response("<h1>502 Bad Gateway</h1>", { status: 502, headers: { "content-type": "text/html" } })],
+    [
+      "an HTML page",
+      () =>
+        new Response("<h1>502 Bad Gateway</h1>", { status: 502, headers: { "content-type": "text/html" } }),
+    ],
   ] as const) {
     it(`serves a stale document when the upstream fails with ${fault} (stale-if-error), free`, async () => {
       const { edge, tenant } = await setup({ UPSTREAM_TIMEOUT_MS: "50" });
@@ -186,7 +197,9 @@ describe("v1 view cache", () => {
       edge.upstream.answer(script);
       const res = await view(edge, tenant, `/api/v1/view/ipv4/${IP_5}`);
       expect(res.status).toBe(200);
-      expect(res.headers.get("Cache-Status")).toMatch(/^scangate; fwd=stale; fwd-status=5\d\d; detail=stale-if-error$/);
+      expect(res.headers.get("Cache-Status")).toMatch(
+        /^scangate; fwd=stale; fwd-status=5\d\d; detail=stale-if-error$/,
+      );
       expect(res.headers.get("Age")).toBe(String(3 * 3600));
       expect(await res.text()).toBe(original);
       expect(await usedOf(tenant)).toBe(1);
@@ -262,7 +275,9 @@ describe("v1 bulk cache", () => {
   it("makes one upstream call for concurrent bulk misses of the same certificates", async () => {
     const { edge, tenant } = await setup();
     slowOrigin(edge);
-    const responses = await Promise.all(Array.from({ length: 5 }, () => bulk(edge, tenant, [CERT_A, CERT_C])));
+    const responses = await Promise.all(
+      Array.from({ length: 5 }, () => bulk(edge, tenant, [CERT_A, CERT_C])),
+    );
     expect(responses.map((r) => r.status)).toEqual(Array(5).fill(200));
     expect(edge.upstream.requests).toHaveLength(1);
     const bodies = await Promise.all(responses.map((r) => r.text()));
@@ -297,14 +312,22 @@ describe("v2 host view cache", () => {
   it("never expires a host at a past point in time, and equal instants share one row", async () => {
     const { edge, tenant } = await setup();
     const at = new Date(HISTORIC.atTime);
-    const first = await view(edge, tenant, `/api/v2/hosts/${HISTORIC.ip}?at_time=${encodeURIComponent(at.toISOString())}`);
+    const first = await view(
+      edge,
+      tenant,
+      `/api/v2/hosts/${HISTORIC.ip}?at_time=${encodeURIComponent(at.toISOString())}`,
+    );
     expect(first.status).toBe(200);
     const body = await first.text();
     edge.clock.advance(10 * 365 * 24 * HOUR);
     const iso = at.toISOString();
     const twoHoursAhead = new Date(at.getTime() + 2 * HOUR).toISOString().replace(/\.(\d{3})Z$/, ".$1+02:00");
     for (const spelling of [iso.replace(/Z$/, "000000Z"), twoHoursAhead]) {
-      const res = await view(edge, tenant, `/api/v2/hosts/${HISTORIC.ip}?at_time=${encodeURIComponent(spelling)}`);
+      const res = await view(
+        edge,
+        tenant,
+        `/api/v2/hosts/${HISTORIC.ip}?at_time=${encodeURIComponent(spelling)}`,
+      );
       expect(res.headers.get("Cache-Status")).toBe("scangate; hit");
       expect(await res.text()).toBe(body);
     }
@@ -316,7 +339,9 @@ describe("v2 host view cache", () => {
   it("keeps the current host for the hosts TTL, apart from its points in time", async () => {
     const { edge, tenant } = await setup();
     const current = await (await view(edge, tenant, `/api/v2/hosts/${HISTORIC.ip}`)).text();
-    const past = await (await view(edge, tenant, `/api/v2/hosts/${HISTORIC.ip}?at_time=${encodeURIComponent(HISTORIC.atTime)}`)).text();
+    const past = await (
+      await view(edge, tenant, `/api/v2/hosts/${HISTORIC.ip}?at_time=${encodeURIComponent(HISTORIC.atTime)}`)
+    ).text();
     expect(past).not.toBe(current);
     const hit = await view(edge, tenant, `/api/v2/hosts/${HISTORIC.ip}`);
     expect(await hit.clone().text()).toBe(current);

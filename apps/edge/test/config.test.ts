@@ -39,13 +39,19 @@ describe("config validation", () => {
       UPSTREAM_CREDENTIALS: '[{"api_id":"a","api_secret":"x"},{"api_id":"b","api_secret":"y"}]',
       UPSTREAM_TIMEOUT_MS: "30000",
       CACHE_TTL_SECONDS: '{"ipv4": 60}',
-      RATE_TIERS: { team: { binding: "RATE_LIMIT_HIGH", limit: 600, period: 60 }, standard: { unlimited: true } },
+      RATE_TIERS: {
+        team: { binding: "RATE_LIMIT_HIGH", limit: 600, period: 60 },
+        standard: { unlimited: true },
+      },
     });
     expect(result.ok && result.config).toMatchObject({
       upstream: { kind: "url", baseUrl: "https://search.censys.io/api" },
       upstreamTimeoutMs: 30_000,
       cache: { ttlSeconds: { ipv4: 60, certificates: 604_800 } },
-      rateTiers: { team: { binding: "RATE_LIMIT_HIGH", limit: 600, periodSeconds: 60 }, standard: { unlimited: true } },
+      rateTiers: {
+        team: { binding: "RATE_LIMIT_HIGH", limit: 600, periodSeconds: 60 },
+        standard: { unlimited: true },
+      },
     });
     expect(result.ok && result.config.upstreamCredentials).toHaveLength(2);
   });
@@ -53,16 +59,36 @@ describe("config validation", () => {
   for (const [what, changes, expected] of [
     ["a missing admin token", { ADMIN_TOKEN: undefined }, /^ADMIN_TOKEN: is not set/],
     ["a short admin token", { ADMIN_TOKEN: "short" }, /^ADMIN_TOKEN: must be at least 32 characters/],
-    ["missing upstream credentials", { UPSTREAM_CREDENTIALS: undefined }, /^UPSTREAM_CREDENTIALS: is not set/],
-    ["upstream credentials that are not JSON", { UPSTREAM_CREDENTIALS: "api:secret" }, /^UPSTREAM_CREDENTIALS: is not valid JSON/],
-    ["an empty credential pool", { UPSTREAM_CREDENTIALS: "[]" }, /^UPSTREAM_CREDENTIALS: must hold at least one/],
-    ["a credential without a secret", { UPSTREAM_CREDENTIALS: '[{"api_id":"u"}]' }, /^UPSTREAM_CREDENTIALS\.0\.api_secret/],
+    [
+      "missing upstream credentials",
+      { UPSTREAM_CREDENTIALS: undefined },
+      /^UPSTREAM_CREDENTIALS: is not set/,
+    ],
+    [
+      "upstream credentials that are not JSON",
+      { UPSTREAM_CREDENTIALS: "api:secret" },
+      /^UPSTREAM_CREDENTIALS: is not valid JSON/,
+    ],
+    [
+      "an empty credential pool",
+      { UPSTREAM_CREDENTIALS: "[]" },
+      /^UPSTREAM_CREDENTIALS: must hold at least one/,
+    ],
+    [
+      "a credential without a secret",
+      { UPSTREAM_CREDENTIALS: '[{"api_id":"u"}]' },
+      /^UPSTREAM_CREDENTIALS\.0\.api_secret/,
+    ],
     ["a bad upstream URL", { UPSTREAM_URL: "ftp://x" }, /^UPSTREAM_URL: must be an http\(s\) URL/],
     ["no upstream at all", { ORIGIN: undefined }, /^UPSTREAM_URL: is not set and there is no ORIGIN/],
     ["a timeout that is not a number", { UPSTREAM_TIMEOUT_MS: "soon" }, /^UPSTREAM_TIMEOUT_MS:/],
     ["an unknown default period", { DEFAULT_PERIOD: "weekly" }, /^DEFAULT_PERIOD:/],
     ["an unknown default tier", { DEFAULT_TIER: "gold" }, /^DEFAULT_TIER: "gold" is not one of the tiers/],
-    ["a tier bound to no binding", { RATE_TIERS: '{"x":{"binding":"RATE_LIMIT_NOPE","limit":1,"period":60}}', DEFAULT_TIER: "x" }, /RATE_LIMIT_NOPE is not declared/],
+    [
+      "a tier bound to no binding",
+      { RATE_TIERS: '{"x":{"binding":"RATE_LIMIT_NOPE","limit":1,"period":60}}', DEFAULT_TIER: "x" },
+      /RATE_LIMIT_NOPE is not declared/,
+    ],
     ["an auth cache longer than 5 s", { AUTH_CACHE_TTL_MS: "60000" }, /^AUTH_CACHE_TTL_MS:/],
   ] as const) {
     it(`names the variable for ${what}, never its value`, () => {

@@ -1,7 +1,16 @@
 import { accountSchema, type TenantWithSecret } from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { admin, adminAuth, basicAuth, buildRequest, createTenant, EDGE, tenantAuth, workerFetch } from "./support/requests";
+import {
+  admin,
+  adminAuth,
+  basicAuth,
+  buildRequest,
+  createTenant,
+  EDGE,
+  tenantAuth,
+  workerFetch,
+} from "./support/requests";
 
 /**
  * The dashboard and console over HTTP, through the real worker entry (the browser tests in
@@ -13,7 +22,11 @@ import { admin, adminAuth, basicAuth, buildRequest, createTenant, EDGE, tenantAu
 let addressCounter = 0;
 const freshAddress = () => `198.51.100.${++addressCounter}`;
 
-function form(path: string, fields: Record<string, string>, options: { cookie?: string; address: string; origin?: string }) {
+function form(
+  path: string,
+  fields: Record<string, string>,
+  options: { cookie?: string; address: string; origin?: string },
+) {
   const headers: Record<string, string> = {
     "content-type": "application/x-www-form-urlencoded",
     "cf-connecting-ip": options.address,
@@ -26,7 +39,9 @@ function form(path: string, fields: Record<string, string>, options: { cookie?: 
 }
 
 function page(path: string, cookie?: string) {
-  return workerFetch(new Request(`${EDGE}${path}`, { headers: cookie ? { cookie } : {}, redirect: "manual" }));
+  return workerFetch(
+    new Request(`${EDGE}${path}`, { headers: cookie ? { cookie } : {}, redirect: "manual" }),
+  );
 }
 
 /** The `name=value` part of the response's Set-Cookie for `name`, or null. */
@@ -42,7 +57,11 @@ function csrfOf(html: string): string {
 }
 
 async function signIn(tenant: TenantWithSecret, address = freshAddress()): Promise<string> {
-  const res = await form("/dashboard/login", { api_id: tenant.api_id, secret: tenant.api_secret }, { address });
+  const res = await form(
+    "/dashboard/login",
+    { api_id: tenant.api_id, secret: tenant.api_secret },
+    { address },
+  );
   expect(res.status).toBe(303);
   expect(res.headers.get("location")).toBe("/dashboard");
   const cookie = cookieFrom(res, "sg_tenant");
@@ -59,12 +78,17 @@ async function adminSignIn(address = freshAddress()): Promise<string> {
   return cookie;
 }
 
-const tenantCount = async () => (await env.DB.prepare("select count(*) as n from tenants").first<{ n: number }>())?.n;
+const tenantCount = async () =>
+  (await env.DB.prepare("select count(*) as n from tenants").first<{ n: number }>())?.n;
 
 describe("tenant sign-in", () => {
   it("sets a signed, HttpOnly, SameSite=Strict cookie with an expiry, scoped to /dashboard", async () => {
     const tenant = await createTenant();
-    const res = await form("/dashboard/login", { api_id: tenant.api_id, secret: tenant.api_secret }, { address: freshAddress() });
+    const res = await form(
+      "/dashboard/login",
+      { api_id: tenant.api_id, secret: tenant.api_secret },
+      { address: freshAddress() },
+    );
     expect(res.status).toBe(303);
     const line = res.headers.getSetCookie().find((c) => c.startsWith("sg_tenant="));
     expect(line).toMatch(/HttpOnly/i);
@@ -90,12 +114,25 @@ describe("tenant sign-in", () => {
   for (const [what, fields, status, message] of [
     ["an empty form", { api_id: "", secret: "" }, 400, "Enter your API ID and secret."],
     ["a wrong secret", { api_id: "", secret: "not-the-secret" }, 401, "The API ID or secret is not correct."],
-    ["an unknown API ID", { api_id: "00000000-0000-4000-8000-000000000000", secret: "x" }, 401, "The API ID or secret is not correct."],
-    ["an overlong API ID", { api_id: "x".repeat(500), secret: "x" }, 401, "The API ID or secret is not correct."],
+    [
+      "an unknown API ID",
+      { api_id: "00000000-0000-4000-8000-000000000000", secret: "x" },
+      401,
+      "The API ID or secret is not correct.",
+    ],
+    [
+      "an overlong API ID",
+      { api_id: "x".repeat(500), secret: "x" },
+      401,
+      "The API ID or secret is not correct.",
+    ],
   ] as const) {
     it(`answers ${what} with ${status}, a clear message and no cookie`, async () => {
       const tenant = await createTenant();
-      const body = { ...fields, api_id: fields.api_id === "" && fields.secret !== "" ? tenant.api_id : fields.api_id };
+      const body = {
+        ...fields,
+        api_id: fields.api_id === "" && fields.secret !== "" ? tenant.api_id : fields.api_id,
+      };
       const res = await form("/dashboard/login", body, { address: freshAddress() });
       expect(res.status).toBe(status);
       expect(await res.text()).toContain(message);
@@ -106,7 +143,11 @@ describe("tenant sign-in", () => {
   it("refuses a disabled tenant with 403 and no cookie", async () => {
     const tenant = await createTenant();
     expect((await admin("PATCH", `/admin/tenants/${tenant.id}`, { disabled: true })).status).toBe(200);
-    const res = await form("/dashboard/login", { api_id: tenant.api_id, secret: tenant.api_secret }, { address: freshAddress() });
+    const res = await form(
+      "/dashboard/login",
+      { api_id: tenant.api_id, secret: tenant.api_secret },
+      { address: freshAddress() },
+    );
     expect(res.status).toBe(403);
     expect(cookieFrom(res, "sg_tenant")).toBeNull();
   });
@@ -126,13 +167,21 @@ describe("tenant sign-in", () => {
     const tenant = await createTenant();
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const res = await form("/dashboard/login", { api_id: tenant.api_id, secret: "wrong" }, { address: freshAddress() });
+      const res = await form(
+        "/dashboard/login",
+        { api_id: tenant.api_id, secret: "wrong" },
+        { address: freshAddress() },
+      );
       statuses.push(res.status);
       if (res.status === 429) expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
     }
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
     // Even the right secret waits: the limit counts attempts, not failures.
-    const right = await form("/dashboard/login", { api_id: tenant.api_id, secret: tenant.api_secret }, { address: freshAddress() });
+    const right = await form(
+      "/dashboard/login",
+      { api_id: tenant.api_id, secret: tenant.api_secret },
+      { address: freshAddress() },
+    );
     expect(right.status).toBe(429);
   });
 
@@ -215,8 +264,12 @@ describe("tenant sessions", () => {
       expect(res.headers.get("location"), path).toMatch(/^\/admin\/login/);
     }
     // Nor the JSON admin API, with any tenant credential.
-    expect((await workerFetch(buildRequest("GET", "/admin/tenants", { auth: tenantAuth(tenant) }))).status).toBe(401);
-    expect((await workerFetch(buildRequest("GET", "/admin/tenants", { auth: basicAuth("admin", "x") }))).status).toBe(401);
+    expect(
+      (await workerFetch(buildRequest("GET", "/admin/tenants", { auth: tenantAuth(tenant) }))).status,
+    ).toBe(401);
+    expect(
+      (await workerFetch(buildRequest("GET", "/admin/tenants", { auth: basicAuth("admin", "x") }))).status,
+    ).toBe(401);
   });
 
   it("carries the security headers on every page", async () => {
@@ -242,14 +295,20 @@ describe("admin console", () => {
     const cookie = await adminSignIn();
     const csrf = csrfOf(await (await page("/admin", cookie)).text());
     const name = `console-${crypto.randomUUID().slice(0, 8)}`;
-    const res = await form("/admin/console/tenants", { csrf, name, email: "", allowance: "75" }, { cookie, address: freshAddress() });
+    const res = await form(
+      "/admin/console/tenants",
+      { csrf, name, email: "", allowance: "75" },
+      { cookie, address: freshAddress() },
+    );
     expect(res.status).toBe(201);
     const html = await res.text();
-    const row = await env.DB.prepare("select id, api_id, allowance from tenants where name = ?").bind(name).first<{
-      id: string;
-      api_id: string;
-      allowance: number;
-    }>();
+    const row = await env.DB.prepare("select id, api_id, allowance from tenants where name = ?")
+      .bind(name)
+      .first<{
+        id: string;
+        api_id: string;
+        allowance: number;
+      }>();
     if (!row) throw new Error("the console created no tenant");
     expect(row.allowance).toBe(75);
     expect(html).toContain(row.api_id);
@@ -257,12 +316,18 @@ describe("admin console", () => {
     const candidates = [...new Set([...html.matchAll(/[A-Za-z0-9_-]{40,}/g)].map((m) => m[0]))];
     let signedIn = false;
     for (const secret of candidates) {
-      const attempt = await form("/dashboard/login", { api_id: row.api_id, secret }, { address: freshAddress() });
+      const attempt = await form(
+        "/dashboard/login",
+        { api_id: row.api_id, secret },
+        { address: freshAddress() },
+      );
       if (attempt.status === 303) signedIn = true;
     }
     expect(signedIn).toBe(true);
     // The audit log says it came from the console.
-    const audit = await env.DB.prepare("select actor from audit_log where tenant_id = ? and action = 'tenant.create'")
+    const audit = await env.DB.prepare(
+      "select actor from audit_log where tenant_id = ? and action = 'tenant.create'",
+    )
       .bind(row.id)
       .first<{ actor: string }>();
     expect(audit?.actor).toBe("admin (console)");
@@ -271,7 +336,11 @@ describe("admin console", () => {
   it("changes nothing for a console form without the session's CSRF token", async () => {
     const cookie = await adminSignIn();
     const before = await tenantCount();
-    const res = await form("/admin/console/tenants", { csrf: "forged", name: "csrf-victim" }, { cookie, address: freshAddress() });
+    const res = await form(
+      "/admin/console/tenants",
+      { csrf: "forged", name: "csrf-victim" },
+      { cookie, address: freshAddress() },
+    );
     expect(res.status).toBe(403);
     expect(await tenantCount()).toBe(before);
   });
@@ -280,7 +349,11 @@ describe("admin console", () => {
     const cookie = await adminSignIn();
     const csrf = csrfOf(await (await page("/admin", cookie)).text());
     const before = await tenantCount();
-    const res = await form("/admin/console/tenants", { csrf, name: "", allowance: "-5" }, { cookie, address: freshAddress() });
+    const res = await form(
+      "/admin/console/tenants",
+      { csrf, name: "", allowance: "-5" },
+      { cookie, address: freshAddress() },
+    );
     expect(res.status).toBe(400);
     expect(await tenantCount()).toBe(before);
   });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { mergeBulk, splitBulkAnswer, uniqueFingerprints, UNKNOWN_CERTIFICATE_ENTRY } from "../src/cache/bulk-merge";
+import {
+  mergeBulk,
+  splitBulkAnswer,
+  uniqueFingerprints,
+  UNKNOWN_CERTIFICATE_ENTRY,
+} from "../src/cache/bulk-merge";
 import { cacheStatus, wantsRevalidation } from "../src/cache/cache-status";
 import { freshness } from "../src/cache/freshness";
 import { awaitFlight, SingleFlight } from "../src/cache/single-flight";
@@ -14,7 +19,9 @@ describe("quota periods", () => {
   it("resets daily at the next UTC midnight and monthly on the first of the next month", () => {
     expect(new Date(nextReset("daily", at) ?? 0).toISOString()).toBe("2024-03-01T00:00:00.000Z");
     expect(new Date(nextReset("monthly", at) ?? 0).toISOString()).toBe("2024-03-01T00:00:00.000Z");
-    expect(new Date(nextReset("monthly", Date.UTC(2024, 11, 31, 23, 59)) ?? 0).toISOString()).toBe("2025-01-01T00:00:00.000Z");
+    expect(new Date(nextReset("monthly", Date.UTC(2024, 11, 31, 23, 59)) ?? 0).toISOString()).toBe(
+      "2025-01-01T00:00:00.000Z",
+    );
     expect(nextReset("never", at)).toBeNull();
   });
 
@@ -37,7 +44,10 @@ describe("quota periods", () => {
 
   it("writes the IETF RateLimit fields", () => {
     const quota = { used: 3, allowance: 10, resetsAt: at + 60_500 };
-    expect(quotaHeaders(quota, "daily", at)).toEqual({ "RateLimit-Policy": '"quota";q=10;w=86400', RateLimit: '"quota";r=7;t=61' });
+    expect(quotaHeaders(quota, "daily", at)).toEqual({
+      "RateLimit-Policy": '"quota";q=10;w=86400',
+      RateLimit: '"quota";r=7;t=61',
+    });
     expect(quotaHeaders({ used: 12, allowance: 10, resetsAt: null }, "never", at)).toEqual({
       "RateLimit-Policy": '"quota";q=10',
       RateLimit: '"quota";r=0',
@@ -59,9 +69,9 @@ describe("cache freshness and Cache-Status", () => {
   it("renders RFC 9211 Cache-Status", () => {
     expect(cacheStatus({ hit: true, ttl: 12 })).toBe("scangate; hit; ttl=12");
     expect(cacheStatus({ hit: false, fwd: "partial", stored: true })).toBe("scangate; fwd=partial; stored");
-    expect(cacheStatus({ hit: false, fwd: "stale", stored: false, fwdStatus: 503, detail: "stale-if-error" })).toBe(
-      "scangate; fwd=stale; fwd-status=503; detail=stale-if-error",
-    );
+    expect(
+      cacheStatus({ hit: false, fwd: "stale", stored: false, fwdStatus: 503, detail: "stale-if-error" }),
+    ).toBe("scangate; fwd=stale; fwd-status=503; detail=stale-if-error");
   });
 
   it("reads no-cache, no-store, max-age=0 and Pragma: no-cache as a request to revalidate", () => {
@@ -79,12 +89,17 @@ describe("cache freshness and Cache-Status", () => {
 describe("bulk merge", () => {
   it("keeps every requested spelling once, in order, and fills missing entries as unknown", () => {
     const entries = new Map([["aa", '{"n":1}']]);
-    expect(mergeBulk(["AA", "bb", "AA", "aa"], entries)).toBe(`{"AA":{"n":1},"bb":${JSON.stringify(UNKNOWN_CERTIFICATE_ENTRY)},"aa":{"n":1}}`);
+    expect(mergeBulk(["AA", "bb", "AA", "aa"], entries)).toBe(
+      `{"AA":{"n":1},"bb":${JSON.stringify(UNKNOWN_CERTIFICATE_ENTRY)},"aa":{"n":1}}`,
+    );
     expect(uniqueFingerprints(["AA", "aa", "Bb"])).toEqual(["aa", "bb"]);
   });
 
   it("splits an upstream answer into known, unknown and absent entries", () => {
-    const split = splitBulkAnswer(["a", "b", "c"], { a: { parsed: {} }, b: { error: "x", error_type: "unknown", status: "error" } });
+    const split = splitBulkAnswer(["a", "b", "c"], {
+      a: { parsed: {} },
+      b: { error: "x", error_type: "unknown", status: "error" },
+    });
     expect(split.get("a")).toEqual({ text: '{"parsed":{}}', unknown: false, present: true });
     expect(split.get("b")?.unknown).toBe(true);
     expect(split.get("c")).toMatchObject({ unknown: true, present: false });
@@ -100,7 +115,11 @@ describe("single flight", () => {
       await new Promise((r) => setTimeout(r, 5));
       return 42;
     };
-    const results = await Promise.all([flights.run("k", work), flights.run("k", work), flights.run("k", work)]);
+    const results = await Promise.all([
+      flights.run("k", work),
+      flights.run("k", work),
+      flights.run("k", work),
+    ]);
     expect(runs).toBe(1);
     expect(results.map((r) => r.leader)).toEqual([true, false, false]);
     expect(results.map((r) => r.value)).toEqual([42, 42, 42]);
@@ -125,7 +144,13 @@ describe("single flight", () => {
 describe("credential pool", () => {
   it("takes credentials in turn, skips resting ones, and still tries the soonest awake when all rest", () => {
     const clock = new ManualClock(0);
-    const pool = new CredentialPool([{ apiId: "a", apiSecret: "1" }, { apiId: "b", apiSecret: "2" }], clock);
+    const pool = new CredentialPool(
+      [
+        { apiId: "a", apiSecret: "1" },
+        { apiId: "b", apiSecret: "2" },
+      ],
+      clock,
+    );
     expect(pool.candidates().map((c) => c.apiId)).toEqual(["a", "b"]);
     expect(pool.candidates().map((c) => c.apiId)).toEqual(["b", "a"]);
     pool.rest("a", 1000);
@@ -133,13 +158,22 @@ describe("credential pool", () => {
     pool.rest("b", 500);
     expect(pool.candidates().map((c) => c.apiId)).toEqual(["b"]);
     clock.advance(1000);
-    expect(pool.candidates().map((c) => c.apiId).sort()).toEqual(["a", "b"]);
+    expect(
+      pool
+        .candidates()
+        .map((c) => c.apiId)
+        .sort(),
+    ).toEqual(["a", "b"]);
   });
 });
 
 describe("upstream link rebasing", () => {
   it("re-roots links to the upstream API at the edge and leaves other links alone", () => {
-    const json = { a: "https://up.example/api/v1/data/x", b: ["https://storage.example/f?sig=1", "https://up.example/apix"], c: 3 };
+    const json = {
+      a: "https://up.example/api/v1/data/x",
+      b: ["https://storage.example/f?sig=1", "https://up.example/apix"],
+      c: 3,
+    };
     expect(rebaseUpstreamLinks(json, "https://up.example/api/", "https://edge.example/api")).toEqual({
       a: "https://edge.example/api/v1/data/x",
       b: ["https://storage.example/f?sig=1", "https://up.example/apix"],

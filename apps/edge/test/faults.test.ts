@@ -9,13 +9,22 @@ const POOL = [
   { api_id: "upstream-a", api_secret: "secret-a-0123456789" },
   { api_id: "upstream-b", api_secret: "secret-b-0123456789" },
 ];
-const SEARCH_OK = { status: "ok", metadata: { count: 0, query: "*", backend_time: 1, page: 1, pages: 0 }, results: [] };
+const SEARCH_OK = {
+  status: "ok",
+  metadata: { count: 0, query: "*", backend_time: 1, page: 1, pages: 0 },
+  results: [],
+};
 
 async function faultyEdge(script: Script, vars: Record<string, string> = {}) {
-  const edge = testEdge({ vars: { UPSTREAM_CREDENTIALS: JSON.stringify(POOL), UPSTREAM_TIMEOUT_MS: "50", ...vars } });
+  const edge = testEdge({
+    vars: { UPSTREAM_CREDENTIALS: JSON.stringify(POOL), UPSTREAM_TIMEOUT_MS: "50", ...vars },
+  });
   const tenant = await createTenant({ allowance: 100 }, edge.fetch);
   edge.upstream.answer(script);
-  const v1 = () => edge.fetch(buildRequest("POST", "/api/v1/search/ipv4", { body: { query: "*" }, auth: tenantAuth(tenant) }));
+  const v1 = () =>
+    edge.fetch(
+      buildRequest("POST", "/api/v1/search/ipv4", { body: { query: "*" }, auth: tenantAuth(tenant) }),
+    );
   const v2 = () => edge.fetch(buildRequest("GET", "/api/v2/hosts/search?q=x", { auth: tenantAuth(tenant) }));
   return { edge, tenant, v1, v2 };
 }
@@ -29,20 +38,37 @@ async function expectClean(res: Response): Promise<string> {
   return text;
 }
 
-const usedBy = (edge: TestEdge) => edge.upstream.requests.map((r) => atob((r.headers.get("authorization") ?? "").slice(6)).split(":")[0]);
+const usedBy = (edge: TestEdge) =>
+  edge.upstream.requests.map((r) => atob((r.headers.get("authorization") ?? "").slice(6)).split(":")[0]);
 
 describe("upstream faults", () => {
   it("passes a JSON 500 through with its status and bytes", async () => {
     const body = '{"error_code": 500, "error": "unknown error occurred"}';
-    const { v1 } = await faultyEdge(() => new Response(body, { status: 500, headers: { "content-type": "application/json" } }));
+    const { v1 } = await faultyEdge(
+      () => new Response(body, { status: 500, headers: { "content-type": "application/json" } }),
+    );
     const res = await v1();
     expect(res.status).toBe(500);
     expect(await expectClean(res)).toBe(body);
   });
 
   for (const [what, script] of [
-    ["an HTML page", () => new Response("<html><body>Bad gateway</body></html>", { status: 502, headers: { "content-type": "text/html" } })],
-    ["truncated JSON", () => new Response('{"status": "ok", "metadata": {"cou', { status: 200, headers: { "content-type": "application/json" } })],
+    [
+      "an HTML page",
+      () =>
+        new Response("<html><body>Bad gateway</body></html>", {
+          status: 502,
+          headers: { "content-type": "text/html" },
+        }),
+    ],
+    [
+      "truncated JSON",
+      () =>
+        new Response('{"status": "ok", "metadata": {"cou', {
+          status: 200,
+          headers: { "content-type": "application/json" },
+        }),
+    ],
     ["an empty body", () => new Response(null, { status: 200 })],
     ["a network failure", () => Promise.reject(new Error("connection reset"))],
   ] as const) {
@@ -53,7 +79,10 @@ describe("upstream faults", () => {
       expect(v1ErrorSchema.parse(JSON.parse(await expectClean(one)))).toMatchObject({ error_code: 502 });
       const two = await v2();
       expect(two.status).toBe(502);
-      expect(v2ErrorSchema.parse(JSON.parse(await expectClean(two)))).toMatchObject({ code: 502, status: "Bad Gateway" });
+      expect(v2ErrorSchema.parse(JSON.parse(await expectClean(two)))).toMatchObject({
+        code: 502,
+        status: "Bad Gateway",
+      });
     });
   }
 
@@ -65,7 +94,9 @@ describe("upstream faults", () => {
     const two = await v2();
     expect(two.status).toBe(504);
     expect(await two.json()).toMatchObject({ code: 504, status: "Gateway Timeout" });
-    const used = await env.DB.prepare("select used from tenants where id = ?").bind(tenant.id).first<{ used: number }>();
+    const used = await env.DB.prepare("select used from tenants where id = ?")
+      .bind(tenant.id)
+      .first<{ used: number }>();
     expect(used?.used).toBe(0);
   });
 
@@ -116,12 +147,16 @@ describe("the upstream credential pool", () => {
   });
 
   it("passes the upstream's own 429 on, with Retry-After, when every credential is limited", async () => {
-    const { v1, tenant } = await faultyEdge(() => json(429, { error_code: 429, error: "rate limit exceeded" }, { "retry-after": "7" }));
+    const { v1, tenant } = await faultyEdge(() =>
+      json(429, { error_code: 429, error: "rate limit exceeded" }, { "retry-after": "7" }),
+    );
     const res = await v1();
     expect(res.status).toBe(429);
     expect(res.headers.get("Retry-After")).toBe("7");
     expect(await res.json()).toEqual({ error_code: 429, error: "rate limit exceeded" });
-    const used = await env.DB.prepare("select used from tenants where id = ?").bind(tenant.id).first<{ used: number }>();
+    const used = await env.DB.prepare("select used from tenants where id = ?")
+      .bind(tenant.id)
+      .first<{ used: number }>();
     expect(used?.used).toBe(0);
   });
 });

@@ -1,4 +1,10 @@
-import { exportJobSchema, queryJobSchema, queryResultsPageSchema, seriesDetailsSchema, type TenantWithSecret } from "@scangate/core";
+import {
+  exportJobSchema,
+  queryJobSchema,
+  queryResultsPageSchema,
+  seriesDetailsSchema,
+  type TenantWithSecret,
+} from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedOrigin } from "./support/origin-data";
@@ -40,15 +46,21 @@ describe("query jobs belong to the tenant that started them", () => {
   beforeAll(async () => {
     owner = await createTenant({ allowance: 100 });
     other = await createTenant({ allowance: 100 });
-    const res = await call(owner, "POST", "/api/v1/query", { query: `select ip from "${await latestTable(owner)}"` });
+    const res = await call(owner, "POST", "/api/v1/query", {
+      query: `select ip from "${await latestTable(owner)}"`,
+    });
     expect(res.status).toBe(200);
     jobId = queryJobSchema.parse(await res.json()).job_id;
   });
 
   it("records the owner and charges the start", async () => {
-    const row = await env.DB.prepare("select tenant_id, upstream_credential from jobs where job_id = ?").bind(jobId).first();
+    const row = await env.DB.prepare("select tenant_id, upstream_credential from jobs where job_id = ?")
+      .bind(jobId)
+      .first();
     expect(row).toEqual({ tenant_id: owner.id, upstream_credential: "origin-local" });
-    const used = await env.DB.prepare("select used from tenants where id = ?").bind(owner.id).first<{ used: number }>();
+    const used = await env.DB.prepare("select used from tenants where id = ?")
+      .bind(owner.id)
+      .first<{ used: number }>();
     expect(used?.used).toBe(1);
   });
 
@@ -58,7 +70,9 @@ describe("query jobs belong to the tenant that started them", () => {
     const page = await call(owner, "GET", `/api/v1/query/${jobId}/1`);
     expect(page.status).toBe(200);
     expect(queryResultsPageSchema.parse(await page.json()).rows.length).toBeGreaterThan(0);
-    const used = await env.DB.prepare("select used from tenants where id = ?").bind(owner.id).first<{ used: number }>();
+    const used = await env.DB.prepare("select used from tenants where id = ?")
+      .bind(owner.id)
+      .first<{ used: number }>();
     expect(used?.used).toBe(1);
   });
 
@@ -87,7 +101,10 @@ describe("export jobs and their downloads", () => {
   beforeAll(async () => {
     owner = await createTenant({ allowance: 100 });
     other = await createTenant({ allowance: 100 });
-    const res = await call(owner, "POST", "/api/v1/export", { query: `select ip from "${await latestTable(owner)}"`, format: "json" });
+    const res = await call(owner, "POST", "/api/v1/export", {
+      query: `select ip from "${await latestTable(owner)}"`,
+      format: "json",
+    });
     expect(res.status).toBe(200);
     jobId = exportJobSchema.parse(await res.json()).job_id;
   });

@@ -16,7 +16,11 @@ async function insertDocument(id: string, fetchedAt: number, expiresAt: number |
 
 async function runCleanup(testEnv: Env): Promise<void> {
   const ctx = createExecutionContext();
-  worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "17 * * * *" }), testEnv, ctx);
+  worker.scheduled(
+    createScheduledController({ scheduledTime: Date.now(), cron: "17 * * * *" }),
+    testEnv,
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
 }
 
@@ -28,11 +32,15 @@ async function documentIds(): Promise<string[]> {
 describe("scheduled cleanup", () => {
   it("forgets signed-out sessions whose cookies have expired, keeps the others", async () => {
     const now = Date.now();
-    await env.DB.prepare("insert into ended_sessions (sid, expires_at) values ('expired-session-0001', ?), ('live-session-000001', ?)")
+    await env.DB.prepare(
+      "insert into ended_sessions (sid, expires_at) values ('expired-session-0001', ?), ('live-session-000001', ?)",
+    )
       .bind(now - 1000, now + DAY)
       .run();
     await runCleanup(env);
-    const { results } = await env.DB.prepare("select sid from ended_sessions order by sid").all<{ sid: string }>();
+    const { results } = await env.DB.prepare("select sid from ended_sessions order by sid").all<{
+      sid: string;
+    }>();
     expect(results.map((r) => r.sid)).toEqual(["live-session-000001"]);
   });
 

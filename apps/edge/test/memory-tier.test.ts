@@ -18,7 +18,12 @@ function key(atTime = ""): DocumentKey {
   return { index: "certificates", id: (++counter).toString(16).padStart(64, "0"), atTime };
 }
 
-const doc = (body: string, now: number): CachedDocument => ({ body, negative: false, fetchedAt: now, expiresAt: now + 3_600_000 });
+const doc = (body: string, now: number): CachedDocument => ({
+  body,
+  negative: false,
+  fetchedAt: now,
+  expiresAt: now + 3_600_000,
+});
 
 async function rewriteInD1(k: DocumentKey, body: string): Promise<void> {
   await env.DB.prepare("update documents set body = ? where `index` = ? and id = ? and at_time = ?")
@@ -93,7 +98,8 @@ describe("the memory tier in front of D1", () => {
   it("lets the least recently used rows go once the bodies pass maxChars", async () => {
     const { clock, cache } = tiered({ holdMs: 5000, maxChars: 30 });
     const keys = [key(), key(), key()];
-    for (const [i, k] of keys.entries()) await cache.put([{ key: k, doc: doc(`{"n":"${"x".repeat(5)}${i}"}`, clock.now()) }]);
+    for (const [i, k] of keys.entries())
+      await cache.put([{ key: k, doc: doc(`{"n":"${"x".repeat(5)}${i}"}`, clock.now()) }]);
     // 14 characters each: the third pushes the total to 42, so the first goes.
     expect(cache.size).toBe(2);
     await rewriteInD1(keys[0]!, '{"from":"d1"}');

@@ -4,7 +4,17 @@ import { buildRequest, workerFetch } from "./support/requests";
 
 interface Doc {
   openapi: string;
-  paths: Record<string, Record<string, { parameters: Array<{ name: string; in: string; required: boolean }>; responses: Record<string, unknown>; security: unknown[] }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters: Array<{ name: string; in: string; required: boolean }>;
+        responses: Record<string, unknown>;
+        security: unknown[];
+      }
+    >
+  >;
   components: { schemas: Record<string, Record<string, unknown>> };
 }
 

@@ -9,11 +9,18 @@ import { json } from "./support/fake-upstream";
 import { buildRequest, createTenant, tenantAuth, workerFetch } from "./support/requests";
 import { testEdge } from "./support/test-edge";
 
-const SEARCH_OK = { status: "ok", metadata: { count: 0, query: "*", backend_time: 1, page: 1, pages: 0 }, results: [] };
+const SEARCH_OK = {
+  status: "ok",
+  metadata: { count: 0, query: "*", backend_time: 1, page: 1, pages: 0 },
+  results: [],
+};
 const search = (auth: string) => buildRequest("POST", "/api/v1/search/ipv4", { body: { query: "*" }, auth });
 
 async function usedOf(tenantId: string): Promise<number> {
-  return (await env.DB.prepare("select used from tenants where id = ?").bind(tenantId).first<{ used: number }>())?.used ?? -1;
+  return (
+    (await env.DB.prepare("select used from tenants where id = ?").bind(tenantId).first<{ used: number }>())
+      ?.used ?? -1
+  );
 }
 
 describe("charging is exact under concurrency", () => {
@@ -29,17 +36,23 @@ describe("charging is exact under concurrency", () => {
   });
 
   // D1 runs ~10 ms per statement under miniflare: 500 requests take a few seconds.
-  it("answers exactly 100 of 500 concurrent requests and 429s the rest, asking the upstream 100 times", { timeout: 60_000 }, async () => {
-    const edge = testEdge();
-    edge.upstream.answer(() => json(200, SEARCH_OK));
-    const tenant = await createTenant({ allowance: 100 }, edge.fetch);
-    const responses = await Promise.all(Array.from({ length: 500 }, () => edge.fetch(search(tenantAuth(tenant)))));
-    const statuses = responses.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(100);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(400);
-    expect(edge.upstream.requests).toHaveLength(100);
-    expect(await usedOf(tenant.id)).toBe(100);
-  });
+  it(
+    "answers exactly 100 of 500 concurrent requests and 429s the rest, asking the upstream 100 times",
+    { timeout: 60_000 },
+    async () => {
+      const edge = testEdge();
+      edge.upstream.answer(() => json(200, SEARCH_OK));
+      const tenant = await createTenant({ allowance: 100 }, edge.fetch);
+      const responses = await Promise.all(
+        Array.from({ length: 500 }, () => edge.fetch(search(tenantAuth(tenant)))),
+      );
+      const statuses = responses.map((r) => r.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(100);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(400);
+      expect(edge.upstream.requests).toHaveLength(100);
+      expect(await usedOf(tenant.id)).toBe(100);
+    },
+  );
 });
 
 describe("the quota 429", () => {
@@ -67,11 +80,15 @@ describe("the quota 429", () => {
     const edge = testEdge();
     edge.upstream.answer(() => json(200, { code: 200, status: "OK", result: {} }));
     const tenant = await createTenant({ allowance: 1 }, edge.fetch);
-    const aggregate = () => edge.fetch(buildRequest("GET", "/api/v2/hosts/aggregate?field=x", { auth: tenantAuth(tenant) }));
+    const aggregate = () =>
+      edge.fetch(buildRequest("GET", "/api/v2/hosts/aggregate?field=x", { auth: tenantAuth(tenant) }));
     expect((await aggregate()).status).toBe(200);
     const res = await aggregate();
     expect(res.status).toBe(429);
-    expect(v2RateLimitErrorSchema.parse(await res.json())).toMatchObject({ code: 429, error_type: "quota_exceeded" });
+    expect(v2RateLimitErrorSchema.parse(await res.json())).toMatchObject({
+      code: 429,
+      error_type: "quota_exceeded",
+    });
   });
 
   it("has no Retry-After for one-time credits, which never refill", async () => {
@@ -100,7 +117,9 @@ describe("period reset", () => {
     edge.clock.set(resetsAt);
     const res = await edge.fetch(search(tenantAuth(tenant)));
     expect(res.status).toBe(200);
-    const row = await env.DB.prepare("select used, resets_at from tenants where id = ?").bind(tenant.id).first();
+    const row = await env.DB.prepare("select used, resets_at from tenants where id = ?")
+      .bind(tenant.id)
+      .first();
     expect(row).toEqual({ used: 1, resets_at: resetsAt + 86_400_000 });
   });
 
@@ -118,9 +137,15 @@ describe("period reset", () => {
 describe("refunds", () => {
   for (const [name, script] of [
     ["a 500", () => json(500, { error_code: 500, error: "unknown error occurred" })],
-    ["an upstream 429", () => json(429, { error_code: 429, error: "rate limit exceeded" }, { "retry-after": "5" })],
+    [
+      "an upstream 429",
+      () => json(429, { error_code: 429, error: "rate limit exceeded" }, { "retry-after": "5" }),
+    ],
     ["a 400", () => json(400, { error_code: 400, error: "query could not be parsed" })],
-    ["an HTML page", () => new Response("<html>oops</html>", { status: 200, headers: { "content-type": "text/html" } })],
+    [
+      "an HTML page",
+      () => new Response("<html>oops</html>", { status: 200, headers: { "content-type": "text/html" } }),
+    ],
   ] as const) {
     it(`gives the charge back when the upstream answers ${name}`, async () => {
       const edge = testEdge();
@@ -162,7 +187,8 @@ describe("burst limit", () => {
     const edge = testEdge({ rateLimiter: new FixedWindowRateLimiter(1, 60, clock) });
     const a = await createTenant({}, edge.fetch);
     const b = await createTenant({}, edge.fetch);
-    const account = (t: typeof a) => edge.fetch(buildRequest("GET", "/api/v1/account", { auth: tenantAuth(t) }));
+    const account = (t: typeof a) =>
+      edge.fetch(buildRequest("GET", "/api/v1/account", { auth: tenantAuth(t) }));
     expect((await account(a)).status).toBe(200);
     expect((await account(a)).status).toBe(429);
     expect((await account(b)).status).toBe(200);
@@ -180,7 +206,9 @@ describe("burst limit", () => {
     expect(statuses.slice(10)).toEqual([429, 429]);
     const unlimited = await createTenant({ tier: "unlimited" });
     for (let i = 0; i < 12; i++) {
-      expect((await workerFetch(buildRequest("GET", "/api/v1/account", { auth: tenantAuth(unlimited) }))).status).toBe(200);
+      expect(
+        (await workerFetch(buildRequest("GET", "/api/v1/account", { auth: tenantAuth(unlimited) }))).status,
+      ).toBe(200);
     }
   });
 });
@@ -189,13 +217,20 @@ describe("GET /api/v1/account", () => {
   it("answers with the tenant's own login, email, times and quota, not the upstream's", async () => {
     const edge = testEdge();
     edge.upstream.answer(() => json(200, SEARCH_OK));
-    const tenant = await createTenant({ name: "carol", email: "carol@example.com", allowance: 50, period: "monthly" }, edge.fetch);
+    const tenant = await createTenant(
+      { name: "carol", email: "carol@example.com", allowance: 50, period: "monthly" },
+      edge.fetch,
+    );
     await edge.fetch(search(tenantAuth(tenant)));
     const res = await edge.fetch(buildRequest("GET", "/api/v1/account", { auth: tenantAuth(tenant) }));
     expect(res.status).toBe(200);
     const account = accountSchema.parse(await res.json());
     const resetsAt = new Date(tenant.resets_at ?? "").toISOString().replace("T", " ").slice(0, 19);
-    expect(account).toMatchObject({ login: "carol", email: "carol@example.com", quota: { used: 1, allowance: 50, resets_at: resetsAt } });
+    expect(account).toMatchObject({
+      login: "carol",
+      email: "carol@example.com",
+      quota: { used: 1, allowance: 50, resets_at: resetsAt },
+    });
     expect(account.first_login).toBe(new Date(edge.clock.now()).toISOString().replace("T", " ").slice(0, 19));
     expect(edge.upstream.callsTo("/v1/account")).toHaveLength(0);
   });
@@ -203,6 +238,10 @@ describe("GET /api/v1/account", () => {
   it("shows one-time credits as never resetting", async () => {
     const tenant = await createTenant({ period: "never", allowance: 3 });
     const res = await workerFetch(buildRequest("GET", "/api/v1/account", { auth: tenantAuth(tenant) }));
-    expect(accountSchema.parse(await res.json()).quota).toEqual({ used: 0, allowance: 3, resets_at: "9999-12-31 23:59:59" });
+    expect(accountSchema.parse(await res.json()).quota).toEqual({
+      used: 0,
+      allowance: 3,
+      resets_at: "9999-12-31 23:59:59",
+    });
   });
 });

@@ -5,11 +5,22 @@ import { ensureDemoTenant } from "../scripts/local-setup.mjs";
 import { adminRequestFor, runTenantCommand } from "../scripts/tenant.mjs";
 import { EDGE, workerFetch } from "./support/requests";
 
-const run = (argv: string[]) => runTenantCommand(argv, { edgeUrl: EDGE, adminToken: env.ADMIN_TOKEN ?? "", fetch: workerFetch });
+const run = (argv: string[]) =>
+  runTenantCommand(argv, { edgeUrl: EDGE, adminToken: env.ADMIN_TOKEN ?? "", fetch: workerFetch });
 
 describe("scripts/tenant.mjs", () => {
   it("creates a tenant in one command, then updates, rotates, disables and deletes it", async () => {
-    const created = await run(["create", "--name", "alice", "--allowance", "100", "--period", "daily", "--tier", "low"]);
+    const created = await run([
+      "create",
+      "--name",
+      "alice",
+      "--allowance",
+      "100",
+      "--period",
+      "daily",
+      "--tier",
+      "low",
+    ]);
     expect(created.status).toBe(201);
     const tenant = tenantWithSecretSchema.parse(created.body);
     expect(tenant).toMatchObject({ name: "alice", allowance: 100, period: "daily", tier: "low" });
@@ -24,8 +35,13 @@ describe("scripts/tenant.mjs", () => {
   });
 
   it("turns commands into admin requests and refuses malformed ones before sending", () => {
-    expect(adminRequestFor(["purge-cache", "certificates", "ab"])).toEqual({ method: "DELETE", path: "/admin/cache/certificates/ab" });
-    expect(adminRequestFor(["audit", "--tenant", "tnt_1", "--limit", "5"]).path).toBe("/admin/audit?tenant_id=tnt_1&limit=5");
+    expect(adminRequestFor(["purge-cache", "certificates", "ab"])).toEqual({
+      method: "DELETE",
+      path: "/admin/cache/certificates/ab",
+    });
+    expect(adminRequestFor(["audit", "--tenant", "tnt_1", "--limit", "5"]).path).toBe(
+      "/admin/audit?tenant_id=tnt_1&limit=5",
+    );
     expect(() => adminRequestFor(["create"])).toThrow(/--name/);
     expect(() => adminRequestFor(["create", "--name", "x", "--allowance", "lots"])).toThrow(/whole number/);
     expect(() => adminRequestFor(["show"])).toThrow(/tenant id/);
@@ -41,13 +57,18 @@ describe("scripts/local-setup.mjs ensureDemoTenant", () => {
     const options = { edgeUrl: EDGE, adminToken: env.ADMIN_TOKEN ?? "", fetch: workerFetch };
     const first = await ensureDemoTenant({ ...options, known: {} });
     expect(first.reused).toBe(false);
-    const again = await ensureDemoTenant({ ...options, known: { DEMO_API_ID: first.apiId, DEMO_API_SECRET: first.apiSecret } });
+    const again = await ensureDemoTenant({
+      ...options,
+      known: { DEMO_API_ID: first.apiId, DEMO_API_SECRET: first.apiSecret },
+    });
     expect(again).toEqual({ ...first, reused: true });
     const lost = await ensureDemoTenant({ ...options, known: {} });
     expect(lost.tenantId).toBe(first.tenantId);
     expect(lost.apiSecret).not.toBe(first.apiSecret);
     const res = await workerFetch(
-      new Request(`${EDGE}/api/v1/account`, { headers: { authorization: `Basic ${btoa(`${lost.apiId}:${lost.apiSecret}`)}` } }),
+      new Request(`${EDGE}/api/v1/account`, {
+        headers: { authorization: `Basic ${btoa(`${lost.apiId}:${lost.apiSecret}`)}` },
+      }),
     );
     expect(res.status).toBe(200);
   });

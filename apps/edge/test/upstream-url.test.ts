@@ -34,7 +34,11 @@ describe("an edge whose upstream is a URL", () => {
     const auth = tenantAuth(tenant);
     const calls = [
       buildRequest("GET", `/api/v2/hosts/${facts.hosts[0]}`, { auth }),
-      buildRequest("GET", `/api/v2/hosts/search?q=${encodeURIComponent(`ip: ${facts.hosts[1]}`)}&per_page=5`, { auth }),
+      buildRequest(
+        "GET",
+        `/api/v2/hosts/search?q=${encodeURIComponent(`ip: ${facts.hosts[1]}`)}&per_page=5`,
+        { auth },
+      ),
       buildRequest("GET", `/api/v1/view/certificates/${facts.certificates[0]}`, { auth }),
       buildRequest("POST", "/api/v1/search/ipv4", { body: { query: `ip: ${facts.hosts[2]}` }, auth }),
     ];
@@ -60,9 +64,11 @@ describe("an edge whose upstream is a URL", () => {
     const text = await res.text();
     expect(text).not.toContain("search.upstream.test");
     const series = Object.values(
-      (JSON.parse(text) as { raw_series: Record<string, { latest_result: { details_url: string } }> }).raw_series,
+      (JSON.parse(text) as { raw_series: Record<string, { latest_result: { details_url: string } }> })
+        .raw_series,
     );
     expect(series.length).toBeGreaterThan(0);
-    for (const { latest_result } of series) expect(latest_result.details_url.startsWith(`${EDGE}/api/v1/data/`)).toBe(true);
+    for (const { latest_result } of series)
+      expect(latest_result.details_url.startsWith(`${EDGE}/api/v1/data/`)).toBe(true);
   });
 });

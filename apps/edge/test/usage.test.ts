@@ -8,7 +8,10 @@ import { testEdge } from "./support/test-edge";
 await seedOrigin();
 const [HOST] = (await originFacts()).hosts as [string];
 
-async function rollups(edge: ReturnType<typeof testEdge>, tenantId: string): Promise<Record<string, UsageRollup>> {
+async function rollups(
+  edge: ReturnType<typeof testEdge>,
+  tenantId: string,
+): Promise<Record<string, UsageRollup>> {
   const res = await admin("GET", `/admin/usage?tenant_id=${tenantId}`, undefined, edge.fetch);
   expect(res.status).toBe(200);
   const { usage } = usageListSchema.parse(await res.json());
@@ -28,8 +31,20 @@ describe("usage rollups", () => {
     await edge.fetch(buildRequest("GET", "/api/v1/account", { auth }));
 
     const rows = await rollups(edge, tenant.id);
-    expect(rows[`${hour} view`]).toMatchObject({ requests: 2, cache_hits: 1, upstream_calls: 1, errors: 0, quota_spent: 1 });
-    expect(rows[`${hour} search`]).toMatchObject({ requests: 1, cache_hits: 0, upstream_calls: 1, errors: 1, quota_spent: 0 });
+    expect(rows[`${hour} view`]).toMatchObject({
+      requests: 2,
+      cache_hits: 1,
+      upstream_calls: 1,
+      errors: 0,
+      quota_spent: 1,
+    });
+    expect(rows[`${hour} search`]).toMatchObject({
+      requests: 1,
+      cache_hits: 0,
+      upstream_calls: 1,
+      errors: 1,
+      quota_spent: 0,
+    });
     expect(rows[`${hour} account`]).toMatchObject({ requests: 1, upstream_calls: 0, quota_spent: 0 });
   });
 
@@ -46,13 +61,28 @@ describe("usage rollups", () => {
 
   it("counts refused requests (burst and quota) as errors of their tenant", async () => {
     const edge = testEdge();
-    edge.upstream.answer(() => json(200, { status: "ok", metadata: { count: 0, query: "*", backend_time: 0, page: 1, pages: 0 }, results: [] }));
+    edge.upstream.answer(() =>
+      json(200, {
+        status: "ok",
+        metadata: { count: 0, query: "*", backend_time: 0, page: 1, pages: 0 },
+        results: [],
+      }),
+    );
     const tenant = await createTenant({ allowance: 1 }, edge.fetch);
-    const search = () => edge.fetch(buildRequest("POST", "/api/v1/search/ipv4", { body: { query: "*" }, auth: tenantAuth(tenant) }));
+    const search = () =>
+      edge.fetch(
+        buildRequest("POST", "/api/v1/search/ipv4", { body: { query: "*" }, auth: tenantAuth(tenant) }),
+      );
     await search();
     expect((await search()).status).toBe(429);
     const [row] = Object.values(await rollups(edge, tenant.id));
-    expect(row).toMatchObject({ operation: "search", requests: 2, errors: 1, quota_spent: 1, upstream_calls: 1 });
+    expect(row).toMatchObject({
+      operation: "search",
+      requests: 2,
+      errors: 1,
+      quota_spent: 1,
+      upstream_calls: 1,
+    });
   });
 
   it("refuses a bad filter with 400", async () => {

@@ -8,5 +8,7 @@ import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
-const result = spawnSync(process.execPath, [tsxCli, path.join(here, "seed.ts"), ...process.argv.slice(2)], { stdio: "inherit" });
+const result = spawnSync(process.execPath, [tsxCli, path.join(here, "seed.ts"), ...process.argv.slice(2)], {
+  stdio: "inherit",
+});
 process.exit(result.status ?? 1);

@@ -65,7 +65,9 @@ describe("dataset generator", () => {
   });
 
   it("includes every root of Node's store and the requested number of certificates", () => {
-    const roots = tls.rootCertificates.map((pem) => new X509Certificate(pem).fingerprint256.replace(/:/g, "").toLowerCase());
+    const roots = tls.rootCertificates.map((pem) =>
+      new X509Certificate(pem).fingerprint256.replace(/:/g, "").toLowerCase(),
+    );
     const stored = new Set(certs.map((c) => c.sha256));
     for (const root of roots) expect(stored.has(root)).toBe(true);
     expect(certs.length).toBe(OPTIONS.certs);
@@ -89,8 +91,14 @@ describe("dataset generator", () => {
     const path = leaf.validation?.apple?.paths[0] ?? [];
     expect(path).toHaveLength(3);
     const [leafSha, intermediateSha, rootSha] = path;
-    const byHash = new Map(certs.map((c) => [c.sha256, new X509Certificate(Buffer.from(c.doc.raw, "base64"))]));
-    const [l, i, r] = [byHash.get(leafSha ?? ""), byHash.get(intermediateSha ?? ""), byHash.get(rootSha ?? "")];
+    const byHash = new Map(
+      certs.map((c) => [c.sha256, new X509Certificate(Buffer.from(c.doc.raw, "base64"))]),
+    );
+    const [l, i, r] = [
+      byHash.get(leafSha ?? ""),
+      byHash.get(intermediateSha ?? ""),
+      byHash.get(rootSha ?? ""),
+    ];
     expect(l && i && r).toBeTruthy();
     expect(l?.verify(i?.publicKey ?? l.publicKey)).toBe(true);
     expect(i?.verify(r?.publicKey ?? i.publicKey)).toBe(true);
@@ -101,7 +109,9 @@ describe("dataset generator", () => {
   });
 
   it("trusts Node's real roots in the nss store, each as its own path", () => {
-    const root = certificate((d) => d.tags?.includes("nss-root") === true && d.validation?.nss?.valid === true);
+    const root = certificate(
+      (d) => d.tags?.includes("nss-root") === true && d.validation?.nss?.valid === true,
+    );
     expect(root.validation?.nss?.paths).toEqual([[root.parsed.fingerprint_sha256]]);
     expect(root.parsed.signature.self_signed).toBe(true);
     expect(root["validation.nss.valid"]).toBe(true);
@@ -134,7 +144,9 @@ describe("dataset generator", () => {
       const doc = hostDocumentSchema.parse(JSON.parse(String(row.doc)));
       expect(doc.ip).toBe(row.ip);
       const v1 = ipv4DocumentSchema.parse(JSON.parse(String(row.v1_doc)));
-      expect(v1.protocols).toEqual([...new Set(doc.services.map((s) => `${s.port}/${s.extended_service_name.toLowerCase()}`))].sort());
+      expect(v1.protocols).toEqual(
+        [...new Set(doc.services.map((s) => `${s.port}/${s.extended_service_name.toLowerCase()}`))].sort(),
+      );
     }
     for (const row of table("host_history")) hostDocumentSchema.parse(JSON.parse(String(row.doc)));
     for (const row of table("websites")) websiteDocumentSchema.parse(JSON.parse(String(row.doc)));
@@ -142,7 +154,8 @@ describe("dataset generator", () => {
 
   it("keeps each host's history contiguous, ending in one current version", () => {
     const byIp = new Map<string, Row[]>();
-    for (const row of table("host_history")) byIp.set(String(row.ip), [...(byIp.get(String(row.ip)) ?? []), row]);
+    for (const row of table("host_history"))
+      byIp.set(String(row.ip), [...(byIp.get(String(row.ip)) ?? []), row]);
     expect(byIp.size).toBe(OPTIONS.hosts);
     for (const versions of byIp.values()) {
       versions.forEach((v, i) => expect(v.valid_to).toBe(versions[i + 1]?.valid_from ?? null));

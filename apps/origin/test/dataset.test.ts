@@ -18,12 +18,18 @@ import { seedTestDataset } from "./seed-fixture";
 const db = env.DB;
 
 async function count(sql: string, ...params: unknown[]): Promise<number> {
-  const row = await db.prepare(sql).bind(...params).first<{ n: number }>();
+  const row = await db
+    .prepare(sql)
+    .bind(...params)
+    .first<{ n: number }>();
   return row?.n ?? 0;
 }
 
 async function columnsOf(table: string): Promise<Set<string>> {
-  const { results } = await db.prepare(`SELECT name FROM pragma_table_info(?)`).bind(table).all<{ name: string }>();
+  const { results } = await db
+    .prepare(`SELECT name FROM pragma_table_info(?)`)
+    .bind(table)
+    .all<{ name: string }>();
   return new Set(results.map((r) => r.name));
 }
 
@@ -42,7 +48,9 @@ describe("the seeded dataset", () => {
     expect(await count("SELECT count(*) AS n FROM hosts_fts")).toBe(summary.hosts);
     expect(await count("SELECT count(*) AS n FROM certificates_fts")).toBe(summary.certificates);
     expect(await count("SELECT count(*) AS n FROM websites_fts")).toBe(summary.websites);
-    const meta = await db.prepare("SELECT value FROM dataset_meta WHERE key = 'dataset'").first<{ value: string }>();
+    const meta = await db
+      .prepare("SELECT value FROM dataset_meta WHERE key = 'dataset'")
+      .first<{ value: string }>();
     expect(meta?.value).toBe(summary.fingerprint);
   });
 
@@ -74,7 +82,10 @@ describe("the seeded dataset", () => {
       .all<{ ip: string; port: number; service_name: string; certificate: string | null }>();
     const fromRows = new Map<string, string[]>();
     for (const s of services.results) {
-      fromRows.set(s.ip, [...(fromRows.get(s.ip) ?? []), `${s.port}/${s.service_name}/${s.certificate ?? ""}`]);
+      fromRows.set(s.ip, [
+        ...(fromRows.get(s.ip) ?? []),
+        `${s.port}/${s.service_name}/${s.certificate ?? ""}`,
+      ]);
     }
     for (const host of hosts.results) {
       const doc = hostDocumentSchema.parse(JSON.parse(host.doc));
@@ -88,13 +99,17 @@ describe("the seeded dataset", () => {
       "SELECT count(*) AS n FROM host_services s WHERE s.certificate IS NOT NULL AND NOT EXISTS (SELECT 1 FROM certificates c WHERE c.sha256 = s.certificate)",
     );
     expect(missing).toBe(0);
-    expect(await count("SELECT count(*) AS n FROM host_services WHERE certificate IS NOT NULL")).toBeGreaterThan(0);
+    expect(
+      await count("SELECT count(*) AS n FROM host_services WHERE certificate IS NOT NULL"),
+    ).toBeGreaterThan(0);
   });
 });
 
 describe("search storage", () => {
   it("matches a bare term through hosts_fts by the root table's rowid", async () => {
-    const host = await db.prepare("SELECT ip, as_name FROM hosts ORDER BY rowid LIMIT 1").first<{ ip: string; as_name: string }>();
+    const host = await db
+      .prepare("SELECT ip, as_name FROM hosts ORDER BY rowid LIMIT 1")
+      .first<{ ip: string; as_name: string }>();
     expect(host).not.toBeNull();
     const { results } = await db
       .prepare("SELECT ip FROM hosts WHERE rowid IN (SELECT rowid FROM hosts_fts WHERE hosts_fts MATCH ?)")
@@ -110,7 +125,9 @@ describe("search storage", () => {
     const country = row?.country ?? "";
     const exact = await count("SELECT count(*) AS n FROM hosts WHERE country = ?", country);
     expect(exact).toBeGreaterThan(0);
-    expect(await count("SELECT count(*) AS n FROM hosts WHERE country = ?", country.toUpperCase())).toBe(exact);
+    expect(await count("SELECT count(*) AS n FROM hosts WHERE country = ?", country.toUpperCase())).toBe(
+      exact,
+    );
     const plan = await db
       .prepare("EXPLAIN QUERY PLAN SELECT ip FROM hosts WHERE country = ?")
       .bind(country.toUpperCase())
@@ -119,7 +136,12 @@ describe("search storage", () => {
   });
 
   it("maps every registry field to a column or side table that exists", async () => {
-    const registries: IndexRegistry[] = [hostsRegistryV2, ipv4RegistryV1, certificatesRegistry, websitesRegistry];
+    const registries: IndexRegistry[] = [
+      hostsRegistryV2,
+      ipv4RegistryV1,
+      certificatesRegistry,
+      websitesRegistry,
+    ];
     for (const registry of registries) {
       const rootColumns = await columnsOf(registry.root.table);
       expect(rootColumns.has(registry.root.key), `${registry.name} root key`).toBe(true);
@@ -134,16 +156,22 @@ describe("search storage", () => {
           const scope = registry.scopes[storage.scope];
           expect(scope, `${registry.name}.${field} scope`).toBeDefined();
           const scoped = await columnsOf(scope?.table ?? "");
-          expect(scoped.has(storage.column) && scoped.has(scope?.key ?? ""), `${registry.name}.${field}`).toBe(true);
+          expect(
+            scoped.has(storage.column) && scoped.has(scope?.key ?? ""),
+            `${registry.name}.${field}`,
+          ).toBe(true);
         }
       }
-      if (registry.fullText) expect(await count(`SELECT count(*) AS n FROM ${registry.fullText.table}`)).toBeGreaterThan(0);
+      if (registry.fullText)
+        expect(await count(`SELECT count(*) AS n FROM ${registry.fullText.table}`)).toBeGreaterThan(0);
     }
   });
 
   it("exposes port 443 certificates of v1 hosts through their side view", async () => {
     const viaView = await count("SELECT count(*) AS n FROM host_port_443_certificates");
-    const direct = await count("SELECT count(*) AS n FROM host_services WHERE port = 443 AND certificate IS NOT NULL");
+    const direct = await count(
+      "SELECT count(*) AS n FROM host_services WHERE port = 443 AND certificate IS NOT NULL",
+    );
     expect(viaView).toBe(direct);
     expect(direct).toBeGreaterThan(0);
   });
@@ -164,9 +192,14 @@ describe("host history", () => {
       expect(version.valid_to).toBe(next ? next.valid_from : null);
     });
     for (const version of versions) {
-      const instant = version.valid_to === null ? version.valid_from + 1 : Math.floor((version.valid_from + version.valid_to) / 2);
+      const instant =
+        version.valid_to === null
+          ? version.valid_from + 1
+          : Math.floor((version.valid_from + version.valid_to) / 2);
       const found = await db
-        .prepare("SELECT doc FROM host_history WHERE ip = ? AND valid_from <= ? AND (valid_to IS NULL OR ? < valid_to)")
+        .prepare(
+          "SELECT doc FROM host_history WHERE ip = ? AND valid_from <= ? AND (valid_to IS NULL OR ? < valid_to)",
+        )
         .bind(host?.ip, instant, instant)
         .all<{ doc: string }>();
       expect(found.results).toHaveLength(1);

@@ -51,7 +51,6 @@ function accountAt(allowance: number) {
   };
 }
 
-
 describe("GET /api/v1/account and the quota it reports", () => {
   it("answers the configured account through the worker entry", async () => {
     const { res, body } = await getJson("/api/v1/account");

@@ -27,7 +27,9 @@ describe("POST /api/v1/search/:index", () => {
     const response = await search("ipv4", { query: "*" });
     expect(response.status).toBe("ok");
     expect(response.results).toEqual(
-      hosts.slice(0, V1_SEARCH_PAGE_SIZE).map(({ v1_doc }) => ({ ip: v1_doc.ip, protocols: v1_doc.protocols })),
+      hosts
+        .slice(0, V1_SEARCH_PAGE_SIZE)
+        .map(({ v1_doc }) => ({ ip: v1_doc.ip, protocols: v1_doc.protocols })),
     );
     expect(response.metadata).toMatchObject({
       count: hosts.length,
@@ -136,7 +138,9 @@ describe("POST /api/v1/search/:index", () => {
   it("returns the domain of websites by default", async () => {
     const sites = await websiteDocs();
     const response = await search("websites", { query: "*" });
-    expect(response.results).toEqual(sites.slice(0, V1_SEARCH_PAGE_SIZE).map(({ doc }) => ({ domain: doc.domain })));
+    expect(response.results).toEqual(
+      sites.slice(0, V1_SEARCH_PAGE_SIZE).map(({ doc }) => ({ domain: doc.domain })),
+    );
   });
 
   it("answers a page past the end with no results rather than an error", async () => {

@@ -84,7 +84,9 @@ describe("GET /api/v2/hosts/search", () => {
       h.doc.services.some((s) => s.port === 80 && s.service_name === "HTTP"),
     );
     expect(expected.length).toBeGreaterThan(0);
-    const result = await searchPage(params({ q: "services: (port: 80 and service_name: HTTP)", per_page: 100 }));
+    const result = await searchPage(
+      params({ q: "services: (port: 80 and service_name: HTTP)", per_page: 100 }),
+    );
     expect(result.total).toBe(expected.length);
     expect(result.hits.map((h) => h.ip)).toEqual(expected.slice(0, 100).map((h) => h.ip));
   });

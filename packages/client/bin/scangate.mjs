@@ -16,9 +16,14 @@ if (stale) {
     await buildCli();
   } catch (error) {
     // Without esbuild (an install without dev dependencies) an existing bundle still runs.
-    const haveBundle = await access(CLI_BUNDLE).then(() => true, () => false);
+    const haveBundle = await access(CLI_BUNDLE).then(
+      () => true,
+      () => false,
+    );
     if (!haveBundle) {
-      console.error(`scangate: cannot build the CLI (${error instanceof Error ? error.message : error}); run \`pnpm --filter @scangate/client build\``);
+      console.error(
+        `scangate: cannot build the CLI (${error instanceof Error ? error.message : error}); run \`pnpm --filter @scangate/client build\``,
+      );
       process.exit(1);
     }
   }

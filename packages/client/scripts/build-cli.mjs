@@ -34,7 +34,10 @@ async function newestMtime(dir) {
 
 /** True when the bundle is missing or older than any source file of the client or core. */
 export async function cliBundleIsStale() {
-  const built = await stat(CLI_BUNDLE).then((s) => s.mtimeMs, () => 0);
+  const built = await stat(CLI_BUNDLE).then(
+    (s) => s.mtimeMs,
+    () => 0,
+  );
   if (built === 0) return true;
   for (const dir of SOURCE_DIRS) {
     const newest = await newestMtime(dir).catch(() => 0);

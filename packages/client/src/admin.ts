@@ -42,12 +42,31 @@ export function createAdminClient(options: AdminClientOptions) {
           signal: opts.signal,
         }),
       list: (opts: Signal = {}): Promise<TenantList> =>
-        transport.call({ method: "GET", path: "/admin/tenants", schema: tenantListSchema, idempotent: true, signal: opts.signal }),
+        transport.call({
+          method: "GET",
+          path: "/admin/tenants",
+          schema: tenantListSchema,
+          idempotent: true,
+          signal: opts.signal,
+        }),
       get: (id: string, opts: Signal = {}): Promise<Tenant> =>
-        transport.call({ method: "GET", path: tenantPath(id), schema: tenantSchema, idempotent: true, signal: opts.signal }),
+        transport.call({
+          method: "GET",
+          path: tenantPath(id),
+          schema: tenantSchema,
+          idempotent: true,
+          signal: opts.signal,
+        }),
       /** Changes fields; setting the same values twice is harmless, so it is retried. */
       update: (id: string, body: TenantPatchBody, opts: Signal = {}): Promise<Tenant> =>
-        transport.call({ method: "PATCH", path: tenantPath(id), body, schema: tenantSchema, idempotent: true, signal: opts.signal }),
+        transport.call({
+          method: "PATCH",
+          path: tenantPath(id),
+          body,
+          schema: tenantSchema,
+          idempotent: true,
+          signal: opts.signal,
+        }),
       disable: (id: string, opts: Signal = {}): Promise<Tenant> =>
         transport.call({
           method: "PATCH",
@@ -68,7 +87,13 @@ export function createAdminClient(options: AdminClientOptions) {
           signal: opts.signal,
         }),
       delete: async (id: string, opts: Signal = {}): Promise<void> => {
-        await transport.call({ method: "DELETE", path: tenantPath(id), schema: anyBody, idempotent: false, signal: opts.signal });
+        await transport.call({
+          method: "DELETE",
+          path: tenantPath(id),
+          schema: anyBody,
+          idempotent: false,
+          signal: opts.signal,
+        });
       },
     },
     cache: {

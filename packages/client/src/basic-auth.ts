@@ -3,7 +3,8 @@
  * btoa exists in Node, browsers and Workers alike, so no Buffer.
  */
 export function basicAuthorization(apiId: string, apiSecret: string): string {
-  if (apiId.includes(":")) throw new TypeError("apiId must not contain ':' (HTTP Basic separates id and secret with it)");
+  if (apiId.includes(":"))
+    throw new TypeError("apiId must not contain ':' (HTTP Basic separates id and secret with it)");
   const bytes = new TextEncoder().encode(`${apiId}:${apiSecret}`);
   let binary = "";
   for (const byte of bytes) binary += String.fromCharCode(byte);

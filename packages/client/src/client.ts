@@ -33,7 +33,10 @@ export interface ClientOptions {
 }
 
 /** Builds the shared transport from client options (the admin client reuses it). */
-export function createTransport(options: Omit<ClientOptions, "apiId" | "apiSecret">, authorization: string | undefined) {
+export function createTransport(
+  options: Omit<ClientOptions, "apiId" | "apiSecret">,
+  authorization: string | undefined,
+) {
   return new Transport({
     baseUrl: options.baseUrl,
     authorization,

@@ -29,19 +29,26 @@ export function errorFromResponse(
   const init: ScangateErrorInit = { status, body, request, serviceMessage };
   // Some bodies carry the specific reason beside a fixed message (v2 422: "Invalid search...").
   const detail =
-    typeof fields.detail === "string" && !(serviceMessage ?? "").includes(fields.detail) ? `: ${fields.detail}` : "";
+    typeof fields.detail === "string" && !(serviceMessage ?? "").includes(fields.detail)
+      ? `: ${fields.detail}`
+      : "";
   const describe = (extra = ""): string =>
     `${request.method} ${request.path} failed with ${status}: ${serviceMessage ?? describeBody(body)}${detail}${extra}`;
 
   if (status === 429) {
     const retryAfter = parseRetryAfter(headers.get("retry-after"), now);
     if (isQuotaBody(fields)) {
-      const resetsAt = parseResetsAt(fields.resets_at) ?? (retryAfter === undefined ? undefined : new Date(now + retryAfter * 1000));
+      const resetsAt =
+        parseResetsAt(fields.resets_at) ??
+        (retryAfter === undefined ? undefined : new Date(now + retryAfter * 1000));
       const when = resetsAt ? ` (quota resets at ${resetsAt.toISOString()})` : "";
       return new QuotaExceededError(describe(when), { ...init, ...(resetsAt ? { resetsAt } : {}) });
     }
     const wait = retryAfter === undefined ? "" : ` (retry after ${retryAfter} s)`;
-    return new RateLimitError(describe(wait), { ...init, ...(retryAfter === undefined ? {} : { retryAfter }) });
+    return new RateLimitError(describe(wait), {
+      ...init,
+      ...(retryAfter === undefined ? {} : { retryAfter }),
+    });
   }
   if (status === 401 || status === 403) return new AuthenticationError(describe(), init);
   if (status === 404) return new NotFoundError(describe(), init);
@@ -86,7 +93,9 @@ function isQueryFailure(fields: Record<string, unknown>, message: string | undef
 /** `resets_at` as the account endpoint spells it (`YYYY-MM-DD hh:mm:ss`, UTC) or ISO 8601. */
 export function parseResetsAt(value: unknown): Date | undefined {
   if (typeof value !== "string") return undefined;
-  const iso = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?$/.test(value) ? `${value.replace(" ", "T")}Z` : value;
+  const iso = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d+)?$/.test(value)
+    ? `${value.replace(" ", "T")}Z`
+    : value;
   const ms = Date.parse(iso);
   return Number.isNaN(ms) ? undefined : new Date(ms);
 }

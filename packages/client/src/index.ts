@@ -9,4 +9,9 @@ export type { SearchOptions, SearchAllOptions, ReportOptions } from "./v1/search
 export type { BulkOptions, V1DocumentByIndex } from "./v1/documents";
 export type { QueryRunOptions, QueryRunResult } from "./v1/query-jobs";
 export type { ExportOptions, ExportRunResult } from "./v1/export-jobs";
-export type { AggregateOptions, HostViewOptions, HostsSearchOptions, HostsSearchPageOptions } from "./v2/hosts";
+export type {
+  AggregateOptions,
+  HostViewOptions,
+  HostsSearchOptions,
+  HostsSearchPageOptions,
+} from "./v2/hosts";

@@ -52,11 +52,14 @@ export async function waitForJob<J extends { status: string; job_id: string }>(
     const elapsed = deps.now() - started;
     const delay = pollDelay(polls, initial, max);
     if (elapsed + delay > timeoutMs) {
-      throw new JobTimeoutError(`job ${job.job_id} still pending after ${Math.round(elapsed / 1000)} s; it keeps running, poll its status later`, {
-        status: 200,
-        body: job,
-        jobId: job.job_id,
-      });
+      throw new JobTimeoutError(
+        `job ${job.job_id} still pending after ${Math.round(elapsed / 1000)} s; it keeps running, poll its status later`,
+        {
+          status: 200,
+          body: job,
+          jobId: job.job_id,
+        },
+      );
     }
     await deps.sleep(delay, options.signal);
     job = await fetchStatus(options.signal);

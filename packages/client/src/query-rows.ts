@@ -21,7 +21,10 @@ export function typeCell(type: FieldType, mode: FieldMode, value: string | null)
   if (value === null) return null;
   if (mode === "REPEATED") {
     const items = parseJsonArray(value);
-    if (items) return items.map((item) => (item === null ? null : typeScalar(type, typeof item === "string" ? item : JSON.stringify(item))));
+    if (items)
+      return items.map((item) =>
+        item === null ? null : typeScalar(type, typeof item === "string" ? item : JSON.stringify(item)),
+      );
   }
   return typeScalar(type, value);
 }

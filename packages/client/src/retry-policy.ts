@@ -29,7 +29,8 @@ export function resolveRetryOptions(input: RetryOptionsInput | undefined): Retry
   if (input === false) return { ...DEFAULT_RETRY_OPTIONS, maxRetries: 0, maxRateLimitRetries: 0 };
   const merged = { ...DEFAULT_RETRY_OPTIONS, ...input };
   for (const [key, value] of Object.entries(merged)) {
-    if (!Number.isFinite(value) || value < 0) throw new RangeError(`retry.${key} must be a finite number >= 0`);
+    if (!Number.isFinite(value) || value < 0)
+      throw new RangeError(`retry.${key} must be a finite number >= 0`);
   }
   return merged;
 }
@@ -38,7 +39,11 @@ export function resolveRetryOptions(input: RetryOptionsInput | undefined): Retry
  * Exponential backoff with "equal jitter": half the capped delay is fixed, half random, so
  * clients that failed together spread out without any of them retrying at once.
  */
-export function backoffDelay(retry: number, options: RetryOptions, random: () => number = Math.random): number {
+export function backoffDelay(
+  retry: number,
+  options: RetryOptions,
+  random: () => number = Math.random,
+): number {
   const capped = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** retry);
   return Math.round(capped / 2 + (random() * capped) / 2);
 }
@@ -50,7 +55,9 @@ export interface RetryState {
   rateLimitRetries: number;
 }
 
-export type RetryDecision = { retry: true; delayMs: number; reason: "rate_limit" | "server" } | { retry: false };
+export type RetryDecision =
+  | { retry: true; delayMs: number; reason: "rate_limit" | "server" }
+  | { retry: false };
 
 const RETRYABLE_STATUSES = new Set([500, 502, 503, 504]);
 
@@ -70,10 +77,15 @@ export function decideRetry(
   if (error instanceof RateLimitError) {
     if (state.rateLimitRetries >= options.maxRateLimitRetries) return { retry: false };
     const delayMs =
-      error.retryAfter === undefined ? backoffDelay(state.rateLimitRetries, options, random) : error.retryAfter * 1000;
-    return delayMs <= options.maxRetryAfterMs ? { retry: true, delayMs, reason: "rate_limit" } : { retry: false };
+      error.retryAfter === undefined
+        ? backoffDelay(state.rateLimitRetries, options, random)
+        : error.retryAfter * 1000;
+    return delayMs <= options.maxRetryAfterMs
+      ? { retry: true, delayMs, reason: "rate_limit" }
+      : { retry: false };
   }
-  const transient = error instanceof NetworkError || (error instanceof ServerError && RETRYABLE_STATUSES.has(error.status));
+  const transient =
+    error instanceof NetworkError || (error instanceof ServerError && RETRYABLE_STATUSES.has(error.status));
   if (!transient || !idempotent || state.serverRetries >= options.maxRetries) return { retry: false };
   return { retry: true, delayMs: backoffDelay(state.serverRetries, options, random), reason: "server" };
 }

@@ -8,11 +8,12 @@ export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 /** What the client needs of a schema: core's zod schemas fit it without a zod dependency here. */
 export interface WireSchema<T> {
-  safeParse(
-    data: unknown,
-  ):
+  safeParse(data: unknown):
     | { success: true; data: T }
-    | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
+    | {
+        success: false;
+        error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> };
+      };
 }
 
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
@@ -64,16 +65,21 @@ export class Transport {
     const { response, request } = await this.send(spec);
     const body = await readBody(response);
     if (body === undefined && response.status !== 204) {
-      throw new UnexpectedResponseError(`${request.method} ${request.path}: the ${response.status} body is not JSON`, {
-        status: response.status,
-        request,
-        issues: ["body: expected JSON"],
-      });
+      throw new UnexpectedResponseError(
+        `${request.method} ${request.path}: the ${response.status} body is not JSON`,
+        {
+          status: response.status,
+          request,
+          issues: ["body: expected JSON"],
+        },
+      );
     }
     if (!this.options.validate) return body as T;
     const parsed = spec.schema.safeParse(body);
     if (parsed.success) return parsed.data;
-    const issues = parsed.error.issues.map((issue) => `${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`);
+    const issues = parsed.error.issues.map(
+      (issue) => `${issue.path.map(String).join(".") || "(root)"}: ${issue.message}`,
+    );
     throw new UnexpectedResponseError(
       `${request.method} ${request.path}: the response does not match the expected shape (${issues.slice(0, 3).join("; ")}${issues.length > 3 ? "; …" : ""})`,
       { status: response.status, body, request, issues },
@@ -103,9 +109,13 @@ export class Transport {
     spec: CallSpec<unknown> & { absolute?: boolean; withAuth?: boolean },
   ): Promise<{ response: Response; request: RequestInfo }> {
     const url = spec.absolute ? spec.path : this.root + spec.path + queryString(spec.query);
-    const request: RequestInfo = { method: spec.method, path: spec.absolute ? url : spec.path + queryString(spec.query) };
+    const request: RequestInfo = {
+      method: spec.method,
+      path: spec.absolute ? url : spec.path + queryString(spec.query),
+    };
     const headers: Record<string, string> = { accept: "application/json" };
-    if (this.options.authorization && spec.withAuth !== false) headers.authorization = this.options.authorization;
+    if (this.options.authorization && spec.withAuth !== false)
+      headers.authorization = this.options.authorization;
     if (spec.body !== undefined) headers["content-type"] = "application/json";
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const state: RetryState = { serverRetries: 0, rateLimitRetries: 0 };
@@ -146,7 +156,11 @@ export class Transport {
       // The caller's own abort is not a network failure: it ends the call as the caller asked.
       if (signal?.aborted) throw abortReason(signal);
       const what = timeout?.aborted ? `timed out after ${timeoutMs} ms` : describeCause(cause);
-      return new NetworkError(`${request.method} ${request.path} failed: ${what}`, { status: 0, request, cause });
+      return new NetworkError(`${request.method} ${request.path} failed: ${what}`, {
+        status: 0,
+        request,
+        cause,
+      });
     }
     if (response.ok) return response;
     const body = await readBody(response).catch(() => undefined);
@@ -157,7 +171,8 @@ export class Transport {
 /** `https://host/api/` and `https://host` name the same service: paths start at `/api`. */
 export function serviceRoot(baseUrl: string): string {
   const url = new URL(baseUrl);
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`baseUrl must be http(s): ${baseUrl}`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new TypeError(`baseUrl must be http(s): ${baseUrl}`);
   const path = url.pathname.replace(/\/+$/, "").replace(/\/api$/, "");
   return `${url.origin}${path}`;
 }

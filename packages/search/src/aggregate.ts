@@ -128,8 +128,16 @@ export function compileAggregate(
         const column = sqlIdentifier(storage.column);
         buckets = bucketsFrom(table, key, column, `count(DISTINCT ${a}.${key})`);
         totals = everyDocument
-          ? everyDocumentTotals(rootTable, `SELECT DISTINCT ${a}.${key}, ${a}.${column} FROM ${table} ${a}`, a, key, column)
-          : totalsFrom(`SELECT count(DISTINCT ${a}.${column}) FROM ${table} ${a} WHERE ${a}.${key} = ${r}.${rootKey}`);
+          ? everyDocumentTotals(
+              rootTable,
+              `SELECT DISTINCT ${a}.${key}, ${a}.${column} FROM ${table} ${a}`,
+              a,
+              key,
+              column,
+            )
+          : totalsFrom(
+              `SELECT count(DISTINCT ${a}.${column}) FROM ${table} ${a} WHERE ${a}.${key} = ${r}.${rootKey}`,
+            );
         break;
       }
       case "scoped": {
@@ -141,7 +149,13 @@ export function compileAggregate(
         const column = sqlIdentifier(storage.column);
         buckets = bucketsFrom(table, key, column, "count(*)");
         totals = everyDocument
-          ? everyDocumentTotals(rootTable, `SELECT ${a}.${key}, ${a}.${column} FROM ${table} ${a}`, a, key, column)
+          ? everyDocumentTotals(
+              rootTable,
+              `SELECT ${a}.${key}, ${a}.${column} FROM ${table} ${a}`,
+              a,
+              key,
+              column,
+            )
           : totalsFrom(`SELECT count(${a}.${column}) FROM ${table} ${a} WHERE ${a}.${key} = ${r}.${rootKey}`);
         break;
       }
@@ -160,7 +174,13 @@ export function compileAggregate(
  * pairs counted (DISTINCT ones for fields counted once per document), so the documents with a
  * value and the values themselves are counted without a subquery per document.
  */
-function everyDocumentTotals(rootTable: string, values: string, a: string, key: string, column: string): string {
+function everyDocumentTotals(
+  rootTable: string,
+  values: string,
+  a: string,
+  key: string,
+  column: string,
+): string {
   return (
     `SELECT (SELECT count(*) FROM ${rootTable}) AS documents, ` +
     `count(DISTINCT CASE WHEN ${column} IS NOT NULL THEN ${key} END) AS nonnull_documents, ` +

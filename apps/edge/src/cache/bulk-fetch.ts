@@ -87,7 +87,10 @@ export async function sharedBulkFetch(
     );
     for (const fp of own) results.set(fp, ownResult);
   }
-  const waited = await awaitFlight(Promise.all([...joined].map(([fp, flight]) => flight.then((r) => [fp, r] as const))), services.flights.joinWaitMs);
+  const waited = await awaitFlight(
+    Promise.all([...joined].map(([fp, flight]) => flight.then((r) => [fp, r] as const))),
+    services.flights.joinWaitMs,
+  );
   if (waited.ended) {
     for (const [fp, result] of waited.value) results.set(fp, result);
   } else {

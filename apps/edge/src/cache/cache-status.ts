@@ -6,7 +6,13 @@
  */
 export type CacheOutcome =
   | { hit: true; ttl: number | null; detail?: "stale-while-revalidate" | "collapsed" }
-  | { hit: false; fwd: "uri-miss" | "stale" | "request" | "partial"; stored: boolean; fwdStatus?: number; detail?: "stale-if-error" };
+  | {
+      hit: false;
+      fwd: "uri-miss" | "stale" | "request" | "partial";
+      stored: boolean;
+      fwdStatus?: number;
+      detail?: "stale-if-error";
+    };
 
 export const CACHE_NAME = "scangate";
 
@@ -27,5 +33,8 @@ export function cacheStatus(outcome: CacheOutcome): string {
 /** Whether the caller asked to skip cached copies (`Cache-Control: no-cache`, or `Pragma: no-cache`). */
 export function wantsRevalidation(headers: Headers): boolean {
   const cacheControl = headers.get("cache-control") ?? "";
-  return /(^|,)\s*(no-cache|no-store|max-age=0)\s*(,|$)/i.test(cacheControl) || /no-cache/i.test(headers.get("pragma") ?? "");
+  return (
+    /(^|,)\s*(no-cache|no-store|max-age=0)\s*(,|$)/i.test(cacheControl) ||
+    /no-cache/i.test(headers.get("pragma") ?? "")
+  );
 }

@@ -6,7 +6,10 @@ export interface FreshnessPolicy {
 }
 
 /** The stale windows of the edge's cache settings, in milliseconds. */
-export function freshnessPolicy(cache: { staleWhileRevalidateSeconds: number; staleIfErrorSeconds: number }): FreshnessPolicy {
+export function freshnessPolicy(cache: {
+  staleWhileRevalidateSeconds: number;
+  staleIfErrorSeconds: number;
+}): FreshnessPolicy {
   return {
     staleWhileRevalidateMs: cache.staleWhileRevalidateSeconds * 1000,
     staleIfErrorMs: cache.staleIfErrorSeconds * 1000,

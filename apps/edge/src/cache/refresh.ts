@@ -29,7 +29,11 @@ export function flightKey(key: DocumentKey): string {
  * store is logged, not fatal: the caller still gets the upstream's answer.
  */
 export async function fetchAndStore(services: EdgeServices, spec: CachedFetchSpec): Promise<Refreshed> {
-  const relayed = await relayJson(services.upstream, { method: "GET", path: spec.path }, services.config.upstreamTimeoutMs);
+  const relayed = await relayJson(
+    services.upstream,
+    { method: "GET", path: spec.path },
+    services.config.upstreamTimeoutMs,
+  );
   const now = services.clock.now();
   let doc: CachedDocument | null = null;
   if (relayed.status === 200) {

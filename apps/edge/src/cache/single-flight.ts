@@ -4,7 +4,10 @@
  * another request (seen under load as a 500 "code had hung"), and a pending timer of its own
  * keeps it alive. A flight that has not ended by then is given up on, not waited for forever.
  */
-export async function awaitFlight<T>(flight: Promise<T>, ms: number): Promise<{ ended: true; value: T } | { ended: false }> {
+export async function awaitFlight<T>(
+  flight: Promise<T>,
+  ms: number,
+): Promise<{ ended: true; value: T } | { ended: false }> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const gaveUp = new Promise<{ ended: false }>((resolve) => {
     timer = setTimeout(() => resolve({ ended: false }), ms);
@@ -49,7 +52,11 @@ export class SingleFlight<T> {
   }
 
   /** Registers one shared piece of work under several keys (a bulk call for many fingerprints). */
-  async runMany<R>(keys: readonly string[], work: () => Promise<R>, pick: (result: R, key: string) => T): Promise<R> {
+  async runMany<R>(
+    keys: readonly string[],
+    work: () => Promise<R>,
+    pick: (result: R, key: string) => T,
+  ): Promise<R> {
     const shared = work();
     for (const key of keys) {
       const forKey = shared.then((result) => pick(result, key));

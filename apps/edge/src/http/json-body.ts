@@ -9,7 +9,11 @@ function describe(error: z.ZodError): string {
 }
 
 /** A JSON body checked against `schema`; anything else is a 400/413/415 saying what is wrong. */
-export async function parseJsonBody<T extends z.ZodType>(c: Context, schema: T, emptyAs?: unknown): Promise<z.infer<T>> {
+export async function parseJsonBody<T extends z.ZodType>(
+  c: Context,
+  schema: T,
+  emptyAs?: unknown,
+): Promise<z.infer<T>> {
   const bytes = await c.req.arrayBuffer();
   if (bytes.byteLength > MAX_REQUEST_BODY_BYTES) throw new ApiError("payload_too_large");
   let text: string;

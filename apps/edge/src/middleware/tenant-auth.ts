@@ -23,7 +23,9 @@ export function tenantAuth(): MiddlewareHandler<AppEnv> {
       c.header("WWW-Authenticate", 'Basic realm="scangate"');
       throw new ApiError(
         "unauthorized",
-        outcome.reason === "disabled" ? "This API ID is disabled; ask the endpoint's administrator." : undefined,
+        outcome.reason === "disabled"
+          ? "This API ID is disabled; ask the endpoint's administrator."
+          : undefined,
       );
     }
     const tenant = outcome.tenant;

@@ -1,6 +1,12 @@
 import { operationCost } from "../quota/costs";
 import { API_ROUTES, type ApiRoute } from "../routes/api/catalog";
-import { type ComponentName, COMPONENT_SCHEMAS, jsonSchema, QUERY_SCHEMAS, type QuerySchemaName } from "./schemas";
+import {
+  type ComponentName,
+  COMPONENT_SCHEMAS,
+  jsonSchema,
+  QUERY_SCHEMAS,
+  type QuerySchemaName,
+} from "./schemas";
 
 interface Shape {
   body?: ComponentName;
@@ -42,15 +48,45 @@ interface AdminRoute {
 }
 
 const ADMIN_ROUTES: AdminRoute[] = [
-  { method: "POST", path: "/admin/tenants", summary: "Create a tenant (its secret is shown only here)", shape: { body: "TenantCreateBody", ok: "TenantWithSecret", created: true } },
+  {
+    method: "POST",
+    path: "/admin/tenants",
+    summary: "Create a tenant (its secret is shown only here)",
+    shape: { body: "TenantCreateBody", ok: "TenantWithSecret", created: true },
+  },
   { method: "GET", path: "/admin/tenants", summary: "List tenants", shape: { ok: "TenantList" } },
   { method: "GET", path: "/admin/tenants/:id", summary: "Show a tenant", shape: { ok: "Tenant" } },
-  { method: "PATCH", path: "/admin/tenants/:id", summary: "Change allowance, period, tier, disabled, name, email or used", shape: { body: "TenantPatchBody", ok: "Tenant" } },
+  {
+    method: "PATCH",
+    path: "/admin/tenants/:id",
+    summary: "Change allowance, period, tier, disabled, name, email or used",
+    shape: { body: "TenantPatchBody", ok: "Tenant" },
+  },
   { method: "DELETE", path: "/admin/tenants/:id", summary: "Delete a tenant", shape: { ok: "Tenant" } },
-  { method: "POST", path: "/admin/tenants/:id/rotate", summary: "Rotate the secret, optionally keeping the old one for a grace period", shape: { body: "TenantRotateBody", ok: "TenantWithSecret" } },
-  { method: "DELETE", path: "/admin/cache/:index/:id", summary: "Purge one cached document", shape: { ok: "CachePurgeResult" } },
-  { method: "GET", path: "/admin/audit", summary: "The audit log, newest first", shape: { query: "auditList", ok: "AuditList" } },
-  { method: "GET", path: "/admin/usage", summary: "Hourly usage rollups, newest first", shape: { query: "usageList", ok: "UsageList" } },
+  {
+    method: "POST",
+    path: "/admin/tenants/:id/rotate",
+    summary: "Rotate the secret, optionally keeping the old one for a grace period",
+    shape: { body: "TenantRotateBody", ok: "TenantWithSecret" },
+  },
+  {
+    method: "DELETE",
+    path: "/admin/cache/:index/:id",
+    summary: "Purge one cached document",
+    shape: { ok: "CachePurgeResult" },
+  },
+  {
+    method: "GET",
+    path: "/admin/audit",
+    summary: "The audit log, newest first",
+    shape: { query: "auditList", ok: "AuditList" },
+  },
+  {
+    method: "GET",
+    path: "/admin/usage",
+    summary: "Hourly usage rollups, newest first",
+    shape: { query: "usageList", ok: "UsageList" },
+  },
 ];
 
 const ref = (name: ComponentName) => ({ $ref: `#/components/schemas/${name}` });
@@ -68,7 +104,10 @@ function openApiPath(path: string): { path: string; params: string[] } {
 
 function queryParameters(name: QuerySchemaName | undefined) {
   if (!name) return [];
-  const schema = jsonSchema(QUERY_SCHEMAS[name]) as { properties?: Record<string, unknown>; required?: string[] };
+  const schema = jsonSchema(QUERY_SCHEMAS[name]) as {
+    properties?: Record<string, unknown>;
+    required?: string[];
+  };
   return Object.entries(schema.properties ?? {}).map(([param, paramSchema]) => ({
     name: param,
     in: "query",
@@ -95,16 +134,28 @@ function errorResponses(version: "v1" | "v2" | "admin") {
     description: "Burst limit (`rate_limit_exceeded`) or quota exhausted (`quota_exceeded`); see Retry-After",
     ...jsonContent(version === "v1" ? "V1RateLimited" : "V2RateLimited"),
   };
-  responses["502"] = { description: "The upstream failed or answered something that is not JSON", ...jsonContent(shape) };
+  responses["502"] = {
+    description: "The upstream failed or answered something that is not JSON",
+    ...jsonContent(shape),
+  };
   responses["504"] = { description: "The upstream did not answer in time", ...jsonContent(shape) };
   return responses;
 }
 
-function operation(summary: string, shape: Shape, path: string, version: "v1" | "v2" | "admin", extra: Record<string, unknown>) {
+function operation(
+  summary: string,
+  shape: Shape,
+  path: string,
+  version: "v1" | "v2" | "admin",
+  extra: Record<string, unknown>,
+) {
   const { params } = openApiPath(path);
   const ok =
     shape.ok === "file"
-      ? { description: "The file", content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } }
+      ? {
+          description: "The file",
+          content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } },
+        }
       : { description: "Success", ...jsonContent(shape.ok) };
   return {
     summary,
@@ -139,7 +190,14 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
   };
   for (const route of API_ROUTES) add(route.path, route.method, censysOperation(route));
   for (const route of ADMIN_ROUTES) {
-    add(route.path, route.method, operation(route.summary, route.shape, route.path, "admin", { tags: ["Admin"], security: [{ adminBearer: [] }] }));
+    add(
+      route.path,
+      route.method,
+      operation(route.summary, route.shape, route.path, "admin", {
+        tags: ["Admin"],
+        security: [{ adminBearer: [] }],
+      }),
+    );
   }
   const schemas = Object.fromEntries(
     Object.entries(COMPONENT_SCHEMAS).map(([name, schema]) => [name, jsonSchema(schema)]),
@@ -160,10 +218,13 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
     components: {
       schemas,
       securitySchemes: {
-        tenantBasic: { type: "http", scheme: "basic", description: "Tenant API ID as user name, secret as password" },
+        tenantBasic: {
+          type: "http",
+          scheme: "basic",
+          description: "Tenant API ID as user name, secret as password",
+        },
         adminBearer: { type: "http", scheme: "bearer", description: "The ADMIN_TOKEN secret" },
       },
     },
   };
 }
-

@@ -100,7 +100,10 @@ export type QuerySchemaName = keyof typeof QUERY_SCHEMAS;
 
 /** JSON Schema (2020-12, as OpenAPI 3.1 uses) of what a client sends or receives. */
 export function jsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const converted = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  const converted = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<
+    string,
+    unknown
+  >;
   delete converted.$schema;
   return converted;
 }

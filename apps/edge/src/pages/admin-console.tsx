@@ -37,7 +37,10 @@ function SortHeader(props: { column: (typeof COLUMNS)[number]; sort: TenantSort 
   const active = sort.sort === column.key;
   const dir = active ? (sort.dir === "asc" ? "desc" : "asc") : column.key === "name" ? "asc" : "desc";
   return (
-    <th class={column.numeric ? "num" : undefined} aria-sort={active ? (sort.dir === "asc" ? "ascending" : "descending") : undefined}>
+    <th
+      class={column.numeric ? "num" : undefined}
+      aria-sort={active ? (sort.dir === "asc" ? "ascending" : "descending") : undefined}
+    >
       <a class={active ? "sorted" : undefined} href={`/admin?sort=${column.key}&dir=${dir}#tenants`}>
         {column.label}
         {active && <span class="arrow">{sort.dir === "asc" ? "▲" : "▼"}</span>}
@@ -54,7 +57,11 @@ function UpstreamCard(props: { report: FleetReport }) {
       {upstream.map((status) =>
         status.ok ? (
           <div class="gauge-box" data-upstream={status.apiId}>
-            <Gauge used={status.account.quota.used} allowance={status.account.quota.allowance} caption="of its allowance used" />
+            <Gauge
+              used={status.account.quota.used}
+              allowance={status.account.quota.allowance}
+              caption="of its allowance used"
+            />
             <div class="gauge-figures">
               <strong data-figure="upstream-used" data-value={status.account.quota.used}>
                 {formatCount(status.account.quota.used)}
@@ -76,8 +83,9 @@ function UpstreamCard(props: { report: FleetReport }) {
         ),
       )}
       <p class="hint">
-        The edge made <strong data-figure="fleet-upstream-calls">{formatCount(totals.upstreamCalls)}</strong> upstream
-        calls for tenants in the last {days} days; cache hits saved {formatCount(totals.cacheHits)} more.
+        The edge made <strong data-figure="fleet-upstream-calls">{formatCount(totals.upstreamCalls)}</strong>{" "}
+        upstream calls for tenants in the last {days} days; cache hits saved {formatCount(totals.cacheHits)}{" "}
+        more.
       </p>
     </section>
   );
@@ -88,13 +96,24 @@ function CreateTenantCard(props: { csrf: string; tiers: readonly TierOption[]; c
   return (
     <section class="card" id="create" aria-labelledby="create-title">
       <h2 id="create-title">Create a tenant</h2>
-      {error && <Banner tone="error" title="Not created">{error}</Banner>}
+      {error && (
+        <Banner tone="error" title="Not created">
+          {error}
+        </Banner>
+      )}
       <form method="post" action="/admin/console/tenants">
         <CsrfField token={props.csrf} />
         <div class="field-row">
           <div class="field">
             <label for="create-name">Name</label>
-            <input id="create-name" name="name" type="text" required maxlength={100} value={values.name ?? ""} />
+            <input
+              id="create-name"
+              name="name"
+              type="text"
+              required
+              maxlength={100}
+              value={values.name ?? ""}
+            />
           </div>
           <div class="field">
             <label for="create-email">Email (optional)</label>
@@ -188,7 +207,11 @@ export function AdminConsolePage(props: ConsoleProps) {
           figure="fleet-quota"
           hint={`${formatCount(report.quotaUsed)} of ${formatCount(report.quotaAllowance)} this period`}
         />
-        <Stat label={`Requests · ${days} days`} value={formatCount(totals.requests)} figure="fleet-requests" />
+        <Stat
+          label={`Requests · ${days} days`}
+          value={formatCount(totals.requests)}
+          figure="fleet-requests"
+        />
         <Stat
           label="Cache hit ratio"
           value={formatPercent(ratio(totals.cacheHits, report.cachedRequests))}
@@ -205,7 +228,10 @@ export function AdminConsolePage(props: ConsoleProps) {
             <h2 id="fleet-usage-title">Requests per day, all tenants</h2>
             <span class="muted">last {days} days, UTC</span>
           </div>
-          <UsageChartView chart={report.chart} label={`Requests per day of all tenants over the last ${days} days`} />
+          <UsageChartView
+            chart={report.chart}
+            label={`Requests per day of all tenants over the last ${days} days`}
+          />
         </section>
       </div>
 
@@ -248,7 +274,13 @@ export function AdminConsolePage(props: ConsoleProps) {
                     </div>
                   </td>
                   <td class="num">{formatCount(usage.requests)}</td>
-                  <td class="nowrap">{row.lastSeenAt === null ? <span class="muted">never</span> : ago(row.lastSeenAt, report.now)}</td>
+                  <td class="nowrap">
+                    {row.lastSeenAt === null ? (
+                      <span class="muted">never</span>
+                    ) : (
+                      ago(row.lastSeenAt, report.now)
+                    )}
+                  </td>
                   <td>{statusPill(row.disabled)}</td>
                   <td class="nowrap">{dateTime(row.createdAt).slice(0, 10)}</td>
                   <td>

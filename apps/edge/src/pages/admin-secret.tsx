@@ -2,7 +2,12 @@ import type { TenantWithSecret } from "@scangate/core";
 import { Banner, Layout } from "./layout";
 
 /** The one page that ever shows a tenant's secret: after creating the tenant or rotating it. */
-export function SecretOncePage(props: { tenant: TenantWithSecret; event: "created" | "rotated"; csrf: string; origin: string }) {
+export function SecretOncePage(props: {
+  tenant: TenantWithSecret;
+  event: "created" | "rotated";
+  csrf: string;
+  origin: string;
+}) {
   const { tenant } = props;
   const title = props.event === "created" ? `Tenant ${tenant.name} created` : `New secret for ${tenant.name}`;
   return (
@@ -10,11 +15,14 @@ export function SecretOncePage(props: { tenant: TenantWithSecret; event: "create
       <div class="page-head">
         <div>
           <h1>{title}</h1>
-          <p class="lede">Hand these credentials to the tenant. They also sign in to the dashboard with them.</p>
+          <p class="lede">
+            Hand these credentials to the tenant. They also sign in to the dashboard with them.
+          </p>
         </div>
       </div>
       <Banner tone="warn" title="Copy the secret now">
-        It is shown only on this page. It is stored as a hash and cannot be shown again; if it is lost, rotate it.
+        It is shown only on this page. It is stored as a hash and cannot be shown again; if it is lost, rotate
+        it.
       </Banner>
       <section class="card section">
         <div class="secret-label">API ID</div>

@@ -2,7 +2,13 @@ import type { AuditEntry } from "@scangate/core";
 import type { TenantReport } from "../routes/dashboard/tenant-report";
 import { AuditCard } from "./admin-console";
 import { CsrfField, QuotaFields, type TierOption } from "./components/tenant-form-fields";
-import { QuotaCard, RecentErrorsCard, statusPill, UsageChartCard, UsageStats } from "./components/tenant-panels";
+import {
+  QuotaCard,
+  RecentErrorsCard,
+  statusPill,
+  UsageChartCard,
+  UsageStats,
+} from "./components/tenant-panels";
 import { ago, dateTime } from "./display-format";
 import { Banner, Layout } from "./layout";
 
@@ -73,7 +79,11 @@ export function AdminTenantPage(props: TenantAdminProps) {
       <div class="grid grid-2">
         <section class="card" id="settings" aria-labelledby="settings-title">
           <h2 id="settings-title">Allowance and tier</h2>
-          {props.settings && <Banner tone="error" title="Not saved">{props.settings.error}</Banner>}
+          {props.settings && (
+            <Banner tone="error" title="Not saved">
+              {props.settings.error}
+            </Banner>
+          )}
           <form method="post" action={`${base}/quota`}>
             <CsrfField token={props.csrf} />
             <QuotaFields values={settings} tiers={props.tiers} idPrefix="quota" />
@@ -94,7 +104,11 @@ export function AdminTenantPage(props: TenantAdminProps) {
             <dt>Created</dt>
             <dd>{dateTime(tenant.createdAt)}</dd>
             <dt>Last seen</dt>
-            <dd>{tenant.lastSeenAt === null ? "never" : `${dateTime(tenant.lastSeenAt)} (${ago(tenant.lastSeenAt, report.now)})`}</dd>
+            <dd>
+              {tenant.lastSeenAt === null
+                ? "never"
+                : `${dateTime(tenant.lastSeenAt)} (${ago(tenant.lastSeenAt, report.now)})`}
+            </dd>
             <dt>Rate tier</dt>
             <dd>
               {tenant.tier}: {report.tier.description}
@@ -124,8 +138,8 @@ export function AdminTenantPage(props: TenantAdminProps) {
               </select>
             </div>
             <label class="check">
-              <input type="checkbox" name="confirm" value="yes" required />
-              I will hand the new secret to {tenant.name}
+              <input type="checkbox" name="confirm" value="yes" required />I will hand the new secret to{" "}
+              {tenant.name}
             </label>
             <button class="btn btn-secondary" type="submit">
               Rotate secret
@@ -145,7 +159,9 @@ export function AdminTenantPage(props: TenantAdminProps) {
           ) : (
             <form method="post" action={`${base}/disable`}>
               <CsrfField token={props.csrf} />
-              <p class="hint">Requests with its credentials are refused within seconds; nothing is deleted.</p>
+              <p class="hint">
+                Requests with its credentials are refused within seconds; nothing is deleted.
+              </p>
               <label class="check">
                 <input type="checkbox" name="confirm" value="yes" required />
                 Refuse every request of {tenant.name}

@@ -11,8 +11,20 @@ export function BrandMark() {
   return (
     <svg viewBox="0 0 32 32" aria-hidden="true">
       <rect width="32" height="32" rx="8" fill="#4f46e5" />
-      <path d="M8 21.5a8 8 0 0 1 16 0" fill="none" stroke="#c7d2fe" stroke-width="3.2" stroke-linecap="round" />
-      <path d="M8 21.5a8 8 0 0 1 11.2-7.3" fill="none" stroke="#fff" stroke-width="3.2" stroke-linecap="round" />
+      <path
+        d="M8 21.5a8 8 0 0 1 16 0"
+        fill="none"
+        stroke="#c7d2fe"
+        stroke-width="3.2"
+        stroke-linecap="round"
+      />
+      <path
+        d="M8 21.5a8 8 0 0 1 11.2-7.3"
+        fill="none"
+        stroke="#fff"
+        stroke-width="3.2"
+        stroke-linecap="round"
+      />
       <circle cx="16" cy="21.5" r="2.2" fill="#fff" />
     </svg>
   );

@@ -37,14 +37,17 @@ export function TenantDashboardPage(props: { report: TenantReport; csrf: string;
           <dl class="facts">
             <dt>Rate tier</dt>
             <dd>
-              <strong>{report.tier.name}</strong>: <span data-figure="tier-limit">{report.tier.description}</span>
+              <strong>{report.tier.name}</strong>:{" "}
+              <span data-figure="tier-limit">{report.tier.description}</span>
             </dd>
             <dt>Email</dt>
             <dd>{tenant.email || "none on file"}</dd>
             <dt>Member since</dt>
             <dd>{dateTime(tenant.createdAt)}</dd>
           </dl>
-          <p class="hint">Call the API with your API ID and secret (HTTP Basic), as with any Censys client:</p>
+          <p class="hint">
+            Call the API with your API ID and secret (HTTP Basic), as with any Censys client:
+          </p>
           <pre class="snippet">
             <code>{`curl -u "${tenant.apiId}:$SECRET" \\\n  ${props.origin}/api/v1/account`}</code>
           </pre>

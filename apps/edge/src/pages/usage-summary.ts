@@ -47,7 +47,13 @@ export interface ErrorDay {
   requests: number;
 }
 
-export const emptyCounters = (): UsageCounters => ({ requests: 0, cacheHits: 0, upstreamCalls: 0, errors: 0, quotaSpent: 0 });
+export const emptyCounters = (): UsageCounters => ({
+  requests: 0,
+  cacheHits: 0,
+  upstreamCalls: 0,
+  errors: 0,
+  quotaSpent: 0,
+});
 
 export function addCounters(into: UsageCounters, row: UsageCounters): UsageCounters {
   into.requests += row.requests;
@@ -72,9 +78,14 @@ export function totalsOf(rows: readonly UsageCounters[]): UsageCounters {
 }
 
 /** Requests per day, stacked by operation: the busiest operations by name, the rest as "other". */
-export function usageChart(rows: readonly DailyOperationUsage[], now: number, days = USAGE_WINDOW_DAYS): UsageChart {
+export function usageChart(
+  rows: readonly DailyOperationUsage[],
+  now: number,
+  days = USAGE_WINDOW_DAYS,
+): UsageChart {
   const byOperation = new Map<string, number>();
-  for (const row of rows) byOperation.set(row.operation, (byOperation.get(row.operation) ?? 0) + row.requests);
+  for (const row of rows)
+    byOperation.set(row.operation, (byOperation.get(row.operation) ?? 0) + row.requests);
   const ranked = [...byOperation.entries()]
     .filter(([, total]) => total > 0)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
@@ -114,7 +125,7 @@ export function axisTicks(max: number, count = 4): number[] {
   if (max <= 0) return [0, 1];
   const raw = max / count;
   const magnitude = 10 ** Math.floor(Math.log10(raw));
-  const step = ([1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) ?? 10 * magnitude);
+  const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) ?? 10 * magnitude;
   const wholeStep = Math.max(1, Math.round(step));
   const ticks: number[] = [];
   for (let tick = 0; tick < max + wholeStep; tick += wholeStep) {

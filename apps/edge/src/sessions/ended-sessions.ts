@@ -11,13 +11,20 @@ export class EndedSessions {
   }
 
   async isEnded(sid: string): Promise<boolean> {
-    const row = await this.db.select({ sid: endedSessions.sid }).from(endedSessions).where(eq(endedSessions.sid, sid)).get();
+    const row = await this.db
+      .select({ sid: endedSessions.sid })
+      .from(endedSessions)
+      .where(eq(endedSessions.sid, sid))
+      .get();
     return row !== undefined;
   }
 
   /** Forgets sessions whose cookies have expired anyway; returns how many. */
   async purge(now: number): Promise<number> {
-    const removed = await this.db.delete(endedSessions).where(lt(endedSessions.expiresAt, now)).returning({ sid: endedSessions.sid });
+    const removed = await this.db
+      .delete(endedSessions)
+      .where(lt(endedSessions.expiresAt, now))
+      .returning({ sid: endedSessions.sid });
     return removed.length;
   }
 }

@@ -5,7 +5,13 @@ import type { Env } from "../env";
 // purpose: a tenant cookie, an admin cookie and their CSRF tokens are each signed with their
 // own key, so a value made for one purpose never verifies as another.
 
-export const KEY_PURPOSES = ["tenant-session", "admin-session", "tenant-csrf", "admin-csrf", "credential-fingerprint"] as const;
+export const KEY_PURPOSES = [
+  "tenant-session",
+  "admin-session",
+  "tenant-csrf",
+  "admin-csrf",
+  "credential-fingerprint",
+] as const;
 export type KeyPurpose = (typeof KEY_PURPOSES)[number];
 
 export const SESSION_SECRET_MIN_LENGTH = 32;
@@ -20,7 +26,10 @@ export function sessionRootSecret(env: Env, adminToken: string): RootSecret {
   const configured = env.SESSION_SECRET;
   if (configured === undefined || configured === "") return { ok: true, secret: `admin-token:${adminToken}` };
   if (configured.length < SESSION_SECRET_MIN_LENGTH) {
-    return { ok: false, problem: `SESSION_SECRET: must be at least ${SESSION_SECRET_MIN_LENGTH} characters (use a random token)` };
+    return {
+      ok: false,
+      problem: `SESSION_SECRET: must be at least ${SESSION_SECRET_MIN_LENGTH} characters (use a random token)`,
+    };
   }
   return { ok: true, secret: `session-secret:${configured}` };
 }
@@ -28,7 +37,12 @@ export function sessionRootSecret(env: Env, adminToken: string): RootSecret {
 async function hkdf(root: string, purpose: KeyPurpose): Promise<ArrayBuffer> {
   const material = await crypto.subtle.importKey("raw", encoder.encode(root), "HKDF", false, ["deriveBits"]);
   return crypto.subtle.deriveBits(
-    { name: "HKDF", hash: "SHA-256", salt: encoder.encode("scangate-web-sessions-v1"), info: encoder.encode(purpose) },
+    {
+      name: "HKDF",
+      hash: "SHA-256",
+      salt: encoder.encode("scangate-web-sessions-v1"),
+      info: encoder.encode(purpose),
+    },
     material,
     256,
   );
@@ -53,9 +67,13 @@ function base64url(bytes: ArrayBuffer): string {
 
 /** HMAC-SHA-256 of `message` under the key of `purpose`, base64url. */
 export async function mac(root: string, purpose: KeyPurpose, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", await keyBytes(root, purpose), { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign",
-  ]);
+  const key = await crypto.subtle.importKey(
+    "raw",
+    await keyBytes(root, purpose),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
   return base64url(await crypto.subtle.sign("HMAC", key, encoder.encode(message)));
 }
 

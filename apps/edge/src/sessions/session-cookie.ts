@@ -67,12 +67,18 @@ function decodeClaims(value: string): SessionClaims | null {
 }
 
 /** Ties a session to the credential it was opened with (the secret's stored hash, or the admin token). */
-export async function credentialFingerprint(root: string, kind: SessionKind, credential: string): Promise<string> {
+export async function credentialFingerprint(
+  root: string,
+  kind: SessionKind,
+  credential: string,
+): Promise<string> {
   return (await mac(root, "credential-fingerprint", `${kind.signingKey}\u0000${credential}`)).slice(0, 22);
 }
 
 function randomId(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join(
+    "",
+  );
 }
 
 /**
@@ -86,7 +92,12 @@ export async function openSession(
   subject: { sub: string; fp: string },
   now: number,
 ): Promise<SessionClaims> {
-  const claims: SessionClaims = { sub: subject.sub, sid: randomId(), fp: subject.fp, exp: now + kind.ttlSeconds * 1000 };
+  const claims: SessionClaims = {
+    sub: subject.sub,
+    sid: randomId(),
+    fp: subject.fp,
+    exp: now + kind.ttlSeconds * 1000,
+  };
   const secure = isHttps(c);
   await setSignedCookie(c, kind.cookieName, encodeClaims(claims), await keyBytes(root, kind.signingKey), {
     path: kind.path,
@@ -99,7 +110,12 @@ export async function openSession(
 }
 
 /** The session of this request, if its cookie is present, signed with this kind's key and unexpired. */
-export async function readSession(c: Context, kind: SessionKind, root: string, now: number): Promise<SessionClaims | null> {
+export async function readSession(
+  c: Context,
+  kind: SessionKind,
+  root: string,
+  now: number,
+): Promise<SessionClaims | null> {
   const secret = await keyBytes(root, kind.signingKey);
   const value = isHttps(c)
     ? await getSignedCookie(c, secret, kind.cookieName, "secure")

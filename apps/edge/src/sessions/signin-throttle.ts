@@ -22,7 +22,11 @@ const fallbacks = new Map<SignInScope, FixedWindowRateLimiter>();
 function fallback(scope: SignInScope, clock: Clock): FixedWindowRateLimiter {
   let limiter = fallbacks.get(scope);
   if (!limiter) {
-    limiter = new FixedWindowRateLimiter(SIGNIN_LIMITS[scope].limit, SIGNIN_LIMITS[scope].periodSeconds, clock);
+    limiter = new FixedWindowRateLimiter(
+      SIGNIN_LIMITS[scope].limit,
+      SIGNIN_LIMITS[scope].periodSeconds,
+      clock,
+    );
     fallbacks.set(scope, limiter);
   }
   return limiter;

@@ -10,7 +10,11 @@ import { tenantToWire } from "./store";
 export const ADMIN_ACTOR = "admin";
 export const CONSOLE_ACTOR = "admin (console)";
 
-export async function createTenant(services: EdgeServices, body: TenantCreateBody, actor: string): Promise<TenantWithSecret> {
+export async function createTenant(
+  services: EdgeServices,
+  body: TenantCreateBody,
+  actor: string,
+): Promise<TenantWithSecret> {
   const { tenants, audit, config, clock } = services;
   const { row, secret } = await tenants.create({
     name: body.name,

@@ -9,7 +9,10 @@ const FILE_HEADERS = ["content-type", "content-disposition", "etag", "last-modif
  * A failed answer keeps its status and JSON body (the upstream's 404 stays a 404); one that is
  * not JSON becomes a 502.
  */
-export async function relayFile(timeoutMs: number, fetchFile: (signal: AbortSignal) => Promise<Response>): Promise<Response> {
+export async function relayFile(
+  timeoutMs: number,
+  fetchFile: (signal: AbortSignal) => Promise<Response>,
+): Promise<Response> {
   const file = await withDeadline(timeoutMs, fetchFile).catch((error: unknown) => {
     throw upstreamFailure(error);
   });
@@ -18,10 +21,21 @@ export async function relayFile(timeoutMs: number, fetchFile: (signal: AbortSign
     try {
       JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body));
     } catch (cause) {
-      throw new ApiError("upstream_error", "upstream file download failed; retry later", undefined, { cause });
+      throw new ApiError("upstream_error", "upstream file download failed; retry later", undefined, {
+        cause,
+      });
     }
-    if (file.status === 401) throw new ApiError("upstream_error", "upstream service refused the gateway's credentials; tell the operator");
-    return relayedResponse({ status: file.status, body, contentType: "application/json", retryAfter: file.headers.get("retry-after") });
+    if (file.status === 401)
+      throw new ApiError(
+        "upstream_error",
+        "upstream service refused the gateway's credentials; tell the operator",
+      );
+    return relayedResponse({
+      status: file.status,
+      body,
+      contentType: "application/json",
+      retryAfter: file.headers.get("retry-after"),
+    });
   }
   const headers = new Headers();
   for (const name of FILE_HEADERS) {

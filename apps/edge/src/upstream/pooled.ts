@@ -31,7 +31,10 @@ export class PooledUpstream implements Upstream {
     const candidates = pinned ? [pinned] : this.pool.candidates();
     let answer: UpstreamAnswer | undefined;
     for (const [i, credential] of candidates.entries()) {
-      const headers = new Headers({ accept: "application/json", authorization: basicAuthorization(credential) });
+      const headers = new Headers({
+        accept: "application/json",
+        authorization: basicAuthorization(credential),
+      });
       if (call.contentType) headers.set("content-type", call.contentType);
       const response = await this.transport(
         new Request(url, { method: call.method, headers, body: call.body ?? null, signal: call.signal }),

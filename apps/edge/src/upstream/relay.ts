@@ -36,8 +36,11 @@ export async function withDeadline<T>(ms: number, work: (signal: AbortSignal) =>
 /** Maps a failure to reach or read the upstream to the edge's 502 / 504. */
 export function upstreamFailure(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof DeadlineExceeded) return new ApiError("upstream_timeout", undefined, undefined, { cause: error });
-  return new ApiError("upstream_error", "upstream service unreachable; retry later", undefined, { cause: error });
+  if (error instanceof DeadlineExceeded)
+    return new ApiError("upstream_timeout", undefined, undefined, { cause: error });
+  return new ApiError("upstream_error", "upstream service unreachable; retry later", undefined, {
+    cause: error,
+  });
 }
 
 const NOT_JSON = "upstream service answered with a body that is not JSON; retry later";
@@ -74,7 +77,10 @@ export async function relayJson(
     throw new ApiError("upstream_error");
   }
   if (response.status === 401) {
-    throw new ApiError("upstream_error", "upstream service refused the gateway's credentials; tell the operator");
+    throw new ApiError(
+      "upstream_error",
+      "upstream service refused the gateway's credentials; tell the operator",
+    );
   }
   return {
     status: response.status,
@@ -87,7 +93,9 @@ export async function relayJson(
 }
 
 /** The upstream's answer as the caller gets it: status, bytes and content type unchanged. */
-export function relayedResponse(relayed: Pick<Relayed, "status" | "body" | "contentType" | "retryAfter">): Response {
+export function relayedResponse(
+  relayed: Pick<Relayed, "status" | "body" | "contentType" | "retryAfter">,
+): Response {
   const headers = new Headers({ "content-type": relayed.contentType });
   if (relayed.retryAfter !== null) headers.set("retry-after", relayed.retryAfter);
   return new Response(relayed.body, { status: relayed.status, headers });

@@ -65,7 +65,9 @@ export class BatchedUsageRecorder {
   record(event: UsageEvent): Promise<void> | null {
     addToRollups(this.pending, event);
     if (this.scheduled) return null;
-    this.scheduled = new Promise<void>((resolve) => setTimeout(resolve, this.flushDelayMs)).then(() => this.flush());
+    this.scheduled = new Promise<void>((resolve) => setTimeout(resolve, this.flushDelayMs)).then(() =>
+      this.flush(),
+    );
     return this.scheduled;
   }
 

@@ -46,8 +46,21 @@ export default {
           : json(500, { error_code: 500, error: "unknown error occurred" });
       case "429":
         return v2
-          ? json(429, { code: 429, status: "error", error_type: "rate_limit_exceeded", error: "rate limit exceeded" }, { "retry-after": "30" })
-          : json(429, { error_code: 429, status: "error", error_type: "rate_limit_exceeded", error: "rate limit exceeded" }, { "retry-after": "30" });
+          ? json(
+              429,
+              { code: 429, status: "error", error_type: "rate_limit_exceeded", error: "rate limit exceeded" },
+              { "retry-after": "30" },
+            )
+          : json(
+              429,
+              {
+                error_code: 429,
+                status: "error",
+                error_type: "rate_limit_exceeded",
+                error: "rate limit exceeded",
+              },
+              { "retry-after": "30" },
+            );
       case "slow":
         await new Promise((resolve) => setTimeout(resolve, delayMs));
         return env.ORIGIN.fetch(request);
@@ -73,7 +86,10 @@ export default {
       case "throw":
         throw new Error("upstream dropped the connection");
       case "text":
-        return new Response("service temporarily unavailable", { status: 200, headers: { "content-type": "text/plain" } });
+        return new Response("service temporarily unavailable", {
+          status: 200,
+          headers: { "content-type": "text/plain" },
+        });
       default:
         return json(400, { error: `unknown fault mode ${mode}` });
     }

@@ -69,7 +69,14 @@ const signatureStart = (cursor: string) => cursor.indexOf(".") + 1;
 const oversized = () => JSON.stringify({ query: "x".repeat(MAX_REQUEST_BODY_BYTES) });
 const hex64 = (i: number) => i.toString(16).padStart(64, "0");
 const INVALID_UTF8 = (prefix: string, suffix: string) =>
-  new Uint8Array([...new TextEncoder().encode(prefix), 0xff, 0xfe, 0xc0, 0xaf, ...new TextEncoder().encode(suffix)]);
+  new Uint8Array([
+    ...new TextEncoder().encode(prefix),
+    0xff,
+    0xfe,
+    0xc0,
+    0xaf,
+    ...new TextEncoder().encode(suffix),
+  ]);
 
 const JSON_ROUTES = [
   "/api/v1/search/ipv4",
@@ -105,7 +112,10 @@ const FORBIDDEN_SQL: ReadonlyArray<readonly [string, (ctx: TableContext) => stri
   ["PRAGMA", () => "pragma table_list"],
   ["ATTACH", () => "attach database 'x.db' as x"],
   ["load_extension", () => "select load_extension('/tmp/x.so')"],
-  ["a UNION onto an internal table", (ctx) => `select ip from "${ctx.table}" union select api_id from account_usage`],
+  [
+    "a UNION onto an internal table",
+    (ctx) => `select ip from "${ctx.table}" union select api_id from account_usage`,
+  ],
   ["unbalanced quotes", (ctx) => `select ip from "${ctx.table}" where ip = '1.1.1.1`],
 ];
 
@@ -133,7 +143,9 @@ const V2_QUERY_SYNTAX = [
 export const API_ROWS: BadRequest[] = [
   // ---- malformed, non-object and oversized JSON bodies on every JSON route ----
   ...JSON_ROUTES.flatMap((path) => [
-    ...MALFORMED_JSON.map(([what, body]): BadRequest => ({ what: `${what} body`, method: "POST", path, body, expect: V1_400 })),
+    ...MALFORMED_JSON.map(
+      ([what, body]): BadRequest => ({ what: `${what} body`, method: "POST", path, body, expect: V1_400 }),
+    ),
     {
       what: "invalid UTF-8 inside a JSON string",
       method: "POST",
@@ -159,24 +171,54 @@ export const API_ROWS: BadRequest[] = [
       ["fields with a number", { query: "*", fields: [1] }],
       ["flatten as a string", { query: "*", flatten: "yes" }],
     ] as const
-  ).map(([what, body]): BadRequest => ({ what: `search with ${what}`, method: "POST", path: "/api/v1/search/ipv4", body, expect: V1_400 })),
-  ...V1_QUERY_SYNTAX.map(([what, query]): BadRequest => ({
-    what: `search query with ${what}`,
+  ).map(
+    ([what, body]): BadRequest => ({
+      what: `search with ${what}`,
+      method: "POST",
+      path: "/api/v1/search/ipv4",
+      body,
+      expect: V1_400,
+    }),
+  ),
+  ...V1_QUERY_SYNTAX.map(
+    ([what, query]): BadRequest => ({
+      what: `search query with ${what}`,
+      method: "POST",
+      path: "/api/v1/search/ipv4",
+      body: { query },
+      expect: V1_400,
+    }),
+  ),
+  ...V1_QUERY_SYNTAX.slice(0, 3).map(
+    ([what, query]): BadRequest => ({
+      what: `report query with ${what}`,
+      method: "POST",
+      path: "/api/v1/report/websites",
+      body: { query, field: "location.country" },
+      expect: V1_400,
+    }),
+  ),
+  {
+    what: "search of an unknown index",
     method: "POST",
-    path: "/api/v1/search/ipv4",
-    body: { query },
-    expect: V1_400,
-  })),
-  ...V1_QUERY_SYNTAX.slice(0, 3).map(([what, query]): BadRequest => ({
-    what: `report query with ${what}`,
+    path: "/api/v1/search/hosts",
+    body: { query: "*" },
+    expect: V1_404,
+  },
+  {
+    what: "search of an index spelled in upper case",
     method: "POST",
-    path: "/api/v1/report/websites",
-    body: { query, field: "location.country" },
-    expect: V1_400,
-  })),
-  { what: "search of an unknown index", method: "POST", path: "/api/v1/search/hosts", body: { query: "*" }, expect: V1_404 },
-  { what: "search of an index spelled in upper case", method: "POST", path: "/api/v1/search/IPV4", body: { query: "*" }, expect: V1_404 },
-  { what: "search of an encoded-slash index", method: "POST", path: "/api/v1/search/..%2F..%2Fadmin", body: { query: "*" }, expect: V1_404 },
+    path: "/api/v1/search/IPV4",
+    body: { query: "*" },
+    expect: V1_404,
+  },
+  {
+    what: "search of an encoded-slash index",
+    method: "POST",
+    path: "/api/v1/search/..%2F..%2Fadmin",
+    body: { query: "*" },
+    expect: V1_404,
+  },
   // ---- v1 report ----
   ...(
     [
@@ -193,8 +235,22 @@ export const API_ROWS: BadRequest[] = [
       ["a field that does not exist", { query: "*", field: "no.such.field" }],
       ["a SQL injection as the field", { query: "*", field: "ip; drop table hosts" }],
     ] as const
-  ).map(([what, body]): BadRequest => ({ what: `report with ${what}`, method: "POST", path: "/api/v1/report/ipv4", body, expect: V1_400 })),
-  { what: "report of an unknown index", method: "POST", path: "/api/v1/report/domains", body: { query: "*", field: "ip" }, expect: V1_404 },
+  ).map(
+    ([what, body]): BadRequest => ({
+      what: `report with ${what}`,
+      method: "POST",
+      path: "/api/v1/report/ipv4",
+      body,
+      expect: V1_400,
+    }),
+  ),
+  {
+    what: "report of an unknown index",
+    method: "POST",
+    path: "/api/v1/report/domains",
+    body: { query: "*", field: "ip" },
+    expect: V1_404,
+  },
   // ---- v1 bulk ----
   ...(
     [
@@ -211,27 +267,63 @@ export const API_ROWS: BadRequest[] = [
       ["a path traversal fingerprint", { fingerprints: ["../../../../etc/passwd"] }],
       ["one bad among good ones", { fingerprints: [hex64(1), "zz", hex64(2)] }],
     ] as const
-  ).map(([what, body]): BadRequest => ({ what: `bulk with ${what}`, method: "POST", path: "/api/v1/bulk/certificates", body, expect: V1_400 })),
-  { what: "bulk of the ipv4 index", method: "POST", path: "/api/v1/bulk/ipv4", body: { fingerprints: [hex64(1)] }, expect: V1_404 },
-  { what: "bulk of an unknown index", method: "POST", path: "/api/v1/bulk/hosts", body: { fingerprints: [hex64(1)] }, expect: V1_404 },
+  ).map(
+    ([what, body]): BadRequest => ({
+      what: `bulk with ${what}`,
+      method: "POST",
+      path: "/api/v1/bulk/certificates",
+      body,
+      expect: V1_400,
+    }),
+  ),
+  {
+    what: "bulk of the ipv4 index",
+    method: "POST",
+    path: "/api/v1/bulk/ipv4",
+    body: { fingerprints: [hex64(1)] },
+    expect: V1_404,
+  },
+  {
+    what: "bulk of an unknown index",
+    method: "POST",
+    path: "/api/v1/bulk/hosts",
+    body: { fingerprints: [hex64(1)] },
+    expect: V1_404,
+  },
   // ---- v1 query and export jobs ----
   { what: "query job with no query", method: "POST", path: "/api/v1/query", body: {}, expect: V1_400 },
-  { what: "query job with a numeric query", method: "POST", path: "/api/v1/query", body: { query: 1 }, expect: V1_400 },
-  { what: "query job with a blank query", method: "POST", path: "/api/v1/query", body: { query: "  " }, expect: V1_400 },
-  ...FORBIDDEN_SQL.map(([what, sql]): BadRequest => ({
-    what: `query job with ${what}`,
+  {
+    what: "query job with a numeric query",
     method: "POST",
     path: "/api/v1/query",
-    body: (ctx: TableContext) => ({ query: sql(ctx) }),
+    body: { query: 1 },
     expect: V1_400,
-  })),
-  ...FORBIDDEN_SQL.slice(0, 6).map(([what, sql]): BadRequest => ({
-    what: `export job with ${what}`,
+  },
+  {
+    what: "query job with a blank query",
     method: "POST",
-    path: "/api/v1/export",
-    body: (ctx: TableContext) => ({ query: sql(ctx) }),
+    path: "/api/v1/query",
+    body: { query: "  " },
     expect: V1_400,
-  })),
+  },
+  ...FORBIDDEN_SQL.map(
+    ([what, sql]): BadRequest => ({
+      what: `query job with ${what}`,
+      method: "POST",
+      path: "/api/v1/query",
+      body: (ctx: TableContext) => ({ query: sql(ctx) }),
+      expect: V1_400,
+    }),
+  ),
+  ...FORBIDDEN_SQL.slice(0, 6).map(
+    ([what, sql]): BadRequest => ({
+      what: `export job with ${what}`,
+      method: "POST",
+      path: "/api/v1/export",
+      body: (ctx: TableContext) => ({ query: sql(ctx) }),
+      expect: V1_400,
+    }),
+  ),
   ...(
     [
       ["no query", {}],
@@ -248,35 +340,121 @@ export const API_ROWS: BadRequest[] = [
       what: `export job with ${what}`,
       method: "POST",
       path: "/api/v1/export",
-      body: (ctx: TableContext) => (what === "no query" ? extra : { query: `select ip from "${ctx.table}"`, ...extra }),
+      body: (ctx: TableContext) =>
+        what === "no query" ? extra : { query: `select ip from "${ctx.table}"`, ...extra },
       expect: V1_400,
     }),
   ),
   // ---- job status, results and files ----
-  { what: "status of an unknown query job", method: "GET", path: "/api/v1/query/job_does_not_exist", expect: V1_404 },
-  { what: "status of a SQL-injection job id", method: "GET", path: `/api/v1/query/${enc("x' OR '1'='1")}`, expect: V1_404 },
+  {
+    what: "status of an unknown query job",
+    method: "GET",
+    path: "/api/v1/query/job_does_not_exist",
+    expect: V1_404,
+  },
+  {
+    what: "status of a SQL-injection job id",
+    method: "GET",
+    path: `/api/v1/query/${enc("x' OR '1'='1")}`,
+    expect: V1_404,
+  },
   { what: "results page 0", method: "GET", path: (ctx) => `/api/v1/query/${ctx.queryJob}/0`, expect: V1_404 },
-  { what: "results page -1", method: "GET", path: (ctx) => `/api/v1/query/${ctx.queryJob}/-1`, expect: V1_404 },
-  { what: "a results page that is not a number", method: "GET", path: (ctx) => `/api/v1/query/${ctx.queryJob}/abc`, expect: V1_404 },
-  { what: "a fractional results page", method: "GET", path: (ctx) => `/api/v1/query/${ctx.queryJob}/1.5`, expect: V1_404 },
-  { what: "a results page past 2^64", method: "GET", path: (ctx) => `/api/v1/query/${ctx.queryJob}/99999999999999999999`, expect: V1_404 },
-  { what: "results of an encoded-slash job id", method: "GET", path: (ctx) => `/api/v1/query/${ctx.queryJob}%2F..%2F..%2Fexport/1`, expect: V1_404 },
-  { what: "status of an unknown export job", method: "GET", path: "/api/v1/export/job_does_not_exist", expect: V1_404 },
-  { what: "status of a traversal export id", method: "GET", path: "/api/v1/export/..%2F..%2Fadmin%2Ftenants", expect: V1_404 },
-  { what: "a traversal export file", method: "GET", path: (ctx) => `/api/v1/export/${ctx.exportJob}/files/..%2F..%2F..%2Fsecret`, expect: V1_404 },
-  { what: "export file -1", method: "GET", path: (ctx) => `/api/v1/export/${ctx.exportJob}/files/-1`, expect: V1_404 },
-  { what: "export file 0", method: "GET", path: (ctx) => `/api/v1/export/${ctx.exportJob}/files/0`, expect: V1_404 },
-  { what: "an export file past 2^64", method: "GET", path: (ctx) => `/api/v1/export/${ctx.exportJob}/files/99999999999999999999`, expect: V1_404 },
+  {
+    what: "results page -1",
+    method: "GET",
+    path: (ctx) => `/api/v1/query/${ctx.queryJob}/-1`,
+    expect: V1_404,
+  },
+  {
+    what: "a results page that is not a number",
+    method: "GET",
+    path: (ctx) => `/api/v1/query/${ctx.queryJob}/abc`,
+    expect: V1_404,
+  },
+  {
+    what: "a fractional results page",
+    method: "GET",
+    path: (ctx) => `/api/v1/query/${ctx.queryJob}/1.5`,
+    expect: V1_404,
+  },
+  {
+    what: "a results page past 2^64",
+    method: "GET",
+    path: (ctx) => `/api/v1/query/${ctx.queryJob}/99999999999999999999`,
+    expect: V1_404,
+  },
+  {
+    what: "results of an encoded-slash job id",
+    method: "GET",
+    path: (ctx) => `/api/v1/query/${ctx.queryJob}%2F..%2F..%2Fexport/1`,
+    expect: V1_404,
+  },
+  {
+    what: "status of an unknown export job",
+    method: "GET",
+    path: "/api/v1/export/job_does_not_exist",
+    expect: V1_404,
+  },
+  {
+    what: "status of a traversal export id",
+    method: "GET",
+    path: "/api/v1/export/..%2F..%2Fadmin%2Ftenants",
+    expect: V1_404,
+  },
+  {
+    what: "a traversal export file",
+    method: "GET",
+    path: (ctx) => `/api/v1/export/${ctx.exportJob}/files/..%2F..%2F..%2Fsecret`,
+    expect: V1_404,
+  },
+  {
+    what: "export file -1",
+    method: "GET",
+    path: (ctx) => `/api/v1/export/${ctx.exportJob}/files/-1`,
+    expect: V1_404,
+  },
+  {
+    what: "export file 0",
+    method: "GET",
+    path: (ctx) => `/api/v1/export/${ctx.exportJob}/files/0`,
+    expect: V1_404,
+  },
+  {
+    what: "an export file past 2^64",
+    method: "GET",
+    path: (ctx) => `/api/v1/export/${ctx.exportJob}/files/99999999999999999999`,
+    expect: V1_404,
+  },
   // ---- query definitions and raw data ----
   { what: "an unknown series", method: "GET", path: "/api/v1/query_definitions/nope", expect: V1_404 },
   { what: "a traversal series", method: "GET", path: "/api/v1/query_definitions/..%2Fipv4", expect: V1_404 },
-  { what: "a SQL-injection series", method: "GET", path: `/api/v1/query_definitions/${enc("ipv4' OR 1=1 --")}`, expect: V1_404 },
+  {
+    what: "a SQL-injection series",
+    method: "GET",
+    path: `/api/v1/query_definitions/${enc("ipv4' OR 1=1 --")}`,
+    expect: V1_404,
+  },
   { what: "an unknown raw-data series", method: "GET", path: "/api/v1/data/nope", expect: V1_404 },
   { what: "an invalid-UTF-8 raw-data series", method: "GET", path: "/api/v1/data/%FF%FE", expect: V1_404 },
   { what: "an unknown raw-data result", method: "GET", path: "/api/v1/data/ipv4/nope", expect: V1_404 },
-  { what: "a traversal raw-data result", method: "GET", path: "/api/v1/data/ipv4/..%2F..%2F..%2Fadmin", expect: V1_404 },
-  { what: "an unknown raw-data file", method: "GET", path: (ctx) => `/api/v1/data/ipv4/${ctx.rawResult}/files/nope`, expect: V1_404 },
-  { what: "a traversal raw-data file", method: "GET", path: (ctx) => `/api/v1/data/ipv4/${ctx.rawResult}/files/..%2F..%2Fx`, expect: V1_404 },
+  {
+    what: "a traversal raw-data result",
+    method: "GET",
+    path: "/api/v1/data/ipv4/..%2F..%2F..%2Fadmin",
+    expect: V1_404,
+  },
+  {
+    what: "an unknown raw-data file",
+    method: "GET",
+    path: (ctx) => `/api/v1/data/ipv4/${ctx.rawResult}/files/nope`,
+    expect: V1_404,
+  },
+  {
+    what: "a traversal raw-data file",
+    method: "GET",
+    path: (ctx) => `/api/v1/data/ipv4/${ctx.rawResult}/files/..%2F..%2Fx`,
+    expect: V1_404,
+  },
   // ---- v1 view: unknown index, invalid ids, traversal, injection, invalid UTF-8 ----
   ...(
     [
@@ -314,29 +492,49 @@ export const API_ROWS: BadRequest[] = [
       ["an invalid-UTF-8 cursor", "per_page=1&cursor=%FF%FE"],
       ["a SQL-injection cursor", `per_page=1&cursor=${enc("'; DROP TABLE hosts; --")}`],
     ] as const
-  ).map(([what, query]): BadRequest => ({ what: `host search with ${what}`, method: "GET", path: `/api/v2/hosts/search?${query}`, expect: V2_400 })),
+  ).map(
+    ([what, query]): BadRequest => ({
+      what: `host search with ${what}`,
+      method: "GET",
+      path: `/api/v2/hosts/search?${query}`,
+      expect: V2_400,
+    }),
+  ),
   ...(
     [
-      ["a cursor with a flipped signature character", (c: string) => `per_page=1&cursor=${flipAt(c, signatureStart(c) + 2)}`],
+      [
+        "a cursor with a flipped signature character",
+        (c: string) => `per_page=1&cursor=${flipAt(c, signatureStart(c) + 2)}`,
+      ],
       ["a cursor with a flipped payload character", (c: string) => `per_page=1&cursor=${flipAt(c, 2)}`],
-      ["a cursor without its signature", (c: string) => `per_page=1&cursor=${c.slice(0, signatureStart(c) - 1)}`],
+      [
+        "a cursor without its signature",
+        (c: string) => `per_page=1&cursor=${c.slice(0, signatureStart(c) - 1)}`,
+      ],
       ["a cursor with another q", (c: string) => `per_page=1&q=${enc("services.port: 22")}&cursor=${c}`],
       ["a cursor with another per_page", (c: string) => `per_page=2&cursor=${c}`],
       ["a cursor with the default per_page", (c: string) => `cursor=${c}`],
-      ["a cursor with a payload copied from another", (c: string) => `per_page=1&cursor=${c.slice(0, signatureStart(c))}${c.slice(0, 20)}`],
+      [
+        "a cursor with a payload copied from another",
+        (c: string) => `per_page=1&cursor=${c.slice(0, signatureStart(c))}${c.slice(0, 20)}`,
+      ],
     ] as const
-  ).map(([what, query]): BadRequest => ({
-    what: `host search with ${what}`,
-    method: "GET",
-    path: (ctx) => `/api/v2/hosts/search?${query(ctx.cursor)}`,
-    expect: V2_400,
-  })),
-  ...V2_QUERY_SYNTAX.map(([what, q]): BadRequest => ({
-    what: `host search q with ${what}`,
-    method: "GET",
-    path: `/api/v2/hosts/search?q=${enc(q)}`,
-    expect: V2_422,
-  })),
+  ).map(
+    ([what, query]): BadRequest => ({
+      what: `host search with ${what}`,
+      method: "GET",
+      path: (ctx) => `/api/v2/hosts/search?${query(ctx.cursor)}`,
+      expect: V2_400,
+    }),
+  ),
+  ...V2_QUERY_SYNTAX.map(
+    ([what, q]): BadRequest => ({
+      what: `host search q with ${what}`,
+      method: "GET",
+      path: `/api/v2/hosts/search?q=${enc(q)}`,
+      expect: V2_422,
+    }),
+  ),
   {
     what: "host search q with invalid UTF-8",
     method: "GET",
@@ -355,31 +553,108 @@ export const API_ROWS: BadRequest[] = [
       ["num_buckets not a number", "field=location.country&num_buckets=abc"],
       ["fractional num_buckets", "field=location.country&num_buckets=2.5"],
     ] as const
-  ).map(([what, query]): BadRequest => ({ what: `aggregate with ${what}`, method: "GET", path: `/api/v2/hosts/aggregate?${query}`, expect: V2_400 })),
+  ).map(
+    ([what, query]): BadRequest => ({
+      what: `aggregate with ${what}`,
+      method: "GET",
+      path: `/api/v2/hosts/aggregate?${query}`,
+      expect: V2_400,
+    }),
+  ),
   // An unknown field is a query the origin cannot run: the v2 invalid-search 422.
-  { what: "aggregate of a field that does not exist", method: "GET", path: "/api/v2/hosts/aggregate?field=no_such_field", expect: V2_422 },
-  { what: "aggregate of a SQL injection as the field", method: "GET", path: `/api/v2/hosts/aggregate?field=${enc("ip) from hosts; drop table hosts; --")}`, expect: V2_422 },
-  ...V2_QUERY_SYNTAX.slice(0, 4).map(([what, q]): BadRequest => ({
-    what: `aggregate q with ${what}`,
+  {
+    what: "aggregate of a field that does not exist",
     method: "GET",
-    path: `/api/v2/hosts/aggregate?field=location.country&q=${enc(q)}`,
+    path: "/api/v2/hosts/aggregate?field=no_such_field",
     expect: V2_422,
-  })),
+  },
+  {
+    what: "aggregate of a SQL injection as the field",
+    method: "GET",
+    path: `/api/v2/hosts/aggregate?field=${enc("ip) from hosts; drop table hosts; --")}`,
+    expect: V2_422,
+  },
+  ...V2_QUERY_SYNTAX.slice(0, 4).map(
+    ([what, q]): BadRequest => ({
+      what: `aggregate q with ${what}`,
+      method: "GET",
+      path: `/api/v2/hosts/aggregate?field=location.country&q=${enc(q)}`,
+      expect: V2_422,
+    }),
+  ),
   // ---- v2 host view ----
-  { what: "host view of an IP with octet 999", method: "GET", path: "/api/v2/hosts/999.1.1.1", expect: V2_422 },
-  { what: "host view of an IP with three octets", method: "GET", path: "/api/v2/hosts/1.1.1", expect: V2_422 },
-  { what: "host view of a malformed IPv6", method: "GET", path: "/api/v2/hosts/1:2:3:4:5:6:7:8:9", expect: V2_422 },
-  { what: "host view of a word", method: "GET", path: "/api/v2/hosts/not-an-ip", expect: V2_404, origin: V2_422 },
-  { what: "host view of a SQL tautology", method: "GET", path: `/api/v2/hosts/${enc("1.1.1.1' OR '1'='1")}`, expect: V2_404, origin: V2_422 },
-  { what: "host view of an encoded traversal", method: "GET", path: "/api/v2/hosts/..%2F..%2Fv1%2Faccount", expect: V2_404, origin: V2_422 },
-  { what: "host view with an at_time that is a word", method: "GET", path: "/api/v2/hosts/1.1.1.1?at_time=yesterday", expect: V2_422 },
-  { what: "host view with month 13 in at_time", method: "GET", path: "/api/v2/hosts/1.1.1.1?at_time=2024-13-01T00:00:00Z", expect: V2_422 },
-  { what: "host view with an empty at_time", method: "GET", path: "/api/v2/hosts/1.1.1.1?at_time=", expect: V2_422 },
-  { what: "host view with an invalid-UTF-8 at_time", method: "GET", path: "/api/v2/hosts/1.1.1.1?at_time=%FF%FE", expect: V2_422 },
+  {
+    what: "host view of an IP with octet 999",
+    method: "GET",
+    path: "/api/v2/hosts/999.1.1.1",
+    expect: V2_422,
+  },
+  {
+    what: "host view of an IP with three octets",
+    method: "GET",
+    path: "/api/v2/hosts/1.1.1",
+    expect: V2_422,
+  },
+  {
+    what: "host view of a malformed IPv6",
+    method: "GET",
+    path: "/api/v2/hosts/1:2:3:4:5:6:7:8:9",
+    expect: V2_422,
+  },
+  {
+    what: "host view of a word",
+    method: "GET",
+    path: "/api/v2/hosts/not-an-ip",
+    expect: V2_404,
+    origin: V2_422,
+  },
+  {
+    what: "host view of a SQL tautology",
+    method: "GET",
+    path: `/api/v2/hosts/${enc("1.1.1.1' OR '1'='1")}`,
+    expect: V2_404,
+    origin: V2_422,
+  },
+  {
+    what: "host view of an encoded traversal",
+    method: "GET",
+    path: "/api/v2/hosts/..%2F..%2Fv1%2Faccount",
+    expect: V2_404,
+    origin: V2_422,
+  },
+  {
+    what: "host view with an at_time that is a word",
+    method: "GET",
+    path: "/api/v2/hosts/1.1.1.1?at_time=yesterday",
+    expect: V2_422,
+  },
+  {
+    what: "host view with month 13 in at_time",
+    method: "GET",
+    path: "/api/v2/hosts/1.1.1.1?at_time=2024-13-01T00:00:00Z",
+    expect: V2_422,
+  },
+  {
+    what: "host view with an empty at_time",
+    method: "GET",
+    path: "/api/v2/hosts/1.1.1.1?at_time=",
+    expect: V2_422,
+  },
+  {
+    what: "host view with an invalid-UTF-8 at_time",
+    method: "GET",
+    path: "/api/v2/hosts/1.1.1.1?at_time=%FF%FE",
+    expect: V2_422,
+  },
   // ---- unknown paths under /api ----
   { what: "an unknown v1 path", method: "GET", path: "/api/v1/nothing/here", expect: V1_404 },
   { what: "an unknown API version", method: "GET", path: "/api/v3/hosts/search", expect: V2_404 },
-  { what: "an encoded traversal out of /api", method: "GET", path: "/api/v1/..%2F..%2Fadmin%2Ftenants", expect: V1_404 },
+  {
+    what: "an encoded traversal out of /api",
+    method: "GET",
+    path: "/api/v1/..%2F..%2Fadmin%2Ftenants",
+    expect: V1_404,
+  },
   // ---- wrong methods: 405 with Allow ----
   ...(
     [
@@ -401,12 +676,47 @@ export const API_ROWS: BadRequest[] = [
       ["DELETE", "/api/v2/hosts/aggregate", V2_405],
       ["PUT", "/api/v2/hosts/1.1.1.1", V2_405],
     ] as const
-  ).map(([method, path, expect]): BadRequest => ({ what: `${method} on a route without it`, method, path, expect })),
+  ).map(
+    ([method, path, expect]): BadRequest => ({
+      what: `${method} on a route without it`,
+      method,
+      path,
+      expect,
+    }),
+  ),
   // ---- content types the JSON routes cannot read ----
-  { what: "a form-encoded search", method: "POST", path: "/api/v1/search/ipv4", body: "query=%2A&page=1", type: "application/x-www-form-urlencoded", expect: V1_400 },
-  { what: "a multipart search", method: "POST", path: "/api/v1/search/ipv4", body: '--b\r\nContent-Disposition: form-data; name="query"\r\n\r\n*\r\n--b--\r\n', type: "multipart/form-data; boundary=b", expect: V1_400 },
-  { what: "an HTML bulk", method: "POST", path: "/api/v1/bulk/certificates", body: "<html><body>fingerprints</body></html>", type: "text/html", expect: V1_400 },
-  { what: "an XML query job", method: "POST", path: "/api/v1/query", body: "<query>select 1</query>", type: "application/xml", expect: V1_400 },
+  {
+    what: "a form-encoded search",
+    method: "POST",
+    path: "/api/v1/search/ipv4",
+    body: "query=%2A&page=1",
+    type: "application/x-www-form-urlencoded",
+    expect: V1_400,
+  },
+  {
+    what: "a multipart search",
+    method: "POST",
+    path: "/api/v1/search/ipv4",
+    body: '--b\r\nContent-Disposition: form-data; name="query"\r\n\r\n*\r\n--b--\r\n',
+    type: "multipart/form-data; boundary=b",
+    expect: V1_400,
+  },
+  {
+    what: "an HTML bulk",
+    method: "POST",
+    path: "/api/v1/bulk/certificates",
+    body: "<html><body>fingerprints</body></html>",
+    type: "text/html",
+    expect: V1_400,
+  },
+  {
+    what: "an XML query job",
+    method: "POST",
+    path: "/api/v1/query",
+    body: "<query>select 1</query>",
+    type: "application/xml",
+    expect: V1_400,
+  },
   // ---- authentication ----
   ...(
     [
@@ -420,8 +730,21 @@ export const API_ROWS: BadRequest[] = [
       ["a SQL injection as the API id", (c: Caller) => basic("' OR '1'='1", c.secret)],
     ] as const
   ).flatMap(([what, auth]): BadRequest[] => [
-    { what: `account with ${what}`, method: "GET", path: "/api/v1/account", auth, expect: [403, "v1_unauthorized"] },
-    { what: `search with ${what}`, method: "POST", path: "/api/v1/search/ipv4", body: { query: "*" }, auth, expect: [403, "v1_unauthorized"] },
+    {
+      what: `account with ${what}`,
+      method: "GET",
+      path: "/api/v1/account",
+      auth,
+      expect: [403, "v1_unauthorized"],
+    },
+    {
+      what: `search with ${what}`,
+      method: "POST",
+      path: "/api/v1/search/ipv4",
+      body: { query: "*" },
+      auth,
+      expect: [403, "v1_unauthorized"],
+    },
     { what: `host search with ${what}`, method: "GET", path: "/api/v2/hosts/search", auth, expect: V2_401 },
   ]),
 ];
@@ -450,13 +773,29 @@ const ADMIN_REFUSALS = [
   ["a tenant's own credentials", (c: Caller) => basic(c.apiId, c.secret)],
 ] as const;
 
-const adminPath = (path: string) => (ctx: TableContext) => path.replace(":id", ctx.tenantId).replace(":fp", "a".repeat(64));
+const adminPath = (path: string) => (ctx: TableContext) =>
+  path.replace(":id", ctx.tenantId).replace(":fp", "a".repeat(64));
 
 export const EDGE_ROWS: BadRequest[] = [
   ...ADMIN_ROUTES.flatMap(([method, path, body]) =>
-    ADMIN_REFUSALS.map(([what, auth]): BadRequest => ({ what: `${method} ${path} with ${what}`, method, path: adminPath(path), body, auth, expect: V2_401 })),
+    ADMIN_REFUSALS.map(
+      ([what, auth]): BadRequest => ({
+        what: `${method} ${path} with ${what}`,
+        method,
+        path: adminPath(path),
+        body,
+        auth,
+        expect: V2_401,
+      }),
+    ),
   ),
-  { what: "an unknown admin path without a token", method: "GET", path: "/admin/secrets", auth: () => null, expect: V2_401 },
+  {
+    what: "an unknown admin path without a token",
+    method: "GET",
+    path: "/admin/secrets",
+    auth: () => null,
+    expect: V2_401,
+  },
   { what: "an unknown admin path", method: "GET", path: "/admin/secrets", expect: V2_404 },
   // ---- POST /admin/tenants ----
   ...(
@@ -476,9 +815,31 @@ export const EDGE_ROWS: BadRequest[] = [
       ["a bad email", { name: "x", email: "not-an-email" }],
       ["a SQL injection as the tier", { name: "x", tier: "standard'; drop table tenants; --" }],
     ] as const
-  ).map(([what, body]): BadRequest => ({ what: `tenant create with ${what}`, method: "POST", path: "/admin/tenants", body, expect: V2_400 })),
-  ...MALFORMED_JSON.slice(0, 4).map(([what, body]): BadRequest => ({ what: `tenant create with a ${what} body`, method: "POST", path: "/admin/tenants", body, expect: V2_400 })),
-  { what: "tenant create with JSON null", method: "POST", path: "/admin/tenants", body: "null", expect: V2_400 },
+  ).map(
+    ([what, body]): BadRequest => ({
+      what: `tenant create with ${what}`,
+      method: "POST",
+      path: "/admin/tenants",
+      body,
+      expect: V2_400,
+    }),
+  ),
+  ...MALFORMED_JSON.slice(0, 4).map(
+    ([what, body]): BadRequest => ({
+      what: `tenant create with a ${what} body`,
+      method: "POST",
+      path: "/admin/tenants",
+      body,
+      expect: V2_400,
+    }),
+  ),
+  {
+    what: "tenant create with JSON null",
+    method: "POST",
+    path: "/admin/tenants",
+    body: "null",
+    expect: V2_400,
+  },
   {
     what: "tenant create with invalid UTF-8",
     method: "POST",
@@ -486,10 +847,37 @@ export const EDGE_ROWS: BadRequest[] = [
     body: INVALID_UTF8('{"name": "', '"}'),
     expect: V2_400,
   },
-  { what: "tenant create over MAX_REQUEST_BODY_BYTES", method: "POST", path: "/admin/tenants", body: () => JSON.stringify({ name: "x".repeat(MAX_REQUEST_BODY_BYTES) }), expect: [413, "v2"] },
-  { what: "tenant create as text/plain", method: "POST", path: "/admin/tenants", body: '{"name": "x"}', type: "text/plain", expect: [415, "v2"] },
-  { what: "tenant create as a form", method: "POST", path: "/admin/tenants", body: "name=x", type: "application/x-www-form-urlencoded", expect: [415, "v2"] },
-  { what: "tenant create without a content type", method: "POST", path: "/admin/tenants", body: '{"name": "x"}', type: "", expect: [415, "v2"] },
+  {
+    what: "tenant create over MAX_REQUEST_BODY_BYTES",
+    method: "POST",
+    path: "/admin/tenants",
+    body: () => JSON.stringify({ name: "x".repeat(MAX_REQUEST_BODY_BYTES) }),
+    expect: [413, "v2"],
+  },
+  {
+    what: "tenant create as text/plain",
+    method: "POST",
+    path: "/admin/tenants",
+    body: '{"name": "x"}',
+    type: "text/plain",
+    expect: [415, "v2"],
+  },
+  {
+    what: "tenant create as a form",
+    method: "POST",
+    path: "/admin/tenants",
+    body: "name=x",
+    type: "application/x-www-form-urlencoded",
+    expect: [415, "v2"],
+  },
+  {
+    what: "tenant create without a content type",
+    method: "POST",
+    path: "/admin/tenants",
+    body: '{"name": "x"}',
+    type: "",
+    expect: [415, "v2"],
+  },
   // ---- PATCH, rotate, delete, show ----
   ...(
     [
@@ -502,26 +890,112 @@ export const EDGE_ROWS: BadRequest[] = [
       ["a secret hash of its own", { secret_hash: "00" }],
       ["an API id of its own", { api_id: "chosen" }],
     ] as const
-  ).map(([what, body]): BadRequest => ({ what: `tenant update with ${what}`, method: "PATCH", path: adminPath("/admin/tenants/:id"), body, expect: V2_400 })),
-  { what: "tenant update as text/plain", method: "PATCH", path: adminPath("/admin/tenants/:id"), body: '{"allowance": 5}', type: "text/plain", expect: [415, "v2"] },
-  { what: "tenant update of an unknown tenant", method: "PATCH", path: "/admin/tenants/tnt_0000", body: { allowance: 5 }, expect: V2_404 },
-  { what: "tenant update of a SQL-injection id", method: "PATCH", path: `/admin/tenants/${enc("x' OR '1'='1")}`, body: { allowance: 5 }, expect: V2_404 },
-  { what: "rotate with a negative grace", method: "POST", path: adminPath("/admin/tenants/:id/rotate"), body: { grace_seconds: -1 }, expect: V2_400 },
-  { what: "rotate with a grace over 30 days", method: "POST", path: adminPath("/admin/tenants/:id/rotate"), body: { grace_seconds: 1e12 }, expect: V2_400 },
-  { what: "rotate with a string grace", method: "POST", path: adminPath("/admin/tenants/:id/rotate"), body: { grace_seconds: "5" }, expect: V2_400 },
-  { what: "rotate with an unknown field", method: "POST", path: adminPath("/admin/tenants/:id/rotate"), body: { secret: "mine" }, expect: V2_400 },
-  { what: "rotate of an unknown tenant", method: "POST", path: "/admin/tenants/tnt_0000/rotate", expect: V2_404 },
+  ).map(
+    ([what, body]): BadRequest => ({
+      what: `tenant update with ${what}`,
+      method: "PATCH",
+      path: adminPath("/admin/tenants/:id"),
+      body,
+      expect: V2_400,
+    }),
+  ),
+  {
+    what: "tenant update as text/plain",
+    method: "PATCH",
+    path: adminPath("/admin/tenants/:id"),
+    body: '{"allowance": 5}',
+    type: "text/plain",
+    expect: [415, "v2"],
+  },
+  {
+    what: "tenant update of an unknown tenant",
+    method: "PATCH",
+    path: "/admin/tenants/tnt_0000",
+    body: { allowance: 5 },
+    expect: V2_404,
+  },
+  {
+    what: "tenant update of a SQL-injection id",
+    method: "PATCH",
+    path: `/admin/tenants/${enc("x' OR '1'='1")}`,
+    body: { allowance: 5 },
+    expect: V2_404,
+  },
+  {
+    what: "rotate with a negative grace",
+    method: "POST",
+    path: adminPath("/admin/tenants/:id/rotate"),
+    body: { grace_seconds: -1 },
+    expect: V2_400,
+  },
+  {
+    what: "rotate with a grace over 30 days",
+    method: "POST",
+    path: adminPath("/admin/tenants/:id/rotate"),
+    body: { grace_seconds: 1e12 },
+    expect: V2_400,
+  },
+  {
+    what: "rotate with a string grace",
+    method: "POST",
+    path: adminPath("/admin/tenants/:id/rotate"),
+    body: { grace_seconds: "5" },
+    expect: V2_400,
+  },
+  {
+    what: "rotate with an unknown field",
+    method: "POST",
+    path: adminPath("/admin/tenants/:id/rotate"),
+    body: { secret: "mine" },
+    expect: V2_400,
+  },
+  {
+    what: "rotate of an unknown tenant",
+    method: "POST",
+    path: "/admin/tenants/tnt_0000/rotate",
+    expect: V2_404,
+  },
   { what: "delete of an unknown tenant", method: "DELETE", path: "/admin/tenants/tnt_0000", expect: V2_404 },
-  { what: "delete of a traversal id", method: "DELETE", path: "/admin/tenants/..%2F..%2Fadmin", expect: V2_404 },
-  { what: "delete of a SQL tautology id", method: "DELETE", path: `/admin/tenants/${enc("' OR '1'='1")}`, expect: V2_404 },
+  {
+    what: "delete of a traversal id",
+    method: "DELETE",
+    path: "/admin/tenants/..%2F..%2Fadmin",
+    expect: V2_404,
+  },
+  {
+    what: "delete of a SQL tautology id",
+    method: "DELETE",
+    path: `/admin/tenants/${enc("' OR '1'='1")}`,
+    expect: V2_404,
+  },
   { what: "show of an unknown tenant", method: "GET", path: "/admin/tenants/tnt_0000", expect: V2_404 },
   // ---- cache purge, audit, usage ----
   { what: "purge of an unknown index", method: "DELETE", path: "/admin/cache/nope/x", expect: V2_400 },
-  { what: "purge of a non-hex fingerprint", method: "DELETE", path: `/admin/cache/certificates/${"z".repeat(64)}`, expect: V2_400 },
+  {
+    what: "purge of a non-hex fingerprint",
+    method: "DELETE",
+    path: `/admin/cache/certificates/${"z".repeat(64)}`,
+    expect: V2_400,
+  },
   { what: "purge of an invalid IP", method: "DELETE", path: "/admin/cache/ipv4/999.1.1.1", expect: V2_400 },
-  { what: "purge of a traversal id", method: "DELETE", path: "/admin/cache/certificates/..%2F..%2Ftenants", expect: V2_400 },
-  { what: "purge of a SQL tautology id", method: "DELETE", path: `/admin/cache/websites/${enc("' OR 1=1 --")}`, expect: V2_400 },
-  { what: "purge of a host that is not an IP", method: "DELETE", path: `/admin/cache/hosts/${enc("' OR 1=1 --")}`, expect: V2_400 },
+  {
+    what: "purge of a traversal id",
+    method: "DELETE",
+    path: "/admin/cache/certificates/..%2F..%2Ftenants",
+    expect: V2_400,
+  },
+  {
+    what: "purge of a SQL tautology id",
+    method: "DELETE",
+    path: `/admin/cache/websites/${enc("' OR 1=1 --")}`,
+    expect: V2_400,
+  },
+  {
+    what: "purge of a host that is not an IP",
+    method: "DELETE",
+    path: `/admin/cache/hosts/${enc("' OR 1=1 --")}`,
+    expect: V2_400,
+  },
   ...(
     [
       ["/admin/audit?limit=0"],
@@ -550,8 +1024,23 @@ export const EDGE_ROWS: BadRequest[] = [
 
 /** Origin-only routes: its export files are named, not numbered; it has no admin API. */
 export const ORIGIN_ROWS: BadRequest[] = [
-  { what: "an unknown export file name", method: "GET", path: (ctx) => `/api/v1/export/${ctx.exportJob}/files/nope.json`, expect: V1_404 },
-  { what: "an export file of an unknown job", method: "GET", path: "/api/v1/export/job_nope/files/1.json", expect: V1_404 },
-  { what: "the admin API, which the origin does not have", method: "GET", path: "/admin/tenants", expect: V2_404 },
+  {
+    what: "an unknown export file name",
+    method: "GET",
+    path: (ctx) => `/api/v1/export/${ctx.exportJob}/files/nope.json`,
+    expect: V1_404,
+  },
+  {
+    what: "an export file of an unknown job",
+    method: "GET",
+    path: "/api/v1/export/job_nope/files/1.json",
+    expect: V1_404,
+  },
+  {
+    what: "the admin API, which the origin does not have",
+    method: "GET",
+    path: "/admin/tenants",
+    expect: V2_404,
+  },
   { what: "POST on /health", method: "POST", path: "/health", expect: V2_405 },
 ];

@@ -15,7 +15,16 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, type ExpectStatic, it } from "vitest";
 import { askOrigin, ORIGIN_CREDENTIAL, seedOrigin } from "../support/origin-data";
 import { createTenant, type Fetch, tenantAuth, workerFetch } from "../support/requests";
-import { API_ROWS, type BadRequest, type Caller, EDGE_ROWS, type Expected, ORIGIN_ROWS, type Shape, type TableContext } from "./bad-input-table";
+import {
+  API_ROWS,
+  type BadRequest,
+  type Caller,
+  EDGE_ROWS,
+  type Expected,
+  ORIGIN_ROWS,
+  type Shape,
+  type TableContext,
+} from "./bad-input-table";
 import { changedTables, snapshotAll } from "./d1-snapshot";
 import { watchForUpstreamSecrets } from "./secret-watch";
 
@@ -39,7 +48,12 @@ function resolve<T>(value: T | ((ctx: TableContext) => T), ctx: TableContext): T
   return typeof value === "function" ? (value as (ctx: TableContext) => T)(ctx) : value;
 }
 
-function toRequest(target: Target, row: BadRequest, ctx: TableContext, defaultAuth: (c: Caller) => string): Request {
+function toRequest(
+  target: Target,
+  row: BadRequest,
+  ctx: TableContext,
+  defaultAuth: (c: Caller) => string,
+): Request {
   const headers = new Headers();
   const auth = row.auth ? row.auth(target.caller) : defaultAuth(target.caller);
   if (auth !== null) headers.set("authorization", auth);
@@ -47,15 +61,27 @@ function toRequest(target: Target, row: BadRequest, ctx: TableContext, defaultAu
   let payload: Uint8Array | undefined;
   if (body !== undefined) {
     // Bytes, never a string: a string body would get a text/plain type the row did not ask for.
-    payload = body instanceof Uint8Array ? body : new TextEncoder().encode(typeof body === "string" ? body : JSON.stringify(body));
+    payload =
+      body instanceof Uint8Array
+        ? body
+        : new TextEncoder().encode(typeof body === "string" ? body : JSON.stringify(body));
     const type = row.type ?? "application/json";
     if (type !== "") headers.set("content-type", type);
   }
-  return new Request(`${target.base}${resolve(row.path, ctx)}`, { method: row.method, headers, body: payload });
+  return new Request(`${target.base}${resolve(row.path, ctx)}`, {
+    method: row.method,
+    headers,
+    body: payload,
+  });
 }
 
 /** A clear refusal: the expected 4xx, JSON in the route's shape, never a 5xx. */
-async function expectRefused(expect: ExpectStatic, res: Response, [status, shape]: Expected, method: string): Promise<void> {
+async function expectRefused(
+  expect: ExpectStatic,
+  res: Response,
+  [status, shape]: Expected,
+  method: string,
+): Promise<void> {
   const text = await res.text();
   expect(res.status, `never a 5xx; body: ${text.slice(0, 300)}`).toBeLessThan(500);
   expect(res.status, `body: ${text.slice(0, 300)}`).toBe(status);
@@ -63,7 +89,8 @@ async function expectRefused(expect: ExpectStatic, res: Response, [status, shape
   const body: unknown = JSON.parse(text);
   BODY_SCHEMAS[shape].parse(body);
   if (shape === "v1") expect(body).toMatchObject({ error_code: status });
-  if (shape === "v2" || shape === "v2_invalid_query") expect(body).toMatchObject({ code: status, status: reasonPhrase(status) });
+  if (shape === "v2" || shape === "v2_invalid_query")
+    expect(body).toMatchObject({ code: status, status: reasonPhrase(status) });
   if (status === 405) {
     const allow = res.headers.get("allow") ?? "";
     expect(allow).not.toBe("");
@@ -79,7 +106,9 @@ async function okJson(res: Response): Promise<unknown> {
 /** Polls a job through the edge until the origin's queue consumer has finished it. */
 async function finished(fetch: Fetch, auth: string, path: string): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt++) {
-    const body = (await okJson(await fetch(new Request(`http://edge.test${path}`, { headers: { authorization: auth } })))) as { status: string };
+    const body = (await okJson(
+      await fetch(new Request(`http://edge.test${path}`, { headers: { authorization: auth } })),
+    )) as { status: string };
     if (body.status !== "pending") return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -87,7 +116,12 @@ async function finished(fetch: Fetch, auth: string, path: string): Promise<void>
 }
 
 const ctx = {} as TableContext;
-const edge: Target = { name: "edge", base: "http://edge.test", fetch: secrets.watch(workerFetch), caller: { apiId: "", secret: "", adminToken: "" } };
+const edge: Target = {
+  name: "edge",
+  base: "http://edge.test",
+  fetch: secrets.watch(workerFetch),
+  caller: { apiId: "", secret: "", adminToken: "" },
+};
 const origin: Target = {
   name: "origin",
   base: "http://scangate-origin.internal",
@@ -104,20 +138,42 @@ beforeAll(async () => {
   edge.caller = { apiId: tenant.api_id, secret: tenant.api_secret, adminToken };
   origin.caller.adminToken = adminToken;
   const auth = tenantAuth(tenant);
-  const get = async (path: string) => okJson(await edge.fetch(new Request(`http://edge.test${path}`, { headers: { authorization: auth } })));
+  const get = async (path: string) =>
+    okJson(await edge.fetch(new Request(`http://edge.test${path}`, { headers: { authorization: auth } })));
   const post = async (path: string, body: unknown) =>
-    okJson(await edge.fetch(new Request(`http://edge.test${path}`, { method: "POST", headers: { authorization: auth, "content-type": "application/json" }, body: JSON.stringify(body) })));
+    okJson(
+      await edge.fetch(
+        new Request(`http://edge.test${path}`, {
+          method: "POST",
+          headers: { authorization: auth, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }),
+      ),
+    );
 
-  const search = v2Envelope(hostsSearchResultSchema).parse(await okJson(await askOrigin("GET", "/api/v2/hosts/search?per_page=1")));
+  const search = v2Envelope(hostsSearchResultSchema).parse(
+    await okJson(await askOrigin("GET", "/api/v2/hosts/search?per_page=1")),
+  );
   const table = seriesDetailsSchema.parse(await get("/api/v1/query_definitions/ipv4")).tables.at(-1) ?? "";
   const rawResult = rawSeriesDetailsSchema.parse(await get("/api/v1/data/ipv4")).results.latest.id;
   // Raw-data files are generated on first use; make them now so the table sees a settled origin.
   await get(`/api/v1/data/ipv4/${rawResult}`);
-  const queryJob = queryJobSchema.parse(await post("/api/v1/query", { query: `select ip from "${table}"` })).job_id;
-  const exportJob = exportJobSchema.parse(await post("/api/v1/export", { query: `select ip from "${table}"`, format: "json" })).job_id;
+  const queryJob = queryJobSchema.parse(
+    await post("/api/v1/query", { query: `select ip from "${table}"` }),
+  ).job_id;
+  const exportJob = exportJobSchema.parse(
+    await post("/api/v1/export", { query: `select ip from "${table}"`, format: "json" }),
+  ).job_id;
   await finished(edge.fetch, auth, `/api/v1/query/${queryJob}`);
   await finished(edge.fetch, auth, `/api/v1/export/${exportJob}`);
-  Object.assign(ctx, { cursor: search.result.links.next, table, rawResult, queryJob, exportJob, tenantId: tenant.id } satisfies TableContext);
+  Object.assign(ctx, {
+    cursor: search.result.links.next,
+    table,
+    rawResult,
+    queryJob,
+    exportJob,
+    tenantId: tenant.id,
+  } satisfies TableContext);
   expect(ctx.cursor).not.toBe("");
   before = await snapshotAll();
 }, 60_000);
@@ -138,10 +194,15 @@ const cases: Case[] = [
     { target: edge, row, expected: row.expect, auth: basicOf, defect: row.defect?.edge },
     { target: origin, row, expected: row.origin ?? row.expect, auth: basicOf, defect: row.defect?.origin },
   ]),
-  ...EDGE_ROWS.map((row): Case => ({ target: edge, row, expected: row.expect, auth: bearerOf, defect: row.defect?.edge })),
-  ...ORIGIN_ROWS.map((row): Case => ({ target: origin, row, expected: row.expect, auth: basicOf, defect: row.defect?.origin })),
+  ...EDGE_ROWS.map(
+    (row): Case => ({ target: edge, row, expected: row.expect, auth: bearerOf, defect: row.defect?.edge }),
+  ),
+  ...ORIGIN_ROWS.map(
+    (row): Case => ({ target: origin, row, expected: row.expect, auth: basicOf, defect: row.defect?.origin }),
+  ),
 ];
-const title = ({ target, row, expected }: Case) => `${target.name}: ${row.method} with ${row.what} → ${expected[0]}`;
+const title = ({ target, row, expected }: Case) =>
+  `${target.name}: ${row.method} with ${row.what} → ${expected[0]}`;
 
 it("has at least 200 malformed requests across both workers", () => {
   expect(cases.length).toBeGreaterThanOrEqual(200);
@@ -167,7 +228,12 @@ describe("after the whole table", () => {
   for (const c of cases.filter((c) => c.defect)) {
     it.fails(`${title(c)} [defect: ${c.defect}]`, async () => {
       const start = await snapshotAll();
-      await expectRefused(expect, await c.target.fetch(toRequest(c.target, c.row, ctx, c.auth)), c.expected, c.row.method);
+      await expectRefused(
+        expect,
+        await c.target.fetch(toRequest(c.target, c.row, ctx, c.auth)),
+        c.expected,
+        c.row.method,
+      );
       expect(changedTables(start, await snapshotAll())).toEqual([]);
     });
   }

@@ -16,7 +16,9 @@ const ALLOWANCES = [20, 40, 60, 80, 100] as const;
 const REQUESTS_PER_TENANT = 100;
 
 async function usedOf(tenantId: string): Promise<number> {
-  const row = await env.DB.prepare("select used from tenants where id = ?").bind(tenantId).first<{ used: number }>();
+  const row = await env.DB.prepare("select used from tenants where id = ?")
+    .bind(tenantId)
+    .first<{ used: number }>();
   return row?.used ?? -1;
 }
 
@@ -41,7 +43,9 @@ describe("500 concurrent requests across five tenants", () => {
     { timeout: 120_000 },
     async () => {
       const edge = testEdge();
-      const tenants = await Promise.all(ALLOWANCES.map((allowance) => createTenant({ allowance }, edge.fetch)));
+      const tenants = await Promise.all(
+        ALLOWANCES.map((allowance) => createTenant({ allowance }, edge.fetch)),
+      );
       const query = `ip: ${facts.hosts[0]}`;
 
       // Interleave the tenants so their requests really compete.
@@ -64,8 +68,14 @@ describe("500 concurrent requests across five tenants", () => {
       for (const [i, tenant] of tenants.entries()) {
         const allowance = ALLOWANCES[i]!;
         const mine = responses.filter((r) => r.tenant === tenant.id);
-        expect(mine.filter((r) => r.status === 200), tenant.id).toHaveLength(allowance);
-        expect(mine.filter((r) => r.status === 429), tenant.id).toHaveLength(REQUESTS_PER_TENANT - allowance);
+        expect(
+          mine.filter((r) => r.status === 200),
+          tenant.id,
+        ).toHaveLength(allowance);
+        expect(
+          mine.filter((r) => r.status === 429),
+          tenant.id,
+        ).toHaveLength(REQUESTS_PER_TENANT - allowance);
         expect(await usedOf(tenant.id)).toBe(allowance);
         expect(await usageTotals(edge, tenant.id)).toEqual({
           requests: REQUESTS_PER_TENANT,

@@ -17,7 +17,10 @@ export interface MutableParts {
 }
 
 export const EDGE_MUTABLE: MutableParts = { tables: ["usage"], columns: { tenants: ["last_seen_at"] } };
-export const ORIGIN_MUTABLE: MutableParts = { tables: [], columns: { account_usage: ["first_login", "last_login"] } };
+export const ORIGIN_MUTABLE: MutableParts = {
+  tables: [],
+  columns: { account_usage: ["first_login", "last_login"] },
+};
 
 /** Table name → row count and a digest of its rows (order-independent). */
 export type Snapshot = Map<string, { rows: number; digest: string }>;
@@ -41,7 +44,9 @@ export async function snapshotDatabase(db: D1Database, mutable: MutableParts): P
   const snapshot: Snapshot = new Map();
   for (const table of await tableNames(db)) {
     if (mutable.tables.includes(table)) continue;
-    const { results } = await db.prepare(`select * from "${table.replace(/"/g, '""')}"`).all<Record<string, unknown>>();
+    const { results } = await db
+      .prepare(`select * from "${table.replace(/"/g, '""')}"`)
+      .all<Record<string, unknown>>();
     const skip = mutable.columns[table] ?? [];
     const rows = results
       .map((row) => JSON.stringify(Object.entries(row).filter(([column]) => !skip.includes(column))))
@@ -68,7 +73,8 @@ export function changedTables(before: Record<string, Snapshot>, after: Record<st
     for (const name of new Set([...old.keys(), ...tables.keys()])) {
       const a = old.get(name);
       const b = tables.get(name);
-      if (a?.digest !== b?.digest) changes.push(`${db}.${name}: ${a?.rows ?? "absent"} rows → ${b?.rows ?? "absent"} rows`);
+      if (a?.digest !== b?.digest)
+        changes.push(`${db}.${name}: ${a?.rows ?? "absent"} rows → ${b?.rows ?? "absent"} rows`);
     }
   }
   return changes;

@@ -20,7 +20,8 @@ export function configuredUpstreamCredentials(): Credential[] {
 const CONSOLE_METHODS = ["log", "info", "warn", "error", "debug"] as const;
 
 function printable(value: unknown): string {
-  if (value instanceof Error) return `${value.name}: ${value.message}\n${value.stack ?? ""} ${printable(value.cause)}`;
+  if (value instanceof Error)
+    return `${value.name}: ${value.message}\n${value.stack ?? ""} ${printable(value.cause)}`;
   if (typeof value === "string") return value;
   try {
     return JSON.stringify(value) ?? String(value);
@@ -55,7 +56,10 @@ export class SecretWatch {
       const headers = [...response.headers].map(([k, v]) => `${k}: ${v}`).join("\n");
       const body = await response.clone().text();
       this.responses += 1;
-      this.seen.push({ what: `${request.method} ${request.url} → ${response.status}`, text: `${headers}\n\n${body}` });
+      this.seen.push({
+        what: `${request.method} ${request.url} → ${response.status}`,
+        text: `${headers}\n\n${body}`,
+      });
       return response;
     };
   }
@@ -71,7 +75,8 @@ export class SecretWatch {
       for (const { what, text } of this.seen) {
         expect(text.includes(marker), `upstream credential in the response to ${what}`).toBe(false);
       }
-      for (const line of logLines) expect(line.includes(marker), `upstream credential in a log line: ${line}`).toBe(false);
+      for (const line of logLines)
+        expect(line.includes(marker), `upstream credential in a log line: ${line}`).toBe(false);
     }
   }
 

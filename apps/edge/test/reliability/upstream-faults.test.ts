@@ -40,12 +40,17 @@ async function edgeBehindFaults() {
   const tenant = await createTenant({ allowance: 1000 }, edge.fetch);
   const auth = tenantAuth(tenant);
   const used = async () =>
-    (await env.DB.prepare("select used from tenants where id = ?").bind(tenant.id).first<{ used: number }>())?.used;
+    (await env.DB.prepare("select used from tenants where id = ?").bind(tenant.id).first<{ used: number }>())
+      ?.used;
   return {
     edge,
     used,
-    v1Search: () => edge.fetch(buildRequest("POST", "/api/v1/search/ipv4", { body: { query: `ip: ${HOST}` }, auth })),
-    v2Search: () => edge.fetch(buildRequest("GET", `/api/v2/hosts/search?q=${encodeURIComponent(`ip: ${HOST}`)}`, { auth })),
+    v1Search: () =>
+      edge.fetch(buildRequest("POST", "/api/v1/search/ipv4", { body: { query: `ip: ${HOST}` }, auth })),
+    v2Search: () =>
+      edge.fetch(
+        buildRequest("GET", `/api/v2/hosts/search?q=${encodeURIComponent(`ip: ${HOST}`)}`, { auth }),
+      ),
     view: () => edge.fetch(buildRequest("GET", `/api/v1/view/certificates/${CERT}`, { auth })),
   };
 }
@@ -124,14 +129,18 @@ describe("a real faulty upstream worker", () => {
     const gate = await edgeBehindFaults();
     await setFault("truncated");
     const res = await gate.edge.fetch(
-      buildRequest("GET", `/api/v2/hosts/${facts.hosts[1]!}`, { auth: tenantAuth(await createTenant({}, gate.edge.fetch)) }),
+      buildRequest("GET", `/api/v2/hosts/${facts.hosts[1]!}`, {
+        auth: tenantAuth(await createTenant({}, gate.edge.fetch)),
+      }),
     );
     expect(res.status).toBe(502);
     expect(v2ErrorSchema.parse(await res.json()).code).toBe(502);
 
     await setFault("pass");
     const tenant = await createTenant({}, gate.edge.fetch);
-    const ok = await gate.edge.fetch(buildRequest("GET", `/api/v2/hosts/${facts.hosts[1]!}`, { auth: tenantAuth(tenant) }));
+    const ok = await gate.edge.fetch(
+      buildRequest("GET", `/api/v2/hosts/${facts.hosts[1]!}`, { auth: tenantAuth(tenant) }),
+    );
     expect(ok.status).toBe(200);
     expect((await ok.json<{ result: { ip: string } }>()).result.ip).toBe(facts.hosts[1]);
   });

@@ -25,7 +25,8 @@ export interface OriginFacts {
 
 /** Ids of seeded documents, read back from the origin's tables (never hard-coded). */
 export async function originFacts(): Promise<OriginFacts> {
-  const column = async (sql: string) => (await env.ORIGIN_DB.prepare(sql).all<{ v: string }>()).results.map((r) => r.v);
+  const column = async (sql: string) =>
+    (await env.ORIGIN_DB.prepare(sql).all<{ v: string }>()).results.map((r) => r.v);
   const historic = await env.ORIGIN_DB.prepare(
     "select ip, valid_from from host_history where valid_to is not null and ip like '%.%' order by ip limit 1",
   ).first<{ ip: string; valid_from: number }>();

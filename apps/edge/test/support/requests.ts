@@ -39,7 +39,12 @@ export function adminAuth(): string {
 }
 
 /** Admin API call with the configured bearer token. */
-export function admin(method: string, path: string, body?: unknown, fetcher: Fetch = workerFetch): Promise<Response> {
+export function admin(
+  method: string,
+  path: string,
+  body?: unknown,
+  fetcher: Fetch = workerFetch,
+): Promise<Response> {
   return fetcher(buildRequest(method, path, { body, auth: adminAuth() }));
 }
 
@@ -48,7 +53,12 @@ export async function createTenant(
   body: Record<string, unknown> = {},
   fetcher: Fetch = workerFetch,
 ): Promise<TenantWithSecret> {
-  const res = await admin("POST", "/admin/tenants", { name: `t-${crypto.randomUUID().slice(0, 8)}`, ...body }, fetcher);
+  const res = await admin(
+    "POST",
+    "/admin/tenants",
+    { name: `t-${crypto.randomUUID().slice(0, 8)}`, ...body },
+    fetcher,
+  );
   if (res.status !== 201) throw new Error(`tenant create failed: ${res.status} ${await res.text()}`);
   return res.json();
 }

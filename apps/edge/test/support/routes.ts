@@ -15,7 +15,10 @@ export function concreteRoutes(): Array<{ method: "GET" | "POST"; path: string; 
     ":ip": "1.1.1.1",
   };
   return API_ROUTES.map((route) => {
-    const path = route.path.replace(/:[a-z_]+(\{[^}]*\})?/g, (param) => fill[param.replace(/\{.*$/, "")] ?? "x");
+    const path = route.path.replace(
+      /:[a-z_]+(\{[^}]*\})?/g,
+      (param) => fill[param.replace(/\{.*$/, "")] ?? "x",
+    );
     const body =
       route.method !== "POST"
         ? undefined

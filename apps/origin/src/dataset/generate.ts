@@ -73,7 +73,8 @@ function tlsLeaf(entry: CatalogEntry): TlsLeaf {
 function progress(options: DatasetOptions, label: string, total: number): (done: number) => void {
   const step = Math.max(1, Math.ceil(total / 10));
   return (done) => {
-    if (done === total || done % step === 0) options.onProgress?.(`${label}: ${done}/${total} (${Math.round((done / total) * 100)}%)`);
+    if (done === total || done % step === 0)
+      options.onProgress?.(`${label}: ${done}/${total} (${Math.round((done / total) * 100)}%)`);
   };
 }
 
@@ -85,7 +86,9 @@ export async function generateDataset(options: DatasetOptions, sink: DatasetSink
   const rootDers = options.rootPems.map(pemToDer);
   const leafCount = Math.max(MIN_LEAVES, options.certs - rootDers.length - AUTHORITIES.length);
 
-  options.onProgress?.(`certificates: ${rootDers.length} real roots, ${AUTHORITIES.length} generated CAs, ${leafCount} leaves`);
+  options.onProgress?.(
+    `certificates: ${rootDers.length} real roots, ${AUTHORITIES.length} generated CAs, ${leafCount} leaves`,
+  );
   const catalog = await buildCertificateCatalog({
     rng: certRng,
     rootDers,
@@ -137,15 +140,22 @@ export async function generateDataset(options: DatasetOptions, sink: DatasetSink
   sink.add("dataset_meta", { key: "dataset", value: summary.fingerprint });
   sink.add("dataset_meta", { key: "summary", value: JSON.stringify(summary) });
   await sink.drain();
-  options.onProgress?.(`done: ${summary.hosts} hosts, ${summary.certificates} certificates, ${summary.websites} websites`);
+  options.onProgress?.(
+    `done: ${summary.hosts} hosts, ${summary.certificates} certificates, ${summary.websites} websites`,
+  );
   return summary;
 }
 
 /** The whole dataset as INSERT statements (for small datasets: tests and fixtures). */
-export async function generateDatasetSql(options: DatasetOptions): Promise<{ statements: string[]; summary: DatasetSummary }> {
+export async function generateDatasetSql(
+  options: DatasetOptions,
+): Promise<{ statements: string[]; summary: DatasetSummary }> {
   const statements: string[] = [];
   const batcher = new InsertBatcher((statement) => statements.push(statement));
-  const summary = await generateDataset(options, { add: (table, row) => batcher.add(table, row), drain: () => Promise.resolve() });
+  const summary = await generateDataset(options, {
+    add: (table, row) => batcher.add(table, row),
+    drain: () => Promise.resolve(),
+  });
   batcher.flush();
   return { statements, summary };
 }

@@ -3,7 +3,10 @@ import type { FieldDef, FieldType, IndexRegistry } from "@scangate/search";
 // The public dotted field names of each index, mapped onto the tables of src/db/schema.ts.
 // Types follow the storage conventions of packages/search/src/registry.ts.
 
-const column = (type: FieldType, name: string): FieldDef => ({ type, storage: { kind: "column", column: name } });
+const column = (type: FieldType, name: string): FieldDef => ({
+  type,
+  storage: { kind: "column", column: name },
+});
 const side = (type: FieldType, table: string, key: string, name: string): FieldDef => ({
   type,
   storage: { kind: "side", table, key, column: name },
@@ -97,7 +100,12 @@ export const certificatesRegistry: IndexRegistry = {
     "parsed.subject_key_info.fingerprint_sha256": column("keyword", "spki_fingerprint"),
     "parsed.serial_number": column("keyword", "serial"),
     "parsed.names": side("keyword", "certificate_names", "sha256", "name"),
-    "parsed.extensions.subject_alt_name.dns_names": side("keyword", "certificate_san_names", "sha256", "name"),
+    "parsed.extensions.subject_alt_name.dns_names": side(
+      "keyword",
+      "certificate_san_names",
+      "sha256",
+      "name",
+    ),
     "parsed.subject_dn": column("text", "subject_dn"),
     "parsed.issuer_dn": column("text", "issuer_dn"),
     "parsed.subject.common_name": column("keyword", "subject_common_name"),

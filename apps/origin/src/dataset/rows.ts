@@ -9,7 +9,11 @@ export type TableRow = [DatasetTable, Row];
 const bool = (value: boolean) => (value ? 1 : 0);
 const first = (values: string[] | undefined) => values?.[0] ?? null;
 
-export function certificateRows(entry: CatalogEntry, document: Record<string, unknown>, rowid: number): TableRow[] {
+export function certificateRows(
+  entry: CatalogEntry,
+  document: Record<string, unknown>,
+  rowid: number,
+): TableRow[] {
   const f = entry.parsed.facts;
   const v = entry.chain.validation;
   const meta = document.metadata as { added_at: string };
@@ -24,7 +28,9 @@ export function certificateRows(entry: CatalogEntry, document: Record<string, un
         md5: String((entry.parsed.parsed as { fingerprint_md5: string }).fingerprint_md5),
         tbs_fingerprint: String((entry.parsed.parsed as { tbs_fingerprint: string }).tbs_fingerprint),
         spki_subject_fingerprint: f.spkiSubjectFingerprint,
-        spki_fingerprint: String((entry.parsed.parsed.subject_key_info as { fingerprint_sha256: string }).fingerprint_sha256),
+        spki_fingerprint: String(
+          (entry.parsed.parsed.subject_key_info as { fingerprint_sha256: string }).fingerprint_sha256,
+        ),
         serial: String(entry.parsed.parsed.serial_number),
         issuer_dn: f.issuerDn,
         subject_dn: f.subjectDn,
@@ -59,7 +65,8 @@ export function certificateRows(entry: CatalogEntry, document: Record<string, un
   // The side tables compare NOCASE, so names that differ only in case are one row.
   const sans = new Set(f.extensions.dnsNames.map((n) => n.toLowerCase()));
   const names = new Map(f.names.map((n) => [n.toLowerCase(), n]));
-  for (const [lower, name] of names) rows.push(["certificate_names", { sha256: f.sha256, name, in_san: bool(sans.has(lower)) }]);
+  for (const [lower, name] of names)
+    rows.push(["certificate_names", { sha256: f.sha256, name, in_san: bool(sans.has(lower)) }]);
   for (const tag of new Set(tags)) rows.push(["certificate_tags", { sha256: f.sha256, tag }]);
   const body = [...f.names, f.subjectDn, f.issuerDn, ...tags].join(" ");
   rows.push(["certificates_fts", { rowid, body }]);
@@ -128,7 +135,12 @@ export function hostRows(host: GeneratedHost, rowid: number, serviceIdStart: num
   for (const version of host.historyDocuments) {
     rows.push([
       "host_history",
-      { ip: host.ip, valid_from: version.validFrom, valid_to: version.validTo, doc: JSON.stringify(version.document) },
+      {
+        ip: host.ip,
+        valid_from: version.validFrom,
+        valid_to: version.validTo,
+        doc: JSON.stringify(version.document),
+      },
     ]);
   }
   const words = [

@@ -59,7 +59,8 @@ export class InsertBatcher {
       this.buffers.set(table, buffer);
     }
     const tuple = `(${columns.map((c) => sqlLiteral(row[c] ?? null)).join(",")})`;
-    if (buffer.values.length > 0 && buffer.size + tuple.length + 1 > MAX_STATEMENT_BYTES) this.flushTable(table);
+    if (buffer.values.length > 0 && buffer.size + tuple.length + 1 > MAX_STATEMENT_BYTES)
+      this.flushTable(table);
     buffer.values.push(tuple);
     buffer.size += tuple.length + 1;
   }

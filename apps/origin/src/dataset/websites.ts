@@ -87,7 +87,9 @@ function websiteRows(source: WebsiteSource, rank: number, rowid: number): TableR
   ];
   for (const protocol of new Set(protocols)) rows.push(["website_protocols", { domain, protocol }]);
   for (const tag of doc.tags as string[]) rows.push(["website_tags", { domain, tag }]);
-  const body = [domain, main?.httpTitle ?? "", main?.httpServer ?? "", host.network.name, l.country].join(" ");
+  const body = [domain, main?.httpTitle ?? "", main?.httpServer ?? "", host.network.name, l.country].join(
+    " ",
+  );
   rows.push(["websites_fts", { rowid, body }]);
   return rows;
 }

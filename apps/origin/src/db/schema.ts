@@ -247,7 +247,10 @@ export const websiteProtocols = sqliteTable(
     domain: nocase("domain").notNull(),
     protocol: nocase("protocol").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.domain, t.protocol] }), index("website_protocols_protocol_idx").on(t.protocol)],
+  (t) => [
+    primaryKey({ columns: [t.domain, t.protocol] }),
+    index("website_protocols_protocol_idx").on(t.protocol),
+  ],
 );
 
 export const websiteTags = sqliteTable(

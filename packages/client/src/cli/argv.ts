@@ -16,9 +16,12 @@ export function parseFlags(
 ): { values: FlagValues; positionals: string[] } {
   const values: FlagValues = {};
   const positionals: string[] = [];
-  const shorts = new Map(Object.entries(options).flatMap(([name, spec]) => (spec.short ? [[spec.short, name] as const] : [])));
+  const shorts = new Map(
+    Object.entries(options).flatMap(([name, spec]) => (spec.short ? [[spec.short, name] as const] : [])),
+  );
   const set = (name: string, spec: OptionSpec, value: string | boolean) => {
-    if (spec.multiple && typeof value === "string") values[name] = [...((values[name] as string[] | undefined) ?? []), value];
+    if (spec.multiple && typeof value === "string")
+      values[name] = [...((values[name] as string[] | undefined) ?? []), value];
     else values[name] = value;
   };
 
@@ -37,7 +40,10 @@ export function parseFlags(
     const name = long ? arg.slice(2, eq === -1 ? undefined : eq) : shorts.get(arg.slice(1));
     const spec = name === undefined ? undefined : options[name];
     if (name === undefined || spec === undefined) {
-      throw new UsageError(`unknown option ${long ? arg.slice(0, eq === -1 ? undefined : eq) : arg} (an argument that starts with - goes after --)`, command);
+      throw new UsageError(
+        `unknown option ${long ? arg.slice(0, eq === -1 ? undefined : eq) : arg} (an argument that starts with - goes after --)`,
+        command,
+      );
     }
     if (spec.type === "boolean") {
       if (eq !== -1) throw new UsageError(`--${name} takes no value`, command);

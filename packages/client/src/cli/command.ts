@@ -73,7 +73,10 @@ export class Flags {
     const value = Number(text);
     if (!/^\d+$/.test(text.trim()) || value < min || value > max) {
       const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `${min}..${max}`;
-      throw new UsageError(`--${name} must be an integer ${range}, got ${JSON.stringify(text)}`, this.command);
+      throw new UsageError(
+        `--${name} must be an integer ${range}, got ${JSON.stringify(text)}`,
+        this.command,
+      );
     }
     return value;
   }
@@ -82,7 +85,10 @@ export class Flags {
     const text = this.string(name);
     if (text === undefined) return undefined;
     if (!(choices as readonly string[]).includes(text)) {
-      throw new UsageError(`--${name} must be one of ${choices.join(", ")}, got ${JSON.stringify(text)}`, this.command);
+      throw new UsageError(
+        `--${name} must be one of ${choices.join(", ")}, got ${JSON.stringify(text)}`,
+        this.command,
+      );
     }
     return text as T;
   }
@@ -102,9 +108,21 @@ export function refuseExtraArgs(ctx: CommandContext, expected: number): void {
 }
 
 export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
-  url: { type: "string", valueName: "URL", description: "service root (env SCANGATE_URL; local.env EDGE_URL)" },
-  "api-id": { type: "string", valueName: "ID", description: "API ID (env SCANGATE_API_ID; local.env DEMO_API_ID)" },
-  secret: { type: "string", valueName: "SECRET", description: "API secret (env SCANGATE_API_SECRET; local.env DEMO_API_SECRET)" },
+  url: {
+    type: "string",
+    valueName: "URL",
+    description: "service root (env SCANGATE_URL; local.env EDGE_URL)",
+  },
+  "api-id": {
+    type: "string",
+    valueName: "ID",
+    description: "API ID (env SCANGATE_API_ID; local.env DEMO_API_ID)",
+  },
+  secret: {
+    type: "string",
+    valueName: "SECRET",
+    description: "API secret (env SCANGATE_API_SECRET; local.env DEMO_API_SECRET)",
+  },
   timeout: { type: "string", valueName: "SECONDS", description: "give up on one request after this long" },
   "no-retry": { type: "boolean", description: "do not retry 429s, 5xx or network errors" },
   quiet: { type: "boolean", short: "q", description: "no progress or retry notes on stderr" },
@@ -122,7 +140,16 @@ export function commandHelp(command: Command): string {
     return `  ${flag.padEnd(30)} ${spec.description}${spec.multiple ? " (repeatable)" : ""}`;
   });
   const usage = command.usage.map((line, i) => `${i === 0 ? "usage: " : "       "}scangate ${line}`);
-  return [...usage, "", command.summary, ...(command.details ? ["", command.details] : []), "", "options:", ...rows, ""].join("\n");
+  return [
+    ...usage,
+    "",
+    command.summary,
+    ...(command.details ? ["", command.details] : []),
+    "",
+    "options:",
+    ...rows,
+    "",
+  ].join("\n");
 }
 
 export function overallHelp(commands: readonly Command[]): string {

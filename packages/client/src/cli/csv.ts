@@ -33,7 +33,11 @@ export function csvCell(value: unknown): string {
  * Nested objects as dot-notation keys (`location.country`), the shape v1 search uses with
  * `flatten`; arrays stay whole (a cell each).
  */
-export function flattenRecord(record: Record<string, unknown>, prefix = "", into: Record<string, unknown> = {}) {
+export function flattenRecord(
+  record: Record<string, unknown>,
+  prefix = "",
+  into: Record<string, unknown> = {},
+) {
   for (const [key, value] of Object.entries(record)) {
     const name = prefix ? `${prefix}.${key}` : key;
     if (value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof Date)) {

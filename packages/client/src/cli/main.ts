@@ -44,11 +44,15 @@ const io: CliIO = {
   env: process.env,
   stdout: {
     ...nodeStream(process.stdout),
-    writeBytes: (body) => pipeline(Readable.fromWeb(body), new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        process.stdout.write(chunk, callback);
-      },
-    })),
+    writeBytes: (body) =>
+      pipeline(
+        Readable.fromWeb(body),
+        new Writable({
+          write(chunk: Buffer, _encoding, callback) {
+            process.stdout.write(chunk, callback);
+          },
+        }),
+      ),
   },
   stderr: nodeStream(process.stderr),
   readStdin,

@@ -3,7 +3,14 @@ import { createClient } from "../client";
 import { AuthenticationError } from "../errors";
 import { parseFlags } from "./argv";
 import type { CliIO } from "./cli-io";
-import { commandHelp, Flags, GLOBAL_OPTIONS, overallHelp, type Command, type CommandContext } from "./command";
+import {
+  commandHelp,
+  Flags,
+  GLOBAL_OPTIONS,
+  overallHelp,
+  type Command,
+  type CommandContext,
+} from "./command";
 import { documentCommands } from "./commands/documents";
 import { jobCommands } from "./commands/jobs";
 import { searchCommands } from "./commands/search";
@@ -12,7 +19,12 @@ import { EXIT, exitCodeFor, UsageError } from "./exit-codes";
 import { Output } from "./output";
 import { resolveSettings, type Settings } from "./settings";
 
-export const COMMANDS: readonly Command[] = [...documentCommands, ...searchCommands, ...jobCommands, ...tenantCommands];
+export const COMMANDS: readonly Command[] = [
+  ...documentCommands,
+  ...searchCommands,
+  ...jobCommands,
+  ...tenantCommands,
+];
 
 /** Runs one `scangate` command line and returns its exit code; never throws. */
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
@@ -70,7 +82,13 @@ function parseCommandLine(command: Command, args: string[]) {
   return parseFlags(args, { ...GLOBAL_OPTIONS, ...command.options }, command.name);
 }
 
-function buildContext(command: Command, args: string[], flags: Flags, settings: Settings, io: CliIO): CommandContext {
+function buildContext(
+  command: Command,
+  args: string[],
+  flags: Flags,
+  settings: Settings,
+  io: CliIO,
+): CommandContext {
   const quiet = flags.bool("quiet");
   const timeoutSeconds = flags.int("timeout", 1, 86_400);
   const common = {
@@ -81,7 +99,9 @@ function buildContext(command: Command, args: string[], flags: Flags, settings: 
     onRetry: quiet
       ? undefined
       : (event: { delayMs: number; error: Error }) => {
-          void io.stderr.write(`scangate: ${event.error.message}; retrying in ${(event.delayMs / 1000).toFixed(1)} s\n`);
+          void io.stderr.write(
+            `scangate: ${event.error.message}; retrying in ${(event.delayMs / 1000).toFixed(1)} s\n`,
+          );
         },
   };
   const baseUrl = (): string => {
@@ -101,7 +121,10 @@ function buildContext(command: Command, args: string[], flags: Flags, settings: 
     signal: io.signal,
     client: () => {
       if ((settings.apiId === undefined) !== (settings.apiSecret === undefined)) {
-        throw new UsageError("give both an API ID and a secret (--api-id and --secret), or neither", command.name);
+        throw new UsageError(
+          "give both an API ID and a secret (--api-id and --secret), or neither",
+          command.name,
+        );
       }
       return createClient({
         baseUrl: baseUrl(),
@@ -123,12 +146,21 @@ function buildContext(command: Command, args: string[], flags: Flags, settings: 
   };
 }
 
-function describeFailure(error: unknown, command: Command | undefined, settings: Settings | undefined): string {
+function describeFailure(
+  error: unknown,
+  command: Command | undefined,
+  settings: Settings | undefined,
+): string {
   if (error instanceof UsageError) {
     const help = error.command ?? command?.name;
     return `scangate: ${error.message}\nRun \`scangate ${help ? `${help} ` : ""}--help\` for usage.\n`;
   }
-  if (error instanceof AuthenticationError && settings && settings.apiId === undefined && !command?.name.startsWith("tenants")) {
+  if (
+    error instanceof AuthenticationError &&
+    settings &&
+    settings.apiId === undefined &&
+    !command?.name.startsWith("tenants")
+  ) {
     return `scangate: ${error.message}\n(no credentials were given: pass --api-id and --secret, or set SCANGATE_API_ID and SCANGATE_API_SECRET)\n`;
   }
   const message = error instanceof Error ? error.message : String(error);

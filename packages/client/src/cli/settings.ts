@@ -22,7 +22,8 @@ export function resolveSettings(
   env: Readonly<Record<string, string | undefined>>,
   localEnv: Readonly<Record<string, string>>,
 ): Settings {
-  const pick = (...values: (string | undefined)[]) => values.find((value) => value !== undefined && value !== "");
+  const pick = (...values: (string | undefined)[]) =>
+    values.find((value) => value !== undefined && value !== "");
   return {
     url: pick(flags.url, env.SCANGATE_URL, localEnv.EDGE_URL),
     apiId: pick(flags["api-id"], env.SCANGATE_API_ID, localEnv.DEMO_API_ID),

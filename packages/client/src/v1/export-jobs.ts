@@ -45,9 +45,15 @@ export function v1ExportJobs(transport: Transport, deps: PollDeps) {
   /** Waits until the export succeeds; JobFailedError if it ends as `error` or `expired`. */
   async function wait(job: string | ExportJob, options: WaitOptions = {}): Promise<ExportJob> {
     const first = typeof job === "string" ? await status(job, options) : job;
-    const done = await waitForJob(first, (signal) => status(first.job_id, signal ? { signal } : {}), options, deps);
+    const done = await waitForJob(
+      first,
+      (signal) => status(first.job_id, signal ? { signal } : {}),
+      options,
+      deps,
+    );
     if (done.status !== "success") {
-      const reason = done.status === "expired" ? "its files expired" : (done.error_message ?? "no reason given");
+      const reason =
+        done.status === "expired" ? "its files expired" : (done.error_message ?? "no reason given");
       throw new JobFailedError(`export job ${done.job_id} ended as ${done.status}: ${reason}`, {
         status: 200,
         body: done,

@@ -75,17 +75,25 @@ export function v1QueryJobs(transport: Transport, deps: PollDeps) {
     });
     if ("rows" in body) return body;
     throwIfFailed(body);
-    throw new JobNotReadyError(`query job ${jobId} is still ${body.status}; wait for it before reading results`, {
-      status: 200,
-      body,
-      jobId,
-    });
+    throw new JobNotReadyError(
+      `query job ${jobId} is still ${body.status}; wait for it before reading results`,
+      {
+        status: 200,
+        body,
+        jobId,
+      },
+    );
   }
 
   /** Waits (polling with growing delays) until the job succeeds; JobFailedError if it fails. */
   async function wait(job: string | QueryJob, options: WaitOptions = {}): Promise<QueryJob> {
     const first = typeof job === "string" ? await status(job, options) : job;
-    const done = await waitForJob(first, (signal) => status(first.job_id, signal ? { signal } : {}), options, deps);
+    const done = await waitForJob(
+      first,
+      (signal) => status(first.job_id, signal ? { signal } : {}),
+      options,
+      deps,
+    );
     throwIfFailed(done);
     return done;
   }

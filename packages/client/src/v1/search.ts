@@ -79,7 +79,12 @@ export function v1Search(transport: Transport) {
   }
 
   /** Breakdown of `field` over the results of `query` (`POST /api/v1/report/:index`). */
-  function report(index: V1Index, query: string, field: string, options: ReportOptions = {}): Promise<ReportResponse> {
+  function report(
+    index: V1Index,
+    query: string,
+    field: string,
+    options: ReportOptions = {},
+  ): Promise<ReportResponse> {
     return transport.call({
       method: "POST",
       path: `/api/v1/report/${encodeURIComponent(index)}`,

@@ -50,7 +50,10 @@ export interface HostViewOptions {
 /** v2 hosts: cursor search, aggregate, and view. */
 export function v2Hosts(transport: Transport) {
   /** One page of hits with the cursors (`links.prev`, `links.next`; `""` at either end). */
-  async function searchPage(q: string | undefined, options: HostsSearchPageOptions = {}): Promise<HostsSearchResult> {
+  async function searchPage(
+    q: string | undefined,
+    options: HostsSearchPageOptions = {},
+  ): Promise<HostsSearchResult> {
     const body = await transport.call({
       method: "GET",
       path: "/api/v2/hosts/search",

@@ -5,8 +5,19 @@ import { adminClient, createTenant, EDGE_URL, edgeClient, edgeFetch, seedOrigin 
 describe("createAdminClient tenants", () => {
   it("creates, lists, shows, updates, rotates, disables and deletes a tenant", async () => {
     const admin = adminClient();
-    const created = await admin.tenants.create({ name: "Team Blue", email: "blue@example.com", allowance: 40, period: "daily" });
-    expect(created).toMatchObject({ name: "Team Blue", email: "blue@example.com", allowance: 40, period: "daily", disabled: false });
+    const created = await admin.tenants.create({
+      name: "Team Blue",
+      email: "blue@example.com",
+      allowance: 40,
+      period: "daily",
+    });
+    expect(created).toMatchObject({
+      name: "Team Blue",
+      email: "blue@example.com",
+      allowance: 40,
+      period: "daily",
+      disabled: false,
+    });
     expect(created.api_secret.length).toBeGreaterThan(10);
     expect((await edgeClient(created).account()).quota.allowance).toBe(40);
 
@@ -43,13 +54,17 @@ describe("createAdminClient tenants", () => {
   });
 
   it("throws BadRequestError naming the field for an invalid tenant", async () => {
-    const error = await adminClient().tenants.create({ name: "x", allowance: 0 }).catch((e: unknown) => e);
+    const error = await adminClient()
+      .tenants.create({ name: "x", allowance: 0 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BadRequestError);
     expect((error as BadRequestError).message).toContain("allowance");
   });
 
   it("throws NotFoundError for a tenant that does not exist", async () => {
-    await expect(adminClient().tenants.update("tnt_doesnotexist", { allowance: 5 })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(adminClient().tenants.update("tnt_doesnotexist", { allowance: 5 })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
   });
 });
 
@@ -58,7 +73,9 @@ describe("createAdminClient cache", () => {
     await seedOrigin();
     const client = edgeClient(await createTenant());
     await client.hosts.view("8.8.8.8");
-    expect(await adminClient().cache.purge("hosts", "8.8.8.8")).toEqual({ deleted: expect.any(Number) as number });
+    expect(await adminClient().cache.purge("hosts", "8.8.8.8")).toEqual({
+      deleted: expect.any(Number) as number,
+    });
     expect((await adminClient().cache.purge("hosts", "8.8.8.8")).deleted).toBe(0);
   });
 

@@ -21,7 +21,9 @@ beforeAll(async () => {
 
 describe("scangate query", () => {
   it("prints typed rows as JSON and notes the job's progress on stderr", JOB_TEST, async () => {
-    const run = await cli(["query", `select ip, "autonomous_system.asn" as asn from "${latest}"`, ...creds], { sleep });
+    const run = await cli(["query", `select ip, "autonomous_system.asn" as asn from "${latest}"`, ...creds], {
+      sleep,
+    });
     expect(run.code).toBe(0);
     const rows = run.json<{ ip: string; asn: number }[]>();
     expect(rows).toHaveLength(hostCount);
@@ -62,7 +64,10 @@ describe("scangate export", () => {
   });
 
   it("downloads the files into --out and lists them", JOB_TEST, async () => {
-    const run = await cli(["export", `select ip from "${latest}"`, "--format", "json", "--out", "exports", ...creds], { sleep });
+    const run = await cli(
+      ["export", `select ip from "${latest}"`, "--format", "json", "--out", "exports", ...creds],
+      { sleep },
+    );
     expect(run.code).toBe(0);
     const { files } = run.json<{ files: string[] }>();
     expect(files.length).toBeGreaterThan(0);

@@ -22,12 +22,18 @@ describe("scangate credentials and settings", () => {
   });
 
   it("takes them from SCANGATE_* variables", async () => {
-    const run = await cli(["account"], { env: { SCANGATE_API_ID: tenant.api_id, SCANGATE_API_SECRET: tenant.api_secret } });
+    const run = await cli(["account"], {
+      env: { SCANGATE_API_ID: tenant.api_id, SCANGATE_API_SECRET: tenant.api_secret },
+    });
     expect(run.json<Account>().email).toBe("cli@example.com");
   });
 
   it("falls back to .scangate/local.env as pnpm start writes it", async () => {
-    const localEnv = { EDGE_URL: "http://edge.test", DEMO_API_ID: tenant.api_id, DEMO_API_SECRET: tenant.api_secret };
+    const localEnv = {
+      EDGE_URL: "http://edge.test",
+      DEMO_API_ID: tenant.api_id,
+      DEMO_API_SECRET: tenant.api_secret,
+    };
     const run = await cli(["account"], { env: { SCANGATE_URL: "" }, localEnv });
     expect(run.code).toBe(0);
     expect(run.json<Account>().email).toBe("cli@example.com");
@@ -60,7 +66,17 @@ describe("scangate commands against the edge", () => {
   });
 
   it("search --limit with --csv prints a header and that many rows", async () => {
-    const run = await cli(["search", "ipv4", "*", "--fields", "ip,location.country", "--limit", "3", "--csv", ...creds]);
+    const run = await cli([
+      "search",
+      "ipv4",
+      "*",
+      "--fields",
+      "ip,location.country",
+      "--limit",
+      "3",
+      "--csv",
+      ...creds,
+    ]);
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split("\r\n");
     expect(lines[0]).toBe("ip,location.country");
@@ -96,7 +112,13 @@ describe("scangate commands against the edge", () => {
     expect(reportCsv.stdout.split("\r\n")[0]).toBe("key,doc_count");
     const aggregate = await cli(["aggregate", "services.port", "location.country_code: CH", ...creds]);
     expect(aggregate.json<HostsAggregateResult>().buckets).toEqual([{ key: "53", count: 1 }]);
-    const aggregateCsv = await cli(["aggregate", "services.port", "location.country_code: CH", "--csv", ...creds]);
+    const aggregateCsv = await cli([
+      "aggregate",
+      "services.port",
+      "location.country_code: CH",
+      "--csv",
+      ...creds,
+    ]);
     expect(aggregateCsv.stdout).toBe("key,count\r\n53,1\r\n");
   });
 
@@ -113,7 +135,9 @@ describe("scangate commands against the edge", () => {
     const run = await cli(["account", ...creds], { fetch });
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/failed with 503: unavailable; retrying in \d+\.\d s/);
-    const quiet = await cli(["account", "--quiet", ...creds], { fetch: faultyFetch([jsonResponse(503, { error_code: 503, error: "x" })]).fetch });
+    const quiet = await cli(["account", "--quiet", ...creds], {
+      fetch: faultyFetch([jsonResponse(503, { error_code: 503, error: "x" })]).fetch,
+    });
     expect(quiet.stderr).toBe("");
   });
 
@@ -133,12 +157,15 @@ describe("scangate commands against the edge", () => {
 });
 
 describe("scangate usage", () => {
-  it.each(COMMANDS.map((command) => [command.name]))("%s --help prints its usage and exits 0", async (name) => {
-    const run = await cli([...name.split(" "), "--help"]);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`usage: scangate ${name}`);
-    expect(run.stdout).toContain("--url");
-  });
+  it.each(COMMANDS.map((command) => [command.name]))(
+    "%s --help prints its usage and exits 0",
+    async (name) => {
+      const run = await cli([...name.split(" "), "--help"]);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(`usage: scangate ${name}`);
+      expect(run.stdout).toContain("--url");
+    },
+  );
 
   it("--help lists every command", async () => {
     const run = await cli(["--help"]);
@@ -172,18 +199,38 @@ describe("scangate tenants", () => {
     const tenantRow = created.json<{ id: string; api_id: string; api_secret: string; allowance: number }>();
     expect(tenantRow.allowance).toBe(75);
 
-    const list = await cli(["tenants", "list", "--csv"], { env: { SCANGATE_URL: "http://edge.test", SCANGATE_ADMIN_TOKEN: ADMIN_TOKEN } });
+    const list = await cli(["tenants", "list", "--csv"], {
+      env: { SCANGATE_URL: "http://edge.test", SCANGATE_ADMIN_TOKEN: ADMIN_TOKEN },
+    });
     expect(list.code).toBe(0);
     expect(list.stdout.split("\r\n")[0]).toContain("id,name");
     expect(list.stdout).toContain(tenantRow.id);
 
-    expect((await cli(["tenants", "show", tenantRow.id, ...admin])).json<{ name: string }>().name).toBe("CLI team");
-    const updated = await cli(["tenants", "update", tenantRow.id, "--allowance", "80", "--used", "0", ...admin]);
+    expect((await cli(["tenants", "show", tenantRow.id, ...admin])).json<{ name: string }>().name).toBe(
+      "CLI team",
+    );
+    const updated = await cli([
+      "tenants",
+      "update",
+      tenantRow.id,
+      "--allowance",
+      "80",
+      "--used",
+      "0",
+      ...admin,
+    ]);
     expect(updated.json<{ allowance: number }>().allowance).toBe(80);
     const rotated = await cli(["tenants", "rotate", tenantRow.id, ...admin]);
     expect(rotated.json<{ api_secret: string }>().api_secret).not.toBe(tenantRow.api_secret);
-    expect((await cli(["tenants", "disable", tenantRow.id], { localEnv: { ADMIN_TOKEN } })).json<{ disabled: boolean }>().disabled).toBe(true);
-    expect((await cli(["tenants", "update", tenantRow.id, "--enable", ...admin])).json<{ disabled: boolean }>().disabled).toBe(false);
+    expect(
+      (await cli(["tenants", "disable", tenantRow.id], { localEnv: { ADMIN_TOKEN } })).json<{
+        disabled: boolean;
+      }>().disabled,
+    ).toBe(true);
+    expect(
+      (await cli(["tenants", "update", tenantRow.id, "--enable", ...admin])).json<{ disabled: boolean }>()
+        .disabled,
+    ).toBe(false);
     expect((await cli(["tenants", "delete", tenantRow.id, ...admin])).code).toBe(0);
     const gone = await cli(["tenants", "show", tenantRow.id, ...admin]);
     expect(gone.code).toBe(5);
@@ -194,7 +241,16 @@ describe("scangate tenants", () => {
     const refused = await cli(["tenants", "create", "--name", " ", "--admin-token", ADMIN_TOKEN]);
     expect(refused.code).toBe(3);
     expect(refused.stderr).toContain("name");
-    const bad = await cli(["tenants", "create", "--name", "x", "--period", "weekly", "--admin-token", ADMIN_TOKEN]);
+    const bad = await cli([
+      "tenants",
+      "create",
+      "--name",
+      "x",
+      "--period",
+      "weekly",
+      "--admin-token",
+      ADMIN_TOKEN,
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--period must be one of daily, monthly, never");
   });

@@ -16,7 +16,9 @@ beforeAll(() => seedOrigin());
 describe("authentication errors", () => {
   it("throws AuthenticationError with the v1 403 body for a wrong secret", async () => {
     const tenant = await createTenant();
-    const error = await edgeClient({ ...tenant, api_secret: `${tenant.api_secret}x` }).account().catch((e: unknown) => e);
+    const error = await edgeClient({ ...tenant, api_secret: `${tenant.api_secret}x` })
+      .account()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthenticationError);
     expect((error as AuthenticationError).status).toBe(403);
     expect((error as AuthenticationError).body).toMatchObject({ status: "error", error_type: "unathorized" });
@@ -58,15 +60,24 @@ describe("burst rate limit", () => {
   it("retries a real burst 429 after its Retry-After, then throws RateLimitError once retries run out", async () => {
     const tenant = await createTenant({ tier: "tight" });
     const retries: RetryEvent[] = [];
-    const client = edgeClient(tenant, { onRetry: (event) => retries.push(event), retry: { maxRateLimitRetries: 2 } });
+    const client = edgeClient(tenant, {
+      onRetry: (event) => retries.push(event),
+      retry: { maxRateLimitRetries: 2 },
+    });
     let error: unknown;
     for (let i = 0; i < 6 && error === undefined; i += 1) {
-      error = await client.account().then(() => undefined, (e: unknown) => e);
+      error = await client.account().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     }
     expect(error).toBeInstanceOf(RateLimitError);
     const retryAfter = (error as RateLimitError).retryAfter;
     expect(retryAfter).toBeGreaterThan(0);
-    expect((error as RateLimitError).body).toMatchObject({ error_type: "rate_limit_exceeded", error_code: 429 });
+    expect((error as RateLimitError).body).toMatchObject({
+      error_type: "rate_limit_exceeded",
+      error_code: 429,
+    });
     // Two retries, each after the server's Retry-After (the test's sleep returns at once).
     expect(retries.map((r) => r.delayMs)).toEqual([retryAfter! * 1000, retryAfter! * 1000]);
   });
@@ -74,10 +85,16 @@ describe("burst rate limit", () => {
   it("does not wait out a Retry-After longer than maxRetryAfterMs", async () => {
     const tenant = await createTenant({ tier: "tight" });
     const retries: RetryEvent[] = [];
-    const client = edgeClient(tenant, { onRetry: (event) => retries.push(event), retry: { maxRetryAfterMs: 500 } });
+    const client = edgeClient(tenant, {
+      onRetry: (event) => retries.push(event),
+      retry: { maxRetryAfterMs: 500 },
+    });
     let error: unknown;
     for (let i = 0; i < 6 && error === undefined; i += 1) {
-      error = await client.account().then(() => undefined, (e: unknown) => e);
+      error = await client.account().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     }
     expect(error).toBeInstanceOf(RateLimitError);
     expect(retries).toEqual([]);
@@ -88,7 +105,9 @@ describe("responses that do not match the wire format", () => {
   it("throws UnexpectedResponseError naming what is wrong", async () => {
     const tenant = await createTenant();
     const { fetch } = faultyFetch([jsonResponse(200, { login: "x" })]);
-    const error = await edgeClient(tenant, { fetch }).account().catch((e: unknown) => e);
+    const error = await edgeClient(tenant, { fetch })
+      .account()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnexpectedResponseError);
     expect((error as UnexpectedResponseError).issues.join()).toContain("quota");
     expect(error).toBeInstanceOf(ScangateError);

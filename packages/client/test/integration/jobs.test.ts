@@ -113,7 +113,9 @@ describe("client.query", () => {
   });
 
   it("throws NotFoundError for a job that does not exist", async () => {
-    await expect(client.query.status("job_00000000000000000000000000000000")).rejects.toBeInstanceOf(NotFoundError);
+    await expect(client.query.status("job_00000000000000000000000000000000")).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
   });
 
   it("stops waiting when the signal aborts, leaving the job running", JOB_TEST, async () => {
@@ -129,24 +131,40 @@ describe("client.query", () => {
 describe("client.export", () => {
   it("run waits for the export and returns download paths the client can read", JOB_TEST, async () => {
     const hosts = await client.search("ipv4", "*", { fields: ["ip"] });
-    const { job, downloadPaths } = await client.export.run({ query: `select ip from "${latest}"`, format: "json" }, FAST);
+    const { job, downloadPaths } = await client.export.run(
+      { query: `select ip from "${latest}"`, format: "json" },
+      FAST,
+    );
     expect(job.status).toBe("success");
     expect(downloadPaths.length).toBeGreaterThan(0);
     let text = "";
     for (const path of downloadPaths) text += await (await client.download(path)).text();
-    const ips = text.trim().split("\n").map((line) => (JSON.parse(line) as { ip: string }).ip);
+    const ips = text
+      .trim()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { ip: string }).ip);
     expect(ips.sort()).toEqual(hosts.results.map((r) => String(r.ip)).sort());
   });
 
-  it("start sends the options (delimeter spelled as the spec spells it) and status reads them back", JOB_TEST, async () => {
-    const started = await client.export.start({ query: `select ip from "${latest}"`, delimiter: ";", headers: false });
-    expect(started.configuration).toMatchObject({ format: "csv", delimiter: ";", headers: false });
-    const done = await client.export.wait(started.job_id, FAST);
-    expect((await client.export.status(done.job_id)).download_paths).toEqual(done.download_paths);
-  });
+  it(
+    "start sends the options (delimeter spelled as the spec spells it) and status reads them back",
+    JOB_TEST,
+    async () => {
+      const started = await client.export.start({
+        query: `select ip from "${latest}"`,
+        delimiter: ";",
+        headers: false,
+      });
+      expect(started.configuration).toMatchObject({ format: "csv", delimiter: ";", headers: false });
+      const done = await client.export.wait(started.job_id, FAST);
+      expect((await client.export.status(done.job_id)).download_paths).toEqual(done.download_paths);
+    },
+  );
 
   it("throws JobFailedError for an export whose SQL fails when run", JOB_TEST, async () => {
-    const error = await client.export.run({ query: `select abs(1, 2) from "${latest}"` }, FAST).catch((e: unknown) => e);
+    const error = await client.export
+      .run({ query: `select abs(1, 2) from "${latest}"` }, FAST)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(JobFailedError);
     expect((error as JobFailedError).message).toContain("ended as error");
   });

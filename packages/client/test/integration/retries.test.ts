@@ -10,13 +10,22 @@ beforeAll(async () => {
   tenant = await createTenant();
 });
 
-const burstBody = { code: 429, status: "error", error_type: "rate_limit_exceeded", error: "rate limit exceeded" };
+const burstBody = {
+  code: 429,
+  status: "error",
+  error_type: "rate_limit_exceeded",
+  error: "rate limit exceeded",
+};
 
 describe("retry after a burst 429", () => {
   it("waits the edge's Retry-After and then gets the answer", async () => {
     const edge = limitedEdge(2, 10);
     const retries: RetryEvent[] = [];
-    const client = edgeClient(tenant, { fetch: edge.fetch, sleep: edge.sleep, onRetry: (e) => retries.push(e) });
+    const client = edgeClient(tenant, {
+      fetch: edge.fetch,
+      sleep: edge.sleep,
+      onRetry: (e) => retries.push(e),
+    });
     await client.hosts.view("1.1.1.1");
     await client.hosts.view("8.8.8.8");
     // The third call is over the limit: 429 with Retry-After until the window ends.
@@ -65,19 +74,27 @@ describe("retry after 5xx and network errors", () => {
   });
 
   it("gives up after maxRetries with the last error", async () => {
-    const faults = Array.from({ length: 5 }, () => jsonResponse(502, { error_code: 502, error: "bad gateway" }));
+    const faults = Array.from({ length: 5 }, () =>
+      jsonResponse(502, { error_code: 502, error: "bad gateway" }),
+    );
     const { fetch, requests } = faultyFetch(faults);
-    const error = await edgeClient(tenant, { fetch, retry: { maxRetries: 2 } }).account().catch((e: unknown) => e);
+    const error = await edgeClient(tenant, { fetch, retry: { maxRetries: 2 } })
+      .account()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamError);
     expect(requests).toHaveLength(3);
   });
 
   it("never sends a query or export start twice after a 5xx or network error", async () => {
     const query = faultyFetch([jsonResponse(500, { error_code: 500, error: "unknown error occurred" })]);
-    await expect(edgeClient(tenant, { fetch: query.fetch }).query.start("select 1")).rejects.toBeInstanceOf(ServerError);
+    await expect(edgeClient(tenant, { fetch: query.fetch }).query.start("select 1")).rejects.toBeInstanceOf(
+      ServerError,
+    );
     expect(query.requests).toHaveLength(1);
     const exported = faultyFetch([new TypeError("fetch failed")]);
-    await expect(edgeClient(tenant, { fetch: exported.fetch }).export.start({ query: "select 1" })).rejects.toBeInstanceOf(NetworkError);
+    await expect(
+      edgeClient(tenant, { fetch: exported.fetch }).export.start({ query: "select 1" }),
+    ).rejects.toBeInstanceOf(NetworkError);
     expect(exported.requests).toHaveLength(1);
   });
 
@@ -93,7 +110,9 @@ describe("cancellation", () => {
     const { fetch, requests } = faultyFetch([]);
     const controller = new AbortController();
     controller.abort(new Error("changed my mind"));
-    await expect(edgeClient(tenant, { fetch }).account({ signal: controller.signal })).rejects.toThrow("changed my mind");
+    await expect(edgeClient(tenant, { fetch }).account({ signal: controller.signal })).rejects.toThrow(
+      "changed my mind",
+    );
     expect(requests).toHaveLength(0);
   });
 
@@ -125,7 +144,9 @@ describe("cancellation", () => {
       new Promise<Response>((_resolve, reject) => {
         init.signal?.addEventListener("abort", () => reject(new Error("aborted")));
       });
-    const error = await edgeClient(tenant, { fetch: hanging, timeoutMs: 20, retry: false }).account().catch((e: unknown) => e);
+    const error = await edgeClient(tenant, { fetch: hanging, timeoutMs: 20, retry: false })
+      .account()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).message).toContain("timed out after 20 ms");
   });

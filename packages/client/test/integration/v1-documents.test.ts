@@ -1,4 +1,8 @@
-import { BULK_MAX_FINGERPRINTS, bulkUnknownCertificateSchema, certificateDocumentSchema } from "@scangate/core";
+import {
+  BULK_MAX_FINGERPRINTS,
+  bulkUnknownCertificateSchema,
+  certificateDocumentSchema,
+} from "@scangate/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { NotFoundError } from "../../src/index";
 import { SEEDED_CERTIFICATES } from "../../../../apps/origin/test/support/small-dataset";
@@ -31,7 +35,9 @@ describe("client.view (v1)", () => {
   });
 
   it("throws NotFoundError for a document that does not exist", async () => {
-    const error = await edgeClient(tenant).view("ipv4", "203.0.113.250").catch((e: unknown) => e);
+    const error = await edgeClient(tenant)
+      .view("ipv4", "203.0.113.250")
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotFoundError);
     expect((error as NotFoundError).status).toBe(404);
     expect((error as NotFoundError).body).toMatchObject({ error_code: 404 });
@@ -53,7 +59,8 @@ describe("client.bulk", () => {
     expect(recorder.peak()).toBeLessThanOrEqual(2);
 
     expect(Object.keys(result).sort()).toEqual([...wanted].sort());
-    for (const fingerprint of known) expect(certificateDocumentSchema.safeParse(result[fingerprint]).success).toBe(true);
+    for (const fingerprint of known)
+      expect(certificateDocumentSchema.safeParse(result[fingerprint]).success).toBe(true);
     for (const fingerprint of wanted.slice(known.length)) {
       expect(bulkUnknownCertificateSchema.parse(result[fingerprint]).error_type).toBe("unknown");
     }

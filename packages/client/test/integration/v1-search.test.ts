@@ -11,7 +11,9 @@ beforeAll(async () => {
 
 describe("client.search (v1)", () => {
   it("returns one page with the requested fields, flattened by default", async () => {
-    const page = await client.search("ipv4", "location.country_code: US", { fields: ["ip", "location.country"] });
+    const page = await client.search("ipv4", "location.country_code: US", {
+      fields: ["ip", "location.country"],
+    });
     expect(page.status).toBe("ok");
     expect(page.metadata.page).toBe(1);
     expect(page.metadata.count).toBe(page.results.length);
@@ -23,7 +25,10 @@ describe("client.search (v1)", () => {
   });
 
   it("returns nested objects with flatten: false", async () => {
-    const page = await client.search("ipv4", "location.country_code: US", { fields: ["ip", "location.country"], flatten: false });
+    const page = await client.search("ipv4", "location.country_code: US", {
+      fields: ["ip", "location.country"],
+      flatten: false,
+    });
     expect(page.results[0]).toMatchObject({ location: { country: "United States" } });
   });
 
@@ -38,7 +43,9 @@ describe("client.search (v1)", () => {
   it("searchPages yields each page once, numbered from 1", async () => {
     const pages = [];
     for await (const page of client.searchPages("certificates", "*")) pages.push(page);
-    expect(pages.map((p) => p.metadata.page)).toEqual(Array.from({ length: pages[0]?.metadata.pages ?? 0 }, (_, i) => i + 1));
+    expect(pages.map((p) => p.metadata.page)).toEqual(
+      Array.from({ length: pages[0]?.metadata.pages ?? 0 }, (_, i) => i + 1),
+    );
   });
 
   it("searchAll stops at maxResults", async () => {
@@ -51,7 +58,9 @@ describe("client.search (v1)", () => {
     const error = await client.search("ipv4", "location.country_code: (US").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidQueryError);
     expect((error as InvalidQueryError).status).toBe(400);
-    expect((error as InvalidQueryError).message).toMatch(/POST \/api\/v1\/search\/ipv4 failed with 400: query could not be parsed/);
+    expect((error as InvalidQueryError).message).toMatch(
+      /POST \/api\/v1\/search\/ipv4 failed with 400: query could not be parsed/,
+    );
     expect((error as InvalidQueryError).position).toEqual(expect.any(Number));
   });
 
@@ -71,6 +80,8 @@ describe("client.report", () => {
   });
 
   it("throws InvalidQueryError for a query that does not parse", async () => {
-    await expect(client.report("ipv4", "((", "location.country_code")).rejects.toBeInstanceOf(InvalidQueryError);
+    await expect(client.report("ipv4", "((", "location.country_code")).rejects.toBeInstanceOf(
+      InvalidQueryError,
+    );
   });
 });

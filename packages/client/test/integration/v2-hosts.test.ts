@@ -41,8 +41,14 @@ describe("client.hosts.search (v2 cursors)", () => {
     const beforeLast = forward.at(-2);
     expect(last && beforeLast).toBeTruthy();
     // The cursor that led to the last page is the next link of the page before it.
-    const backward = await collectPages(undefined, { perPage: 2, cursor: beforeLast?.links.next ?? "", direction: "prev" });
-    expect(backward.map((p) => p.hits.map((h) => h.ip))).toEqual(forward.map((p) => p.hits.map((h) => h.ip)).reverse());
+    const backward = await collectPages(undefined, {
+      perPage: 2,
+      cursor: beforeLast?.links.next ?? "",
+      direction: "prev",
+    });
+    expect(backward.map((p) => p.hits.map((h) => h.ip))).toEqual(
+      forward.map((p) => p.hits.map((h) => h.ip)).reverse(),
+    );
     expect(backward.at(-1)?.links.prev).toBe("");
   });
 
@@ -51,18 +57,30 @@ describe("client.hosts.search (v2 cursors)", () => {
     const recorded = edgeClient(tenant, { fetch: recorder.fetch });
     const pages = [];
     const fields = ["services.port", "services.service_name", "location.country"];
-    for await (const page of recorded.hosts.searchPages("services.port: 53", { perPage: 1, fields })) pages.push(page);
+    for await (const page of recorded.hosts.searchPages("services.port: 53", { perPage: 1, fields }))
+      pages.push(page);
     const urls = recorder.requests.map((r) => new URL(r.url));
-    expect(urls.every((u) => u.searchParams.get("q") === "services.port: 53" && u.searchParams.get("per_page") === "1")).toBe(true);
+    expect(
+      urls.every(
+        (u) => u.searchParams.get("q") === "services.port: 53" && u.searchParams.get("per_page") === "1",
+      ),
+    ).toBe(true);
     expect(urls.every((u) => u.searchParams.getAll("fields").join() === fields.join())).toBe(true);
-    expect(urls.map((u) => u.searchParams.get("cursor"))).toEqual([null, ...pages.slice(0, -1).map((p) => p.links.next)]);
+    expect(urls.map((u) => u.searchParams.get("cursor"))).toEqual([
+      null,
+      ...pages.slice(0, -1).map((p) => p.links.next),
+    ]);
     expect(pages.flatMap((p) => p.hits).every((h) => typeof h.location?.country === "string")).toBe(true);
   });
 
   it("stops at maxResults without fetching further pages", async () => {
     const recorder = recordingFetch();
     const hits = [];
-    for await (const hit of edgeClient(tenant, { fetch: recorder.fetch }).hosts.search(undefined, { perPage: 2, maxResults: 3 })) hits.push(hit);
+    for await (const hit of edgeClient(tenant, { fetch: recorder.fetch }).hosts.search(undefined, {
+      perPage: 2,
+      maxResults: 3,
+    }))
+      hits.push(hit);
     expect(hits).toHaveLength(3);
     expect(recorder.requests).toHaveLength(2);
   });
@@ -78,7 +96,9 @@ describe("client.hosts.search (v2 cursors)", () => {
   it("throws BadRequestError for a cursor that was tampered with", async () => {
     const first = await client.hosts.searchPage(undefined, { perPage: 1 });
     const tampered = `${first.links.next.slice(0, -2)}xx`;
-    await expect(client.hosts.searchPage(undefined, { perPage: 1, cursor: tampered })).rejects.toBeInstanceOf(BadRequestError);
+    await expect(client.hosts.searchPage(undefined, { perPage: 1, cursor: tampered })).rejects.toBeInstanceOf(
+      BadRequestError,
+    );
   });
 });
 
@@ -110,7 +130,9 @@ describe("client.hosts.view", () => {
     expect(before.getTime()).toBeGreaterThan(Date.parse(HISTORY_SINCE));
     const then = await client.hosts.view("1.1.1.1", { atTime: before });
     expect(then.services.map((s) => s.port)).toEqual([53, 80]);
-    const sameByString = await client.hosts.view("1.1.1.1", { atTime: before.toISOString().replace(".000Z", ".000000001Z") });
+    const sameByString = await client.hosts.view("1.1.1.1", {
+      atTime: before.toISOString().replace(".000Z", ".000000001Z"),
+    });
     expect(sameByString.services.map((s) => s.port)).toEqual([53, 80]);
   });
 

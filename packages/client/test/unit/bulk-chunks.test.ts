@@ -66,8 +66,13 @@ describe("mapWithConcurrency", () => {
   it("rejects with the caller's abort reason", async () => {
     const controller = new AbortController();
     const reason = new Error("user cancelled");
-    const run = mapWithConcurrency([1, 2], 1, (_n, _i, signal) =>
-      new Promise<number>((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason as Error))),
+    const run = mapWithConcurrency(
+      [1, 2],
+      1,
+      (_n, _i, signal) =>
+        new Promise<number>((_resolve, reject) =>
+          signal.addEventListener("abort", () => reject(signal.reason as Error)),
+        ),
       controller.signal,
     );
     controller.abort(reason);

@@ -3,7 +3,15 @@ import type { CliStream } from "../../src/cli/cli-io";
 import { EXIT, exitCodeFor, UsageError } from "../../src/cli/exit-codes";
 import { Output } from "../../src/cli/output";
 import { jobProgressIndicator } from "../../src/cli/progress";
-import { AuthenticationError, InvalidQueryError, NetworkError, NotFoundError, QuotaExceededError, RateLimitError, ServerError } from "../../src/errors";
+import {
+  AuthenticationError,
+  InvalidQueryError,
+  NetworkError,
+  NotFoundError,
+  QuotaExceededError,
+  RateLimitError,
+  ServerError,
+} from "../../src/errors";
 
 function memory(isTTY = false): CliStream & { text: string } {
   const stream = {
@@ -27,7 +35,9 @@ async function* items(...values: Record<string, unknown>[]) {
 describe("Output", () => {
   it("streams a list as one JSON array that parses back to the items", async () => {
     const out = memory();
-    const count = await new Output(out, false).list(items({ ip: "1.1.1.1", location: { country: "US" } }, { ip: "8.8.8.8" }));
+    const count = await new Output(out, false).list(
+      items({ ip: "1.1.1.1", location: { country: "US" } }, { ip: "8.8.8.8" }),
+    );
     expect(count).toBe(2);
     expect(JSON.parse(out.text)).toEqual([{ ip: "1.1.1.1", location: { country: "US" } }, { ip: "8.8.8.8" }]);
   });
@@ -40,7 +50,9 @@ describe("Output", () => {
 
   it("writes CSV under the first item's flattened keys unless columns are given", async () => {
     const out = memory();
-    await new Output(out, true).list(items({ ip: "1.1.1.1", location: { country: "US" } }, { ip: "8.8.8.8", extra: 1 }));
+    await new Output(out, true).list(
+      items({ ip: "1.1.1.1", location: { country: "US" } }, { ip: "8.8.8.8", extra: 1 }),
+    );
     expect(out.text).toBe("ip,location.country\r\n1.1.1.1,US\r\n8.8.8.8,\r\n");
     const given = memory();
     await new Output(given, true).list(items(), ["key", "count"]);

@@ -45,7 +45,9 @@ describe("parseFlags", () => {
 
 describe("CSV", () => {
   it("quotes fields with commas, quotes and line breaks, and ends lines with CRLF", () => {
-    expect(csvLine(["plain", "a,b", 'say "hi"', "two\nlines"])).toBe('plain,"a,b","say ""hi""","two\nlines"\r\n');
+    expect(csvLine(["plain", "a,b", 'say "hi"', "two\nlines"])).toBe(
+      'plain,"a,b","say ""hi""","two\nlines"\r\n',
+    );
   });
 
   it("writes null as empty, dates as ISO 8601, scalar lists joined by ; and objects as JSON", () => {
@@ -57,7 +59,13 @@ describe("CSV", () => {
   });
 
   it("flattens nested objects to dot keys and keeps arrays whole", () => {
-    expect(flattenRecord({ ip: "1.1.1.1", location: { country: "US", coordinates: { latitude: 1 } }, services: [{ port: 53 }] })).toEqual({
+    expect(
+      flattenRecord({
+        ip: "1.1.1.1",
+        location: { country: "US", coordinates: { latitude: 1 } },
+        services: [{ port: 53 }],
+      }),
+    ).toEqual({
       ip: "1.1.1.1",
       "location.country": "US",
       "location.coordinates.latitude": 1,
@@ -72,12 +80,22 @@ describe("CSV", () => {
 
 describe("settings", () => {
   it("reads KEY=value lines, skipping comments and stripping one pair of quotes", () => {
-    const text = "# written by pnpm start\nEDGE_URL=http://127.0.0.1:8787\nDEMO_API_ID='tnt id'\nexport ADMIN_TOKEN=\"t=1\"\n\nnot a pair\n";
-    expect(parseEnvFile(text)).toEqual({ EDGE_URL: "http://127.0.0.1:8787", DEMO_API_ID: "tnt id", ADMIN_TOKEN: "t=1" });
+    const text =
+      "# written by pnpm start\nEDGE_URL=http://127.0.0.1:8787\nDEMO_API_ID='tnt id'\nexport ADMIN_TOKEN=\"t=1\"\n\nnot a pair\n";
+    expect(parseEnvFile(text)).toEqual({
+      EDGE_URL: "http://127.0.0.1:8787",
+      DEMO_API_ID: "tnt id",
+      ADMIN_TOKEN: "t=1",
+    });
   });
 
   it("prefers flags, then SCANGATE_* variables, then local.env, ignoring empty values", () => {
-    const local = { EDGE_URL: "http://local", DEMO_API_ID: "local-id", DEMO_API_SECRET: "local-secret", ADMIN_TOKEN: "local-admin" };
+    const local = {
+      EDGE_URL: "http://local",
+      DEMO_API_ID: "local-id",
+      DEMO_API_SECRET: "local-secret",
+      ADMIN_TOKEN: "local-admin",
+    };
     const env = { SCANGATE_URL: "", SCANGATE_API_ID: "env-id", SCANGATE_API_SECRET: "env-secret" };
     expect(resolveSettings({ secret: "flag-secret" }, env, local)).toEqual({
       url: "http://local",

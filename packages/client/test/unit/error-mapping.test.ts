@@ -77,7 +77,10 @@ describe("errorFromResponse", () => {
   });
 
   it("recognises the public service's quota wording without an error_type", () => {
-    const error = map(429, { error: "You have used your full quota for this billing period.", error_code: 429 });
+    const error = map(429, {
+      error: "You have used your full quota for this billing period.",
+      error_code: 429,
+    });
     expect(error).toBeInstanceOf(QuotaExceededError);
   });
 
@@ -116,10 +119,14 @@ describe("parseResetsAt", () => {
 describe("error detail", () => {
   it("adds a body's detail to a fixed service message", () => {
     const { body } = renderError("invalid_query", "v2", undefined, { detail: "unexpected ')'", position: 3 });
-    expect(map(422, body).message).toContain("Invalid search. Your query could not be parsed: unexpected ')' (at position 3)");
+    expect(map(422, body).message).toContain(
+      "Invalid search. Your query could not be parsed: unexpected ')' (at position 3)",
+    );
   });
   it("does not repeat a detail the message already holds", () => {
-    const { body } = renderError("invalid_query", "v1", "query could not be parsed: bad token", { detail: "bad token" });
+    const { body } = renderError("invalid_query", "v1", "query could not be parsed: bad token", {
+      detail: "bad token",
+    });
     expect(map(400, body).message).not.toContain("bad token: bad token");
   });
 });

@@ -48,7 +48,12 @@ describe("waitForJob", () => {
 
   it("returns a job that is already done without polling", async () => {
     const time = fakeTime();
-    const done = await waitForJob({ job_id: "j", status: "error" }, () => Promise.reject(new Error("no poll")), {}, time.deps);
+    const done = await waitForJob(
+      { job_id: "j", status: "error" },
+      () => Promise.reject(new Error("no poll")),
+      {},
+      time.deps,
+    );
     expect(done.status).toBe("error");
     expect(time.sleeps).toEqual([]);
   });

@@ -12,7 +12,16 @@ describe("typeRow", () => {
       { name: "seen", type: "TIMESTAMP", mode: "NULLABLE" },
       { name: "missing", type: "STRING", mode: "NULLABLE" },
     ];
-    const row = { f: [{ v: "10.0.0.1" }, { v: "443" }, { v: "0.25" }, { v: "true" }, { v: "2026-01-02 03:04:05 UTC" }, { v: null }] };
+    const row = {
+      f: [
+        { v: "10.0.0.1" },
+        { v: "443" },
+        { v: "0.25" },
+        { v: "true" },
+        { v: "2026-01-02 03:04:05 UTC" },
+        { v: null },
+      ],
+    };
     expect(typeRow(fields, row)).toEqual({
       ip: "10.0.0.1",
       port: 443,
@@ -30,14 +39,16 @@ describe("typeCell", () => {
   });
   it("reads BigQuery-style epoch-second timestamps and ISO 8601", () => {
     expect(typeCell("TIMESTAMP", "NULLABLE", "1.7E9")).toEqual(new Date(1_700_000_000_000));
-    expect(typeCell("TIMESTAMP", "NULLABLE", "2026-01-02T03:04:05.5+01:00")).toEqual(new Date("2026-01-02T02:04:05.500Z"));
+    expect(typeCell("TIMESTAMP", "NULLABLE", "2026-01-02T03:04:05.5+01:00")).toEqual(
+      new Date("2026-01-02T02:04:05.500Z"),
+    );
   });
   it("reads booleans spelled as words or digits", () => {
     expect(typeCell("BOOLEAN", "NULLABLE", "FALSE")).toBe(false);
     expect(typeCell("BOOLEAN", "NULLABLE", "1")).toBe(true);
   });
   it("types each item of a REPEATED field sent as a JSON array", () => {
-    expect(typeCell("INTEGER", "REPEATED", "[22, \"80\", null]")).toEqual([22, 80, null]);
+    expect(typeCell("INTEGER", "REPEATED", '[22, "80", null]')).toEqual([22, 80, null]);
   });
   it("keeps a value that does not read as its type as the original string", () => {
     expect(typeCell("INTEGER", "NULLABLE", "12abc")).toBe("12abc");

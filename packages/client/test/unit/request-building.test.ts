@@ -9,7 +9,9 @@ describe("basicAuthorization", () => {
   });
   it("encodes non-Latin-1 secrets as UTF-8", () => {
     const header = basicAuthorization("id", "pässwörd✓");
-    expect(new TextDecoder().decode(Uint8Array.from(atob(header.slice(6)), (c) => c.charCodeAt(0)))).toBe("id:pässwörd✓");
+    expect(new TextDecoder().decode(Uint8Array.from(atob(header.slice(6)), (c) => c.charCodeAt(0)))).toBe(
+      "id:pässwörd✓",
+    );
   });
   it("refuses an id with a colon, which Basic cannot carry", () => {
     expect(() => basicAuthorization("a:b", "s")).toThrow(TypeError);
@@ -29,9 +31,14 @@ describe("serviceRoot", () => {
 
 describe("queryString", () => {
   it("repeats list parameters, skips undefined ones and encodes values", () => {
-    expect(queryString({ q: "services.port: 22", per_page: 5, cursor: undefined, fields: ["ip", "location.country"] })).toBe(
-      "?q=services.port%3A+22&per_page=5&fields=ip&fields=location.country",
-    );
+    expect(
+      queryString({
+        q: "services.port: 22",
+        per_page: 5,
+        cursor: undefined,
+        fields: ["ip", "location.country"],
+      }),
+    ).toBe("?q=services.port%3A+22&per_page=5&fields=ip&fields=location.country");
     expect(queryString({ q: undefined })).toBe("");
   });
 });

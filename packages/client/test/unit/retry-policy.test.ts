@@ -8,7 +8,12 @@ import {
   UpstreamError,
 } from "../../src/errors";
 import { parseRetryAfter } from "../../src/retry-after";
-import { backoffDelay, decideRetry, DEFAULT_RETRY_OPTIONS, resolveRetryOptions } from "../../src/retry-policy";
+import {
+  backoffDelay,
+  decideRetry,
+  DEFAULT_RETRY_OPTIONS,
+  resolveRetryOptions,
+} from "../../src/retry-policy";
 
 const options = DEFAULT_RETRY_OPTIONS;
 const fresh = { serverRetries: 0, rateLimitRetries: 0 };
@@ -50,11 +55,19 @@ describe("backoffDelay", () => {
 describe("decideRetry", () => {
   it("waits a burst 429's Retry-After, even for a request that is not idempotent", () => {
     const error = new RateLimitError("slow down", { ...init, status: 429, retryAfter: 2 });
-    expect(decideRetry(error, fresh, false, options, half)).toEqual({ retry: true, delayMs: 2000, reason: "rate_limit" });
+    expect(decideRetry(error, fresh, false, options, half)).toEqual({
+      retry: true,
+      delayMs: 2000,
+      reason: "rate_limit",
+    });
   });
   it("backs off on a burst 429 without Retry-After", () => {
     const error = new RateLimitError("slow down", { ...init, status: 429 });
-    expect(decideRetry(error, fresh, true, options, half)).toEqual({ retry: true, delayMs: 375, reason: "rate_limit" });
+    expect(decideRetry(error, fresh, true, options, half)).toEqual({
+      retry: true,
+      delayMs: 375,
+      reason: "rate_limit",
+    });
   });
   it("gives up on a Retry-After longer than maxRetryAfterMs", () => {
     const error = new RateLimitError("slow down", { ...init, status: 429, retryAfter: 61 });
@@ -62,7 +75,9 @@ describe("decideRetry", () => {
   });
   it("stops after maxRateLimitRetries", () => {
     const error = new RateLimitError("slow down", { ...init, status: 429, retryAfter: 1 });
-    expect(decideRetry(error, { serverRetries: 0, rateLimitRetries: 3 }, true, options, half)).toEqual({ retry: false });
+    expect(decideRetry(error, { serverRetries: 0, rateLimitRetries: 3 }, true, options, half)).toEqual({
+      retry: false,
+    });
   });
   it("never retries quota exhaustion", () => {
     const error = new QuotaExceededError("quota", { ...init, status: 429 });
@@ -83,16 +98,26 @@ describe("decideRetry", () => {
     }
   });
   it("never repeats a request that may have run (job starts) after a 5xx or network error", () => {
-    expect(decideRetry(new ServerError("boom", { ...init, status: 500 }), fresh, false, options, half)).toEqual({ retry: false });
-    expect(decideRetry(new NetworkError("reset", init), fresh, false, options, half)).toEqual({ retry: false });
+    expect(
+      decideRetry(new ServerError("boom", { ...init, status: 500 }), fresh, false, options, half),
+    ).toEqual({ retry: false });
+    expect(decideRetry(new NetworkError("reset", init), fresh, false, options, half)).toEqual({
+      retry: false,
+    });
   });
   it("does not retry 501 or client errors", () => {
-    expect(decideRetry(new ServerError("no", { ...init, status: 501 }), fresh, true, options, half)).toEqual({ retry: false });
-    expect(decideRetry(new NotFoundError("gone", { ...init, status: 404 }), fresh, true, options, half)).toEqual({ retry: false });
+    expect(decideRetry(new ServerError("no", { ...init, status: 501 }), fresh, true, options, half)).toEqual({
+      retry: false,
+    });
+    expect(
+      decideRetry(new NotFoundError("gone", { ...init, status: 404 }), fresh, true, options, half),
+    ).toEqual({ retry: false });
   });
   it("stops after maxRetries", () => {
     const error = new ServerError("boom", { ...init, status: 500 });
-    expect(decideRetry(error, { serverRetries: 3, rateLimitRetries: 0 }, true, options, half)).toEqual({ retry: false });
+    expect(decideRetry(error, { serverRetries: 3, rateLimitRetries: 0 }, true, options, half)).toEqual({
+      retry: false,
+    });
   });
 });
 
@@ -101,7 +126,10 @@ describe("resolveRetryOptions", () => {
     expect(resolveRetryOptions(false)).toMatchObject({ maxRetries: 0, maxRateLimitRetries: 0 });
   });
   it("overrides only what is given", () => {
-    expect(resolveRetryOptions({ maxRetryAfterMs: 5000 })).toEqual({ ...DEFAULT_RETRY_OPTIONS, maxRetryAfterMs: 5000 });
+    expect(resolveRetryOptions({ maxRetryAfterMs: 5000 })).toEqual({
+      ...DEFAULT_RETRY_OPTIONS,
+      maxRetryAfterMs: 5000,
+    });
   });
   it("refuses negative or infinite bounds", () => {
     expect(() => resolveRetryOptions({ maxRetries: -1 })).toThrow(RangeError);

@@ -42,7 +42,12 @@ export function UsageBar(props: { fraction: number }) {
     <svg class="bar" viewBox="0 0 72 8" aria-hidden="true">
       <rect class="bar-track" width="72" height="8" rx="4" />
       {fraction > 0 && (
-        <rect class={`bar-fill level-${levelOf(fraction)}`} width={Math.max(4, fraction * 72).toFixed(1)} height="8" rx="4" />
+        <rect
+          class={`bar-fill level-${levelOf(fraction)}`}
+          width={Math.max(4, fraction * 72).toFixed(1)}
+          height="8"
+          rx="4"
+        />
       )}
     </svg>
   );

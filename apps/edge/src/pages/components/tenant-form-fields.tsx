@@ -12,7 +12,11 @@ const PERIOD_LABELS: Record<(typeof TENANT_PERIODS)[number], string> = {
 };
 
 /** Allowance, period and tier: the fields creating and changing a tenant share. */
-export function QuotaFields(props: { values: Record<string, string>; tiers: readonly TierOption[]; idPrefix: string }) {
+export function QuotaFields(props: {
+  values: Record<string, string>;
+  tiers: readonly TierOption[];
+  idPrefix: string;
+}) {
   const { values, tiers, idPrefix } = props;
   // The rate tier gets a row of its own: its options ("standard — up to 60 requests per minute") are long.
   return (

@@ -6,7 +6,11 @@ import { Gauge } from "./gauge";
 import { Stat } from "./stat";
 import { UsageChartView } from "./usage-chart";
 
-const PERIOD_NAMES = { daily: "Daily allowance", monthly: "Monthly allowance", never: "One-time credits" } as const;
+const PERIOD_NAMES = {
+  daily: "Daily allowance",
+  monthly: "Monthly allowance",
+  never: "One-time credits",
+} as const;
 
 /** The quota gauge with used, allowance and reset; figures are the account API's. */
 export function QuotaCard(props: { report: TenantReport }) {
@@ -62,7 +66,8 @@ export function UsageStats(props: { report: TenantReport }) {
         figure="cache-hits"
         hint={
           <>
-            saved <span data-figure="upstream-calls-saved">{formatCount(totals.cacheHits)}</span> upstream call
+            saved <span data-figure="upstream-calls-saved">{formatCount(totals.cacheHits)}</span> upstream
+            call
             {totals.cacheHits === 1 ? "" : "s"}
             {quotaSavedByCache > 0 && ` and ${formatCount(quotaSavedByCache)} quota`}
           </>
@@ -92,7 +97,10 @@ export function UsageChartCard(props: { report: TenantReport }) {
         <h2 id="usage-title">Requests per day by operation</h2>
         <span class="muted">last {days} days, UTC</span>
       </div>
-      <UsageChartView chart={chart} label={`Requests per day over the last ${days} days, stacked by operation`} />
+      <UsageChartView
+        chart={chart}
+        label={`Requests per day over the last ${days} days, stacked by operation`}
+      />
     </section>
   );
 }
@@ -108,7 +116,8 @@ export function RecentErrorsCard(props: { report: TenantReport }) {
       </div>
       {errors.length === 0 ? (
         <p class="muted" data-figure="no-errors">
-          No failed requests. Errors (4xx and 5xx answers, quota and rate refusals) show up here by day and operation.
+          No failed requests. Errors (4xx and 5xx answers, quota and rate refusals) show up here by day and
+          operation.
         </p>
       ) : (
         <div class="table-scroll">

@@ -45,7 +45,13 @@ export function UsageChartView(props: { chart: UsageChart; label: string }) {
       <svg class="chart" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={props.label}>
         {ticks.map((tick) => (
           <g>
-            <line class={tick === 0 ? "baseline" : "gridline"} x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={y(tick)} y2={y(tick)} />
+            <line
+              class={tick === 0 ? "baseline" : "gridline"}
+              x1={MARGIN.left}
+              x2={WIDTH - MARGIN.right}
+              y1={y(tick)}
+              y2={y(tick)}
+            />
             <text x={MARGIN.left - 10} y={y(tick) + 4} text-anchor="end">
               {formatCount(tick)}
             </text>
@@ -80,7 +86,11 @@ export function UsageChartView(props: { chart: UsageChart; label: string }) {
                     Today
                   </text>
                 ) : (
-                  <text x={(MARGIN.left + i * slot + slot / 2).toFixed(1)} y={HEIGHT - 8} text-anchor="middle">
+                  <text
+                    x={(MARGIN.left + i * slot + slot / 2).toFixed(1)}
+                    y={HEIGHT - 8}
+                    text-anchor="middle"
+                  >
                     {shortDay(day.day)}
                   </text>
                 ))}
@@ -88,7 +98,12 @@ export function UsageChartView(props: { chart: UsageChart; label: string }) {
           );
         })}
         {max === 0 && (
-          <text class="empty" x={MARGIN.left + plotWidth / 2} y={MARGIN.top + plotHeight / 2} text-anchor="middle">
+          <text
+            class="empty"
+            x={MARGIN.left + plotWidth / 2}
+            y={MARGIN.top + plotHeight / 2}
+            text-anchor="middle"
+          >
             No requests in the last {days.length} days
           </text>
         )}

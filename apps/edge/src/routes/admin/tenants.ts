@@ -1,4 +1,9 @@
-import { ApiError, tenantCreateBodySchema, tenantPatchBodySchema, tenantRotateBodySchema } from "@scangate/core";
+import {
+  ApiError,
+  tenantCreateBodySchema,
+  tenantPatchBodySchema,
+  tenantRotateBodySchema,
+} from "@scangate/core";
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../../app-env";
 import { parseJsonBody } from "../../http/json-body";
@@ -8,7 +13,10 @@ import { tenantToWire } from "../../tenants/store";
 function checkTier(c: Context<AppEnv>, tier: string | undefined): void {
   const tiers = c.get("services").config.rateTiers;
   if (tier !== undefined && !(tier in tiers)) {
-    throw new ApiError("bad_request", `tier: unknown tier "${tier}" (one of ${Object.keys(tiers).join(", ")})`);
+    throw new ApiError(
+      "bad_request",
+      `tier: unknown tier "${tier}" (one of ${Object.keys(tiers).join(", ")})`,
+    );
   }
 }
 
@@ -36,7 +44,9 @@ export function registerTenantAdminRoutes(app: Hono<AppEnv>): void {
     return c.json({ tenants: (await tenants.list()).map((row) => tenantToWire(row, now)) });
   });
 
-  app.get("/admin/tenants/:id", async (c) => c.json(tenantToWire(await existingTenant(c), c.get("services").clock.now())));
+  app.get("/admin/tenants/:id", async (c) =>
+    c.json(tenantToWire(await existingTenant(c), c.get("services").clock.now())),
+  );
 
   app.patch("/admin/tenants/:id", async (c) => {
     const body = await parseJsonBody(c, tenantPatchBodySchema);
@@ -49,7 +59,12 @@ export function registerTenantAdminRoutes(app: Hono<AppEnv>): void {
 
   app.post("/admin/tenants/:id/rotate", async (c) => {
     const body = await parseJsonBody(c, tenantRotateBodySchema, {});
-    const rotated = await rotateSecret(c.get("services"), await existingTenant(c), body.grace_seconds, ADMIN_ACTOR);
+    const rotated = await rotateSecret(
+      c.get("services"),
+      await existingTenant(c),
+      body.grace_seconds,
+      ADMIN_ACTOR,
+    );
     if (!rotated) throw new ApiError("not_found", "no tenant with this id");
     return c.json(rotated);
   });
@@ -61,7 +76,13 @@ export function registerTenantAdminRoutes(app: Hono<AppEnv>): void {
     if (!removed) throw new ApiError("not_found", "no tenant with this id");
     auth.invalidate(before.apiId);
     const wire = tenantToWire(removed, clock.now());
-    await audit.record({ actor: ADMIN_ACTOR, action: "tenant.delete", tenantId: before.id, before: wire, after: null });
+    await audit.record({
+      actor: ADMIN_ACTOR,
+      action: "tenant.delete",
+      tenantId: before.id,
+      before: wire,
+      after: null,
+    });
     return c.json(wire);
   });
 }

@@ -7,7 +7,14 @@ import { type CacheOutcome, cacheStatus, wantsRevalidation } from "../../cache/c
 import { ageSeconds, type Freshness, freshness, freshnessPolicy } from "../../cache/freshness";
 import type { CachedDocument } from "../../cache/interface";
 import { relayedResponse } from "../../upstream/relay";
-import { beginOperation, chargedRelay, chargeRequest, readRequestBody, refundRequest, upstreamPath } from "./exchange";
+import {
+  beginOperation,
+  chargedRelay,
+  chargeRequest,
+  readRequestBody,
+  refundRequest,
+  upstreamPath,
+} from "./exchange";
 
 function parseJson(body: Uint8Array | undefined): unknown {
   try {
@@ -100,9 +107,19 @@ export function registerBulkRoute(app: Hono<AppEnv>): void {
       if ("error" in failure) throw failure.error;
       return relayedResponse(failure.relayed);
     }
-    const fwd = revalidationAsked ? "request" : toFetch.length < wanted.length ? "partial" : rows.size > 0 ? "stale" : "uri-miss";
+    const fwd = revalidationAsked
+      ? "request"
+      : toFetch.length < wanted.length
+        ? "partial"
+        : rows.size > 0
+          ? "stale"
+          : "uri-miss";
     if (staleUsed) {
-      return bulkResponse(mergeBulk(requested, entries), { hit: false, fwd, stored: false, detail: "stale-if-error" }, age);
+      return bulkResponse(
+        mergeBulk(requested, entries),
+        { hit: false, fwd, stored: false, detail: "stale-if-error" },
+        age,
+      );
     }
     if (!called && !cacheConfig.hitsCharged) {
       // Other requests' upstream calls answered this one: a cache hit, and hits are free.

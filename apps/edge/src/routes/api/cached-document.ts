@@ -59,7 +59,11 @@ export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Pr
       );
     }
     const detail = state === "revalidate" ? { detail: "stale-while-revalidate" as const } : {};
-    return withCacheHeaders(fromCache(c, route, cached), { hit: true, ttl: ttlSeconds(cached, now), ...detail }, ageSeconds(cached, now));
+    return withCacheHeaders(
+      fromCache(c, route, cached),
+      { hit: true, ttl: ttlSeconds(cached, now), ...detail },
+      ageSeconds(cached, now),
+    );
   }
 
   const fwd = revalidationAsked ? "request" : cached ? "stale" : "uri-miss";
@@ -68,7 +72,11 @@ export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Pr
     usage.cacheHit = true;
     const doc = staleFallback as CachedDocument;
     const at = services.clock.now();
-    return withCacheHeaders(fromCache(c, route, doc), { hit: false, fwd, stored: false, fwdStatus, detail: "stale-if-error" }, ageSeconds(doc, at));
+    return withCacheHeaders(
+      fromCache(c, route, doc),
+      { hit: false, fwd, stored: false, fwdStatus, detail: "stale-if-error" },
+      ageSeconds(doc, at),
+    );
   };
 
   const charge = await chargeRequest(c, route.operation);
@@ -99,7 +107,11 @@ export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Pr
     // Another request's upstream call answered this one: that is a cache hit, and hits are free.
     await refundRequest(c, charge);
     usage.cacheHit = true;
-    return withCacheHeaders(relayedResponse(value.relayed), { hit: true, ttl: route.ttlSeconds, detail: "collapsed" }, 0);
+    return withCacheHeaders(
+      relayedResponse(value.relayed),
+      { hit: true, ttl: route.ttlSeconds, detail: "collapsed" },
+      0,
+    );
   }
   return withCacheHeaders(relayedResponse(value.relayed), { hit: false, fwd, stored: value.stored }, 0);
 }

@@ -15,10 +15,17 @@ export function registerForwardedRoutes(app: Hono<AppEnv>): void {
     app.on(route.method, route.path, async (c) => {
       beginOperation(c, route.operation);
       const body = await readRequestBody(c);
-      const relayed = await chargedRelay(c, route.operation, { method: route.method, path: upstreamPath(c), body });
+      const relayed = await chargedRelay(c, route.operation, {
+        method: route.method,
+        path: upstreamPath(c),
+        body,
+      });
       if (route.operation !== "data" || relayed.status !== 200) return relayedResponse(relayed);
       const edgeBase = `${new URL(c.req.url).origin}/api`;
-      return c.json(rebaseUpstreamLinks(relayed.json, c.get("services").upstream.baseUrl, edgeBase) as object, 200);
+      return c.json(
+        rebaseUpstreamLinks(relayed.json, c.get("services").upstream.baseUrl, edgeBase) as object,
+        200,
+      );
     });
   }
   for (const route of routesHandledBy("file")) {

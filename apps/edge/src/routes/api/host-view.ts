@@ -22,7 +22,9 @@ export function registerHostViewRoute(app: Hono<AppEnv>): void {
     const atTimeValues = query.getAll("at_time");
     const atTime = atTimeValues.length === 1 ? parseRfc3339Nanos(atTimeValues[0] ?? "") : null;
     const cacheable =
-      ip.success && [...query.keys()].every((key) => key === "at_time") && (atTimeValues.length === 0 || atTime !== null);
+      ip.success &&
+      [...query.keys()].every((key) => key === "at_time") &&
+      (atTimeValues.length === 0 || atTime !== null);
     if (!ip.success || !cacheable) {
       return relayedResponse(await chargedRelay(c, "host_view", { method: "GET", path: upstreamPath(c) }));
     }

@@ -48,8 +48,12 @@ function downloadPaths(json: unknown): string[] | null {
  */
 export function registerJobRoutes(app: Hono<AppEnv>): void {
   app.post("/api/v1/query", (c) => startJob(c, "query", "query_start"));
-  app.get("/api/v1/query/:job_id", async (c) => relayedResponse(await readOwnedJob(c, "query", "query_status")));
-  app.get("/api/v1/query/:job_id/:page", async (c) => relayedResponse(await readOwnedJob(c, "query", "query_results")));
+  app.get("/api/v1/query/:job_id", async (c) =>
+    relayedResponse(await readOwnedJob(c, "query", "query_status")),
+  );
+  app.get("/api/v1/query/:job_id/:page", async (c) =>
+    relayedResponse(await readOwnedJob(c, "query", "query_results")),
+  );
   app.post("/api/v1/export", (c) => startJob(c, "export", "export_start"));
 
   app.get("/api/v1/export/:job_id", async (c) => {
@@ -57,13 +61,21 @@ export function registerJobRoutes(app: Hono<AppEnv>): void {
     const paths = downloadPaths(relayed.json);
     if (!isSuccess(relayed.status) || paths === null) return relayedResponse(relayed);
     const jobId = c.req.param("job_id");
-    const rewritten = { ...(relayed.json as object), download_paths: paths.map((_, i) => edgeFileUrl(c, jobId, i + 1)) };
+    const rewritten = {
+      ...(relayed.json as object),
+      download_paths: paths.map((_, i) => edgeFileUrl(c, jobId, i + 1)),
+    };
     return c.json(rewritten, 200);
   });
 
   app.get("/api/v1/export/:job_id/files/:file{[0-9]+}", async (c) => {
     const jobId = c.req.param("job_id");
-    const status = await readOwnedJob(c, "export", "export_download", `/v1/export/${encodeURIComponent(jobId)}`);
+    const status = await readOwnedJob(
+      c,
+      "export",
+      "export_download",
+      `/v1/export/${encodeURIComponent(jobId)}`,
+    );
     if (!isSuccess(status.status)) return relayedResponse(status);
     const url = downloadPaths(status.json)?.[Number(c.req.param("file")) - 1];
     if (!url) throw new ApiError("not_found");
@@ -74,4 +86,3 @@ export function registerJobRoutes(app: Hono<AppEnv>): void {
     );
   });
 }
-

@@ -25,7 +25,9 @@ export function registerViewRoute(app: Hono<AppEnv>): void {
       key: { index, id: normalizeDocumentId(index, id), atTime: "" },
       path: upstreamPath(c),
       ttlSeconds: c.get("services").config.cache.ttlSeconds[index],
-      negativeBody: JSON.stringify(index === "certificates" ? UNKNOWN_CERTIFICATE_ENTRY : renderErrorBody("not_found", "v1")),
+      negativeBody: JSON.stringify(
+        index === "certificates" ? UNKNOWN_CERTIFICATE_ENTRY : renderErrorBody("not_found", "v1"),
+      ),
       negativeResponse: (ctx) => renderedError(ctx, "not_found", "v1"),
     });
   });

@@ -12,7 +12,9 @@ type PageContext = Context<AppEnv>;
 
 /** Says what is wrong with a form in one sentence per field. */
 function problems(error: z.ZodError): string {
-  return error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message)).join("; ");
+  return error.issues
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
+    .join("; ");
 }
 
 /** A number field: blank is "not given", anything else must parse (zod says what is wrong). */
@@ -28,7 +30,9 @@ function textField(form: URLSearchParams, name: string): string | undefined {
 
 function unknownTier(c: PageContext, tier: string | undefined): string | undefined {
   const tiers = c.get("services").config.rateTiers;
-  return tier !== undefined && !(tier in tiers) ? `tier: unknown tier "${tier}" (one of ${Object.keys(tiers).join(", ")})` : undefined;
+  return tier !== undefined && !(tier in tiers)
+    ? `tier: unknown tier "${tier}" (one of ${Object.keys(tiers).join(", ")})`
+    : undefined;
 }
 
 /** Every console action: same origin, a signed-in admin, and this session's CSRF token. */
@@ -61,7 +65,9 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
       const posted = await adminForm(c);
       if (posted instanceof Response) return posted;
       const { admin, form } = posted;
-      const values = Object.fromEntries(["name", "email", "allowance", "period", "tier"].map((k) => [k, form.get(k) ?? ""]));
+      const values = Object.fromEntries(
+        ["name", "email", "allowance", "period", "tier"].map((k) => [k, form.get(k) ?? ""]),
+      );
       const parsed = tenantCreateBodySchema.safeParse({
         name: textField(form, "name") ?? "",
         email: textField(form, "email") ?? "",
@@ -72,7 +78,16 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
       const error = parsed.success ? unknownTier(c, parsed.data.tier) : problems(parsed.error);
       if (!parsed.success || error) return renderConsole(c, admin, { values, error }, 400);
       const tenant = await createTenant(c.get("services"), parsed.data, CONSOLE_ACTOR);
-      return renderPage(c, <SecretOncePage tenant={tenant} event="created" csrf={admin.csrf} origin={new URL(c.req.url).origin} />, 201);
+      return renderPage(
+        c,
+        <SecretOncePage
+          tenant={tenant}
+          event="created"
+          csrf={admin.csrf}
+          origin={new URL(c.req.url).origin}
+        />,
+        201,
+      );
     }),
   );
 
@@ -91,7 +106,8 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
         ...(form.get("reset_used") === "1" ? { used: 0 } : {}),
       });
       const error = parsed.success ? unknownTier(c, parsed.data.tier) : problems(parsed.error);
-      if (!parsed.success || error) return renderTenantAdmin(c, admin, before.id, { settings: { values, error: error ?? "" } }, 400);
+      if (!parsed.success || error)
+        return renderTenantAdmin(c, admin, before.id, { settings: { values, error: error ?? "" } }, 400);
       if (!(await updateTenant(c.get("services"), before, parsed.data, CONSOLE_ACTOR))) throw noSuchTenant();
       return seeOther(c, `/admin/console/tenants/${before.id}?done=updated`);
     }),
@@ -105,15 +121,35 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
       const { admin, form } = posted;
       const before = await existingTenant(c);
       if (form.get("confirm") !== "yes") {
-        return renderTenantAdmin(c, admin, before.id, { actionError: "Not rotated: tick the box to confirm." }, 400);
+        return renderTenantAdmin(
+          c,
+          admin,
+          before.id,
+          { actionError: "Not rotated: tick the box to confirm." },
+          400,
+        );
       }
       const parsed = tenantRotateBodySchema.safeParse({ grace_seconds: numberField(form, "grace_seconds") });
       if (!parsed.success) {
-        return renderTenantAdmin(c, admin, before.id, { actionError: `Not rotated: ${problems(parsed.error)}` }, 400);
+        return renderTenantAdmin(
+          c,
+          admin,
+          before.id,
+          { actionError: `Not rotated: ${problems(parsed.error)}` },
+          400,
+        );
       }
       const tenant = await rotateSecret(c.get("services"), before, parsed.data.grace_seconds, CONSOLE_ACTOR);
       if (!tenant) throw noSuchTenant();
-      return renderPage(c, <SecretOncePage tenant={tenant} event="rotated" csrf={admin.csrf} origin={new URL(c.req.url).origin} />);
+      return renderPage(
+        c,
+        <SecretOncePage
+          tenant={tenant}
+          event="rotated"
+          csrf={admin.csrf}
+          origin={new URL(c.req.url).origin}
+        />,
+      );
     }),
   );
 
@@ -129,9 +165,18 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
         const { admin, form } = posted;
         const before = await existingTenant(c);
         if (disabled && form.get("confirm") !== "yes") {
-          return renderTenantAdmin(c, admin, before.id, { actionError: "Not disabled: tick the box to confirm." }, 400);
+          return renderTenantAdmin(
+            c,
+            admin,
+            before.id,
+            { actionError: "Not disabled: tick the box to confirm." },
+            400,
+          );
         }
-        if (before.disabled !== disabled && !(await updateTenant(c.get("services"), before, { disabled }, CONSOLE_ACTOR))) {
+        if (
+          before.disabled !== disabled &&
+          !(await updateTenant(c.get("services"), before, { disabled }, CONSOLE_ACTOR))
+        ) {
           throw noSuchTenant();
         }
         return seeOther(c, `/admin/console/tenants/${before.id}?done=${disabled ? "disabled" : "enabled"}`);

@@ -2,7 +2,12 @@ import type { Context, Hono } from "hono";
 import type { AppEnv } from "../../app-env";
 import { tokensEqual } from "../../auth/secrets";
 import { AdminConsolePage, type CreateFormState } from "../../pages/admin-console";
-import { AdminTenantPage, DONE_MESSAGES, type DoneCode, type TenantAdminProps } from "../../pages/admin-tenant";
+import {
+  AdminTenantPage,
+  DONE_MESSAGES,
+  type DoneCode,
+  type TenantAdminProps,
+} from "../../pages/admin-tenant";
 import type { TierOption } from "../../pages/components/tenant-form-fields";
 import { SignInPage } from "../../pages/sign-in";
 import { credentialFingerprint, endSession, openSession } from "../../sessions/session-cookie";
@@ -42,13 +47,24 @@ export async function adminOrRedirect(c: PageContext): Promise<SignedIn | Respon
   return seeOther(c, ended ? "/admin/login?notice=ended" : "/admin/login");
 }
 
-export async function renderConsole(c: PageContext, admin: SignedIn, create: CreateFormState, status: 200 | 400 = 200) {
+export async function renderConsole(
+  c: PageContext,
+  admin: SignedIn,
+  create: CreateFormState,
+  status: 200 | 400 = 200,
+) {
   const services = c.get("services");
   const sort = tenantSortSchema.parse({ sort: c.req.query("sort"), dir: c.req.query("dir") });
   const [report, audit] = await Promise.all([fleetReport(services, sort), services.audit.list({ limit: 8 })]);
   return renderPage(
     c,
-    <AdminConsolePage report={report} csrf={admin.csrf} tiers={tierOptions(c)} create={create} audit={audit} />,
+    <AdminConsolePage
+      report={report}
+      csrf={admin.csrf}
+      tiers={tierOptions(c)}
+      create={create}
+      audit={audit}
+    />,
     status,
   );
 }
@@ -63,8 +79,16 @@ export async function renderTenantAdmin(
 ) {
   const services = c.get("services");
   const tenant = await services.tenants.get(id);
-  if (!tenant) throw new PageError("not_found", "No such tenant", "There is no tenant with this id. It may have been deleted.");
-  const [report, audit] = await Promise.all([tenantReport(services, tenant), services.audit.list({ tenantId: id, limit: 10 })]);
+  if (!tenant)
+    throw new PageError(
+      "not_found",
+      "No such tenant",
+      "There is no tenant with this id. It may have been deleted.",
+    );
+  const [report, audit] = await Promise.all([
+    tenantReport(services, tenant),
+    services.audit.list({ tenantId: id, limit: 10 }),
+  ]);
   return renderPage(
     c,
     <AdminTenantPage report={report} csrf={admin.csrf} tiers={tierOptions(c)} audit={audit} {...extra} />,
@@ -104,7 +128,11 @@ export function registerAdminPages(app: Hono<AppEnv>): void {
       ]);
       if (!throttle.allowed) {
         c.header("Retry-After", String(throttle.retryAfterSeconds));
-        return renderPage(c, <SignInPage area="admin" error="Too many sign-in attempts. Wait a minute, then try again." />, 429);
+        return renderPage(
+          c,
+          <SignInPage area="admin" error="Too many sign-in attempts. Wait a minute, then try again." />,
+          429,
+        );
       }
       const adminToken = services.config.adminToken;
       if (!(await tokensEqual(token, adminToken))) {
@@ -151,4 +179,3 @@ export function registerAdminPages(app: Hono<AppEnv>): void {
     }),
   );
 }
-

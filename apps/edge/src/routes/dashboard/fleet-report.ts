@@ -98,10 +98,16 @@ async function upstreamAccount(services: EdgeServices, apiId: string): Promise<U
       return { apiId, ok: false, problem: `the upstream answered HTTP ${response.status}` };
     }
     const parsed = accountSchema.safeParse(await response.json());
-    return parsed.success ? { apiId, ok: true, account: parsed.data } : { apiId, ok: false, problem: "the upstream's answer is not an account" };
+    return parsed.success
+      ? { apiId, ok: true, account: parsed.data }
+      : { apiId, ok: false, problem: "the upstream's answer is not an account" };
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    return { apiId, ok: false, problem: timedOut ? "the upstream did not answer in time" : "the upstream could not be reached" };
+    return {
+      apiId,
+      ok: false,
+      problem: timedOut ? "the upstream did not answer in time" : "the upstream could not be reached",
+    };
   }
 }
 
@@ -116,7 +122,9 @@ export async function fleetReport(services: EdgeServices, sort: TenantSort): Pro
     services.tenants.list(),
     usageByTenant(services.db, since),
     dailyUsage(services.db, since),
-    Promise.all(services.config.upstreamCredentials.map((credential) => upstreamAccount(services, credential.apiId))),
+    Promise.all(
+      services.config.upstreamCredentials.map((credential) => upstreamAccount(services, credential.apiId)),
+    ),
   ]);
   const lines = rows.map((row) => ({
     row,

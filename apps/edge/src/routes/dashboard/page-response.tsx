@@ -19,12 +19,22 @@ export class PageError extends Error {
   }
 }
 
-export async function renderPage(c: PageContext, page: JSX.Element, status: ContentfulStatusCode = 200): Promise<Response> {
+export async function renderPage(
+  c: PageContext,
+  page: JSX.Element,
+  status: ContentfulStatusCode = 200,
+): Promise<Response> {
   const html: string = await page;
   return c.html(`<!doctype html>${html}`, status);
 }
 
-export function errorPage(c: PageContext, area: Area, kind: ErrorKind, title: string, message: string): Promise<Response> {
+export function errorPage(
+  c: PageContext,
+  area: Area,
+  kind: ErrorKind,
+  title: string,
+  message: string,
+): Promise<Response> {
   const status = ERROR_TABLE[kind].v2.status as ContentfulStatusCode;
   return renderPage(c, <ErrorPage area={area} status={status} title={title} message={message} />, status);
 }
@@ -36,8 +46,16 @@ export function pageHandler(area: Area, handler: (c: PageContext) => Promise<Res
       return await handler(c);
     } catch (error) {
       if (error instanceof PageError) return errorPage(c, area, error.kind, error.title, error.message);
-      console.error(`page ${c.req.method} ${c.req.path} failed: ${error instanceof Error ? error.message : String(error)}`);
-      return errorPage(c, area, "internal", "Something went wrong", "The page could not be built. Try again in a moment.");
+      console.error(
+        `page ${c.req.method} ${c.req.path} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return errorPage(
+        c,
+        area,
+        "internal",
+        "Something went wrong",
+        "The page could not be built. Try again in a moment.",
+      );
     }
   };
 }
@@ -46,10 +64,18 @@ export function pageHandler(area: Area, handler: (c: PageContext) => Promise<Res
 export async function readForm(c: PageContext): Promise<URLSearchParams> {
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/x-www-form-urlencoded\b/i.test(type)) {
-    throw new PageError("unsupported_media_type", "Unsupported form", "Send the form from the page (application/x-www-form-urlencoded).");
+    throw new PageError(
+      "unsupported_media_type",
+      "Unsupported form",
+      "Send the form from the page (application/x-www-form-urlencoded).",
+    );
   }
   const declared = Number(c.req.header("content-length") ?? "0");
-  const tooLarge = new PageError("payload_too_large", "Form too large", "That form is larger than any of ours.");
+  const tooLarge = new PageError(
+    "payload_too_large",
+    "Form too large",
+    "That form is larger than any of ours.",
+  );
   if (declared > MAX_REQUEST_BODY_BYTES) throw tooLarge;
   const text = await c.req.text();
   if (text.length > MAX_REQUEST_BODY_BYTES) throw tooLarge;

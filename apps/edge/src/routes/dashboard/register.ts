@@ -21,17 +21,28 @@ const IMMUTABLE = "public, max-age=31536000, immutable";
 export function registerDashboardRoutes(app: Hono<AppEnv>): void {
   for (const path of PAGE_PATHS) app.use(path, pageSecurityHeaders());
 
-  app.get(ASSET_PATHS.stylesheet, (c) => c.body(STYLESHEET, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": IMMUTABLE }));
-  app.get(ASSET_PATHS.script, (c) =>
-    c.body(CLIENT_SCRIPT, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": IMMUTABLE }),
+  app.get(ASSET_PATHS.stylesheet, (c) =>
+    c.body(STYLESHEET, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": IMMUTABLE }),
   );
-  app.get(ASSET_PATHS.icon, (c) => c.body(ICON_SVG, 200, { "Content-Type": "image/svg+xml", "Cache-Control": IMMUTABLE }));
+  app.get(ASSET_PATHS.script, (c) =>
+    c.body(CLIENT_SCRIPT, 200, {
+      "Content-Type": "text/javascript; charset=utf-8",
+      "Cache-Control": IMMUTABLE,
+    }),
+  );
+  app.get(ASSET_PATHS.icon, (c) =>
+    c.body(ICON_SVG, 200, { "Content-Type": "image/svg+xml", "Cache-Control": IMMUTABLE }),
+  );
 
   registerTenantPages(app);
   registerAdminPages(app);
   registerAdminActions(app);
 
   // Unknown pages answer as pages (and an unknown /admin/console path never reaches the bearer check).
-  app.get("/dashboard/*", (c) => errorPage(c, "tenant", "not_found", "Page not found", "There is no such page on the dashboard."));
-  app.all("/admin/console/*", (c) => errorPage(c, "admin", "not_found", "Page not found", "There is no such page in the console."));
+  app.get("/dashboard/*", (c) =>
+    errorPage(c, "tenant", "not_found", "Page not found", "There is no such page on the dashboard."),
+  );
+  app.all("/admin/console/*", (c) =>
+    errorPage(c, "admin", "not_found", "Page not found", "There is no such page in the console."),
+  );
 }

@@ -60,7 +60,8 @@ export async function currentAdmin(c: PageContext): Promise<SignedIn | null> {
   const services = c.get("services");
   const session = await readSession(c, ADMIN_SESSION, root, services.clock.now());
   if (!session || session.sub !== "admin" || (await services.endedSessions.isEnded(session.sid))) return null;
-  if (session.fp !== (await credentialFingerprint(root, ADMIN_SESSION, services.config.adminToken))) return null;
+  if (session.fp !== (await credentialFingerprint(root, ADMIN_SESSION, services.config.adminToken)))
+    return null;
   return { session, root, csrf: await csrfToken(root, ADMIN_SESSION, session) };
 }
 
@@ -73,7 +74,11 @@ export function hadSessionCookie(c: PageContext, kind: SessionKind): boolean {
 /** Form posts from other sites are refused before anything else is looked at. */
 export function requireSameOrigin(c: PageContext): void {
   if (!fromSameOrigin(c)) {
-    throw new PageError("forbidden", "Form refused", "This form was sent from another site. Open the page here and send it again.");
+    throw new PageError(
+      "forbidden",
+      "Form refused",
+      "This form was sent from another site. Open the page here and send it again.",
+    );
   }
 }
 

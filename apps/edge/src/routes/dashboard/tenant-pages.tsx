@@ -26,8 +26,16 @@ const NOTICES: Record<string, string> = {
   ended: "Your session has ended. Sign in again to continue.",
 };
 
-function signInPage(c: PageContext, status: 200 | 400 | 401 | 403 | 429, props: { error?: string; apiId?: string }) {
-  return renderPage(c, <SignInPage area="tenant" error={props.error} apiId={props.apiId} notice={undefined} />, status);
+function signInPage(
+  c: PageContext,
+  status: 200 | 400 | 401 | 403 | 429,
+  props: { error?: string; apiId?: string },
+) {
+  return renderPage(
+    c,
+    <SignInPage area="tenant" error={props.error} apiId={props.apiId} notice={undefined} />,
+    status,
+  );
 }
 
 /**
@@ -52,8 +60,10 @@ export function registerTenantPages(app: Hono<AppEnv>): void {
       const form = await readForm(c);
       const apiId = (form.get("api_id") ?? "").trim();
       const secret = form.get("secret") ?? "";
-      if (apiId === "" || secret === "") return signInPage(c, 400, { error: "Enter your API ID and secret.", apiId });
-      if (apiId.length > MAX_API_ID_LENGTH) return signInPage(c, 401, { error: "The API ID or secret is not correct." });
+      if (apiId === "" || secret === "")
+        return signInPage(c, 400, { error: "Enter your API ID and secret.", apiId });
+      if (apiId.length > MAX_API_ID_LENGTH)
+        return signInPage(c, 401, { error: "The API ID or secret is not correct." });
 
       const services = c.get("services");
       const throttle = await countSignInAttempt(c.env, services.clock, [
@@ -62,7 +72,10 @@ export function registerTenantPages(app: Hono<AppEnv>): void {
       ]);
       if (!throttle.allowed) {
         c.header("Retry-After", String(throttle.retryAfterSeconds));
-        return signInPage(c, 429, { error: "Too many sign-in attempts. Wait a minute, then try again.", apiId });
+        return signInPage(c, 429, {
+          error: "Too many sign-in attempts. Wait a minute, then try again.",
+          apiId,
+        });
       }
 
       const outcome = await services.auth.authenticate(apiId, secret);

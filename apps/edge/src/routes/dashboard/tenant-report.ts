@@ -44,7 +44,8 @@ export function describeTier(config: EdgeConfig, name: string): string {
 function quotaSavedByCache(config: EdgeConfig, rows: readonly DailyOperationUsage[]): number {
   if (config.cache.hitsCharged) return 0;
   return rows.reduce((sum, row) => {
-    const cost = row.operation in OPERATION_COSTS ? OPERATION_COSTS[row.operation as keyof typeof OPERATION_COSTS] : 0;
+    const cost =
+      row.operation in OPERATION_COSTS ? OPERATION_COSTS[row.operation as keyof typeof OPERATION_COSTS] : 0;
     return sum + row.cacheHits * cost;
   }, 0);
 }

@@ -15,7 +15,11 @@ const sums = {
 };
 
 /** Rollups since `since`, per UTC day and operation; one tenant's, or everyone's. */
-export async function dailyUsage(db: EdgeDb, since: number, tenantId?: string): Promise<DailyOperationUsage[]> {
+export async function dailyUsage(
+  db: EdgeDb,
+  since: number,
+  tenantId?: string,
+): Promise<DailyOperationUsage[]> {
   const day = sql<number>`(${usage.hour} - ${usage.hour} % ${DAY_MS})`;
   const filters: SQL[] = [gte(usage.hour, since)];
   if (tenantId !== undefined) filters.push(eq(usage.tenantId, tenantId));

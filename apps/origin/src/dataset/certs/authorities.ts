@@ -24,7 +24,10 @@ export interface AuthorityProfile {
   pkiHost: string;
 }
 
-const SG = [["C", "US"], ["O", "Scangate Demo Trust"]] as [string, string][];
+const SG = [
+  ["C", "US"],
+  ["O", "Scangate Demo Trust"],
+] as [string, string][];
 
 export const AUTHORITIES: AuthorityProfile[] = [
   {
@@ -45,7 +48,12 @@ export const AUTHORITIES: AuthorityProfile[] = [
   },
   {
     id: "northwind-root",
-    subject: [["C", "DE"], ["O", "Northwind Traders GmbH"], ["OU", "IT Security"], ["CN", "Northwind Private Root CA"]],
+    subject: [
+      ["C", "DE"],
+      ["O", "Northwind Traders GmbH"],
+      ["OU", "IT Security"],
+      ["CN", "Northwind Private Root CA"],
+    ],
     key: { kind: "RSA", bits: 2048 },
     notBefore: "2019-01-15T00:00:00Z",
     notAfter: "2039-01-15T00:00:00Z",
@@ -53,7 +61,11 @@ export const AUTHORITIES: AuthorityProfile[] = [
   },
   {
     id: "contoso-legacy-root",
-    subject: [["C", "US"], ["O", "Contoso Legacy Systems"], ["CN", "Contoso Legacy Root CA"]],
+    subject: [
+      ["C", "US"],
+      ["O", "Contoso Legacy Systems"],
+      ["CN", "Contoso Legacy Root CA"],
+    ],
     key: { kind: "RSA", bits: 1024 },
     hash: "SHA-1",
     notBefore: "2006-01-01T00:00:00Z",
@@ -112,7 +124,12 @@ export const AUTHORITIES: AuthorityProfile[] = [
   },
   {
     id: "northwind-issuing-01",
-    subject: [["C", "DE"], ["O", "Northwind Traders GmbH"], ["OU", "IT Security"], ["CN", "Northwind Issuing CA 01"]],
+    subject: [
+      ["C", "DE"],
+      ["O", "Northwind Traders GmbH"],
+      ["OU", "IT Security"],
+      ["CN", "Northwind Issuing CA 01"],
+    ],
     key: { kind: "RSA", bits: 2048 },
     notBefore: "2019-02-01T00:00:00Z",
     notAfter: "2029-02-01T00:00:00Z",
@@ -122,7 +139,11 @@ export const AUTHORITIES: AuthorityProfile[] = [
   },
   {
     id: "contoso-legacy-server",
-    subject: [["C", "US"], ["O", "Contoso Legacy Systems"], ["CN", "Contoso Legacy Server CA"]],
+    subject: [
+      ["C", "US"],
+      ["O", "Contoso Legacy Systems"],
+      ["CN", "Contoso Legacy Server CA"],
+    ],
     key: { kind: "RSA", bits: 1024 },
     hash: "SHA-1",
     notBefore: "2008-01-01T00:00:00Z",

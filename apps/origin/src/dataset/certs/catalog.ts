@@ -38,7 +38,14 @@ export interface CertificateCatalog {
   stores: Record<TrustStoreName, Set<string>>;
 }
 
-const CT_LOGS = ["google_argon", "google_xenon", "cloudflare_nimbus", "digicert_wyvern", "letsencrypt_oak", "sectigo_sabre"];
+const CT_LOGS = [
+  "google_argon",
+  "google_xenon",
+  "cloudflare_nimbus",
+  "digicert_wyvern",
+  "letsencrypt_oak",
+  "sectigo_sabre",
+];
 const APPLE_MIN_NOT_BEFORE = Date.UTC(2005, 0, 1);
 
 /**
@@ -48,11 +55,16 @@ const APPLE_MIN_NOT_BEFORE = Date.UTC(2005, 0, 1);
  * - microsoft: all NSS roots, the dataset's public roots and its private Northwind root;
  * - google_ct_primary: all NSS roots plus the dataset's public roots.
  */
-function trustStores(realRoots: ParsedCertificate[], generated: Map<string, string>): Record<TrustStoreName, Set<string>> {
+function trustStores(
+  realRoots: ParsedCertificate[],
+  generated: Map<string, string>,
+): Record<TrustStoreName, Set<string>> {
   const real = realRoots.map((r) => r.facts.sha256);
   const publicRoots = PUBLIC_GENERATED_ROOTS.flatMap((id) => generated.get(id) ?? []);
   const privateRoots = PRIVATE_GENERATED_ROOTS.flatMap((id) => generated.get(id) ?? []);
-  const recentReal = realRoots.filter((r) => r.facts.notBefore >= APPLE_MIN_NOT_BEFORE).map((r) => r.facts.sha256);
+  const recentReal = realRoots
+    .filter((r) => r.facts.notBefore >= APPLE_MIN_NOT_BEFORE)
+    .map((r) => r.facts.sha256);
   return {
     nss: new Set(real),
     apple: new Set([...recentReal, ...publicRoots]),
@@ -61,8 +73,12 @@ function trustStores(realRoots: ParsedCertificate[], generated: Map<string, stri
   };
 }
 
-function ctEntries(entry: { parsed: ParsedCertificate; chain: ChainFacts; precert: boolean }, rng: Prng): CatalogEntry["ct"] {
-  const publiclyLogged = entry.chain.validation.google_ct_primary.had_trusted_path && entry.parsed.facts.extensions.isCa !== true;
+function ctEntries(
+  entry: { parsed: ParsedCertificate; chain: ChainFacts; precert: boolean },
+  rng: Prng,
+): CatalogEntry["ct"] {
+  const publiclyLogged =
+    entry.chain.validation.google_ct_primary.had_trusted_path && entry.parsed.facts.extensions.isCa !== true;
   if (!publiclyLogged) return {};
   const end = new Date(entry.parsed.facts.notAfter);
   const shard = `${end.getUTCFullYear()}h${end.getUTCMonth() < 6 ? 1 : 2}`;
@@ -110,7 +126,9 @@ export async function buildCertificateCatalog(options: {
   );
   const generated = issued.map((i) => ({ issued: i, parsed: parseCertificate(i.der) }));
   const authorityFingerprints = new Map(
-    generated.flatMap((g) => (g.issued.authority ? [[g.issued.authority, g.parsed.facts.sha256] as const] : [])),
+    generated.flatMap((g) =>
+      g.issued.authority ? [[g.issued.authority, g.parsed.facts.sha256] as const] : [],
+    ),
   );
   const all = [...realRoots, ...generated.map((g) => g.parsed)];
   // Node's list could in principle repeat a root; one entry per fingerprint.
@@ -151,7 +169,11 @@ export async function buildCertificateCatalog(options: {
 }
 
 /** The full v1 certificate document, exactly as view and bulk return it. */
-export function certificateDocument(catalog: CertificateCatalog, entry: CatalogEntry, seenInScan: boolean): Record<string, unknown> {
+export function certificateDocument(
+  catalog: CertificateCatalog,
+  entry: CatalogEntry,
+  seenInScan: boolean,
+): Record<string, unknown> {
   const facts = entry.parsed.facts;
   const parsed = {
     ...entry.parsed.parsed,
@@ -161,9 +183,18 @@ export function certificateDocument(catalog: CertificateCatalog, entry: CatalogE
       valid: entry.chain.signatureValid,
     },
   };
-  const source = entry.origin === "root_store" ? "root_store" : seenInScan ? "scan" : Object.keys(entry.ct).length > 0 ? "ct" : "unknown";
+  const source =
+    entry.origin === "root_store"
+      ? "root_store"
+      : seenInScan
+        ? "scan"
+        : Object.keys(entry.ct).length > 0
+          ? "ct"
+          : "unknown";
   const firstParent = entry.chain.parents[0];
-  const parentSpki = firstParent ? (catalog.bySha256.get(firstParent)?.parsed.facts.spkiSubjectFingerprint ?? "") : "";
+  const parentSpki = firstParent
+    ? (catalog.bySha256.get(firstParent)?.parsed.facts.spkiSubjectFingerprint ?? "")
+    : "";
   const validation: Record<string, unknown> = {};
   for (const name of TRUST_STORE_NAMES) validation[name] = entry.chain.validation[name];
   return {

@@ -64,7 +64,10 @@ export async function buildChains(
     }
   }
 
-  const facts = new Map<string, { selfSigned: boolean; signatureValid: boolean; parents: ParsedCertificate[] }>();
+  const facts = new Map<
+    string,
+    { selfSigned: boolean; signatureValid: boolean; parents: ParsedCertificate[] }
+  >();
   for (const cert of certs) {
     const candidates = bySubject.get(bytesToHex(cert.facts.issuerDer)) ?? [];
     let selfSigned = false;

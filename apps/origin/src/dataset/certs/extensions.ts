@@ -116,7 +116,9 @@ export function decodeExtensions(extensions: RawExtension[]): DecodedExtensions 
           const bc = AsnConvert.parse(ext.value, BasicConstraints);
           out.isCa = bc.cA;
           doc.basic_constraints =
-            bc.pathLenConstraint === undefined ? { is_ca: bc.cA } : { is_ca: bc.cA, max_path_len: bc.pathLenConstraint };
+            bc.pathLenConstraint === undefined
+              ? { is_ca: bc.cA }
+              : { is_ca: bc.cA, max_path_len: bc.pathLenConstraint };
           break;
         }
         case OID.keyUsage: {
@@ -144,7 +146,8 @@ export function decodeExtensions(extensions: RawExtension[]): DecodedExtensions 
             if (name.dNSName !== undefined) (san.dns_names ??= []).push(name.dNSName);
             if (name.iPAddress !== undefined) (san.ip_addresses ??= []).push(name.iPAddress);
             if (name.rfc822Name !== undefined) (san.email_addresses ??= []).push(name.rfc822Name);
-            if (name.uniformResourceIdentifier !== undefined) (san.uniform_resource_identifiers ??= []).push(name.uniformResourceIdentifier);
+            if (name.uniformResourceIdentifier !== undefined)
+              (san.uniform_resource_identifiers ??= []).push(name.uniformResourceIdentifier);
           }
           out.dnsNames = san.dns_names ?? [];
           out.ipAddresses = san.ip_addresses ?? [];
@@ -167,8 +170,10 @@ export function decodeExtensions(extensions: RawExtension[]): DecodedExtensions 
         }
         case OID.authorityInfoAccess: {
           for (const access of AsnConvert.parse(ext.value, AuthorityInfoAccessSyntax)) {
-            if (access.accessMethod === "1.3.6.1.5.5.7.48.1") out.ocspUrls.push(...uri(access.accessLocation));
-            if (access.accessMethod === "1.3.6.1.5.5.7.48.2") out.issuerUrls.push(...uri(access.accessLocation));
+            if (access.accessMethod === "1.3.6.1.5.5.7.48.1")
+              out.ocspUrls.push(...uri(access.accessLocation));
+            if (access.accessMethod === "1.3.6.1.5.5.7.48.2")
+              out.issuerUrls.push(...uri(access.accessLocation));
           }
           doc.authority_info_access = { issuer_urls: out.issuerUrls, ocsp_urls: out.ocspUrls };
           break;

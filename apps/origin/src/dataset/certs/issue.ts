@@ -110,7 +110,10 @@ async function issueAuthorities(rng: Prng): Promise<Map<string, IssuedAuthority>
     const signer = parent?.key ?? key;
     const extensions: Extension[] = [
       new BasicConstraintsExtension(true, parent ? 0 : undefined, true),
-      new KeyUsagesExtension(KeyUsageFlags.digitalSignature | KeyUsageFlags.keyCertSign | KeyUsageFlags.cRLSign, true),
+      new KeyUsagesExtension(
+        KeyUsageFlags.digitalSignature | KeyUsageFlags.keyCertSign | KeyUsageFlags.cRLSign,
+        true,
+      ),
       new SubjectKeyIdentifierExtension(keyId),
     ];
     if (parent) {
@@ -164,12 +167,36 @@ const LEAF_KINDS: readonly (readonly [string, number])[] = [
 ];
 
 const SUBDOMAINS = ["api", "mail", "shop", "cdn", "app", "portal", "static", "vpn", "m", "login"];
-const SELF_SIGNED_NAMES = ["localhost", "DVR", "router.lan", "FortiGate", "iDRAC-SRV01", "synology", "printer.local", "esxi01.lan", "Plesk", "ubnt"];
+const SELF_SIGNED_NAMES = [
+  "localhost",
+  "DVR",
+  "router.lan",
+  "FortiGate",
+  "iDRAC-SRV01",
+  "synology",
+  "printer.local",
+  "esxi01.lan",
+  "Plesk",
+  "ubnt",
+];
 const CITIES: Record<string, [string, string]> = {
-  US: ["San Francisco", "California"], DE: ["Berlin", "Berlin"], GB: ["London", "England"], FR: ["Paris", "Ile-de-France"],
-  NL: ["Amsterdam", "Noord-Holland"], JP: ["Tokyo", "Tokyo"], CN: ["Shanghai", "Shanghai"], BR: ["Sao Paulo", "Sao Paulo"],
-  RU: ["Moscow", "Moscow"], IN: ["Mumbai", "Maharashtra"], AU: ["Sydney", "New South Wales"], KR: ["Seoul", "Seoul"],
-  IT: ["Milan", "Lombardy"], ES: ["Madrid", "Madrid"], CH: ["Zurich", "Zurich"], SE: ["Stockholm", "Stockholm"], PL: ["Warsaw", "Mazowieckie"],
+  US: ["San Francisco", "California"],
+  DE: ["Berlin", "Berlin"],
+  GB: ["London", "England"],
+  FR: ["Paris", "Ile-de-France"],
+  NL: ["Amsterdam", "Noord-Holland"],
+  JP: ["Tokyo", "Tokyo"],
+  CN: ["Shanghai", "Shanghai"],
+  BR: ["Sao Paulo", "Sao Paulo"],
+  RU: ["Moscow", "Moscow"],
+  IN: ["Mumbai", "Maharashtra"],
+  AU: ["Sydney", "New South Wales"],
+  KR: ["Seoul", "Seoul"],
+  IT: ["Milan", "Lombardy"],
+  ES: ["Madrid", "Madrid"],
+  CH: ["Zurich", "Zurich"],
+  SE: ["Stockholm", "Stockholm"],
+  PL: ["Warsaw", "Mazowieckie"],
 };
 
 function sanNames(rng: Prng, domain: DomainName): string[] {
@@ -183,7 +210,13 @@ function sanNames(rng: Prng, domain: DomainName): string[] {
 function orgSubject(level: "OV" | "EV", domain: DomainName, cn: string, rng: Prng): [string, string][] {
   const country = countryOfTld(domain.tld);
   const [city, province] = CITIES[country] ?? ["Wilmington", "Delaware"];
-  const base: [string, string][] = [["C", country], ["ST", province], ["L", city], ["O", domain.organization], ["CN", cn]];
+  const base: [string, string][] = [
+    ["C", country],
+    ["ST", province],
+    ["L", city],
+    ["O", domain.organization],
+    ["CN", cn],
+  ];
   if (level === "OV") return base;
   return [
     ["2.5.4.15", "Private Organization"],
@@ -216,7 +249,9 @@ function planCaLeaf(issuer: IssuedAuthority, pool: PoolKey[], domains: DomainGen
   let lifetimeDays = 90;
   let notBefore = DATASET_NOW - rng.int(1, 120) * DAY_MS;
   const isEcdsaCa = issuer.key.spec.kind === "EC";
-  let leafKey = pickLeafKey(pool, rng, (k) => (isEcdsaCa ? k.spec.kind === "EC" : k.spec.kind === "RSA" && k.bits >= 2048));
+  let leafKey = pickLeafKey(pool, rng, (k) =>
+    isEcdsaCa ? k.spec.kind === "EC" : k.spec.kind === "RSA" && k.bits >= 2048,
+  );
   const extensions: Extension[] = [];
   let withEku = rng.chance(0.97);
   let withOcsp = rng.chance(0.98);
@@ -235,8 +270,15 @@ function planCaLeaf(issuer: IssuedAuthority, pool: PoolKey[], domains: DomainGen
       }
       break;
     case "private":
-      sans = [domains.privateName(), ...(rng.chance(0.4) ? [`${rng.pick(SUBDOMAINS)}.${domain.domain}`] : [])];
-      subject = [["C", "DE"], ["O", "Northwind Traders GmbH"], ["CN", sans[0] ?? domain.domain]];
+      sans = [
+        domains.privateName(),
+        ...(rng.chance(0.4) ? [`${rng.pick(SUBDOMAINS)}.${domain.domain}`] : []),
+      ];
+      subject = [
+        ["C", "DE"],
+        ["O", "Northwind Traders GmbH"],
+        ["CN", sans[0] ?? domain.domain],
+      ];
       lifetimeDays = 730;
       notBefore = DATASET_NOW - rng.int(1, 900) * DAY_MS;
       break;
@@ -247,20 +289,38 @@ function planCaLeaf(issuer: IssuedAuthority, pool: PoolKey[], domains: DomainGen
       withEku = rng.chance(0.7);
       withOcsp = false;
       if (rng.chance(0.5)) sans = [];
-      subject = [["C", "US"], ["O", domain.organization], ["CN", domain.domain]];
+      subject = [
+        ["C", "US"],
+        ["O", domain.organization],
+        ["CN", domain.domain],
+      ];
       break;
   }
   if (level === "DV" || level === "OV" || level === "EV") precert = rng.chance(0.04);
   const rsaLeaf = leafKey.spec.kind === "RSA";
   extensions.push(
     new BasicConstraintsExtension(false, undefined, true),
-    new KeyUsagesExtension(KeyUsageFlags.digitalSignature | (rsaLeaf ? KeyUsageFlags.keyEncipherment : 0), true),
+    new KeyUsagesExtension(
+      KeyUsageFlags.digitalSignature | (rsaLeaf ? KeyUsageFlags.keyEncipherment : 0),
+      true,
+    ),
   );
-  if (withEku) extensions.push(new ExtendedKeyUsageExtension([ExtendedKeyUsage.serverAuth, ExtendedKeyUsage.clientAuth]));
-  if (sans.length > 0) extensions.push(new SubjectAlternativeNameExtension(sans.map((value) => ({ type: "dns" as const, value }))));
+  if (withEku)
+    extensions.push(
+      new ExtendedKeyUsageExtension([ExtendedKeyUsage.serverAuth, ExtendedKeyUsage.clientAuth]),
+    );
+  if (sans.length > 0)
+    extensions.push(
+      new SubjectAlternativeNameExtension(sans.map((value) => ({ type: "dns" as const, value }))),
+    );
   extensions.push(new AuthorityKeyIdentifierExtension(issuer.keyId), ...pkiExtensions(issuer, withOcsp));
   if (level === "DV" || level === "OV" || level === "EV") {
-    extensions.push(policiesExtension([POLICY[level]], level === "DV" ? undefined : `https://${issuer.profile.pkiHost}/cps`));
+    extensions.push(
+      policiesExtension(
+        [POLICY[level]],
+        level === "DV" ? undefined : `https://${issuer.profile.pkiHost}/cps`,
+      ),
+    );
   }
   if (precert) extensions.push(new Extension(OID.ctPoison, true, new Uint8Array([0x05, 0x00])));
   return { subject, sans, notBefore, lifetimeDays, leafKey, extensions, precert, domain: domain.domain };
@@ -271,13 +331,21 @@ function planSelfSigned(pool: PoolKey[], domains: DomainGenerator, rng: Prng): L
   const domain = useDomain ? domains.next() : undefined;
   const cn = domain ? domain.domain : rng.pick(SELF_SIGNED_NAMES);
   const subject: [string, string][] = rng.chance(0.4)
-    ? [["C", "AU"], ["ST", "Some-State"], ["O", "Internet Widgits Pty Ltd"], ["CN", cn]]
+    ? [
+        ["C", "AU"],
+        ["ST", "Some-State"],
+        ["O", "Internet Widgits Pty Ltd"],
+        ["CN", cn],
+      ]
     : [["CN", cn]];
   const sans = rng.chance(0.5) ? [cn.toLowerCase()] : [];
   const leafKey = pickLeafKey(pool, rng, (k) => k.spec.kind === "RSA" || rng.chance(0.3));
   const extensions: Extension[] = [];
   if (rng.chance(0.6)) extensions.push(new BasicConstraintsExtension(rng.chance(0.5), undefined, false));
-  if (sans.length > 0) extensions.push(new SubjectAlternativeNameExtension(sans.map((value) => ({ type: "dns" as const, value }))));
+  if (sans.length > 0)
+    extensions.push(
+      new SubjectAlternativeNameExtension(sans.map((value) => ({ type: "dns" as const, value }))),
+    );
   return {
     subject,
     sans,
@@ -290,7 +358,11 @@ function planSelfSigned(pool: PoolKey[], domains: DomainGenerator, rng: Prng): L
   };
 }
 
-export async function issueCertificates(rng: Prng, leafCount: number, onProgress?: (done: number) => void): Promise<IssuedCertificate[]> {
+export async function issueCertificates(
+  rng: Prng,
+  leafCount: number,
+  onProgress?: (done: number) => void,
+): Promise<IssuedCertificate[]> {
   const authorities = await issueAuthorities(rng.fork("authorities"));
   const keyRng = rng.fork("leaf-keys");
   const pool: PoolKey[] = [];

@@ -4,7 +4,16 @@ import { bytesToHex } from "@noble/hashes/utils.js";
 import { AsnConvert } from "@peculiar/asn1-schema";
 import { Certificate } from "@peculiar/asn1-x509";
 import { base64 } from "../encoding";
-import { certificateSpans, children, concat, contentOf, decodeOid, readTlv, stripLeadingZeros, tbsWithoutExtensions } from "./der";
+import {
+  certificateSpans,
+  children,
+  concat,
+  contentOf,
+  decodeOid,
+  readTlv,
+  stripLeadingZeros,
+  tbsWithoutExtensions,
+} from "./der";
 import { parseDistinguishedName } from "./dn";
 import { OID, decodeExtensions, rawExtensions, type DecodedExtensions } from "./extensions";
 
@@ -15,7 +24,10 @@ import { OID, decodeExtensions, rawExtensions, type DecodedExtensions } from "./
  * straight from the DER.
  */
 
-const SIGNATURE_ALGORITHMS: Record<string, { name: string; hash: string | null; key: "RSA" | "ECDSA" | "Ed25519" | "RSAPSS" }> = {
+const SIGNATURE_ALGORITHMS: Record<
+  string,
+  { name: string; hash: string | null; key: "RSA" | "ECDSA" | "Ed25519" | "RSAPSS" }
+> = {
   "1.2.840.113549.1.1.4": { name: "MD5-RSA", hash: null, key: "RSA" },
   "1.2.840.113549.1.1.5": { name: "SHA1-RSA", hash: "SHA-1", key: "RSA" },
   "1.2.840.113549.1.1.11": { name: "SHA256-RSA", hash: "SHA-256", key: "RSA" },
@@ -97,7 +109,12 @@ function isoSeconds(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
-function subjectKeyInfo(spki: Uint8Array): { json: Record<string, unknown>; key: PublicKeyFacts; modulus: bigint | null; exponent: number | null } {
+function subjectKeyInfo(spki: Uint8Array): {
+  json: Record<string, unknown>;
+  key: PublicKeyFacts;
+  modulus: bigint | null;
+  exponent: number | null;
+} {
   const [algorithm, bitString] = children(spki, readTlv(spki, 0));
   if (!algorithm || !bitString) throw new Error("bad SPKI");
   const [oidTlv, params] = children(spki, algorithm);
@@ -116,7 +133,12 @@ function subjectKeyInfo(spki: Uint8Array): { json: Record<string, unknown>; key:
     const exponent = Number(bigintFromBytes(contentOf(keyBytes, e)));
     const bits = bigintFromBytes(modulus).toString(2).length;
     json.rsa_public_key = { exponent, length: bits, modulus: base64(modulus) };
-    return { json, key: { algorithm: name, bits, importAs: { name: "RSA" } }, modulus: bigintFromBytes(modulus), exponent };
+    return {
+      json,
+      key: { algorithm: name, bits, importAs: { name: "RSA" } },
+      modulus: bigintFromBytes(modulus),
+      exponent,
+    };
   }
   if (name === "ECDSA") {
     const curveOid = params && params.tag === 0x06 ? decodeOid(contentOf(spki, params)) : "";
@@ -130,9 +152,19 @@ function subjectKeyInfo(spki: Uint8Array): { json: Record<string, unknown>; key:
       y: base64(keyBytes.subarray(1 + size)),
     };
     const bits = curve?.bits ?? size * 8;
-    return { json, key: { algorithm: name, bits, importAs: curve ? { name: "EC", curve: curve.name } : null }, modulus: null, exponent: null };
+    return {
+      json,
+      key: { algorithm: name, bits, importAs: curve ? { name: "EC", curve: curve.name } : null },
+      modulus: null,
+      exponent: null,
+    };
   }
-  return { json, key: { algorithm: name, bits: keyBytes.length * 8, importAs: null }, modulus: null, exponent: null };
+  return {
+    json,
+    key: { algorithm: name, bits: keyBytes.length * 8, importAs: null },
+    modulus: null,
+    exponent: null,
+  };
 }
 
 function validationLevel(policies: string[]): string {
@@ -198,8 +230,17 @@ export function parseCertificate(der: Uint8Array): ParsedCertificate {
     subject_dn: subject.text,
     issuer: issuer.fields,
     subject: subject.fields,
-    validity: { start: isoSeconds(notBefore), end: isoSeconds(notAfter), length: Math.round((notAfter - notBefore) / 1000) },
-    signature: { self_signed: false, valid: false, value: base64(signature), signature_algorithm: signatureAlgorithm },
+    validity: {
+      start: isoSeconds(notBefore),
+      end: isoSeconds(notAfter),
+      length: Math.round((notAfter - notBefore) / 1000),
+    },
+    signature: {
+      self_signed: false,
+      valid: false,
+      value: base64(signature),
+      signature_algorithm: signatureAlgorithm,
+    },
     signature_algorithm: signatureAlgorithm,
     subject_key_info: ski.json,
     extensions: extensions.document,
@@ -228,7 +269,9 @@ export function parseCertificate(der: Uint8Array): ParsedCertificate {
       subjectDn: subject.text,
       issuerDn: issuer.text,
       extensions,
-      criticalOids: rawExtensions(spans.extensions).filter((e) => e.critical).map((e) => e.oid),
+      criticalOids: rawExtensions(spans.extensions)
+        .filter((e) => e.critical)
+        .map((e) => e.oid),
       extensionOids: spans.extensions.map((e) => e.oid),
       names,
       validationLevel: level,

@@ -29,8 +29,34 @@ const hasExtension = (c: LintSubject, oid: string) => c.facts.extensionOids.incl
 
 /** gTLDs the dataset and the real roots use; any two-letter alphabetic TLD is taken as a ccTLD. */
 const GENERIC_TLDS = new Set([
-  "com", "net", "org", "info", "biz", "io", "app", "dev", "cloud", "edu", "gov", "mil", "int", "name", "pro",
-  "online", "site", "tech", "store", "shop", "xyz", "top", "blog", "page", "google", "microsoft", "amazon", "aws",
+  "com",
+  "net",
+  "org",
+  "info",
+  "biz",
+  "io",
+  "app",
+  "dev",
+  "cloud",
+  "edu",
+  "gov",
+  "mil",
+  "int",
+  "name",
+  "pro",
+  "online",
+  "site",
+  "tech",
+  "store",
+  "shop",
+  "xyz",
+  "top",
+  "blog",
+  "page",
+  "google",
+  "microsoft",
+  "amazon",
+  "aws",
 ]);
 
 function validTld(name: string): boolean {
@@ -74,7 +100,8 @@ const LINTS: Lint[] = [
   },
   {
     name: "e_tls_server_cert_valid_time_longer_than_398_days",
-    applies: (c) => isSubscriber(c) && c.facts.extensions.serverAuth === true && issuedOnOrAfter(c, "2020-09-01T00:00:00Z"),
+    applies: (c) =>
+      isSubscriber(c) && c.facts.extensions.serverAuth === true && issuedOnOrAfter(c, "2020-09-01T00:00:00Z"),
     fails: (c) => c.facts.notAfter - c.facts.notBefore > 398 * DAY,
   },
   {
@@ -89,7 +116,8 @@ const LINTS: Lint[] = [
   },
   {
     name: "e_subject_common_name_not_exactly_from_san",
-    applies: (c) => isSubscriber(c) && c.facts.subjectCommonNames.length > 0 && issuedOnOrAfter(c, "2021-06-01T00:00:00Z"),
+    applies: (c) =>
+      isSubscriber(c) && c.facts.subjectCommonNames.length > 0 && issuedOnOrAfter(c, "2021-06-01T00:00:00Z"),
     fails: (c) => {
       const san = new Set([...c.facts.extensions.dnsNames, ...c.facts.extensions.ipAddresses]);
       return c.facts.subjectCommonNames.some((cn) => !san.has(cn));

@@ -43,15 +43,36 @@ export interface LeafPools {
 }
 
 /** Scanner addresses and vantage points the observations come from. */
-const SOURCE_IPS = ["167.94.138.35", "167.94.138.120", "167.94.145.57", "167.94.146.59", "162.142.125.10", "206.168.34.61"];
+const SOURCE_IPS = [
+  "167.94.138.35",
+  "167.94.138.120",
+  "167.94.145.57",
+  "167.94.146.59",
+  "162.142.125.10",
+  "206.168.34.61",
+];
 const PERSPECTIVES = ["PERSPECTIVE_NTT", "PERSPECTIVE_TATA", "PERSPECTIVE_HE", "PERSPECTIVE_ORANGE"];
 
 const HOSTING_SERVICES: [ServiceKind, number][] = [
-  ["HTTP", 0.55], ["HTTPS", 0.55], ["SSH", 0.5], ["SMTP", 0.08], ["FTP", 0.06], ["MYSQL", 0.07],
-  ["REDIS", 0.04], ["POSTGRES", 0.03], ["DNS", 0.05], ["RDP", 0.05],
+  ["HTTP", 0.55],
+  ["HTTPS", 0.55],
+  ["SSH", 0.5],
+  ["SMTP", 0.08],
+  ["FTP", 0.06],
+  ["MYSQL", 0.07],
+  ["REDIS", 0.04],
+  ["POSTGRES", 0.03],
+  ["DNS", 0.05],
+  ["RDP", 0.05],
 ];
 const DEVICE_SERVICES: [ServiceKind, number][] = [
-  ["HTTP", 0.5], ["HTTPS", 0.35], ["TELNET", 0.15], ["DNS", 0.25], ["SSH", 0.15], ["FTP", 0.08], ["RDP", 0.06],
+  ["HTTP", 0.5],
+  ["HTTPS", 0.35],
+  ["TELNET", 0.15],
+  ["DNS", 0.25],
+  ["SSH", 0.15],
+  ["FTP", 0.08],
+  ["RDP", 0.06],
 ];
 
 export class HostFactory {
@@ -77,14 +98,24 @@ export class HostFactory {
 
   private leafFor(device: boolean): TlsLeaf | undefined {
     const selfSigned = device ? this.rng.chance(0.7) : this.rng.chance(0.05);
-    const pool = selfSigned && this.leaves.selfSigned.length > 0 ? this.leaves.selfSigned : this.leaves.issued;
+    const pool =
+      selfSigned && this.leaves.selfSigned.length > 0 ? this.leaves.selfSigned : this.leaves.issued;
     return pool.length > 0 ? this.rng.pick(pool) : undefined;
   }
 
-  private newService(kind: ServiceKind, taken: Set<number>, ip: string, device: boolean, domainLeaf?: TlsLeaf): ServiceSpec | null {
+  private newService(
+    kind: ServiceKind,
+    taken: Set<number>,
+    ip: string,
+    device: boolean,
+    domainLeaf?: TlsLeaf,
+  ): ServiceSpec | null {
     const ports = SERVICE_PORTS[kind].filter((p) => !taken.has(p));
     if (ports.length === 0) return null;
-    const port = ports[0] !== SERVICE_PORTS[kind][0] || this.rng.chance(0.8) ? (ports[0] as number) : this.rng.pick(ports);
+    const port =
+      ports[0] !== SERVICE_PORTS[kind][0] || this.rng.chance(0.8)
+        ? (ports[0] as number)
+        : this.rng.pick(ports);
     taken.add(port);
     const leaf = kind === "HTTPS" ? this.leafFor(device) : kind === "HTTP" ? domainLeaf : undefined;
     if (kind === "HTTPS" && !leaf) return null;
@@ -132,7 +163,10 @@ export class HostFactory {
         const index = this.rng.int(0, services.length - 1);
         const old = services[index] as ServiceSpec;
         const leaf = old.kind === "HTTPS" ? this.leafFor(device) : undefined;
-        const replaced = old.kind === "HTTPS" && !leaf ? old : buildService(this.rng, old.kind, old.port, { ip, device, leaf });
+        const replaced =
+          old.kind === "HTTPS" && !leaf
+            ? old
+            : buildService(this.rng, old.kind, old.port, { ip, device, leaf });
         next = services.map((s, i) => (i === index ? replaced : s));
       }
       if (!next) continue;
@@ -168,7 +202,11 @@ export class HostFactory {
     return { spec, observedAt, document };
   }
 
-  private v2Document(host: { ip: string; network: Network; firstSeen: number }, services: ObservedService[], lastUpdatedAt: number): Record<string, unknown> {
+  private v2Document(
+    host: { ip: string; network: Network; firstSeen: number },
+    services: ObservedService[],
+    lastUpdatedAt: number,
+  ): Record<string, unknown> {
     const { network } = host;
     const l = network.location;
     return {
@@ -199,7 +237,12 @@ export class HostFactory {
     };
   }
 
-  private v1Document(ip: string, network: Network, services: ServiceSpec[], lastUpdatedAt: number): Record<string, unknown> {
+  private v1Document(
+    ip: string,
+    network: Network,
+    services: ServiceSpec[],
+    lastUpdatedAt: number,
+  ): Record<string, unknown> {
     const l = network.location;
     const doc: Record<string, unknown> = {
       ip,
@@ -242,13 +285,20 @@ export class HostFactory {
     const device = network.kind === "access" ? this.rng.chance(0.85) : this.rng.chance(0.05);
     const windowStart = DATASET_NOW - HISTORY_DAYS * DAY_MS;
     const lateArrival = this.rng.chance(0.1) ? this.rng.int(1, HISTORY_DAYS - 2) * DAY_MS : 0;
-    const firstSeen = windowStart + lateArrival + this.rng.int(0, 23) * 3_600_000 + this.rng.int(0, 3599) * 1000;
+    const firstSeen =
+      windowStart + lateArrival + this.rng.int(0, 23) * 3_600_000 + this.rng.int(0, 3599) * 1000;
     const versions = this.history(ip, device, firstSeen);
     const place = { ip, network, firstSeen };
     const byPort = (a: ObservedService, b: ObservedService) => a.spec.port - b.spec.port;
     const historyDocuments = versions.map((v) => {
-      const observed = v.services.map((s) => this.observe(s, Math.max(firstSeen, v.validFrom - this.rng.int(0, 3599) * 1000))).sort(byPort);
-      return { validFrom: v.validFrom, validTo: v.validTo, document: this.v2Document(place, observed, v.validFrom) };
+      const observed = v.services
+        .map((s) => this.observe(s, Math.max(firstSeen, v.validFrom - this.rng.int(0, 3599) * 1000)))
+        .sort(byPort);
+      return {
+        validFrom: v.validFrom,
+        validTo: v.validTo,
+        document: this.v2Document(place, observed, v.validFrom),
+      };
     });
     const latest = versions[versions.length - 1] as HostVersion;
     const current = latest.services
@@ -264,7 +314,12 @@ export class HostFactory {
       current,
       lastUpdatedAt,
       document: this.v2Document(place, current, lastUpdatedAt),
-      v1Document: this.v1Document(ip, network, current.map((s) => s.spec), lastUpdatedAt),
+      v1Document: this.v1Document(
+        ip,
+        network,
+        current.map((s) => s.spec),
+        lastUpdatedAt,
+      ),
       historyDocuments,
     };
   }

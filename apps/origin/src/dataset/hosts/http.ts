@@ -36,17 +36,32 @@ const page = (status: number, reason: string, title: string | null, inner: strin
 });
 
 const DEFAULT_PAGES: Record<string, Page> = {
-  nginx: page(200, "OK", "Welcome to nginx!", "<h1>Welcome to nginx!</h1><p>If you see this page, the nginx web server is successfully installed.</p>"),
+  nginx: page(
+    200,
+    "OK",
+    "Welcome to nginx!",
+    "<h1>Welcome to nginx!</h1><p>If you see this page, the nginx web server is successfully installed.</p>",
+  ),
   Apache: page(200, "OK", "Apache2 Ubuntu Default Page: It works", "<h1>It works!</h1>"),
   "Microsoft-IIS": page(200, "OK", "IIS Windows Server", '<img src="iisstart.png" alt="IIS">'),
 };
 
 const DEVICE_PAGES: Page[] = [
-  page(200, "OK", "RouterOS router configuration page", "<h1>RouterOS v7</h1><p>You have connected to a router.</p>"),
+  page(
+    200,
+    "OK",
+    "RouterOS router configuration page",
+    "<h1>RouterOS v7</h1><p>You have connected to a router.</p>",
+  ),
   page(200, "OK", "Synology DiskStation", '<div id="sds-login"></div>'),
   page(200, "OK", "FortiGate", '<form action="/logincheck" method="post"></form>'),
   page(401, "Unauthorized", "401 Unauthorized", "<h1>401 Unauthorized</h1>"),
-  page(200, "OK", "Login", '<form method="post"><input name="username"><input type="password" name="password"></form>'),
+  page(
+    200,
+    "OK",
+    "Login",
+    '<form method="post"><input name="username"><input type="password" name="password"></form>',
+  ),
   page(200, "OK", "NETGEAR Router", "<p>NETGEAR genie</p>"),
   page(200, "OK", "Hikvision Web Client", '<div id="login"></div>'),
 ];
@@ -64,7 +79,12 @@ const GENERIC_PAGES: Page[] = [
 function sitePage(domain: string): Page {
   const label = domain.split(".")[0] ?? domain;
   const name = label.charAt(0).toUpperCase() + label.slice(1);
-  return page(200, "OK", `${name} | Home`, `<header><a href="https://${domain}/">${name}</a></header><main><h1>Welcome to ${name}</h1></main>`);
+  return page(
+    200,
+    "OK",
+    `${name} | Home`,
+    `<header><a href="https://${domain}/">${name}</a></header><main><h1>Welcome to ${name}</h1></main>`,
+  );
 }
 
 function htmlTags(body: string): string[] {
@@ -80,13 +100,21 @@ export function httpExchange(
   const redirect = !options.tls && options.port === 80 && rng.chance(0.25);
   let chosen: Page;
   if (redirect) {
-    chosen = page(301, "Moved Permanently", "301 Moved Permanently", "<center><h1>301 Moved Permanently</h1></center>");
+    chosen = page(
+      301,
+      "Moved Permanently",
+      "301 Moved Permanently",
+      "<center><h1>301 Moved Permanently</h1></center>",
+    );
   } else if (options.domain && rng.chance(0.8)) {
     chosen = sitePage(options.domain);
   } else if (options.device) {
     chosen = rng.pick(DEVICE_PAGES);
   } else {
-    chosen = DEFAULT_PAGES[server.header] && rng.chance(0.5) ? (DEFAULT_PAGES[server.header] as Page) : rng.pick(GENERIC_PAGES);
+    chosen =
+      DEFAULT_PAGES[server.header] && rng.chance(0.5)
+        ? (DEFAULT_PAGES[server.header] as Page)
+        : rng.pick(GENERIC_PAGES);
   }
   const bodyBytes = new TextEncoder().encode(chosen.body);
   const scheme = options.tls ? "https" : "http";
@@ -100,11 +128,15 @@ export function httpExchange(
     Connection: ["keep-alive"],
   };
   if (redirect) headers.Location = [`https://${options.domain ?? options.host}/`];
-  if (options.tls && rng.chance(0.4)) headers["Strict-Transport-Security"] = ["max-age=31536000; includeSubDomains"];
+  if (options.tls && rng.chance(0.4))
+    headers["Strict-Transport-Security"] = ["max-age=31536000; includeSubDomains"];
   if (rng.chance(0.3)) headers["Set-Cookie"] = [HTTP_HEADER_REDACTED];
   if (rng.chance(0.2)) headers.ETag = [HTTP_HEADER_REDACTED];
   const statusLine = `HTTP/1.1 ${chosen.status} ${chosen.reason}`;
-  const banner = [statusLine, ...Object.entries(headers).map(([name, values]) => `${name}: ${values.join(", ")}`)].join("\r\n");
+  const banner = [
+    statusLine,
+    ...Object.entries(headers).map(([name, values]) => `${name}: ${values.join(", ")}`),
+  ].join("\r\n");
   const response: Record<string, unknown> = {
     protocol: "HTTP/1.1",
     status_code: chosen.status,

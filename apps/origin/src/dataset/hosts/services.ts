@@ -47,7 +47,18 @@ export interface ServiceSpec {
   v1: Record<string, unknown>;
 }
 
-export type ServiceKind = "HTTP" | "HTTPS" | "SSH" | "DNS" | "SMTP" | "FTP" | "MYSQL" | "REDIS" | "RDP" | "TELNET" | "POSTGRES";
+export type ServiceKind =
+  | "HTTP"
+  | "HTTPS"
+  | "SSH"
+  | "DNS"
+  | "SMTP"
+  | "FTP"
+  | "MYSQL"
+  | "REDIS"
+  | "RDP"
+  | "TELNET"
+  | "POSTGRES";
 
 export const SERVICE_PORTS: Record<ServiceKind, number[]> = {
   HTTP: [80, 8080, 8000, 8888],
@@ -114,7 +125,13 @@ function v1Tls(leaf: TlsLeaf, version: string, cipher: unknown): Record<string, 
   };
 }
 
-const base = (kind: ServiceKind, port: number, name: string, decodedName: string, transport: "TCP" | "UDP" = "TCP") => ({
+const base = (
+  kind: ServiceKind,
+  port: number,
+  name: string,
+  decodedName: string,
+  transport: "TCP" | "UDP" = "TCP",
+) => ({
   kind,
   port,
   transport,
@@ -135,7 +152,13 @@ export function buildService(
     case "HTTPS": {
       const tls = kind === "HTTPS" && context.leaf ? tlsObject(rng, context.leaf) : undefined;
       const domain = context.leaf?.domain;
-      const http = httpExchange(rng, { host: domain ?? context.ip, port, tls: tls !== undefined, domain, device: context.device });
+      const http = httpExchange(rng, {
+        host: domain ?? context.ip,
+        port,
+        tls: tls !== undefined,
+        domain,
+        device: context.device,
+      });
       const spec: ServiceSpec = {
         ...base(kind, port, "HTTP", "http"),
         extendedServiceName: tls ? "HTTPS" : "HTTP",
@@ -169,61 +192,115 @@ export function buildService(
       const [, softwareVersion = "", comment] = /^SSH-2\.0-(\S+?)(?: (.*))?$/.exec(ssh.banner) ?? [];
       const hostKey = bytesToHex(sha256(rng.bytes(32)));
       const entries: SoftwareEntry[] = [];
-      if (softwareVersion.startsWith("OpenSSH")) entries.push(software("a", "OpenBSD", "OpenSSH", ssh.version ?? undefined));
-      else if (softwareVersion.startsWith("dropbear")) entries.push(software("a", "Dropbear SSH Project", "Dropbear SSH", "2020.81"));
+      if (softwareVersion.startsWith("OpenSSH"))
+        entries.push(software("a", "OpenBSD", "OpenSSH", ssh.version ?? undefined));
+      else if (softwareVersion.startsWith("dropbear"))
+        entries.push(software("a", "Dropbear SSH Project", "Dropbear SSH", "2020.81"));
       if (ssh.os) entries.push(software("o", ssh.os[0], ssh.os[1]));
       return {
         ...base(kind, port, "SSH", "ssh"),
         software: entries,
         banner: ssh.banner,
         decoded: {
-          endpoint_id: { raw: ssh.banner, protocol_version: "2.0", software_version: softwareVersion, ...(comment ? { comment } : {}) },
+          endpoint_id: {
+            raw: ssh.banner,
+            protocol_version: "2.0",
+            software_version: softwareVersion,
+            ...(comment ? { comment } : {}),
+          },
           server_host_key: { fingerprint_sha256: hostKey },
           hassh_fingerprint: bytesToHex(rng.bytes(16)),
         },
-        v1: { v2: { banner: { raw: ssh.banner, version: "2.0", software: softwareVersion }, server_host_key: { fingerprint_sha256: hostKey } } },
+        v1: {
+          v2: {
+            banner: { raw: ssh.banner, version: "2.0", software: softwareVersion },
+            server_host_key: { fingerprint_sha256: hostKey },
+          },
+        },
       };
     }
     case "DNS": {
-      const serverType = context.device ? rng.pick(["FORWARDING", "RECURSIVE_RESOLVER"]) : rng.pick(["AUTHORITATIVE", "RECURSIVE_RESOLVER", "FORWARDING"]);
-      const product = serverType === "FORWARDING" ? ["Thekelleys", "Dnsmasq", "2.85"] : rng.pick([["ISC", "BIND", "9.18.28"], ["NLnet Labs", "Unbound", "1.17.1"]]);
+      const serverType = context.device
+        ? rng.pick(["FORWARDING", "RECURSIVE_RESOLVER"])
+        : rng.pick(["AUTHORITATIVE", "RECURSIVE_RESOLVER", "FORWARDING"]);
+      const product =
+        serverType === "FORWARDING"
+          ? ["Thekelleys", "Dnsmasq", "2.85"]
+          : rng.pick([
+              ["ISC", "BIND", "9.18.28"],
+              ["NLnet Labs", "Unbound", "1.17.1"],
+            ]);
       return {
         ...base(kind, port, "DNS", "dns", "UDP"),
         software: [software("a", product[0] ?? "", product[1] ?? "", product[2])],
         banner: "",
-        decoded: { server_type: serverType, resolves_correctly: serverType !== "AUTHORITATIVE", r_code: "SUCCESS" },
+        decoded: {
+          server_type: serverType,
+          resolves_correctly: serverType !== "AUTHORITATIVE",
+          r_code: "SUCCESS",
+        },
         v1: { lookup: { open_resolver: serverType !== "AUTHORITATIVE", support: true } },
       };
     }
     case "SMTP": {
-      const mta = rng.pick([["Postfix", "Wietse Venema", "Postfix"], ["Exim", "Exim", "Exim"], ["Microsoft ESMTP MAIL Service", "Microsoft", "Exchange Server"]]);
+      const mta = rng.pick([
+        ["Postfix", "Wietse Venema", "Postfix"],
+        ["Exim", "Exim", "Exim"],
+        ["Microsoft ESMTP MAIL Service", "Microsoft", "Exchange Server"],
+      ]);
       const banner = `220 mail.${context.ip.replace(/\./g, "-")}.example ESMTP ${mta[0]}`;
       return {
         ...base(kind, port, "SMTP", "smtp"),
         software: [software("a", mta[1] ?? "", mta[2] ?? "")],
         banner,
-        decoded: { banner, ehlo: "250-PIPELINING\r\n250-SIZE 10240000\r\n250-STARTTLS\r\n250 8BITMIME", start_tls: "220 2.0.0 Ready to start TLS" },
+        decoded: {
+          banner,
+          ehlo: "250-PIPELINING\r\n250-SIZE 10240000\r\n250-STARTTLS\r\n250 8BITMIME",
+          start_tls: "220 2.0.0 Ready to start TLS",
+        },
         v1: { starttls: { banner, ehlo: "250-PIPELINING 250-STARTTLS 250 8BITMIME" } },
       };
     }
     case "FTP": {
-      const ftp = rng.pick([["220 (vsFTPd 3.0.3)", "vsftpd Project", "vsftpd", "3.0.3"], ["220 ProFTPD Server (Debian) [::ffff:127.0.0.1]", "ProFTPD Project", "ProFTPD", undefined], ["220 Microsoft FTP Service", "Microsoft", "Internet Information Services", undefined]] as const);
+      const ftp = rng.pick([
+        ["220 (vsFTPd 3.0.3)", "vsftpd Project", "vsftpd", "3.0.3"],
+        ["220 ProFTPD Server (Debian) [::ffff:127.0.0.1]", "ProFTPD Project", "ProFTPD", undefined],
+        ["220 Microsoft FTP Service", "Microsoft", "Internet Information Services", undefined],
+      ] as const);
       return {
         ...base(kind, port, "FTP", "ftp"),
         software: [software("a", ftp[1], ftp[2], ftp[3])],
         banner: ftp[0],
-        decoded: { banner: ftp[0], auth_tls_resp: rng.chance(0.5) ? "234 Proceed with negotiation." : "530 Please login with USER and PASS." },
+        decoded: {
+          banner: ftp[0],
+          auth_tls_resp: rng.chance(0.5)
+            ? "234 Proceed with negotiation."
+            : "530 Please login with USER and PASS.",
+        },
         v1: { banner: { banner: ftp[0] } },
       };
     }
     case "MYSQL": {
-      const version = rng.pick(["8.0.36", "8.0.39", "5.7.44", "10.6.18-MariaDB", "10.11.8-MariaDB-0ubuntu0.24.04.1"]);
+      const version = rng.pick([
+        "8.0.36",
+        "8.0.39",
+        "5.7.44",
+        "10.6.18-MariaDB",
+        "10.11.8-MariaDB-0ubuntu0.24.04.1",
+      ]);
       const maria = version.includes("MariaDB");
       return {
         ...base(kind, port, "MYSQL", "mysql"),
-        software: [software("a", maria ? "MariaDB" : "Oracle", maria ? "MariaDB" : "MySQL", version.split("-")[0])],
+        software: [
+          software("a", maria ? "MariaDB" : "Oracle", maria ? "MariaDB" : "MySQL", version.split("-")[0]),
+        ],
         banner: `${version}`,
-        decoded: { protocol_version: 10, server_version: version, connection_id: rng.int(1, 90000), capability_flags: { CLIENT_SSL: true, CLIENT_PROTOCOL_41: true } },
+        decoded: {
+          protocol_version: 10,
+          server_version: version,
+          connection_id: rng.int(1, 90000),
+          capability_flags: { CLIENT_SSL: true, CLIENT_PROTOCOL_41: true },
+        },
         v1: { banner: { protocol_version: 10, server_version: version } },
       };
     }
@@ -235,7 +312,10 @@ export function buildService(
         software: [software("a", "Redis", "Redis", version)],
         banner: open ? "+PONG" : "-NOAUTH Authentication required.",
         decoded: open
-          ? { ping_response: "PONG", info_response: { version, mode: "standalone", os: "Linux 5.15.0 x86_64" } }
+          ? {
+              ping_response: "PONG",
+              info_response: { version, mode: "standalone", os: "Linux 5.15.0 x86_64" },
+            }
           : { auth_response: "-NOAUTH Authentication required." },
         v1: { banner: { ping_response: open ? "PONG" : "", version: open ? version : "" } },
       };
@@ -245,16 +325,30 @@ export function buildService(
         ...base(kind, port, "RDP", "rdp"),
         software: [software("o", "Microsoft", "Windows")],
         banner: "",
-        decoded: { protocol_supported_flags: { tls: true, credssp: true, rdstls: false }, selected_security_protocol: "CREDSSP" },
+        decoded: {
+          protocol_supported_flags: { tls: true, credssp: true, rdstls: false },
+          selected_security_protocol: "CREDSSP",
+        },
         v1: { banner: { tls: true, credssp: true } },
       };
     case "TELNET": {
-      const banner = rng.pick(["\r\nUser Access Verification\r\n\r\nUsername: ", "BusyBox v1.31.1 () built-in shell\r\nlogin: ", "\r\nMikroTik v6.49.10\r\nLogin: "]);
+      const banner = rng.pick([
+        "\r\nUser Access Verification\r\n\r\nUsername: ",
+        "BusyBox v1.31.1 () built-in shell\r\nlogin: ",
+        "\r\nMikroTik v6.49.10\r\nLogin: ",
+      ]);
       return {
         ...base(kind, port, "TELNET", "telnet"),
         software: banner.includes("BusyBox") ? [software("a", "BusyBox", "BusyBox", "1.31.1")] : [],
         banner,
-        decoded: { banner, will: [{ name: "Echo", value: 1 }, { name: "Suppress Go Ahead", value: 3 }], do: [{ name: "Terminal Type", value: 24 }] },
+        decoded: {
+          banner,
+          will: [
+            { name: "Echo", value: 1 },
+            { name: "Suppress Go Ahead", value: 3 },
+          ],
+          do: [{ name: "Terminal Type", value: 24 }],
+        },
         v1: { banner: { banner } },
       };
     }
@@ -264,7 +358,10 @@ export function buildService(
         ...base(kind, port, "POSTGRES", "postgres"),
         software: [software("a", "PostgreSQL", "PostgreSQL", version)],
         banner: "",
-        decoded: { supported_versions: "3.0", protocol_error: { code: "28000", message: "no pg_hba.conf entry for host", severity: "FATAL" } },
+        decoded: {
+          supported_versions: "3.0",
+          protocol_error: { code: "28000", message: "no pg_hba.conf entry for host", severity: "FATAL" },
+        },
         v1: { banner: { supported_versions: "3.0" } },
       };
     }

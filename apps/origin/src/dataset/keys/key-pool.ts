@@ -56,7 +56,9 @@ async function ecKey(curve: "P-256" | "P-384", rng: Prng): Promise<PoolKey> {
   const algorithm = { name: "ECDSA", namedCurve: curve };
   const jwk: JsonWebKey = { kty: "EC", crv: curve, x: base64Url(x), y: base64Url(y), ext: true };
   const publicKey = await crypto.subtle.importKey("jwk", jwk, algorithm, true, ["verify"]);
-  const privateKey = await crypto.subtle.importKey("jwk", { ...jwk, d: base64Url(scalar) }, algorithm, true, ["sign"]);
+  const privateKey = await crypto.subtle.importKey("jwk", { ...jwk, d: base64Url(scalar) }, algorithm, true, [
+    "sign",
+  ]);
   ecPrivateScalars.set(privateKey, { curve, scalar });
   const hash = curve === "P-256" ? "SHA-256" : "SHA-384";
   return {
@@ -108,7 +110,9 @@ export const deterministicCrypto: Crypto = (() => {
           const ec = ecPrivateScalars.get(key);
           if (!ec) return target.sign(algorithm, key, data);
           const curve = ec.curve === "P-256" ? p256 : p384;
-          const signature = curve.sign(digest(hashName(algorithm), toBytes(data)), ec.scalar, { prehash: false });
+          const signature = curve.sign(digest(hashName(algorithm), toBytes(data)), ec.scalar, {
+            prehash: false,
+          });
           return signature.slice().buffer;
         };
       }

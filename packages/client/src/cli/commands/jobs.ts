@@ -10,8 +10,16 @@ import { jobProgressIndicator } from "../progress";
 import { signal } from "./documents";
 
 const WAIT_OPTIONS: Command["options"] = {
-  "wait-timeout": { type: "string", valueName: "SECONDS", description: "stop waiting for the job after this long (default 900)" },
-  out: { type: "string", valueName: "DIR", description: "write the results into this folder instead of stdout" },
+  "wait-timeout": {
+    type: "string",
+    valueName: "SECONDS",
+    description: "stop waiting for the job after this long (default 900)",
+  },
+  out: {
+    type: "string",
+    valueName: "DIR",
+    description: "write the results into this folder instead of stdout",
+  },
 };
 
 async function sqlArg(ctx: CommandContext): Promise<string> {
@@ -42,7 +50,12 @@ async function waitWithProgress<J>(
 }
 
 /** Runs `produce` against a stream that fills a new file in `dir`, and returns its path. */
-async function intoFile(io: CliIO, dir: string, name: string, produce: (stream: CliStream) => Promise<void>): Promise<string> {
+async function intoFile(
+  io: CliIO,
+  dir: string,
+  name: string,
+  produce: (stream: CliStream) => Promise<void>,
+): Promise<string> {
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   const writer = writable.getWriter();
   const encoder = new TextEncoder();
@@ -59,7 +72,13 @@ async function intoFile(io: CliIO, dir: string, name: string, produce: (stream: 
   return saving;
 }
 
-async function* typedRows(client: ScangateClient, first: QueryResultsPage, jobId: string, maxRows: number | undefined, abort?: AbortSignal) {
+async function* typedRows(
+  client: ScangateClient,
+  first: QueryResultsPage,
+  jobId: string,
+  maxRows: number | undefined,
+  abort?: AbortSignal,
+) {
   let page = first;
   let count = 0;
   for (let number = 1; ; number += 1) {
@@ -81,7 +100,11 @@ const query: Command = {
     "Rows are objects keyed by column, typed by the result schema (INTEGER → number, BOOLEAN → boolean,\n" +
     "TIMESTAMP → ISO 8601 text, big integers as strings). --out DIR writes <job_id>.json (or .csv) there.",
   options: {
-    job: { type: "string", valueName: "ID", description: "read a job started earlier instead of starting one" },
+    job: {
+      type: "string",
+      valueName: "ID",
+      description: "read a job started earlier instead of starting one",
+    },
     "max-rows": { type: "string", valueName: "N", description: "print at most N rows" },
     ...WAIT_OPTIONS,
     ...CSV_OPTION,
@@ -90,12 +113,15 @@ const query: Command = {
     const client = ctx.client();
     const existing = ctx.flags.string("job");
     if (existing) refuseExtraArgs(ctx, 0);
-    const started = existing ? await client.query.status(existing, signal(ctx.signal)) : await client.query.start(await sqlArg(ctx), signal(ctx.signal));
+    const started = existing
+      ? await client.query.status(existing, signal(ctx.signal))
+      : await client.query.start(await sqlArg(ctx), signal(ctx.signal));
     const done = await waitWithProgress(ctx, "query", (options) => client.query.wait(started, options));
     const first = await client.query.results(done.job_id, 1, signal(ctx.signal));
     const columns = first.configuration.schema.fields.map((field) => field.name);
     const maxRows = ctx.flags.int("max-rows", 0);
-    const write = (output: Output) => output.list(typedRows(client, first, done.job_id, maxRows, ctx.signal), columns);
+    const write = (output: Output) =>
+      output.list(typedRows(client, first, done.job_id, maxRows, ctx.signal), columns);
     const dir = ctx.flags.string("out");
     if (!dir) {
       await write(ctx.output);
@@ -112,7 +138,9 @@ const query: Command = {
 const exportCommand: Command = {
   name: "export",
   summary: "run an export job, wait for it and print (or --out: download) its files",
-  usage: ["export <sql|-> [--format csv|json] [--delimiter C] [--no-headers] [--compress] [--nested] [--out DIR | --paths-only]"],
+  usage: [
+    "export <sql|-> [--format csv|json] [--delimiter C] [--no-headers] [--compress] [--nested] [--out DIR | --paths-only]",
+  ],
   details:
     "Without --out the files' contents go to stdout one after another; --paths-only prints the finished job\n" +
     "(with its download_paths) instead of downloading.",
@@ -176,7 +204,11 @@ const series: Command = {
     refuseExtraArgs(ctx, 1);
     const id = ctx.args[0];
     const client = ctx.client();
-    await ctx.output.json(id ? await client.query.seriesDetails(id, signal(ctx.signal)) : await client.query.series(signal(ctx.signal)));
+    await ctx.output.json(
+      id
+        ? await client.query.seriesDetails(id, signal(ctx.signal))
+        : await client.query.series(signal(ctx.signal)),
+    );
   },
 };
 

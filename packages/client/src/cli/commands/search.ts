@@ -13,12 +13,25 @@ const search: Command = {
     "Results stream out as one JSON array (or CSV rows) while pages are fetched.\n" +
     "v1 pages hold 100 results; v2 pages follow links.next, or links.prev with --backwards.",
   options: {
-    fields: { type: "string", multiple: true, valueName: "LIST", description: "fields to return, dot notation, comma-separated" },
+    fields: {
+      type: "string",
+      multiple: true,
+      valueName: "LIST",
+      description: "fields to return, dot notation, comma-separated",
+    },
     limit: { type: "string", valueName: "N", description: "stop after N results (default: all pages)" },
     page: { type: "string", valueName: "N", description: "v1: only this page (1-indexed)" },
     nested: { type: "boolean", description: "v1: nested objects instead of flattened a.b keys" },
-    "per-page": { type: "string", valueName: "N", description: "v2 hosts: hits per page, 1..100 (default 50)" },
-    cursor: { type: "string", valueName: "CURSOR", description: "v2 hosts: start from this links.next/links.prev cursor" },
+    "per-page": {
+      type: "string",
+      valueName: "N",
+      description: "v2 hosts: hits per page, 1..100 (default 50)",
+    },
+    cursor: {
+      type: "string",
+      valueName: "CURSOR",
+      description: "v2 hosts: start from this links.next/links.prev cursor",
+    },
     backwards: { type: "boolean", description: "v2 hosts: walk links.prev from --cursor" },
     ...CSV_OPTION,
   },
@@ -28,10 +41,15 @@ const search: Command = {
     const query = ctx.args[1];
     const fields = ctx.flags.list("fields");
     const limit = ctx.flags.int("limit", 1);
-    const common = { ...(fields ? { fields } : {}), ...(limit === undefined ? {} : { maxResults: limit }), ...signal(ctx.signal) };
+    const common = {
+      ...(fields ? { fields } : {}),
+      ...(limit === undefined ? {} : { maxResults: limit }),
+      ...signal(ctx.signal),
+    };
     if (index === "hosts") {
       const cursor = ctx.flags.string("cursor");
-      if (ctx.flags.bool("backwards") && !cursor) throw new UsageError("--backwards needs a --cursor to start from", "search");
+      if (ctx.flags.bool("backwards") && !cursor)
+        throw new UsageError("--backwards needs a --cursor to start from", "search");
       const perPage = ctx.flags.int("per-page", 1, 100);
       const hits = ctx.client().hosts.search(query, {
         ...common,

@@ -1,5 +1,12 @@
 import { TENANT_PERIODS, type TenantCreateBody, type TenantPatchBody } from "@scangate/core";
-import { CSV_OPTION, refuseExtraArgs, requireArg, type Command, type CommandContext, type OptionSpec } from "../command";
+import {
+  CSV_OPTION,
+  refuseExtraArgs,
+  requireArg,
+  type Command,
+  type CommandContext,
+  type OptionSpec,
+} from "../command";
 import { UsageError } from "../exit-codes";
 import { signal } from "./documents";
 
@@ -18,7 +25,11 @@ const FIELDS: Record<string, OptionSpec> = {
   email: { type: "string", valueName: "EMAIL", description: "contact address" },
   allowance: { type: "string", valueName: "N", description: "queries per period" },
   period: { type: "string", valueName: "PERIOD", description: `quota period: ${TENANT_PERIODS.join(", ")}` },
-  tier: { type: "string", valueName: "TIER", description: "burst rate tier (e.g. low, standard, high, unlimited)" },
+  tier: {
+    type: "string",
+    valueName: "TIER",
+    description: "burst rate tier (e.g. low, standard, high, unlimited)",
+  },
 };
 
 function tenantFields(ctx: CommandContext): TenantPatchBody {
@@ -36,11 +47,20 @@ function tenantFields(ctx: CommandContext): TenantPatchBody {
   };
 }
 
-function idCommand(name: string, summary: string, run: (ctx: CommandContext, id: string) => Promise<void>, options: Record<string, OptionSpec> = {}): Command {
+function idCommand(
+  name: string,
+  summary: string,
+  run: (ctx: CommandContext, id: string) => Promise<void>,
+  options: Record<string, OptionSpec> = {},
+): Command {
   return {
     name: `tenants ${name}`,
     summary,
-    usage: [`tenants ${name} <tenant_id>${Object.keys(options).map((o) => ` [--${o}${options[o]?.type === "string" ? ` ${options[o]?.valueName ?? "VALUE"}` : ""}]`).join("")}`],
+    usage: [
+      `tenants ${name} <tenant_id>${Object.keys(options)
+        .map((o) => ` [--${o}${options[o]?.type === "string" ? ` ${options[o]?.valueName ?? "VALUE"}` : ""}]`)
+        .join("")}`,
+    ],
     options: { ...options, ...ADMIN_TOKEN },
     async run(ctx) {
       const id = requireArg(ctx, 0, "tenant id (tnt_...)");
@@ -84,19 +104,25 @@ const update = idCommand(
   "change a tenant's name, email, allowance, period, tier, spent quota or state",
   async (ctx, id) => {
     const used = ctx.flags.int("used", 0);
-    if (ctx.flags.bool("enable") && ctx.flags.bool("disable")) throw new UsageError("--enable and --disable contradict", "tenants update");
+    if (ctx.flags.bool("enable") && ctx.flags.bool("disable"))
+      throw new UsageError("--enable and --disable contradict", "tenants update");
     const body: TenantPatchBody = {
       ...tenantFields(ctx),
       ...(used === undefined ? {} : { used }),
       ...(ctx.flags.bool("enable") ? { disabled: false } : {}),
       ...(ctx.flags.bool("disable") ? { disabled: true } : {}),
     };
-    if (Object.keys(body).length === 0) throw new UsageError("nothing to change: give at least one field flag", "tenants update");
+    if (Object.keys(body).length === 0)
+      throw new UsageError("nothing to change: give at least one field flag", "tenants update");
     await ctx.output.json(await ctx.admin().tenants.update(id, body, signal(ctx.signal)));
   },
   {
     ...FIELDS,
-    used: { type: "string", valueName: "N", description: "quota spent this period (0 grants a fresh allowance)" },
+    used: {
+      type: "string",
+      valueName: "N",
+      description: "quota spent this period (0 grants a fresh allowance)",
+    },
     enable: { type: "boolean", description: "let the tenant in again" },
     disable: { type: "boolean", description: "refuse the tenant's requests" },
   },
@@ -108,15 +134,24 @@ const rotate = idCommand(
   async (ctx, id) => {
     const grace = ctx.flags.int("grace-seconds", 0);
     await ctx.output.json(
-      await ctx.admin().tenants.rotate(id, { ...(grace === undefined ? {} : { graceSeconds: grace }), ...signal(ctx.signal) }),
+      await ctx.admin().tenants.rotate(id, {
+        ...(grace === undefined ? {} : { graceSeconds: grace }),
+        ...signal(ctx.signal),
+      }),
     );
   },
-  { "grace-seconds": { type: "string", valueName: "N", description: "keep the old secret working this long" } },
+  {
+    "grace-seconds": { type: "string", valueName: "N", description: "keep the old secret working this long" },
+  },
 );
 
-const disable = idCommand("disable", "refuse a tenant's requests (reversible with update --enable)", async (ctx, id) => {
-  await ctx.output.json(await ctx.admin().tenants.disable(id, signal(ctx.signal)));
-});
+const disable = idCommand(
+  "disable",
+  "refuse a tenant's requests (reversible with update --enable)",
+  async (ctx, id) => {
+    await ctx.output.json(await ctx.admin().tenants.disable(id, signal(ctx.signal)));
+  },
+);
 
 const remove = idCommand("delete", "delete a tenant for good", async (ctx, id) => {
   await ctx.admin().tenants.delete(id, signal(ctx.signal));

@@ -15,7 +15,9 @@ export function limitedEdge(limit: number, periodSeconds: number) {
   const clock = { now: () => now };
   // Usage rows are flushed at once: waiting for the batch delay would only slow the test.
   const testEnv = { ...env, USAGE_FLUSH_DELAY_MS: "0" };
-  const app = createApp(new ServiceRegistry({ rateLimiter: new FixedWindowRateLimiter(limit, periodSeconds, clock) }));
+  const app = createApp(
+    new ServiceRegistry({ rateLimiter: new FixedWindowRateLimiter(limit, periodSeconds, clock) }),
+  );
   const fetch: FetchLike = async (input, init) => {
     const ctx = createExecutionContext();
     const response = await app.fetch(new Request(input, init), testEnv, ctx);

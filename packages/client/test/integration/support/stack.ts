@@ -47,7 +47,10 @@ export function createTenant(body: Partial<TenantCreateBody> = {}): Promise<Tena
 }
 
 /** A client of the edge with `tenant`'s credentials. */
-export function edgeClient(tenant: { api_id: string; api_secret: string }, options: Partial<ClientOptions> = {}) {
+export function edgeClient(
+  tenant: { api_id: string; api_secret: string },
+  options: Partial<ClientOptions> = {},
+) {
   return createClient({
     baseUrl: EDGE_URL,
     apiId: tenant.api_id,
@@ -61,7 +64,8 @@ export function edgeClient(tenant: { api_id: string; api_secret: string }, optio
 /** The same client code straight against the origin (the same wire format, its own account). */
 export function originClient(options: Partial<ClientOptions> = {}) {
   const [account] = JSON.parse(env.ORIGIN_ACCOUNTS) as { api_id: string; api_secret: string }[];
-  if (!account || !env.ORIGIN) throw new Error("the origin worker and its ORIGIN_ACCOUNTS are not configured");
+  if (!account || !env.ORIGIN)
+    throw new Error("the origin worker and its ORIGIN_ACCOUNTS are not configured");
   const origin = env.ORIGIN;
   return createClient({
     baseUrl: "http://origin.test/api",
