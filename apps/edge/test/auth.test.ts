@@ -95,6 +95,18 @@ describe("credential changes reach every isolate within 5 seconds", () => {
     expect((await account(edge, tenantAuth(rotated))).status).toBe(200);
   });
 
+  it("a secret remembered after it matched lets in only that exact secret", async () => {
+    const edge = testEdge();
+    const tenant = await createTenant({}, edge.fetch);
+    expect((await account(edge, tenantAuth(tenant))).status).toBe(200);
+    // Same length, last character changed: compared against the remembered bytes, then the hash.
+    const last = tenant.api_secret.slice(-1) === "A" ? "B" : "A";
+    const nearMiss = { ...tenant, api_secret: `${tenant.api_secret.slice(0, -1)}${last}` };
+    await expectRefused(await account(edge, tenantAuth(nearMiss)), "/api/v1/account");
+    await expectRefused(await account(edge, tenantAuth({ ...tenant, api_secret: "" })), "/api/v1/account");
+    expect((await account(edge, tenantAuth(tenant))).status).toBe(200);
+  });
+
   it("a disabled tenant is told so on v2 routes too, with 401", async () => {
     const edge = testEdge();
     const tenant = await createTenant({}, edge.fetch);
