@@ -129,6 +129,17 @@ describe("snapshot statements", () => {
     expect(fromRows).toEqual(fromDatabase);
   });
 
+  it("read the main database page by page into the same sources as in one read", async () => {
+    const { results } = await env.DB.prepare("SELECT count(*) AS n FROM host_history").all<{ n: number }>();
+    // A page size that leaves a partial last page of the host history.
+    const pageRows = 7;
+    expect(results[0]?.n ?? 0).toBeGreaterThan(pageRows * 3);
+    expect((results[0]?.n ?? 0) % pageRows).not.toBe(0);
+    const whole = await readSnapshotSources(env.DB, 1_000_000);
+    expect(await readSnapshotSources(env.DB, pageRows)).toEqual(whole);
+    expect(whole.hostHistory).toHaveLength(results[0]?.n ?? -1);
+  });
+
   const day = "20260101";
   const hostDoc = (i: number, city: string) =>
     JSON.stringify({

@@ -9,14 +9,31 @@ export interface SqlDatabase<S> {
   prepare(sql: string): S;
   batch(statements: S[]): Promise<unknown>;
 }
+/** Rows per read of the main database. */
+const READ_PAGE_ROWS = 5_000;
+
 type Readable = { all<T = Record<string, unknown>>(): Promise<{ results: T[] }> };
 
 /**
  * Reads what the snapshot tables are built from out of the main database: the host history,
  * the certificates with their added time, and the websites with their protocols and tags.
  */
-export async function readSnapshotSources<S extends Readable>(db: SqlDatabase<S>): Promise<SnapshotSources> {
-  const read = async (sql: string) => (await db.prepare(sql).all<Record<string, unknown>>()).results;
+export async function readSnapshotSources<S extends Readable>(
+  db: SqlDatabase<S>,
+  pageRows = READ_PAGE_ROWS,
+): Promise<SnapshotSources> {
+  // Page by page (each ORDER BY is on a unique key): at 100,000 hosts one answer holding the whole
+  // host history passes V8's largest string where Miniflare hands D1 results to Node.
+  const read = async (sql: string) => {
+    const rows: Record<string, unknown>[] = [];
+    for (let offset = 0; ; offset += pageRows) {
+      const page = await db
+        .prepare(`${sql} LIMIT ${pageRows} OFFSET ${offset}`)
+        .all<Record<string, unknown>>();
+      for (const row of page.results) rows.push(row);
+      if (page.results.length < pageRows) return rows;
+    }
+  };
   const history = await read(
     "SELECT ip, valid_from, valid_to, doc FROM host_history ORDER BY ip, valid_from",
   );
