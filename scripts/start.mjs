@@ -49,6 +49,8 @@ const separateInstance = persistTo !== DEFAULT_STATE_DIR;
 const edgeSecretsFile = separateInstance ? path.join(persistTo, "edge.dev.vars") : undefined;
 const workerEnv = {
   WRANGLER_SEND_METRICS: "false",
+  // Neither worker reads request.cf: don't fetch its sample from the network on every start.
+  CLOUDFLARE_CF_FETCH_ENABLED: process.env.CLOUDFLARE_CF_FETCH_ENABLED ?? "false",
   ...(separateInstance ? { WRANGLER_REGISTRY_PATH: path.join(persistTo, "registry") } : {}),
 };
 
