@@ -4,11 +4,24 @@
 // keyed by the SNAPSHOTS binding's database id from wrangler.jsonc.
 import path from "node:path";
 import { Miniflare } from "miniflare";
-import { snapshotStatements } from "../src/snapshots/build";
+import { historyDays, snapshotStatements } from "../src/snapshots/build";
 import { executeStatements, readSnapshotSources } from "../src/snapshots/publish";
 import { d1DatabaseId } from "./local-d1";
 
 type D1Database = Awaited<ReturnType<Miniflare["getD1Database"]>>;
+
+/** Passes statements through, saying on stderr which day's tables are being built. */
+function* withProgress(statements: Iterable<string>, days: number): Generator<string> {
+  let day = 0;
+  for (const statement of statements) {
+    // Each day starts with its ipv4 table.
+    if (statement.startsWith('CREATE TABLE "ipv4.')) {
+      day += 1;
+      console.error(`  snapshot tables: day ${day}/${days}`);
+    }
+    yield statement;
+  }
+}
 
 const SNAPSHOT_TABLE = /^(ipv4|certificates|websites)\.\d{8}$/;
 
@@ -45,7 +58,10 @@ export async function seedSnapshots(
       db,
       existing.map((name) => `DROP TABLE "${name}"`),
     );
-    const count = await executeStatements(db, snapshotStatements(await readSnapshotSources(mainDb)));
+    console.error("building the daily snapshot tables (SQL query and export jobs)");
+    const sources = await readSnapshotSources(mainDb);
+    const days = historyDays(sources.hostHistory);
+    const count = await executeStatements(db, withProgress(snapshotStatements(sources, days), days.length));
     const { results: built } = await db
       .prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'")
       .all<{ n: number }>();
