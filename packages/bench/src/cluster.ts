@@ -121,6 +121,8 @@ export interface ClusterOptions {
   readonly edgeDatabaseId?: string;
   /** CACHE_MAX_ROWS of the edge, when the run keeps more documents than the default cap. */
   readonly cacheMaxRows?: number;
+  /** CACHE_MEMORY_HOLD_MS of the edge; 0 sends every cache read to D1. */
+  readonly memoryHoldMs?: number;
 }
 
 export interface Cluster {
@@ -174,6 +176,9 @@ export async function startCluster(
           ]),
           ...tier.vars,
           ...(options.cacheMaxRows !== undefined ? { CACHE_MAX_ROWS: String(options.cacheMaxRows) } : {}),
+          ...(options.memoryHoldMs !== undefined
+            ? { CACHE_MEMORY_HOLD_MS: String(options.memoryHoldMs) }
+            : {}),
         },
         {
           ratelimits: tier.ratelimits,
