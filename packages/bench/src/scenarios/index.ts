@@ -1,13 +1,14 @@
 import type { Scenario } from "../scenario";
 import { edgeBulkHalf, edgeBulkHit, edgeViewHit, edgeViewMiss } from "./edge-cache";
 import { edgeAggregate, edgeSearch, originAggregate, originSearch } from "./queries";
-import { bareD1, bareD1Bulk, bareWorker, originView } from "./reference";
+import { bareBulk, bareD1, bareD1Bulk, bareWorker, originView } from "./reference";
 import { zipfLookups } from "./zipf";
 
 /** Every scenario, in the order a run takes them (one at a time). */
 export const SCENARIOS: readonly Scenario[] = [
   bareWorker,
   bareD1,
+  bareBulk,
   bareD1Bulk,
   originView,
   edgeViewHit,

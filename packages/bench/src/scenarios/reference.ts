@@ -4,68 +4,52 @@ import { BULK_MAX_FINGERPRINTS } from "@scangate/core";
 import { preflight, type Scenario, viewPath } from "../scenario";
 import { runLoad } from "../load";
 
-export const bareWorker: Scenario = {
-  id: "bare",
-  title: "bare Hono worker, stored certificate document",
-  async run(ctx) {
-    await preflight(`${ctx.bareUrl}/`, { method: "GET" });
-    const sample = await runLoad({
-      baseUrl: ctx.bareUrl,
-      headers: {},
-      requests: [{ method: "GET", path: "/" }],
-      connections: ctx.options.connections,
-      durationSeconds: ctx.options.duration,
-    });
-    return {
-      kind: "ran",
-      sample,
-      connections: ctx.options.connections,
-      target: `GET / (${ctx.probe.viewBytes} bytes)`,
-    };
-  },
-};
+/** A scenario that loads one route of the bare worker. */
+function bareScenario(id: string, title: string, path: string, target: string): Scenario {
+  return {
+    id,
+    title,
+    async run(ctx) {
+      await preflight(`${ctx.bareUrl}${path}`, { method: "GET" });
+      const sample = await runLoad({
+        baseUrl: ctx.bareUrl,
+        headers: {},
+        requests: [{ method: "GET", path }],
+        connections: ctx.options.connections,
+        durationSeconds: ctx.options.duration,
+      });
+      return { kind: "ran", sample, connections: ctx.options.connections, target };
+    },
+  };
+}
 
-export const bareD1: Scenario = {
-  id: "bare-d1",
-  title: "bare Hono worker, same document read from D1 by primary key",
-  async run(ctx) {
-    await preflight(`${ctx.bareUrl}/d1`, { method: "GET" });
-    const sample = await runLoad({
-      baseUrl: ctx.bareUrl,
-      headers: {},
-      requests: [{ method: "GET", path: "/d1" }],
-      connections: ctx.options.connections,
-      durationSeconds: ctx.options.duration,
-    });
-    return {
-      kind: "ran",
-      sample,
-      connections: ctx.options.connections,
-      target: "GET /d1 (one D1 read per request)",
-    };
-  },
-};
+export const bareWorker = bareScenario(
+  "bare",
+  "bare Hono worker, stored certificate document",
+  "/",
+  "GET / (the view document, stored)",
+);
 
-export const bareD1Bulk: Scenario = {
-  id: "bare-d1-bulk",
-  title: `bare Hono worker, ${BULK_MAX_FINGERPRINTS} documents read from D1 in one query`,
-  async run(ctx) {
-    await preflight(`${ctx.bareUrl}/d1-bulk`, { method: "GET" });
-    const sample = await runLoad({
-      baseUrl: ctx.bareUrl,
-      headers: {},
-      requests: [{ method: "GET", path: "/d1-bulk" }],
-      connections: ctx.options.connections,
-      durationSeconds: ctx.options.duration,
-    });
-    return {
-      kind: "ran",
-      sample,
-      connections: ctx.options.connections,
-      target: `GET /d1-bulk (the ${BULK_MAX_FINGERPRINTS} documents edge-bulk-hit asks for)`,
-    };
-  },
-};
+export const bareD1 = bareScenario(
+  "bare-d1",
+  "bare Hono worker, same document read from D1 by primary key",
+  "/d1",
+  "GET /d1 (one D1 read per request)",
+);
+
+export const bareBulk = bareScenario(
+  "bare-bulk",
+  `bare Hono worker, stored answer of ${BULK_MAX_FINGERPRINTS} documents`,
+  "/bulk",
+  `GET /bulk (the ${BULK_MAX_FINGERPRINTS} documents edge-bulk-hit asks for, stored)`,
+);
+
+export const bareD1Bulk = bareScenario(
+  "bare-d1-bulk",
+  `bare Hono worker, ${BULK_MAX_FINGERPRINTS} documents read from D1 in one query`,
+  "/d1-bulk",
+  `GET /d1-bulk (the ${BULK_MAX_FINGERPRINTS} documents edge-bulk-hit asks for)`,
+);
 
 export const originView: Scenario = {
   id: "origin-view",
