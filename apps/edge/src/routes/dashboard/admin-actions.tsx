@@ -1,4 +1,9 @@
-import { tenantCreateBodySchema, tenantPatchBodySchema, tenantRotateBodySchema } from "@scangate/core";
+import {
+  tenantCreateBodySchema,
+  tenantPatchBodySchema,
+  tenantRotateBodySchema,
+  type TenantWithSecret,
+} from "@scangate/core";
 import type { Context, Hono } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "../../app-env";
@@ -33,6 +38,20 @@ function unknownTier(c: PageContext, tier: string | undefined): string | undefin
   return tier !== undefined && !(tier in tiers)
     ? `tier: unknown tier "${tier}" (one of ${Object.keys(tiers).join(", ")})`
     : undefined;
+}
+
+/** The page that shows a tenant's new secret, the only time it is ever shown. */
+function secretOnce(
+  c: PageContext,
+  admin: SignedIn,
+  tenant: TenantWithSecret,
+  event: "created" | "rotated",
+  status: 200 | 201,
+): Promise<Response> {
+  const page = (
+    <SecretOncePage tenant={tenant} event={event} csrf={admin.csrf} origin={new URL(c.req.url).origin} />
+  );
+  return renderPage(c, page, status);
 }
 
 /** Every console action: same origin, a signed-in admin, and this session's CSRF token. */
@@ -78,16 +97,7 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
       const error = parsed.success ? unknownTier(c, parsed.data.tier) : problems(parsed.error);
       if (!parsed.success || error) return renderConsole(c, admin, { values, error }, 400);
       const tenant = await createTenant(c.get("services"), parsed.data, CONSOLE_ACTOR);
-      return renderPage(
-        c,
-        <SecretOncePage
-          tenant={tenant}
-          event="created"
-          csrf={admin.csrf}
-          origin={new URL(c.req.url).origin}
-        />,
-        201,
-      );
+      return secretOnce(c, admin, tenant, "created", 201);
     }),
   );
 
@@ -141,15 +151,7 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
       }
       const tenant = await rotateSecret(c.get("services"), before, parsed.data.grace_seconds, CONSOLE_ACTOR);
       if (!tenant) throw noSuchTenant();
-      return renderPage(
-        c,
-        <SecretOncePage
-          tenant={tenant}
-          event="rotated"
-          csrf={admin.csrf}
-          origin={new URL(c.req.url).origin}
-        />,
-      );
+      return secretOnce(c, admin, tenant, "rotated", 200);
     }),
   );
 
