@@ -1,0 +1,15 @@
+/**
+ * A failure while a query runs that the job's owner is told about: a bound was exceeded, the
+ * time ran out, a value could not be cast, a division by zero. Planning failures are
+ * `SqlFailure`s instead; they carry a position in the text.
+ */
+export class SqlRunError extends Error {
+  override readonly name = "SqlRunError";
+}
+
+/** The error for an exceeded bound of `SQL_LIMITS`, naming the bound so the owner can narrow the query. */
+export function limitExceeded(what: string, limit: number, bound: string): SqlRunError {
+  return new SqlRunError(
+    `the query needs more than ${limit} ${what} (SQL_LIMITS.${bound}); narrow the query`,
+  );
+}
