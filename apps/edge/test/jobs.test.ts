@@ -134,3 +134,49 @@ describe("export jobs and their downloads", () => {
     expect(await res.json()).toEqual(NOT_FOUND);
   });
 });
+
+describe("job SQL is checked at the edge with the origin's own parser", () => {
+  it("refuses SQL that cannot parse with the origin's 400 and detail, spending nothing and asking nobody", async () => {
+    const tenant = await createTenant({ allowance: 100 });
+    const deepCase = `select ${"case when 1 = 1 then ".repeat(100)}1${" end".repeat(100)} from ipv4`;
+    for (const [path, query, detail] of [
+      [
+        "/api/v1/query",
+        "select ip from ipv4 where",
+        /Expected an expression but got end of input at \[1:26\]/,
+      ],
+      ["/api/v1/query", "select 1; select 2", /only one statement is allowed/],
+      ["/api/v1/export", "select ip from ipv4 where a = ?", /Query parameters are not supported/],
+      ["/api/v1/query", deepCase, /nested more than 64 levels/],
+    ] as const) {
+      const res = await call(tenant, "POST", path, { query });
+      expect(res.status).toBe(400);
+      const body = await res.json<Record<string, unknown>>();
+      expect(body).toMatchObject({ error_code: 400, error: "query could not be parsed" });
+      expect(String(body.detail)).toMatch(detail);
+    }
+    const row = await env.DB.prepare("select used from tenants where id = ?")
+      .bind(tenant.id)
+      .first<{ used: number }>();
+    expect(row?.used).toBe(0);
+    const jobs = await env.DB.prepare("select count(*) as n from jobs where tenant_id = ?")
+      .bind(tenant.id)
+      .first<{ n: number }>();
+    expect(jobs?.n).toBe(0);
+  });
+
+  it("relays the origin's refusal of SQL that parses but names nothing the series has, refunding the start", async () => {
+    const tenant = await createTenant({ allowance: 100 });
+    const res = await call(tenant, "POST", "/api/v1/query", {
+      query: `select nosuchcol from ${await latestTable(tenant)}`,
+    });
+    expect(res.status).toBe(400);
+    const body = await res.json<Record<string, unknown>>();
+    expect(body).toMatchObject({ error_code: 400, error: "query could not be parsed" });
+    expect(String(body.detail)).toContain("Unrecognized name: nosuchcol");
+    const row = await env.DB.prepare("select used from tenants where id = ?")
+      .bind(tenant.id)
+      .first<{ used: number }>();
+    expect(row?.used).toBe(0);
+  });
+});

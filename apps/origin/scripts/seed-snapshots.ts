@@ -1,34 +1,24 @@
-// The snapshot step of the seed: builds the daily snapshot tables (`ipv4.YYYYMMDD`, ...) from
-// the seeded main database into the local SNAPSHOTS D1, the database query and export jobs run
-// on (src/snapshots/). Opened the way local-d1.ts opens DB: the same Miniflare persistence folder,
-// keyed by the SNAPSHOTS binding's database id from wrangler.jsonc.
+// The snapshot step of the seed: builds the snapshot tables query and export jobs read
+// (`ipv4_rows`, `certificates_rows`, `websites_rows`, `snapshot_days`; src/snapshots/layout.ts)
+// from the seeded main database into the local SNAPSHOTS D1. Opened the way local-d1.ts opens DB:
+// the same Miniflare persistence folder, keyed by the SNAPSHOTS binding's database id from
+// wrangler.jsonc.
 import path from "node:path";
 import { Miniflare } from "miniflare";
-import { historyDays, snapshotStatements } from "../src/snapshots/build";
-import { executeStatements, readSnapshotSources } from "../src/snapshots/publish";
+import { parseSnapshotTableName } from "../src/snapshots/definitions";
+import { SNAPSHOT_LAYOUT } from "../src/snapshots/layout";
+import { publishSnapshots, readDatasetFingerprint, readSnapshotState } from "../src/snapshots/publish";
 import { d1DatabaseId } from "./local-d1";
 
 type D1Database = Awaited<ReturnType<Miniflare["getD1Database"]>>;
 
-/** Passes statements through, saying on stderr which day's tables are being built. */
-function* withProgress(statements: Iterable<string>, days: number): Generator<string> {
-  let day = 0;
-  for (const statement of statements) {
-    // Each day starts with its ipv4 table.
-    if (statement.startsWith('CREATE TABLE "ipv4.')) {
-      day += 1;
-      console.error(`  snapshot tables: day ${day}/${days}`);
-    }
-    yield statement;
-  }
-}
-
-const SNAPSHOT_TABLE = /^(ipv4|certificates|websites)\.\d{8}$/;
+const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 
 /**
- * (Re)builds the snapshot tables from `mainDb`. Skipped when tables exist and `rebuild` is false
- * (the dataset was already seeded); with `rebuild`, tables of days the dataset no longer has are
- * dropped too, so SNAPSHOTS holds exactly the current dataset's days.
+ * (Re)builds the snapshot tables from `mainDb`. Skipped when SNAPSHOTS already holds this
+ * layout built from this dataset and `rebuild` is false; otherwise everything in SNAPSHOTS is
+ * dropped first, so the tables of an older layout (the per-day `ipv4.YYYYMMDD` tables) and of
+ * older datasets go away on the next seed.
  */
 export async function seedSnapshots(
   appDir: string,
@@ -45,28 +35,30 @@ export async function seedSnapshots(
   });
   try {
     const db = await mf.getD1Database("SNAPSHOTS");
-    const { results } = await db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
-      .all<{ name: string }>();
-    const existing = results.map((r) => r.name).filter((name) => SNAPSHOT_TABLE.test(name));
-    if (existing.length > 0 && !rebuild) {
-      console.error(`snapshot tables already built (${existing.length})`);
+    const dataset = await readDatasetFingerprint(mainDb);
+    const state = await readSnapshotState(db);
+    if (!rebuild && state.layout === SNAPSHOT_LAYOUT && state.dataset === dataset) {
+      console.error(`snapshot tables already built (${state.days.length} days, layout ${SNAPSHOT_LAYOUT})`);
       return;
     }
+    if (state.objects.length > 0 && state.layout !== SNAPSHOT_LAYOUT) {
+      const perDay = state.objects.some(([, name]) => parseSnapshotTableName(name) !== null);
+      const found = state.layout ?? (perDay ? "per-day tables" : "an unfinished build");
+      console.error(`snapshot tables are of another layout (${found}); rebuilding`);
+    }
     const started = Date.now();
-    await executeStatements(
-      db,
-      existing.map((name) => `DROP TABLE "${name}"`),
-    );
-    console.error("building the daily snapshot tables (SQL query and export jobs)");
-    const sources = await readSnapshotSources(mainDb);
-    const days = historyDays(sources.hostHistory);
-    const count = await executeStatements(db, withProgress(snapshotStatements(sources, days), days.length));
-    const { results: built } = await db
-      .prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'")
-      .all<{ n: number }>();
+    console.error("building the snapshot tables (SQL query and export jobs)");
+    const count = await publishSnapshots(mainDb, db, { onProgress: (line) => console.error(`  ${line}`) });
+    const built = await readSnapshotState(db);
+    const rows = await db
+      .prepare(
+        `SELECT (SELECT count(*) FROM ipv4_rows) AS ipv4, (SELECT count(*) FROM certificates_rows) AS certificates,
+                (SELECT count(*) FROM websites_rows) AS websites`,
+      )
+      .first<{ ipv4: number; certificates: number; websites: number }>();
     console.error(
-      `built ${built[0]?.n ?? 0} snapshot tables (${count} statements) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      `built the snapshot tables for ${built.days.length} days (${rows?.ipv4 ?? 0} host versions, ` +
+        `${rows?.certificates ?? 0} certificates, ${rows?.websites ?? 0} websites; ${count} statements) in ${seconds(started)}`,
     );
   } finally {
     await mf.dispose();

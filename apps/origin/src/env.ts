@@ -10,7 +10,7 @@ export interface Env {
    * when unset, a fixed development key is used (see services/cursor.ts).
    */
   CURSOR_SECRET?: string;
-  /** Published snapshot tables (`ipv4.YYYYMMDD`, ...) and nothing else: where job SQL runs. */
+  /** The snapshot series (`ipv4_rows`, ... as row versions; see snapshots/layout.ts) and nothing else: what job SQL reads. */
   SNAPSHOTS: D1Database;
   /** Query result pages, export files and raw-data files. */
   EXPORTS: R2Bucket;

@@ -16,11 +16,17 @@ import { basicAuth } from "./support/requests";
 
 beforeAll(() => seedDatasetAndSnapshots(2));
 
+interface ServiceDoc {
+  port: number;
+  service_name: string;
+  software?: { product?: string }[];
+}
+
 interface HostDoc {
   ip: string;
   location: { country_code: string; continent: string; coordinates?: { latitude: number } };
   autonomous_system?: { asn: number };
-  services: { port: number; service_name: string }[];
+  services: ServiceDoc[];
 }
 
 interface CertificateDoc {
@@ -44,7 +50,24 @@ async function latest() {
   return { ipv4: `ipv4.${day}`, certificates: `certificates.${day}`, hosts, certificateDocs: certificates };
 }
 
-const protocolsOf = (h: HostDoc) => h.services.map((s) => `${s.port}/${s.service_name.toLowerCase()}`);
+/** A REPEATED value inside each service: the products of its software entries. */
+const productsOf = (s: ServiceDoc) =>
+  (s.software ?? []).map((entry) => entry.product).filter((p): p is string => typeof p === "string");
+
+/** Each host's SSH services, one row per service, as `... WHERE services.service_name = 'SSH' ORDER BY ip, services.port` gives them. */
+function sshServices(hosts: HostDoc[]): { host: HostDoc; service: ServiceDoc }[] {
+  const rows = hosts.flatMap((host) =>
+    host.services.filter((s) => s.service_name === "SSH").map((service) => ({ host, service })),
+  );
+  expect(rows.length).toBeGreaterThan(1);
+  expect(rows.some(({ service }) => productsOf(service).length > 1)).toBe(true);
+  return rows.sort((a, b) =>
+    a.host.ip < b.host.ip ? -1 : a.host.ip > b.host.ip ? 1 : a.service.port - b.service.port,
+  );
+}
+
+/** The CSV field of `text` with a comma delimiter (RFC 4180). */
+const csvCell = (text: string) => (/[,"\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
 
 async function startExport(h: Harness, body: Record<string, unknown>): Promise<ExportJob> {
   const res = await h.fetch("POST", "/api/v1/export", body);
@@ -160,19 +183,20 @@ describe("export formats", () => {
     const h = harness();
     const { ipv4, hosts } = await latest();
     const { job, files } = await exportText(h, {
-      query: `SELECT ip, "location.country_code", "autonomous_system.asn", protocols FROM "${ipv4}" ORDER BY ip`,
+      query: `SELECT ip, location.country_code, autonomous_system.asn, services.port, services.software.product
+        FROM "${ipv4}" WHERE services.service_name = 'SSH' ORDER BY ip, services.port`,
     });
-    const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
+    const rows = sshServices(hosts);
     const expected =
-      "ip,location.country_code,autonomous_system.asn,protocols\r\n" +
-      hosts
+      "ip,location_country_code,autonomous_system_asn,services_port,services_software_product\r\n" +
+      rows
         .map(
-          (d) =>
-            `${d.ip},${d.location.country_code},${d.autonomous_system?.asn ?? ""},${quoted(JSON.stringify(protocolsOf(d)))}\r\n`,
+          ({ host: d, service }) =>
+            `${d.ip},${d.location.country_code},${d.autonomous_system?.asn ?? ""},${service.port},${csvCell(JSON.stringify(productsOf(service)))}\r\n`,
         )
         .join("");
     expect(files).toEqual([expected]);
-    expect(job.statistics?.result_count).toBe(hosts.length);
+    expect(job.statistics?.result_count).toBe(rows.length);
     expect(job.statistics?.backend_time).toBeGreaterThanOrEqual(0);
     expect(job.download_paths).toEqual([
       `http://origin.test/api/v1/export/${job.job_id}/files/${job.job_id}-001.csv`,
@@ -182,8 +206,8 @@ describe("export formats", () => {
   it("escapes delimiters, quotes and line breaks, and keeps null apart from the empty string", async () => {
     const h = harness();
     const { ipv4, hosts } = await latest();
-    const query = `SELECT ip, 'a,b' AS comma, 'a;b' AS semi, 'say "hi"' AS quote, 'one' || char(10) || 'two' AS lf,
-        'x' || char(13) || 'y' AS cr, NULL AS nothing, '' AS empty FROM "${ipv4}" ORDER BY ip LIMIT 1`;
+    const query = String.raw`SELECT ip, 'a,b' AS comma, 'a;b' AS semi, 'say "hi"' AS quote, 'one\ntwo' AS lf,
+        'x\ry' AS cr, NULL AS nothing, '' AS empty FROM "${ipv4}" ORDER BY ip LIMIT 1`;
     const ip = hosts[0]!.ip;
     const comma = await exportText(h, { query });
     expect(comma.files).toEqual([
@@ -196,11 +220,12 @@ describe("export formats", () => {
     expect(tab.files).toEqual([`${ip}\ta,b\ta;b\t"say ""hi"""\t"one\ntwo"\t"x\ry"\t\t""\r\n`]);
   });
 
-  it("writes CSV with flatten false as one column per top-level field, nested ones as JSON", async () => {
+  it("writes CSV with flatten false as one column per top-level name, dotted names nested as JSON", async () => {
     const h = harness();
     const { ipv4, hosts } = await latest();
     const { files } = await exportText(h, {
-      query: `SELECT ip, "location.country_code", "location.continent", "autonomous_system.asn" FROM "${ipv4}" ORDER BY ip`,
+      query: `SELECT ip, location.country_code AS \`location.country_code\`, location.continent AS \`location.continent\`,
+          autonomous_system.asn AS \`autonomous_system.asn\` FROM "${ipv4}" ORDER BY ip`,
       flatten: false,
     });
     const quoted = (value: unknown) => `"${JSON.stringify(value).replaceAll('"', '""')}"`;
@@ -215,32 +240,37 @@ describe("export formats", () => {
     ]);
   });
 
-  it("writes JSON lines with dotted keys and typed values when flattened", async () => {
+  it("writes JSON lines with the columns' names as keys and typed values when flattened", async () => {
     const h = harness();
     const { ipv4, hosts } = await latest();
     const { files } = await exportText(h, {
-      query: `SELECT ip, "location.country_code", "autonomous_system.asn", protocols, "location.coordinates.latitude" FROM "${ipv4}" ORDER BY ip`,
+      query: `SELECT ip, location.country_code, autonomous_system.asn, services.port, services.software.product,
+          location.coordinates.latitude FROM "${ipv4}" WHERE services.service_name = 'SSH' ORDER BY ip, services.port`,
       format: "json",
     });
     expect(files).toHaveLength(1);
     const lines = files[0]!.split("\n");
     expect(lines.pop()).toBe("");
     expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual(
-      hosts.map((d) => ({
+      sshServices(hosts).map(({ host: d, service }) => ({
         ip: d.ip,
-        "location.country_code": d.location.country_code,
-        "autonomous_system.asn": d.autonomous_system?.asn ?? null,
-        protocols: protocolsOf(d),
-        "location.coordinates.latitude": d.location.coordinates?.latitude ?? null,
+        location_country_code: d.location.country_code,
+        autonomous_system_asn: d.autonomous_system?.asn ?? null,
+        services_port: service.port,
+        services_software_product: productsOf(service),
+        location_coordinates_latitude: d.location.coordinates?.latitude ?? null,
       })),
     );
   });
 
-  it("writes JSON lines with nested objects and real booleans when not flattened", async () => {
+  const nssValid = (c: CertificateDoc) => c["validation.nss.valid"] ?? c.validation?.nss?.valid ?? null;
+
+  it("writes JSON lines with dotted names nested and real booleans when not flattened", async () => {
     const h = harness();
     const { certificates, certificateDocs } = await latest();
     const { files } = await exportText(h, {
-      query: `SELECT "parsed.fingerprint_sha256", "validation.nss.valid" FROM "${certificates}" ORDER BY 1`,
+      query: `SELECT parsed.fingerprint_sha256 AS \`parsed.fingerprint_sha256\`, validation.nss.valid AS \`validation.nss.valid\`
+          FROM "${certificates}" ORDER BY 1`,
       format: "json",
       flatten: false,
     });
@@ -251,7 +281,7 @@ describe("export formats", () => {
     expect(records).toEqual(
       certificateDocs.map((c) => ({
         parsed: { fingerprint_sha256: c.parsed.fingerprint_sha256 },
-        validation: { nss: { valid: c["validation.nss.valid"] ?? c.validation?.nss?.valid ?? null } },
+        validation: { nss: { valid: nssValid(c) } },
       })),
     );
     expect(
@@ -259,10 +289,32 @@ describe("export formats", () => {
     ).toBe(true);
   });
 
+  it("nests selected nested fields when not flattened, as legacy SQL without flattening does", async () => {
+    const h = harness();
+    const { certificates, certificateDocs } = await latest();
+    const { files } = await exportText(h, {
+      query: `SELECT parsed.fingerprint_sha256, validation.nss.valid FROM "${certificates}" ORDER BY 1`,
+      format: "json",
+      flatten: false,
+    });
+    expect(files).toHaveLength(1);
+    const records = files[0]!
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as unknown);
+    expect(records).toHaveLength(certificateDocs.length);
+    expect(records).toEqual(
+      certificateDocs.map((c) => ({
+        parsed: { fingerprint_sha256: c.parsed.fingerprint_sha256 },
+        validation: { nss: { valid: nssValid(c) } },
+      })),
+    );
+  });
+
   it("gzips files when asked: same content, gzip media type, .gz name", async () => {
     const h = harness();
     const { ipv4 } = await latest();
-    const query = `WITH hosts AS (SELECT ip, protocols FROM "${ipv4}") SELECT * FROM hosts ORDER BY ip`;
+    const query = `WITH hosts AS (SELECT ip, protocols FROM "${ipv4}") SELECT * FROM hosts ORDER BY ip, protocols`;
     for (const format of ["csv", "json"]) {
       const plain = await exportText(h, { query, format });
       const zipped = await exportText(h, { query, format, compress: true });
@@ -289,7 +341,8 @@ describe("export file splitting", () => {
       const h = harness({ EXPORT_FILE_MAX_BYTES: String(LIMIT) });
       const whole = harness();
       const { ipv4 } = await latest();
-      const query = `SELECT a.ip, b.ip AS other, a.protocols FROM "${ipv4}" a, "${ipv4}" b ORDER BY 1, 2 LIMIT 30`;
+      const query = `SELECT a.ip, b.ip AS other, a.protocols FROM "${ipv4}" a
+        JOIN "${ipv4}" b ON a.location.country = b.location.country ORDER BY 1, 2, 3 LIMIT 30`;
       const single = await exportText(whole, { query, format, compress });
       expect(single.files).toHaveLength(1);
       const split = await exportText(h, { query, format, compress });
@@ -320,7 +373,7 @@ describe("export file splitting", () => {
     const h = harness({ EXPORT_FILE_MAX_BYTES: "40" });
     const { ipv4 } = await latest();
     const started = await startExport(h, {
-      query: `SELECT ip, protocols, "location.country" FROM "${ipv4}"`,
+      query: `SELECT ip, protocols, location.country FROM "${ipv4}"`,
     });
     await h.deliver();
     const job = await status(h, started.job_id);
@@ -332,15 +385,30 @@ describe("export file splitting", () => {
 });
 
 describe("export job lifecycle", () => {
-  it("ends as error with the reason when the SQL fails at run time", async () => {
+  it("ends as error with the reason when the SQL fails at run time, keeping no file", async () => {
     const h = harness();
-    const { ipv4 } = await latest();
-    const started = await startExport(h, { query: `SELECT abs(1, 2) FROM "${ipv4}"` });
+    const { ipv4, hosts } = await latest();
+    // Plans (TIMESTAMP takes a STRING); no address is a timestamp once it runs.
+    const started = await startExport(h, { query: `SELECT TIMESTAMP(ip) FROM "${ipv4}" ORDER BY ip` });
     await h.deliver();
     const job = await status(h, started.job_id);
     expect(job.status).toBe("error");
-    expect(job.error_message).toContain("wrong number of arguments");
+    expect(job.error_message).toBe(`Invalid timestamp: '${hosts[0]!.ip}'`);
     expect(job).not.toHaveProperty("error");
+    expect(job).not.toHaveProperty("download_paths");
+    expect((await env.EXPORTS.list({ prefix: `exports/${started.job_id}/` })).objects).toEqual([]);
+  });
+
+  it("ends as error when the result has more rows than an export may write, keeping no file", async () => {
+    const h = harness({ EXPORT_MAX_ROWS: "2" });
+    const { ipv4, hosts } = await latest();
+    expect(hosts.length).toBeGreaterThan(2);
+    const started = await startExport(h, { query: `SELECT ip FROM "${ipv4}"` });
+    await h.deliver();
+    const job = await status(h, started.job_id);
+    expect(job.status).toBe("error");
+    expect(job.error_message).toContain("the result has more than 2 rows");
+    expect((await env.EXPORTS.list({ prefix: `exports/${started.job_id}/` })).objects).toEqual([]);
   });
 
   it("expires 24 hours after completion when the status is read: files gone, downloads 404", async () => {

@@ -27,16 +27,16 @@ export async function seedDatasetAndSnapshots(days?: number): Promise<void> {
   const { results } = await env.DB.prepare("SELECT valid_from AS validFrom FROM host_history").all<{
     validFrom: number;
   }>();
-  const all = historyDays(results.map((r) => ({ ip: "", validTo: null, doc: "", validFrom: r.validFrom })));
-  await publishSnapshots(env.DB, env.SNAPSHOTS, days === undefined ? all : all.slice(-days));
+  const all = historyDays(results);
+  await publishSnapshots(env.DB, env.SNAPSHOTS, { days: days === undefined ? all : all.slice(-days) });
 }
 
-/** The days whose snapshot tables are published, oldest first. */
+/** The days whose snapshot tables are published (`snapshot_days`), oldest first. */
 export async function publishedDays(): Promise<string[]> {
-  const { results } = await env.SNAPSHOTS.prepare(
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'ipv4.%' ORDER BY name",
-  ).all<{ name: string }>();
-  return results.map((r) => r.name.slice("ipv4.".length));
+  const { results } = await env.SNAPSHOTS.prepare("SELECT day FROM snapshot_days ORDER BY day").all<{
+    day: string;
+  }>();
+  return results.map((r) => r.day);
 }
 
 /** A JOBS binding that keeps what the routes send, so a test decides when the consumer runs. */
@@ -126,7 +126,7 @@ export function harness(overrides: Partial<Env> = {}, start = "2024-06-01T00:00:
       return outcome as QueueOutcome;
     },
     async scheduled() {
-      const controller = createScheduledController({ cron: "*/10 * * * *", scheduledTime: clock.now() });
+      const controller = createScheduledController({ cron: "* * * * *", scheduledTime: clock.now() });
       await handlers.scheduled(controller, testEnv);
     },
   };

@@ -4,6 +4,8 @@ import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlit
  * Query and export jobs (POST /api/v1/query, POST /api/v1/export). One table for both kinds:
  * they share the lifecycle (pending → success | error, then retention) and the queue.
  * Result pages and export files live in R2 under `query-results/<id>/` and `exports/<id>/`.
+ * `started_at`/`heartbeat_at` let the scheduled sweep (jobs/expiry.ts) end a job whose work was
+ * lost within minutes.
  */
 export const jobs = sqliteTable(
   "jobs",
@@ -23,6 +25,16 @@ export const jobs = sqliteTable(
     options: text("options"),
     /** Epoch ms. */
     createdAt: integer("created_at").notNull(),
+    /**
+     * When a consumer started the current attempt (epoch ms); null while the job waits in the
+     * queue (never taken, or handed back for a retry).
+     */
+    startedAt: integer("started_at"),
+    /**
+     * The last sign of life of the job's work (epoch ms): its start, the runner's periodic
+     * heartbeat, or its hand-back for a retry. The sweep ends a job whose heartbeat stopped.
+     */
+    heartbeatAt: integer("heartbeat_at"),
     completedAt: integer("completed_at"),
     /** Why a job ended in `error` (shown as `error_message`, never as a top-level `error`). */
     errorMessage: text("error_message"),

@@ -1,6 +1,6 @@
 import type { ExportFormat } from "@scangate/core";
 import { cellText, jsonValue } from "../jobs/result-values";
-import type { ColumnDefinition } from "../snapshots/catalog";
+import type { ResultColumn } from "@scangate/sql";
 import { csvRecord } from "./csv";
 import { nestingPlan, nestRecord, topLevelKeys } from "./records";
 
@@ -9,8 +9,9 @@ import { nestingPlan, nestRecord, topLevelKeys } from "./records";
  *
  * - json: newline-delimited JSON (one object per line, as BigQuery exports JSON), so a file can
  *   be split between any two rows and each part is still valid. Numbers stay numbers, BOOLEAN
- *   columns are true/false and REPEATED columns are arrays. `flatten: true` keeps dotted keys
- *   (`"location.country"`), `flatten: false` nests them.
+ *   columns are true/false and REPEATED columns are arrays. `flatten: true` keys each value by its
+ *   column name (`"location_country"`), `flatten: false` nests a field by its path
+ *   (`{"location": {"country": ...}}`).
  * - csv: a header row (unless `headers: false`) at the top of every file, so each split file
  *   stands alone. Cells are the query-page texts; REPEATED columns hold their JSON array. With
  *   `flatten: false` a nested object is one column holding JSON.
@@ -29,12 +30,13 @@ export interface RowEncoder {
   encode(row: readonly unknown[]): string;
 }
 
-export function createRowEncoder(
-  options: EncodeOptions,
-  columns: readonly string[],
-  definitionOf: (index: number) => ColumnDefinition | undefined,
-): RowEncoder {
-  const plan = options.flatten ? columns.map((name) => [name]) : nestingPlan(columns);
+export function createRowEncoder(options: EncodeOptions, resultColumns: readonly ResultColumn[]): RowEncoder {
+  const definitionOf = (index: number) => resultColumns[index];
+  // Flattened, a column keeps its name (`location_country`); nested, a field selected as itself
+  // nests by its path (`{"location": {"country": ...}}`), as BigQuery's unflattened results do.
+  const plan = options.flatten
+    ? resultColumns.map((c) => [c.name])
+    : nestingPlan(resultColumns.map((c) => c.path ?? c.name));
   const typed = (row: readonly unknown[]) => row.map((value, i) => jsonValue(value, definitionOf(i)));
 
   if (options.format === "json") {

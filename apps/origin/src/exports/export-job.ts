@@ -1,11 +1,9 @@
 import type { ExportFormat } from "@scangate/core";
 import type { Env } from "../env";
 import type { JobLimits } from "../jobs/config";
-import { deletePrefix, recheckJobSql } from "../jobs/query-job";
-import { ResultSchema } from "../jobs/result-values";
-import { readResultChunks } from "../jobs/run-sql";
+import { replanJobSql, runJobSql } from "../jobs/job-sql";
+import { deletePrefix } from "../jobs/query-job";
 import type { JobRow, QueryOutcome } from "../jobs/store";
-import { columnDefinitions } from "../snapshots/catalog";
 import { createRowEncoder } from "./encoders";
 import { exportPrefix, ExportFileSplitter } from "./splitter";
 
@@ -26,54 +24,51 @@ const CONTENT_TYPES = {
   json: "application/x-ndjson; charset=utf-8",
 } as const;
 
-/** Rows per database call of an export. */
-const EXPORT_CHUNK_ROWS = 5000;
-
-/** Runs an export job: its SQL on SNAPSHOTS, every row into files under `exports/<job_id>/`. */
-export async function runExportJob(env: Env, job: JobRow, limits: JobLimits): Promise<QueryOutcome> {
+/** Runs an export job: its SQL over the snapshots, every row into files under `exports/<job_id>/`. */
+export async function runExportJob(
+  env: Env,
+  job: JobRow,
+  limits: JobLimits,
+  heartbeat?: () => Promise<void>,
+): Promise<QueryOutcome> {
   const started = Date.now();
   const options = JSON.parse(job.options ?? "{}") as ExportOptions;
-  const query = await recheckJobSql(env, job);
-  const definitions = columnDefinitions(query.tables);
-  let schema: ResultSchema | undefined;
-  let splitter: ExportFileSplitter | undefined;
+  const plan = await replanJobSql(env.SNAPSHOTS, job.query);
+  const encoder = createRowEncoder(options, plan.columns);
+  const splitter = new ExportFileSplitter({
+    bucket: env.EXPORTS,
+    jobId: job.id,
+    extension: options.format,
+    contentType: CONTENT_TYPES[options.format],
+    compress: options.compress,
+    maxBytes: limits.exportFileMaxBytes,
+    header: encoder.header,
+  });
   let rows = 0;
   try {
-    const chunks = readResultChunks(env.SNAPSHOTS, query.sql, {
-      chunkRows: EXPORT_CHUNK_ROWS,
+    const batches = runJobSql(env.SNAPSHOTS, plan, {
       maxRows: limits.exportMaxRows,
-      deadline: started + limits.exportTimeoutMs,
+      timeLimitMs: limits.exportTimeoutMs,
+      heartbeat,
     });
-    for await (const chunk of chunks) {
-      const current = (schema ??= new ResultSchema(chunk.columns, definitions));
-      const encoder = createRowEncoder(options, current.columns, (i) => current.definitionOf(i));
-      splitter ??= new ExportFileSplitter({
-        bucket: env.EXPORTS,
-        jobId: job.id,
-        extension: options.format,
-        contentType: CONTENT_TYPES[options.format],
-        compress: options.compress,
-        maxBytes: limits.exportFileMaxBytes,
-        header: encoder.header,
-      });
-      for (const row of chunk.rows) {
-        current.observe(row);
+    for await (const batch of batches) {
+      for (const row of batch) {
         await splitter.writeRecord(encoder.encode(row));
         rows += 1;
       }
     }
-    const files = splitter ? await splitter.finish() : [];
+    const files = await splitter.finish();
     return {
       rows,
       pages: files.length,
       dataProcessed: files.reduce((sum, file) => sum + file.size, 0),
-      schema: schema?.fields() ?? [],
+      schema: plan.columns.map(({ name, type, mode }) => ({ name, type, mode })),
       backendTimeMs: Date.now() - started,
       files,
     };
   } catch (error) {
     // No partial export survives a failure.
-    await splitter?.abort();
+    await splitter.abort();
     await deletePrefix(env.EXPORTS, exportPrefix(job.id));
     throw error;
   }

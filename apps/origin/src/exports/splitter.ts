@@ -1,4 +1,4 @@
-import { JobFailure } from "../jobs/run-sql";
+import { JobFailure } from "../jobs/job-sql";
 import type { ExportFile } from "../jobs/store";
 import { GzipWriter, R2ObjectWriter } from "./r2-writer";
 

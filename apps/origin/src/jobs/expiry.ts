@@ -2,17 +2,33 @@ import { EXPORT_FILE_RETENTION_MS, QUERY_RESULTS_RETENTION_MS } from "@scangate/
 import type { Env } from "../env";
 import { exportPrefix } from "../exports/splitter";
 import { deletePrefix, resultPrefix } from "./query-job";
+import { jobLimits, type JobLimits } from "./config";
 import {
   deleteJob,
+  failSilentJobs,
+  failUnstartedJobs,
+  HEARTBEAT_STALE_MS,
   jobsCompletedBefore,
-  jobsPendingSince,
   markExpired,
-  markFailed,
   type JobRow,
 } from "./store";
 
-/** A job still pending this long after it started will not finish (its messages ran out). */
-export const STALLED_JOB_MS = 60 * 60 * 1000;
+/** Beyond the longest job, how long a queued job may wait to start before its message counts as lost. */
+export const QUEUE_GRACE_MS = 5 * 60 * 1000;
+
+/**
+ * How long a job may wait in the queue before the sweep counts its message as lost (it ran out
+ * of retries, or the local queue was lost with the process). A message can wait behind a whole
+ * batch of running jobs (the local queue delivers the next batch when one ends), hence the
+ * longest job's bound on top of the grace.
+ */
+export function queueStaleMs(limits: JobLimits): number {
+  return Math.max(limits.queryTimeoutMs, limits.exportTimeoutMs) + QUEUE_GRACE_MS;
+}
+
+export const LOST_WHILE_RUNNING =
+  "the job's work was lost (the service restarted while it ran); please retry";
+export const LOST_IN_QUEUE = "the job's work was lost (its queue message was lost); please retry";
 
 const SWEEP_BATCH = 100;
 
@@ -32,16 +48,27 @@ export async function expireExport(env: Env, job: JobRow): Promise<void> {
 export interface ExpirySummary {
   queryJobsDeleted: number;
   exportsExpired: number;
-  stalledJobsFailed: number;
+  lostJobsFailed: number;
 }
 
 /**
- * The scheduled sweep: query jobs past retention are deleted with their result pages (they
- * answer 404 from then on), successful exports past retention lose their files and become
- * `expired`, and jobs stuck in `pending` are ended as `error`.
+ * The scheduled sweep: pending jobs whose work was lost (heartbeat stopped, or never started)
+ * are ended as `error`, query jobs past retention are deleted with their result pages (they
+ * answer 404 from then on), and successful exports past retention lose their files and become
+ * `expired`. A consumer that finishes a job the sweep ended cannot overwrite that outcome
+ * (markSucceeded is conditional on `pending`) and deletes what it stored.
  */
 export async function expireJobs(env: Env, now: Date): Promise<ExpirySummary> {
-  const summary: ExpirySummary = { queryJobsDeleted: 0, exportsExpired: 0, stalledJobsFailed: 0 };
+  const summary: ExpirySummary = { queryJobsDeleted: 0, exportsExpired: 0, lostJobsFailed: 0 };
+  // First: a client is waiting on these, and the retention work below may be long or fail.
+  const at = now.getTime();
+  summary.lostJobsFailed += await failSilentJobs(env.DB, at - HEARTBEAT_STALE_MS, LOST_WHILE_RUNNING, now);
+  summary.lostJobsFailed += await failUnstartedJobs(
+    env.DB,
+    at - queueStaleMs(jobLimits(env)),
+    LOST_IN_QUEUE,
+    now,
+  );
   for (;;) {
     const due = await jobsCompletedBefore(
       env.DB,
@@ -70,11 +97,6 @@ export async function expireJobs(env: Env, now: Date): Promise<ExpirySummary> {
       summary.exportsExpired += 1;
     }
     if (due.length < SWEEP_BATCH) break;
-  }
-  const stalled = await jobsPendingSince(env.DB, now.getTime() - STALLED_JOB_MS, SWEEP_BATCH);
-  for (const job of stalled) {
-    if (await markFailed(env.DB, job.id, "the job did not finish; please retry", now))
-      summary.stalledJobsFailed += 1;
   }
   return summary;
 }

@@ -6,8 +6,16 @@ import { jobLimits } from "./config";
 import { expireJobs } from "./expiry";
 import { jobMessageSchema } from "./messages";
 import { deletePrefix, resultPrefix, runQueryJob } from "./query-job";
-import { JobFailure } from "./run-sql";
-import { findJob, markFailed, markSucceeded, type JobRow } from "./store";
+import { JobFailure } from "./job-sql";
+import {
+  findJob,
+  markFailed,
+  markRetrying,
+  markStarted,
+  markSucceeded,
+  touchJob,
+  type JobRow,
+} from "./store";
 
 /** Deliveries after which an unexpected failure ends the job instead of retrying it. */
 export const MAX_JOB_ATTEMPTS = 3;
@@ -19,11 +27,15 @@ export interface JobHandlerDeps {
 async function runJob(env: Env, job: JobRow, clock: Clock): Promise<void> {
   const limits = jobLimits(env);
   const started = Date.now();
+  // While it beats, the sweep knows the job is alive (see expiry.ts).
+  const heartbeat = () => touchJob(env.DB, job.id, clock.now());
   try {
     const outcome =
-      job.kind === "query" ? await runQueryJob(env, job, limits) : await runExportJob(env, job, limits);
+      job.kind === "query"
+        ? await runQueryJob(env, job, limits, heartbeat)
+        : await runExportJob(env, job, limits, heartbeat);
     const recorded = await markSucceeded(env.DB, job.id, outcome, clock.now());
-    // Another delivery (or the stall sweep) ended the job first: its outcome stands.
+    // Another delivery (or the lost-job sweep) ended the job first: its outcome stands.
     if (!recorded)
       await deletePrefix(env.EXPORTS, job.kind === "query" ? resultPrefix(job.id) : exportPrefix(job.id));
   } catch (error) {
@@ -33,40 +45,55 @@ async function runJob(env: Env, job: JobRow, clock: Clock): Promise<void> {
 }
 
 /**
- * The worker's `queue` and `scheduled` handlers. The consumer runs each job named by a message
- * once: a message for a job that is missing or no longer pending is acknowledged and dropped.
- * A failure of the query itself ends the job as `error`; anything else (storage hiccups) is
- * retried, and ends the job as `error` after MAX_JOB_ATTEMPTS deliveries.
+ * Runs the job one message names. A message for a job that is missing or no longer pending is
+ * acknowledged and dropped. A failure of the query itself ends the job as `error`; anything else
+ * (storage hiccups) hands the job back for a retry, and ends it as `error` after
+ * MAX_JOB_ATTEMPTS deliveries.
+ */
+async function consume(message: Message<unknown>, env: Env, clock: Clock): Promise<void> {
+  const parsed = jobMessageSchema.safeParse(message.body);
+  if (!parsed.success) {
+    console.error(`dropping malformed job message ${message.id}`);
+    message.ack();
+    return;
+  }
+  const job = await findJob(env.DB, parsed.data.job_id);
+  // markStarted is the claim: the sweep may have ended the job since the read, or a duplicate
+  // delivery may be running it right now (its cleanup after losing would delete the results).
+  if (!job || job.status !== "pending" || !(await markStarted(env.DB, job.id, clock.now()))) {
+    message.ack();
+    return;
+  }
+  try {
+    await runJob(env, job, clock);
+    message.ack();
+  } catch (error) {
+    console.error(`job ${job.id} failed (attempt ${message.attempts}):`, error);
+    if (message.attempts >= MAX_JOB_ATTEMPTS) {
+      await markFailed(env.DB, job.id, "the job failed unexpectedly; please retry", clock.now());
+      message.ack();
+    } else {
+      await markRetrying(env.DB, job.id, clock.now());
+      message.retry();
+    }
+  }
+}
+
+/**
+ * The worker's `queue` and `scheduled` handlers. The jobs of one batch run side by side: one
+ * after another, the last of a batch of exports would wait long enough for the sweep to count
+ * its message as lost (and together they would pass a consumer's wall-time limit).
  */
 export function createJobHandlers(deps: JobHandlerDeps = {}) {
   const clock = deps.clock ?? systemClock;
   return {
     queue: async (batch: MessageBatch<unknown>, env: Env): Promise<void> => {
-      for (const message of batch.messages) {
-        const parsed = jobMessageSchema.safeParse(message.body);
-        if (!parsed.success) {
-          console.error(`dropping malformed job message ${message.id}`);
-          message.ack();
-          continue;
-        }
-        const job = await findJob(env.DB, parsed.data.job_id);
-        if (!job || job.status !== "pending") {
-          message.ack();
-          continue;
-        }
-        try {
-          await runJob(env, job, clock);
-          message.ack();
-        } catch (error) {
-          console.error(`job ${job.id} failed (attempt ${message.attempts}):`, error);
-          if (message.attempts >= MAX_JOB_ATTEMPTS) {
-            await markFailed(env.DB, job.id, "the job failed unexpectedly; please retry", clock.now());
-            message.ack();
-          } else {
-            message.retry();
-          }
-        }
-      }
+      const outcomes = await Promise.allSettled(
+        batch.messages.map((message) => consume(message, env, clock)),
+      );
+      // Unexpected failures of the bookkeeping itself: the unacknowledged messages are retried.
+      const failed = outcomes.find((outcome) => outcome.status === "rejected");
+      if (failed) throw failed.reason;
     },
 
     scheduled: async (_controller: ScheduledController, env: Env): Promise<void> => {

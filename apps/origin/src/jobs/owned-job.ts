@@ -1,4 +1,5 @@
 import { ApiError } from "@scangate/core";
+import { describeSqlError, type SqlError } from "@scangate/sql";
 import { findJob, type JobKind, type JobRow } from "./store";
 
 /**
@@ -16,7 +17,16 @@ export async function findOwnedJob(
   return job;
 }
 
-/** The guard's refusal as the spec's 400 `query could not be parsed`, with the reason beside it. */
-export function invalidQuery(reason: string): ApiError {
-  return new ApiError("invalid_query", undefined, { detail: reason });
+/**
+ * SQL the engine refused, as the spec's 400 `query could not be parsed`, with the reason and
+ * where in `detail` (`Unrecognized name: nosuchcol at [1:8]`), and beside it the 0-based
+ * `position` (as search errors give it) with the 1-based `line` and `column`.
+ */
+export function invalidQuery(error: SqlError): ApiError {
+  return new ApiError("invalid_query", undefined, {
+    detail: describeSqlError(error),
+    ...(error.position
+      ? { position: error.position.offset, line: error.position.line, column: error.position.column }
+      : {}),
+  });
 }

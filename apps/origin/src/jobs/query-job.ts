@@ -1,14 +1,12 @@
 import type { QueryResultRow } from "@scangate/core";
 import type { Env } from "../env";
-import { columnDefinitions, readPublishedTables } from "../snapshots/catalog";
 import type { JobLimits } from "./config";
-import { cellText, ResultSchema } from "./result-values";
-import { JobFailure, readResultChunks } from "./run-sql";
-import { checkSnapshotQuery, type CheckedQuery } from "./sql-guard";
+import { replanJobSql, runJobSql } from "./job-sql";
+import { cellText } from "./result-values";
 import type { JobRow, QueryOutcome } from "./store";
 
 /**
- * Runs a query job: its SQL on SNAPSHOTS, the rows cut into pages of `pageSize` and stored in
+ * Query job results: the rows cut into pages of `pageSize` and stored in
  * R2 as `query-results/<job_id>/<page>.json` (one-indexed, `{"rows":[{"f":[{"v":...}]}]}`).
  */
 
@@ -42,17 +40,6 @@ export async function deletePrefix(bucket: R2Bucket, prefix: string): Promise<nu
   }
 }
 
-/**
- * The consumer checks the stored SQL again before running it: the tables it reads must still
- * be published, and a row written by anything but the route would still be guarded.
- */
-export async function recheckJobSql(env: Env, job: JobRow): Promise<CheckedQuery> {
-  const published = await readPublishedTables(env.SNAPSHOTS);
-  const checked = checkSnapshotQuery(job.checkedSql, published.names);
-  if (!checked.ok) throw new JobFailure(`query could not be parsed: ${checked.reason}`);
-  return checked.query;
-}
-
 const encoder = new TextEncoder();
 
 async function writePage(
@@ -66,48 +53,55 @@ async function writePage(
   });
 }
 
-/** `statistics.data_processed` is the size in bytes (UTF-8) of the result's values. */
-export async function runQueryJob(env: Env, job: JobRow, limits: JobLimits): Promise<QueryOutcome> {
+/**
+ * Runs the job's SQL and stores its rows as pages. `statistics.data_processed` is the size in
+ * bytes (UTF-8) of the result's values.
+ */
+export async function runQueryJob(
+  env: Env,
+  job: JobRow,
+  limits: JobLimits,
+  heartbeat?: () => Promise<void>,
+): Promise<QueryOutcome> {
   const started = Date.now();
-  const query = await recheckJobSql(env, job);
-  const definitions = columnDefinitions(query.tables);
-  let schema: ResultSchema | undefined;
+  const plan = await replanJobSql(env.SNAPSHOTS, job.query);
+  const columns = plan.columns;
   let rows = 0;
   let pages = 0;
   let dataProcessed = 0;
-  const chunks = readResultChunks(env.SNAPSHOTS, query.sql, {
-    chunkRows: limits.pageSize * 5,
+  let pending: QueryResultRow[] = [];
+  const flush = async (rowsOfPage: QueryResultRow[]) => {
+    pages += 1;
+    await writePage(env.EXPORTS, job.id, pages, rowsOfPage);
+  };
+  const batches = runJobSql(env.SNAPSHOTS, plan, {
     maxRows: limits.queryMaxRows,
-    deadline: started + limits.queryTimeoutMs,
+    timeLimitMs: limits.queryTimeoutMs,
+    heartbeat,
   });
-  for await (const chunk of chunks) {
-    const current = (schema ??= new ResultSchema(chunk.columns, definitions));
-    for (let start = 0; start < chunk.rows.length; start += limits.pageSize) {
-      const pageRows = chunk.rows.slice(start, start + limits.pageSize).map((row) => {
-        current.observe(row);
-        return {
-          f: row.map((value, i) => {
-            const v = cellText(value, current.definitionOf(i));
-            if (v !== null) dataProcessed += encoder.encode(v).byteLength;
-            return { v };
-          }),
-        };
+  for await (const batch of batches) {
+    for (const row of batch) {
+      pending.push({
+        f: row.map((value, i) => {
+          const v = cellText(value, columns[i]);
+          if (v !== null) dataProcessed += encoder.encode(v).byteLength;
+          return { v };
+        }),
       });
-      pages += 1;
-      rows += pageRows.length;
-      await writePage(env.EXPORTS, job.id, pages, pageRows);
+      rows += 1;
+      if (pending.length === limits.pageSize) {
+        await flush(pending);
+        pending = [];
+      }
     }
   }
   // An empty result still has its page 1 (with no rows), so clients can always read it.
-  if (pages === 0) {
-    pages = 1;
-    await writePage(env.EXPORTS, job.id, 1, []);
-  }
+  if (pending.length > 0 || pages === 0) await flush(pending);
   return {
     rows,
     pages,
     dataProcessed,
-    schema: schema?.fields() ?? [],
+    schema: columns.map(({ name, type, mode }) => ({ name, type, mode })),
     backendTimeMs: Date.now() - started,
   };
 }

@@ -1,5 +1,5 @@
 import type { SchemaField } from "@scangate/core";
-import { and, eq, inArray, lte } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { jobs } from "../db/schema-jobs";
 
@@ -101,6 +101,100 @@ export async function markFailed(
   return updated.length === 1;
 }
 
+/**
+ * A started job whose heartbeat is this old lost its consumer (the service restarted while it
+ * ran): the sweep ends it, and another delivery may take it over. The runner beats every few
+ * seconds while a job runs, and every job is bounded, so a live job is never this quiet.
+ */
+export const HEARTBEAT_STALE_MS = 90 * 1000;
+
+/**
+ * Claims a pending job for the consumer starting it now (its start and first heartbeat). False
+ * when the job already ended (another delivery, or the sweep declared its work lost) or another
+ * consumer is running it (a duplicate delivery): then this consumer must not run it.
+ */
+export async function markStarted(db: D1Database, id: string, now: Date): Promise<boolean> {
+  const updated = await drizzle(db)
+    .update(jobs)
+    .set({ startedAt: now.getTime(), heartbeatAt: now.getTime() })
+    .where(
+      and(
+        eq(jobs.id, id),
+        eq(jobs.status, "pending"),
+        or(isNull(jobs.startedAt), lte(jobs.heartbeatAt, now.getTime() - HEARTBEAT_STALE_MS)),
+      ),
+    )
+    .returning({ id: jobs.id });
+  return updated.length === 1;
+}
+
+/** The running job's heartbeat: while it beats, the sweep leaves the job alone. */
+export async function touchJob(db: D1Database, id: string, now: Date): Promise<void> {
+  await drizzle(db)
+    .update(jobs)
+    .set({ heartbeatAt: now.getTime() })
+    .where(and(eq(jobs.id, id), eq(jobs.status, "pending")));
+}
+
+/**
+ * Hands a pending job back to the queue for a retry: not started any more, and waiting from now
+ * (the sweep gives it the queue's grace, not the heartbeat's, before it counts as lost).
+ */
+export async function markRetrying(db: D1Database, id: string, now: Date): Promise<void> {
+  await drizzle(db)
+    .update(jobs)
+    .set({ startedAt: null, heartbeatAt: now.getTime() })
+    .where(and(eq(jobs.id, id), eq(jobs.status, "pending")));
+}
+
+/** The update that ends a pending job as `error` with `message`. */
+function failure(message: string, now: Date) {
+  return { status: "error" as const, completedAt: now.getTime(), errorMessage: message };
+}
+
+/**
+ * Ends as `error` the started jobs whose heartbeat is at or before `cutoff` (epoch ms): their
+ * consumer is gone. One conditional update, so a job that beats meanwhile is not caught.
+ * Returns how many ended.
+ */
+export async function failSilentJobs(
+  db: D1Database,
+  cutoff: number,
+  message: string,
+  now: Date,
+): Promise<number> {
+  const ended = await drizzle(db)
+    .update(jobs)
+    .set(failure(message, now))
+    .where(and(eq(jobs.status, "pending"), isNotNull(jobs.startedAt), lte(jobs.heartbeatAt, cutoff)))
+    .returning({ id: jobs.id });
+  return ended.length;
+}
+
+/**
+ * Ends as `error` the jobs waiting in the queue (never started, or handed back for a retry)
+ * since at or before `cutoff` (epoch ms): their message is gone. Returns how many ended.
+ */
+export async function failUnstartedJobs(
+  db: D1Database,
+  cutoff: number,
+  message: string,
+  now: Date,
+): Promise<number> {
+  const ended = await drizzle(db)
+    .update(jobs)
+    .set(failure(message, now))
+    .where(
+      and(
+        eq(jobs.status, "pending"),
+        isNull(jobs.startedAt),
+        lte(sql`coalesce(${jobs.heartbeatAt}, ${jobs.createdAt})`, cutoff),
+      ),
+    )
+    .returning({ id: jobs.id });
+  return ended.length;
+}
+
 /** Marks a successful export expired; false when it was not (or no longer) `success`. */
 export async function markExpired(db: D1Database, id: string): Promise<boolean> {
   const updated = await drizzle(db)
@@ -123,15 +217,6 @@ export async function jobsCompletedBefore(
     .select()
     .from(jobs)
     .where(and(eq(jobs.kind, kind), inArray(jobs.status, statuses), lte(jobs.completedAt, cutoff)))
-    .limit(limit);
-}
-
-/** Jobs still pending that were created at or before `cutoff`: their consumer never finished. */
-export async function jobsPendingSince(db: D1Database, cutoff: number, limit: number): Promise<JobRow[]> {
-  return drizzle(db)
-    .select()
-    .from(jobs)
-    .where(and(eq(jobs.status, "pending"), lte(jobs.createdAt, cutoff)))
     .limit(limit);
 }
 

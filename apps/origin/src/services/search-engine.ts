@@ -13,11 +13,13 @@ interface QueryProblem {
   token: string;
 }
 
-/** A query the language refused, rendered per version: v1 400, v2 422, with where it failed. */
-export function invalidQuery(problem: QueryProblem, dialect: Dialect): ApiError {
-  // v1 keeps the spec's text first; v2 keeps DESIGN's fixed text, the detail beside it.
-  const message = dialect === "v1" ? `query could not be parsed: ${problem.message}` : undefined;
-  return new ApiError("invalid_query", message, {
+/**
+ * A query the language refused, rendered per version (v1 400, v2 422). Both keep the fixed
+ * text in `error` (the spec's v1 `query could not be parsed`, DESIGN's v2 text) and say why and
+ * where beside it, in `detail`, `position` and `token`.
+ */
+export function invalidQuery(problem: QueryProblem, _dialect: Dialect): ApiError {
+  return new ApiError("invalid_query", undefined, {
     position: problem.position,
     token: problem.token,
     detail: problem.message,

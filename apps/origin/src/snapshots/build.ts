@@ -1,14 +1,30 @@
-import { SNAPSHOT_FIELDS, type SnapshotField, type SnapshotSeries, type WebsiteSource } from "./definitions";
+import {
+  valueAt,
+  type Json,
+  type SeriesDefinition,
+  type SeriesSources,
+  type SnapshotSeries,
+  type WebsiteSource,
+} from "./definitions";
+import {
+  createIndexStatements,
+  createTableStatements,
+  DAYS_TABLE,
+  LAYOUT_TABLES,
+  META_TABLE,
+  quoteIdentifier,
+  seriesStorage,
+  SNAPSHOT_LAYOUT,
+  sourceList,
+  sourceValue,
+} from "./layout";
+import { SNAPSHOT_DEFINITIONS } from "./series";
 
 /**
- * Builds the daily snapshot tables from the dataset as SQL text: `DROP TABLE IF EXISTS`,
- * `CREATE TABLE` and multi-row `INSERT`s per table. Pure (no database here), so the seed
- * script can write the statements to a file for `wrangler d1 execute`, and the worker and
- * tests can run them through a D1 binding (see publish.ts).
- *
- * Day D's tables hold the dataset as it was at the end of D (23:59:59.999 UTC): the host
- * versions valid then, the certificates added by then, and every website (websites have no
- * history, so each day lists their current record).
+ * Builds the snapshot tables (see layout.ts) from the dataset as SQL text: DROP and CREATE, then
+ * multi-row INSERTs of the row versions, the indexes, the published days and last the layout
+ * marker. Pure (no database here), and a generator, so a large dataset streams to D1 (see
+ * publish.ts) statement by statement.
  */
 
 export interface HostHistorySource {
@@ -34,6 +50,15 @@ export interface SnapshotSources {
   websites: readonly WebsiteSource[];
 }
 
+export interface SnapshotBuildOptions {
+  /** The days to publish, `YYYYMMDD` (default: every day of the host history). */
+  days?: readonly string[];
+  /** The dataset the tables are built from, recorded in `snapshot_meta`. */
+  dataset?: string;
+  /** Progress lines (for stderr on long runs). */
+  onProgress?: (message: string) => void;
+}
+
 /** D1 refuses statements over 100 kB; INSERTs are cut well below that. */
 export const MAX_STATEMENT_BYTES = 90_000;
 
@@ -44,14 +69,18 @@ export function dayOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10).replaceAll("-", "");
 }
 
+/** Epoch ms of the first millisecond of day `YYYYMMDD` (UTC). */
+export function startOfDay(day: string): number {
+  return Date.UTC(Number(day.slice(0, 4)), Number(day.slice(4, 6)) - 1, Number(day.slice(6, 8)));
+}
+
 /** Epoch ms of the last millisecond of day `YYYYMMDD` (UTC). */
 export function endOfDay(day: string): number {
-  const start = Date.UTC(Number(day.slice(0, 4)), Number(day.slice(4, 6)) - 1, Number(day.slice(6, 8)));
-  return start + DAY_MS - 1;
+  return startOfDay(day) + DAY_MS - 1;
 }
 
 /** Every day from the first host version's day to the newest one's, oldest first. */
-export function historyDays(history: readonly HostHistorySource[]): string[] {
+export function historyDays(history: readonly Pick<HostHistorySource, "validFrom">[]): string[] {
   if (history.length === 0) return [];
   let first = Infinity;
   let last = -Infinity;
@@ -64,45 +93,38 @@ export function historyDays(history: readonly HostHistorySource[]): string[] {
   return days;
 }
 
-// ---- values ----------------------------------------------------------------------------------
+// ---- rows ------------------------------------------------------------------------------------
 
-function toTimestamp(value: unknown): string | null {
-  if (typeof value !== "string" && typeof value !== "number") return null;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+interface RowVersion<S> {
+  validFrom: number;
+  validTo: number | null;
+  source: S;
 }
 
-/** A scalar converted to the column's type, or null when it has none. */
-function scalar(value: unknown, type: SnapshotField<unknown>["type"]): string | number | boolean | null {
-  if (value === null || value === undefined) return null;
-  switch (type) {
-    case "STRING":
-      if (typeof value === "string") return value;
-      if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint")
-        return String(value);
-      return JSON.stringify(value) ?? null;
-    case "INTEGER": {
-      const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
-      return typeof n === "number" && Number.isSafeInteger(n) ? n : null;
-    }
-    case "FLOAT":
-      return typeof value === "number" && Number.isFinite(value) ? value : null;
-    case "BOOLEAN":
-      return typeof value === "boolean" ? value : null;
-    case "TIMESTAMP":
-      return toTimestamp(value);
+/** The stored values of one row, in the order of layout.ts's columns. */
+function storedValues<S>(definition: SeriesDefinition<S>, source: S): (string | number | null)[] {
+  const values: (string | number | null)[] = definition.fields.map((field) => {
+    const raw = field.read(source);
+    if (field.mode === "REPEATED") return JSON.stringify(sourceList(raw, field.type));
+    const value = sourceValue(raw, field.type);
+    return typeof value === "boolean" ? (value ? 1 : 0) : value;
+  });
+  for (const record of definition.records) {
+    const elements = record.elements(source).map((element) => {
+      const out: Json = {};
+      for (const field of record.fields) {
+        const raw = field.read(element, source);
+        if (field.mode === "REPEATED") out[field.key] = sourceList(raw, field.type);
+        else {
+          const value = sourceValue(raw, field.type);
+          if (value !== null) out[field.key] = value;
+        }
+      }
+      return out;
+    });
+    values.push(JSON.stringify(elements));
   }
-}
-
-/** The stored value of a column: BOOLEAN as 0/1, REPEATED as a JSON array without nulls. */
-export function columnValue(field: SnapshotField<unknown>, raw: unknown): string | number | null {
-  if (field.mode === "REPEATED") {
-    const items = Array.isArray(raw) ? raw : raw === null || raw === undefined ? [] : [raw];
-    return JSON.stringify(items.map((item) => scalar(item, field.type)).filter((item) => item !== null));
-  }
-  const value = scalar(raw, field.type);
-  if (typeof value === "boolean") return value ? 1 : 0;
-  return value;
+  return values;
 }
 
 function sqlLiteral(value: string | number | null): string {
@@ -111,84 +133,184 @@ function sqlLiteral(value: string | number | null): string {
   return `'${value.replaceAll("'", "''")}'`;
 }
 
-export function quoteIdentifier(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
-const SQL_TYPES = {
-  STRING: "TEXT",
-  INTEGER: "INTEGER",
-  FLOAT: "REAL",
-  BOOLEAN: "INTEGER",
-  TIMESTAMP: "TEXT",
-} as const;
-
-// ---- statements ------------------------------------------------------------------------------
-
-function createTable(table: string, fields: readonly SnapshotField<never>[]): string[] {
-  const columns = fields.map((f) => {
-    const type = f.mode === "REPEATED" ? "TEXT" : SQL_TYPES[f.type];
-    return `${quoteIdentifier(f.name)} ${type}${f.mode === "REQUIRED" ? " NOT NULL" : ""}`;
-  });
-  return [
-    `DROP TABLE IF EXISTS ${quoteIdentifier(table)}`,
-    `CREATE TABLE ${quoteIdentifier(table)} (${columns.join(", ")})`,
-  ];
-}
-
-function* inserts<S>(
-  table: string,
-  fields: readonly SnapshotField<S>[],
-  sources: Iterable<S>,
-): Generator<string> {
-  const head = `INSERT INTO ${quoteIdentifier(table)} VALUES `;
-  let tuples: string[] = [];
-  let bytes = head.length;
-  for (const source of sources) {
-    const tuple = `(${fields.map((f) => sqlLiteral(columnValue(f as SnapshotField<unknown>, f.read(source)))).join(", ")})`;
-    if (tuples.length > 0 && bytes + tuple.length + 1 > MAX_STATEMENT_BYTES) {
-      yield head + tuples.join(",");
-      tuples = [];
-      bytes = head.length;
-    }
-    tuples.push(tuple);
-    bytes += tuple.length + 1;
+/** UTF-8 bytes of a string, counted without encoding it (surrogate pairs counted high). */
+function utf8Bytes(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x80) bytes += code < 0x800 ? 1 : 2;
   }
-  if (tuples.length > 0) yield head + tuples.join(",");
+  return bytes;
 }
 
-function* table<S>(series: SnapshotSeries, day: string, sources: Iterable<S>): Generator<string> {
-  const fields = SNAPSHOT_FIELDS[series] as unknown as readonly SnapshotField<S>[];
-  const name = `${series}.${day}`;
-  yield* createTable(name, fields);
-  yield* inserts(name, fields, sources);
+/** Multi-row INSERTs, each under MAX_STATEMENT_BYTES, into one table. */
+class InsertBuffer {
+  private readonly head: string;
+  private readonly headBytes: number;
+  private tuples: string[] = [];
+  private bytes = 0;
+
+  constructor(table: string, columns: readonly string[]) {
+    this.head = `INSERT INTO ${table} (${columns.map(quoteIdentifier).join(", ")}) VALUES `;
+    this.headBytes = utf8Bytes(this.head);
+  }
+
+  /** Adds a row; returns the statement it completed, if any. */
+  add(values: readonly (string | number | null)[]): string | null {
+    const tuple = `(${values.map(sqlLiteral).join(", ")})`;
+    const size = utf8Bytes(tuple) + 1;
+    if (this.headBytes + size > MAX_STATEMENT_BYTES)
+      throw new Error(
+        `a row of ${size} bytes does not fit in one D1 statement (${this.head.slice(0, 40)}...)`,
+      );
+    const full =
+      this.tuples.length > 0 && this.headBytes + this.bytes + size > MAX_STATEMENT_BYTES
+        ? this.flush()
+        : null;
+    this.tuples.push(tuple);
+    this.bytes += size;
+    return full;
+  }
+
+  flush(): string | null {
+    if (this.tuples.length === 0) return null;
+    const statement = this.head + this.tuples.join(",");
+    this.tuples = [];
+    this.bytes = 0;
+    return statement;
+  }
 }
 
-function* parsedDocs(docs: Iterable<string>): Generator<Record<string, unknown>> {
-  for (const doc of docs) yield JSON.parse(doc) as Record<string, unknown>;
+function* inserts<K extends SnapshotSeries, T>(
+  series: K,
+  items: readonly T[],
+  version: (item: T) => RowVersion<SeriesSources[K]>,
+  onProgress?: (message: string) => void,
+): Generator<string> {
+  const definition: SeriesDefinition<SeriesSources[K]> = SNAPSHOT_DEFINITIONS[series];
+  const { tables, columns } = seriesStorage(series);
+  const buffers = tables.map(
+    (table, part) =>
+      new InsertBuffer(table, [
+        ...(part === 0 ? ["row_id", "valid_from", "valid_to"] : ["row_id"]),
+        ...columns.filter((c) => c.part === part).map((c) => c.name),
+      ]),
+  );
+  const step = Math.max(1, Math.ceil(items.length / 10));
+  for (const [i, item] of items.entries()) {
+    const row = version(item);
+    const values = storedValues(definition, row.source);
+    const rowId = i + 1;
+    for (const [part, buffer] of buffers.entries()) {
+      const own = values.filter((_, j) => columns[j]?.part === part);
+      const statement = buffer.add(
+        part === 0 ? [rowId, row.validFrom, row.validTo, ...own] : [rowId, ...own],
+      );
+      if (statement !== null) yield statement;
+    }
+    const done = i + 1;
+    if (done % step === 0 || done === items.length)
+      onProgress?.(`${series} rows: ${done}/${items.length} (${Math.round((done / items.length) * 100)}%)`);
+  }
+  for (const buffer of buffers) {
+    const statement = buffer.flush();
+    if (statement !== null) yield statement;
+  }
 }
 
-/** The host document versions valid at `at`, in ip order. */
-function hostsAt(history: readonly HostHistorySource[], at: number): string[] {
-  return history
-    .filter((row) => row.validFrom <= at && (row.validTo === null || row.validTo > at))
-    .sort((a, b) => (a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : 0))
-    .map((row) => row.doc);
+/** Orders row versions by their key, then by `valid_from`. */
+function byKey<T>(key: (item: T) => string, from: (item: T) => number = () => 0): (a: T, b: T) => number {
+  return (a, b) => {
+    const [x, y] = [key(a), key(b)];
+    return x < y ? -1 : x > y ? 1 : from(a) - from(b);
+  };
+}
+
+/** `parsed.names` of every certificate of the dataset, by SHA-256 fingerprint. */
+function certificateNamesOf(
+  certificates: readonly { doc: Json }[],
+): (sha256: string) => readonly string[] | undefined {
+  const names = new Map<string, readonly string[]>();
+  for (const { doc } of certificates) {
+    const sha256 = valueAt(doc, "parsed.fingerprint_sha256");
+    const list = valueAt(doc, "parsed.names");
+    if (typeof sha256 === "string" && Array.isArray(list))
+      names.set(
+        sha256,
+        list.filter((name) => typeof name === "string"),
+      );
+  }
+  return (sha256) => names.get(sha256);
 }
 
 /**
- * Every statement that (re)creates the snapshot tables of `days` (default: every day of the
- * host history), table by table. A generator, so a large dataset streams to a file.
+ * Every statement that (re)creates the snapshot tables for `options.days` (default: every day
+ * of the host history). Host versions are kept when some published day shows them,
+ * certificates from their `added_at`, websites (no history) from the first history day.
  */
 export function* snapshotStatements(
   sources: SnapshotSources,
-  days = historyDays(sources.hostHistory),
+  options: SnapshotBuildOptions = {},
 ): Generator<string> {
-  for (const day of days) {
-    const at = endOfDay(day);
-    yield* table("ipv4", day, parsedDocs(hostsAt(sources.hostHistory, at)));
-    const certificates = sources.certificates.filter((c) => c.addedAt <= at).map((c) => c.doc);
-    yield* table("certificates", day, parsedDocs(certificates));
-    yield* table("websites", day, sources.websites);
-  }
+  const allDays = historyDays(sources.hostHistory);
+  const days = [...new Set(options.days ?? allDays)].sort();
+  const ends = days.map(endOfDay);
+  const lastEnd = ends.at(-1) ?? -Infinity;
+  const shown = (from: number, to: number | null) =>
+    ends.some((at) => from <= at && (to === null || to > at));
+
+  for (const table of LAYOUT_TABLES) yield `DROP TABLE IF EXISTS ${table}`;
+  yield* createTableStatements();
+
+  const parsed = sources.certificates.map((c) => ({ addedAt: c.addedAt, doc: JSON.parse(c.doc) as Json }));
+  const certificateNames = certificateNamesOf(parsed);
+  const certificates = parsed
+    .filter((c) => c.addedAt <= lastEnd)
+    .sort(
+      byKey(
+        (c) => String(valueAt(c.doc, "parsed.fingerprint_sha256")),
+        (c) => c.addedAt,
+      ),
+    );
+  const hosts = sources.hostHistory
+    .filter((h) => shown(h.validFrom, h.validTo))
+    .sort(
+      byKey(
+        (h) => h.ip,
+        (h) => h.validFrom,
+      ),
+    );
+  yield* inserts(
+    "ipv4",
+    hosts,
+    (h) => ({
+      validFrom: h.validFrom,
+      validTo: h.validTo,
+      source: { doc: JSON.parse(h.doc) as Json, certificateNames },
+    }),
+    options.onProgress,
+  );
+  yield* inserts(
+    "certificates",
+    certificates,
+    (c) => ({ validFrom: c.addedAt, validTo: null, source: { doc: c.doc } }),
+    options.onProgress,
+  );
+  const websitesFrom = startOfDay(allDays[0] ?? days[0] ?? "19700101");
+  const websites = days.length === 0 ? [] : [...sources.websites].sort(byKey((w) => w.domain));
+  yield* inserts(
+    "websites",
+    websites,
+    (site) => ({
+      validFrom: websitesFrom,
+      validTo: null,
+      source: { site, doc: JSON.parse(site.doc) as Json },
+    }),
+    options.onProgress,
+  );
+
+  yield* createIndexStatements();
+  if (days.length > 0)
+    yield `INSERT INTO ${DAYS_TABLE} (day) VALUES ${days.map((day) => `(${sqlLiteral(day)})`).join(", ")}`;
+  yield `INSERT INTO ${META_TABLE} (key, value) VALUES ('layout', ${sqlLiteral(SNAPSHOT_LAYOUT)}), ('dataset', ${sqlLiteral(options.dataset ?? "")})`;
 }

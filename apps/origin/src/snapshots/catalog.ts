@@ -1,49 +1,66 @@
-import { parseSnapshotTableName, SNAPSHOT_FIELDS, type SnapshotSeries } from "./definitions";
-import type { FieldMode, FieldType } from "@scangate/core";
+import type { Catalog, ResolvedTable, SeriesSchema } from "@scangate/sql";
+import { isSnapshotSeries, parseSnapshotTableName, type SnapshotSeries } from "./definitions";
+import { DAYS_TABLE, META_TABLE, SNAPSHOT_LAYOUT } from "./layout";
+import { snapshotSchema } from "./series";
 
 /**
- * What is published: the snapshot tables that exist in the SNAPSHOTS database. That database
- * holds nothing else, so its own catalog is the list (names not shaped `<series>.<YYYYMMDD>`
- * are ignored rather than trusted).
+ * What is published: the days listed in `snapshot_days`, each a table per series
+ * (`ipv4.20261031`), read once per catalog. Tables built by another layout (an older seed, a
+ * half-finished build) are not published: their days are ignored until the seed rebuilds them.
  */
-export interface PublishedTables {
-  /** Lowercase table names, for the SQL guard. */
-  names: ReadonlySet<string>;
-  /** Per series, its table names in date order. */
-  bySeries: ReadonlyMap<SnapshotSeries, string[]>;
+export interface SnapshotCatalog extends Catalog {
+  /** Published days, `YYYYMMDD`, oldest first. */
+  readonly days: readonly string[];
+  /** The published table names of a series (`ipv4.20261031`), oldest first. */
+  tables(series: SnapshotSeries): string[];
+  schema(series: SnapshotSeries): SeriesSchema;
 }
 
-export async function readPublishedTables(snapshots: D1Database): Promise<PublishedTables> {
-  const { results } = await snapshots
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-    .all<{ name: string }>();
-  const names = new Set<string>();
-  const bySeries = new Map<SnapshotSeries, string[]>();
-  for (const { name } of results) {
-    const parsed = parseSnapshotTableName(name);
-    if (!parsed) continue;
-    names.add(name.toLowerCase());
-    bySeries.set(parsed.series, [...(bySeries.get(parsed.series) ?? []), name]);
+export async function loadSnapshotCatalog(db: D1Database): Promise<SnapshotCatalog> {
+  return snapshotCatalog(await readPublishedDays(db));
+}
+
+async function readPublishedDays(db: D1Database): Promise<string[]> {
+  try {
+    const { results } = await db
+      .prepare(
+        `SELECT day FROM ${DAYS_TABLE}
+          WHERE EXISTS (SELECT 1 FROM ${META_TABLE} WHERE key = 'layout' AND value = ?)
+          ORDER BY day`,
+      )
+      .bind(SNAPSHOT_LAYOUT)
+      .all<{ day: string }>();
+    return results.map((row) => row.day);
+  } catch (error) {
+    // Nothing published yet (or only an older layout's tables).
+    if (error instanceof Error && /no such table/i.test(error.message)) return [];
+    throw error;
   }
-  return { names, bySeries };
 }
 
-/** The definition of a snapshot column, looked up by its name (case-insensitive). */
-export interface ColumnDefinition {
-  type: FieldType;
-  mode: FieldMode;
-}
-
-/** Column definitions of the series whose tables a query reads, keyed by lowercase name. */
-export function columnDefinitions(tables: readonly string[]): Map<string, ColumnDefinition> {
-  const definitions = new Map<string, ColumnDefinition>();
-  for (const table of tables) {
-    const parsed = parseSnapshotTableName(table);
-    if (!parsed) continue;
-    for (const field of SNAPSHOT_FIELDS[parsed.series]) {
-      const key = field.name.toLowerCase();
-      if (!definitions.has(key)) definitions.set(key, { type: field.type, mode: field.mode });
-    }
-  }
-  return definitions;
+/** The catalog of a list of published days (`YYYYMMDD`). */
+export function snapshotCatalog(publishedDays: readonly string[]): SnapshotCatalog {
+  const days = [...new Set(publishedDays)].sort();
+  const published = new Set(days);
+  const latest = days.at(-1);
+  const table = (series: SnapshotSeries, day: string): ResolvedTable => ({
+    name: `${series}.${day}`,
+    series,
+    day,
+    schema: snapshotSchema(series),
+  });
+  return {
+    days,
+    tables: (series) => days.map((day) => `${series}.${day}`),
+    schema: snapshotSchema,
+    resolve(name) {
+      const lower = name.toLowerCase();
+      // `ipv4` and `ipv4.ipv4` name the latest day.
+      const [series, rest, ...more] = lower.split(".");
+      if (series === undefined || !isSnapshotSeries(series) || more.length > 0) return null;
+      if (rest === undefined || rest === series) return latest === undefined ? null : table(series, latest);
+      const parsed = parseSnapshotTableName(lower);
+      return parsed && published.has(parsed.day) ? table(parsed.series, parsed.day) : null;
+    },
+  };
 }

@@ -1,14 +1,16 @@
-import type { FieldMode, FieldType, SchemaField } from "@scangate/core";
+import type { SchemaField } from "@scangate/core";
+import type { FieldDef, FieldMode, FieldType, SeriesSchema } from "@scangate/sql";
 
 /**
- * The columns of the daily snapshot tables (`ipv4.YYYYMMDD`, `certificates.YYYYMMDD`,
- * `websites.YYYYMMDD`) and where each value comes from. Column names are the documents' dot
- * paths (`location.country`), so a query quotes them: `SELECT "location.country" FROM ...`.
+ * What each snapshot series holds, as the SQL engine sees it (a `SeriesSchema` of packages/sql)
+ * and where each value comes from in the dataset's documents. The field lists themselves are in
+ * fields-*.ts; layout.ts says how they are stored.
  *
- * Storage: STRING text, INTEGER integer, FLOAT real, BOOLEAN integer 0/1 (results show
- * "true"/"false"), TIMESTAMP ISO 8601 text in UTC (`2026-11-01T00:00:00.000Z`, which SQLite's
- * date functions read). A REPEATED column holds a JSON array as text (query it with
- * `json_each`); nulls are left out of arrays.
+ * Fields are named by their dot paths (`location.country`). A repeated record (`services`) is a
+ * list of element objects; its fields are named `<record>.<path in the element>`
+ * (`services.port`), and a field REPEATED inside an element (`services.software.product`) holds
+ * an array in each element. Values are only ever read from the documents, never made up: a
+ * path a document lacks is null.
  */
 
 export const SNAPSHOT_SERIES = ["ipv4", "certificates", "websites"] as const;
@@ -17,6 +19,8 @@ export type SnapshotSeries = (typeof SNAPSHOT_SERIES)[number];
 export function isSnapshotSeries(value: string): value is SnapshotSeries {
   return (SNAPSHOT_SERIES as readonly string[]).includes(value);
 }
+
+export type Json = Record<string, unknown>;
 
 /** What a website row of the main database gives the snapshot (websites have no history). */
 export interface WebsiteSource {
@@ -33,17 +37,66 @@ export interface WebsiteSource {
   updatedAt: number;
   protocols: string[];
   tags: string[];
+  /** The v1 website document JSON. */
+  doc: string;
 }
 
-export interface SnapshotField<S> extends SchemaField {
+/** One host version as its fields read it. */
+export interface HostRowSource {
+  /** The v2 host document. */
+  doc: Json;
+  /** `parsed.names` of a certificate of the dataset, by SHA-256 fingerprint. */
+  certificateNames(sha256: string): readonly string[] | undefined;
+}
+
+export interface CertificateRowSource {
+  /** The v1 certificate document. */
+  doc: Json;
+}
+
+export interface WebsiteRowSource {
+  site: WebsiteSource;
+  /** The v1 website document. */
+  doc: Json;
+}
+
+export interface SeriesSources {
+  ipv4: HostRowSource;
+  certificates: CertificateRowSource;
+  websites: WebsiteRowSource;
+}
+
+/** A top-level field and how its value is read from a row's source. */
+export interface SnapshotField<S> extends FieldDef {
   read(source: S): unknown;
 }
 
-type Json = Record<string, unknown>;
+/** A field of a repeated record's elements; `name` is the full name (`services.port`). */
+export interface ElementField<S> extends FieldDef {
+  record: string;
+  /** The key of the field in an element object (`port`, `software.product`). */
+  key: string;
+  read(element: Json, source: S): unknown;
+}
+
+/** A repeated record: one list of element objects per row. */
+export interface SnapshotRecord<S> {
+  name: string;
+  elements(source: S): Json[];
+  fields: readonly ElementField<S>[];
+}
+
+export interface SeriesDefinition<S> {
+  series: SnapshotSeries;
+  /** The indexed top-level field rows are ordered by and scans are narrowed with. */
+  key: string;
+  fields: readonly SnapshotField<S>[];
+  records: readonly SnapshotRecord<S>[];
+}
 
 /**
  * The value at a dot path of a parsed JSON document, or undefined. A key that itself holds
- * dots wins over descending (v1 certificate documents carry `"validation.nss.valid"` flat).
+ * dots wins over descending (v1 certificate documents may carry `"validation.nss.valid"` flat).
  */
 export function valueAt(doc: unknown, path: string): unknown {
   if (typeof doc !== "object" || doc === null || Array.isArray(doc)) return undefined;
@@ -54,7 +107,15 @@ export function valueAt(doc: unknown, path: string): unknown {
   return valueAt(object[path.slice(0, dot)], path.slice(dot + 1));
 }
 
-function field<S>(
+/** The objects of an array value (anything else: none). */
+export function objectsOf(value: unknown): Json[] {
+  return Array.isArray(value)
+    ? value.filter((item): item is Json => typeof item === "object" && item !== null && !Array.isArray(item))
+    : [];
+}
+
+/** A top-level field read by `read`. */
+export function field<S>(
   name: string,
   type: FieldType,
   read: (source: S) => unknown,
@@ -63,129 +124,51 @@ function field<S>(
   return { name, type, mode, read };
 }
 
-/** A NULLABLE column read from the same dot path of the document. */
-function docField(name: string, type: FieldType, mode: FieldMode = "NULLABLE"): SnapshotField<Json> {
-  return field(name, type, (doc) => valueAt(doc, name), mode);
+/** A top-level field read from the same dot path of the row's document. */
+export function docField<S extends { doc: Json }>(
+  name: string,
+  type: FieldType,
+  mode: FieldMode = "NULLABLE",
+): SnapshotField<S> {
+  return field(name, type, (source) => valueAt(source.doc, name), mode);
 }
 
-function services(doc: Json): Json[] {
-  const list = doc.services;
-  return Array.isArray(list) ? list.filter((s): s is Json => typeof s === "object" && s !== null) : [];
+/** A record field; read by default from the same dot path of the element. */
+export function elementField<S>(
+  record: string,
+  key: string,
+  type: FieldType,
+  mode: FieldMode = "NULLABLE",
+  read: (element: Json, source: S) => unknown = (element) => valueAt(element, key),
+): ElementField<S> {
+  return { name: `${record}.${key}`, record, key, type, mode, read };
 }
 
-function eachService(key: string): (doc: Json) => unknown[] {
-  return (doc) => services(doc).map((s) => valueAt(s, key));
+/** The engine's view of a series: every field, record fields under their full names. */
+export function seriesSchemaOf<S>(definition: SeriesDefinition<S>): SeriesSchema {
+  const plain = ({ name, type, mode }: FieldDef): FieldDef => ({ name, type, mode });
+  return {
+    series: definition.series,
+    fields: [
+      ...definition.fields.map(plain),
+      ...definition.records.flatMap((record) =>
+        record.fields.map((f): FieldDef => ({ ...plain(f), record: record.name })),
+      ),
+    ],
+    records: definition.records.map((record) => record.name),
+  };
 }
 
-const IPV4_FIELDS: SnapshotField<Json>[] = [
-  docField("ip", "STRING", "REQUIRED"),
-  docField("last_updated_at", "TIMESTAMP"),
-  docField("autonomous_system.asn", "INTEGER"),
-  docField("autonomous_system.name", "STRING"),
-  docField("autonomous_system.description", "STRING"),
-  docField("autonomous_system.bgp_prefix", "STRING"),
-  docField("autonomous_system.country_code", "STRING"),
-  docField("location.continent", "STRING"),
-  docField("location.country", "STRING"),
-  docField("location.country_code", "STRING"),
-  docField("location.city", "STRING"),
-  docField("location.province", "STRING"),
-  docField("location.postal_code", "STRING"),
-  docField("location.timezone", "STRING"),
-  docField("location.registered_country", "STRING"),
-  docField("location.registered_country_code", "STRING"),
-  docField("location.coordinates.latitude", "FLOAT"),
-  docField("location.coordinates.longitude", "FLOAT"),
-  field("services_count", "INTEGER", (doc) => services(doc).length, "REQUIRED"),
-  /** v1 style `<port>/<protocol>`, as the v1 ipv4 index has them. */
-  field(
-    "protocols",
-    "STRING",
-    (doc) =>
-      services(doc).map((s) => {
-        const name = typeof s.service_name === "string" ? s.service_name : "unknown";
-        return `${String(s.port)}/${name.toLowerCase()}`;
-      }),
-    "REPEATED",
-  ),
-  field("services.port", "INTEGER", eachService("port"), "REPEATED"),
-  field("services.service_name", "STRING", eachService("service_name"), "REPEATED"),
-  field("services.extended_service_name", "STRING", eachService("extended_service_name"), "REPEATED"),
-  field("services.transport_protocol", "STRING", eachService("transport_protocol"), "REPEATED"),
-  field("services.certificate", "STRING", eachService("certificate"), "REPEATED"),
-  field("services.tls.version_selected", "STRING", eachService("tls.version_selected"), "REPEATED"),
-  field(
-    "services.http.response.status_code",
-    "INTEGER",
-    eachService("http.response.status_code"),
-    "REPEATED",
-  ),
-];
-
-const CERTIFICATE_FIELDS: SnapshotField<Json>[] = [
-  docField("parsed.fingerprint_sha256", "STRING", "REQUIRED"),
-  docField("parsed.fingerprint_sha1", "STRING"),
-  docField("parsed.fingerprint_md5", "STRING"),
-  docField("parsed.tbs_fingerprint", "STRING"),
-  docField("parsed.spki_subject_fingerprint", "STRING"),
-  docField("parent_spki_subject_fingerprint", "STRING"),
-  docField("parsed.serial_number", "STRING"),
-  docField("parsed.version", "INTEGER"),
-  docField("parsed.issuer_dn", "STRING"),
-  docField("parsed.subject_dn", "STRING"),
-  docField("parsed.issuer.common_name", "STRING", "REPEATED"),
-  docField("parsed.issuer.organization", "STRING", "REPEATED"),
-  docField("parsed.subject.common_name", "STRING", "REPEATED"),
-  docField("parsed.subject.organization", "STRING", "REPEATED"),
-  docField("parsed.subject.country", "STRING", "REPEATED"),
-  docField("parsed.names", "STRING", "REPEATED"),
-  docField("parsed.validity.start", "TIMESTAMP"),
-  docField("parsed.validity.end", "TIMESTAMP"),
-  docField("parsed.validity.length", "INTEGER"),
-  docField("parsed.validation_level", "STRING"),
-  docField("parsed.signature_algorithm.name", "STRING"),
-  docField("parsed.signature.self_signed", "BOOLEAN"),
-  docField("parsed.signature.valid", "BOOLEAN"),
-  docField("parsed.subject_key_info.key_algorithm.name", "STRING"),
-  docField("parsed.subject_key_info.rsa_public_key.length", "INTEGER"),
-  docField("parsed.extensions.basic_constraints.is_ca", "BOOLEAN"),
-  docField("parsed.extensions.subject_alt_name.dns_names", "STRING", "REPEATED"),
-  docField("validation.nss.valid", "BOOLEAN"),
-  docField("validation.apple.valid", "BOOLEAN"),
-  docField("validation.microsoft.valid", "BOOLEAN"),
-  docField("validation.google_ct_primary.valid", "BOOLEAN"),
-  docField("precert", "BOOLEAN"),
-  docField("tags", "STRING", "REPEATED"),
-  docField("zlint.errors_present", "BOOLEAN"),
-  docField("metadata.added_at", "TIMESTAMP"),
-  docField("metadata.updated_at", "TIMESTAMP"),
-  docField("metadata.parse_status", "STRING"),
-];
-
-const WEBSITE_FIELDS: SnapshotField<WebsiteSource>[] = [
-  field("domain", "STRING", (w) => w.domain, "REQUIRED"),
-  field("alexa_rank", "INTEGER", (w) => w.alexaRank),
-  field("ip", "STRING", (w) => w.ip),
-  field("protocols", "STRING", (w) => w.protocols, "REPEATED"),
-  field("tags", "STRING", (w) => w.tags, "REPEATED"),
-  field("http.status_code", "INTEGER", (w) => w.httpStatusCode),
-  field("http.title", "STRING", (w) => w.httpTitle),
-  field("http.server", "STRING", (w) => w.httpServer),
-  field("tls.certificate.fingerprint_sha256", "STRING", (w) => w.certificate),
-  field("autonomous_system.asn", "INTEGER", (w) => w.asn),
-  field("location.country_code", "STRING", (w) => w.countryCode),
-  field("updated_at", "TIMESTAMP", (w) => w.updatedAt),
-];
-
-export const SNAPSHOT_FIELDS = {
-  ipv4: IPV4_FIELDS,
-  certificates: CERTIFICATE_FIELDS,
-  websites: WEBSITE_FIELDS,
-} as const;
-
-/** The wire `definition.fields` of a series (type, name, mode). */
-export function seriesSchema(series: SnapshotSeries): SchemaField[] {
-  return SNAPSHOT_FIELDS[series].map(({ type, name, mode }) => ({ type, name, mode }));
+/**
+ * The wire `definition.fields` of a series (type, name, mode): a field inside a repeated record
+ * is REPEATED from the table's point of view, whatever its mode within one element.
+ */
+export function queryDefinitionFields(schema: SeriesSchema): SchemaField[] {
+  return schema.fields.map(({ name, type, mode, record }) => ({
+    type,
+    name,
+    mode: record === undefined ? mode : "REPEATED",
+  }));
 }
 
 /** Daily table names: `<series>.<YYYYMMDD>`. */

@@ -1,4 +1,5 @@
 import { ApiError } from "@scangate/core";
+import { describeSqlError, parseQuery } from "@scangate/sql";
 import type { Hono } from "hono";
 import type { AppEnv } from "../../app-env";
 import type { JobKind } from "../../jobs/store";
@@ -7,10 +8,28 @@ import { relayFile } from "../../upstream/file";
 import { isSuccess, relayedResponse } from "../../upstream/relay";
 import { type ApiContext, beginOperation, chargedRelay, readRequestBody, upstreamPath } from "./exchange";
 
+/**
+ * The job's SQL, checked by the same parser and text bounds the origin applies, so a query
+ * the upstream would refuse is refused here first: no quota spent, no upstream call. A body
+ * that is not a JSON object with a string `query` goes on unchanged for the upstream to judge.
+ */
+function checkJobSql(body: Uint8Array | undefined): void {
+  let query: unknown;
+  try {
+    query = (JSON.parse(new TextDecoder().decode(body)) as { query?: unknown } | null)?.query;
+  } catch {
+    return;
+  }
+  if (typeof query !== "string" || query.trim() === "") return;
+  const parsed = parseQuery(query);
+  if (!parsed.ok) throw new ApiError("invalid_query", undefined, { detail: describeSqlError(parsed.error) });
+}
+
 /** Start a job upstream and remember that this tenant owns it (and which upstream account ran it). */
 async function startJob(c: ApiContext, kind: JobKind, operation: Operation): Promise<Response> {
   beginOperation(c, operation);
   const body = await readRequestBody(c);
+  checkJobSql(body);
   const relayed = await chargedRelay(c, operation, { method: "POST", path: upstreamPath(c), body });
   const jobId = (relayed.json as { job_id?: unknown } | null)?.job_id;
   if (isSuccess(relayed.status) && typeof jobId === "string") {

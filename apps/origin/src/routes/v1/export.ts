@@ -7,9 +7,8 @@ import type { ExportOptions } from "../../exports/export-job";
 import { expireExport, isPastRetention } from "../../jobs/expiry";
 import { newJobId } from "../../jobs/messages";
 import { findOwnedJob, invalidQuery } from "../../jobs/owned-job";
-import { checkSnapshotQuery } from "../../jobs/sql-guard";
 import { exportFilesOf, insertJob, markFailed, type JobRow } from "../../jobs/store";
-import { readPublishedTables } from "../../snapshots/catalog";
+import { planJobSql } from "../../jobs/job-sql";
 
 function configurationOf(job: JobRow): ExportJobConfiguration {
   const options = JSON.parse(job.options ?? "{}") as ExportOptions;
@@ -68,9 +67,8 @@ export function registerExportJobs(app: Hono<AppEnv>): void {
     if (!isUsableDelimiter(body.delimeter)) {
       throw new ApiError("bad_request", "delimeter: must not be a double quote or a line break");
     }
-    const published = await readPublishedTables(c.env.SNAPSHOTS);
-    const checked = checkSnapshotQuery(body.query, published.names);
-    if (!checked.ok) throw invalidQuery(checked.reason);
+    const planned = await planJobSql(c.env.SNAPSHOTS, body.query);
+    if (!planned.ok) throw invalidQuery(planned.error);
     const options: ExportOptions = {
       format: body.format,
       flatten: body.flatten,
@@ -85,7 +83,7 @@ export function registerExportJobs(app: Hono<AppEnv>): void {
       kind: "export",
       owner: c.var.account.api_id,
       query: body.query,
-      checkedSql: checked.query.sql,
+      checkedSql: body.query,
       options,
       now: clock.now(),
     });

@@ -1,13 +1,14 @@
 import { ApiError, type SeriesDetails, type SeriesList } from "@scangate/core";
 import type { Hono } from "hono";
 import type { AppEnv } from "../../http/context";
-import { readPublishedTables } from "../../snapshots/catalog";
-import { isSnapshotSeries, SNAPSHOT_SERIES, seriesSchema } from "../../snapshots/definitions";
+import { loadSnapshotCatalog } from "../../snapshots/catalog";
+import { isSnapshotSeries, queryDefinitionFields, SNAPSHOT_SERIES } from "../../snapshots/definitions";
 
 /**
  * GET /api/v1/query_definitions: the series SQL can read. GET /api/v1/query_definitions/:series:
- * its columns (see snapshots/definitions.ts) and its published daily tables, oldest first. An
- * unknown series is 404 with an empty error text, as the spec has it.
+ * its fields (see snapshots/fields-*.ts; a field inside a repeated record is REPEATED here) and
+ * its published daily tables, oldest first. An unknown series is 404 with an empty error text,
+ * as the spec has it.
  */
 export function registerQueryDefinitions(app: Hono<AppEnv>): void {
   app.get("/api/v1/query_definitions", (c) => {
@@ -18,10 +19,10 @@ export function registerQueryDefinitions(app: Hono<AppEnv>): void {
   app.get("/api/v1/query_definitions/:series", async (c) => {
     const series = c.req.param("series");
     if (!isSnapshotSeries(series)) throw new ApiError("not_found", "");
-    const published = await readPublishedTables(c.env.SNAPSHOTS);
+    const catalog = await loadSnapshotCatalog(c.env.SNAPSHOTS);
     const body: SeriesDetails = {
-      definition: { fields: seriesSchema(series) },
-      tables: published.bySeries.get(series) ?? [],
+      definition: { fields: queryDefinitionFields(catalog.schema(series)) },
+      tables: catalog.tables(series),
     };
     return c.json(body);
   });

@@ -4,11 +4,10 @@ import type { AppEnv } from "../../http/context";
 import { parseInput, readJsonBody } from "../../http/validation";
 import { isPastRetention } from "../../jobs/expiry";
 import { newJobId } from "../../jobs/messages";
-import { invalidQuery, findOwnedJob } from "../../jobs/owned-job";
+import { findOwnedJob, invalidQuery } from "../../jobs/owned-job";
 import { readResultPage } from "../../jobs/query-job";
-import { checkSnapshotQuery } from "../../jobs/sql-guard";
 import { insertJob, markFailed, resultSchemaOf, type JobRow } from "../../jobs/store";
-import { readPublishedTables } from "../../snapshots/catalog";
+import { planJobSql } from "../../jobs/job-sql";
 
 function statusBody(job: JobRow): QueryJob {
   const status = job.status === "expired" ? "error" : job.status;
@@ -32,16 +31,15 @@ function statusBody(job: JobRow): QueryJob {
 export function registerQueryJobs(app: Hono<AppEnv>): void {
   app.post("/api/v1/query", async (c) => {
     const { query } = parseInput(queryJobStartBodySchema, await readJsonBody(c));
-    const published = await readPublishedTables(c.env.SNAPSHOTS);
-    const checked = checkSnapshotQuery(query, published.names);
-    if (!checked.ok) throw invalidQuery(checked.reason);
+    const planned = await planJobSql(c.env.SNAPSHOTS, query);
+    if (!planned.ok) throw invalidQuery(planned.error);
     const { clock } = c.var.services;
     const job = await insertJob(c.env.DB, {
       id: newJobId(),
       kind: "query",
       owner: c.var.account.api_id,
       query,
-      checkedSql: checked.query.sql,
+      checkedSql: query,
       now: clock.now(),
     });
     try {

@@ -1,0 +1,2 @@
+ALTER TABLE `jobs` ADD `started_at` integer;--> statement-breakpoint
+ALTER TABLE `jobs` ADD `heartbeat_at` integer;

@@ -1,0 +1,87 @@
+import {
+  describeSqlError,
+  prepareQuery,
+  runPlan,
+  SqlRunError,
+  type Plan,
+  type SqlResult,
+} from "@scangate/sql";
+import { loadSnapshotCatalog } from "../snapshots/catalog";
+import { createSnapshotRowSource } from "../snapshots/row-source";
+
+/**
+ * The SQL of query and export jobs: the user's text, planned by `@scangate/sql` against the
+ * published snapshot tables, and run in bounded batches read from SNAPSHOTS. No user text ever
+ * reaches a database: the engine reads rows through fixed, parameterised scans and evaluates
+ * the query itself, so every job's work is bounded and it can stop at its deadline.
+ */
+
+/** A failure the job's owner is told about (`error_message`); anything else is retried. */
+export class JobFailure extends Error {
+  override readonly name = "JobFailure";
+}
+
+/** The plan of `text` over what SNAPSHOTS publishes now, or why it cannot run. */
+export async function planJobSql(snapshots: D1Database, text: string): Promise<SqlResult<Plan>> {
+  return prepareQuery(text, await loadSnapshotCatalog(snapshots));
+}
+
+/** The plan of a stored job, planned again at run time (tables may have changed since). */
+export async function replanJobSql(snapshots: D1Database, text: string): Promise<Plan> {
+  const planned = await planJobSql(snapshots, text);
+  if (!planned.ok) throw new JobFailure(`query could not be parsed: ${describeSqlError(planned.error)}`);
+  return planned.value;
+}
+
+export interface JobRunBounds {
+  maxRows: number;
+  timeLimitMs: number;
+  /** Called at most every HEARTBEAT_MS while the job runs, so a lost job can be told from a live one. */
+  heartbeat?: () => Promise<void>;
+  /** Wall clock (the deadline bounds real running time). */
+  now?: () => number;
+}
+
+/** How often a running job says it is alive. */
+export const HEARTBEAT_MS = 5_000;
+
+/**
+ * The pause between slices of a job's work (the engine bounds a slice by rows, since workerd's
+ * clock does not move while code runs). It yields through an I/O round trip, a trivial read of
+ * SNAPSHOTS, rather than a timer: workerd delivers I/O completions in order, so every request
+ * waiting on I/O when the job pauses runs before the job's next slice. A timer does not
+ * interleave that way: in the fault suite, with other requests arriving back to back, the
+ * job's timer waits were put off until the requests stopped, and the job overran its deadline.
+ */
+function fairPause(snapshots: D1Database, now: () => number, heartbeat: (() => Promise<void>) | undefined) {
+  let lastBeat = now();
+  return async (): Promise<void> => {
+    await snapshots.prepare("SELECT 1").first();
+    if (heartbeat && now() - lastBeat >= HEARTBEAT_MS) {
+      lastBeat = now();
+      await heartbeat();
+    }
+  };
+}
+
+/** Runs `plan` over SNAPSHOTS; the engine's run-time failures become the job's `error_message`. */
+export async function* runJobSql(
+  snapshots: D1Database,
+  plan: Plan,
+  bounds: JobRunBounds,
+): AsyncGenerator<unknown[][]> {
+  const now = bounds.now ?? Date.now;
+  const started = now();
+  try {
+    yield* runPlan(plan, createSnapshotRowSource(snapshots), {
+      deadline: started + bounds.timeLimitMs,
+      timeLimitMs: bounds.timeLimitMs,
+      maxRows: bounds.maxRows,
+      now,
+      pause: fairPause(snapshots, now, bounds.heartbeat),
+    });
+  } catch (error) {
+    if (error instanceof SqlRunError) throw new JobFailure(error.message);
+    throw error;
+  }
+}
