@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Starts the whole system locally: the origin (seeded on first run) on :8788 and the edge in
 // front of it on :8787, then prints the demo tenant and writes .scangate/local.env.
-// Stays in the foreground until interrupted (Ctrl-C stops both workers).
+// Stays in the foreground until interrupted (Ctrl-C stops both workers), firing each worker's
+// cron triggers on schedule meanwhile (wrangler dev does not; see lib/schedule.mjs).
 //
 // `--state-dir DIR` runs a separate instance beside the default one (the system tests do):
 // its D1/R2/queue state, the edge's secrets (DIR/edge.dev.vars instead of apps/edge/.dev.vars)
@@ -10,9 +11,11 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { freePort, run, waitForHealth, wranglerBin } from "./lib/processes.mjs";
+import { fireScheduled, readCronTriggers, scheduleCrons, withoutCronNotice } from "./lib/schedule.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DEFAULT_STATE_DIR = path.join(root, ".wrangler", "state");
@@ -39,7 +42,8 @@ if (args.help) {
 Starts the origin (seeding its dataset on first run) and the edge in front of it.
 State lives in .wrangler/state; \`pnpm reset\` wipes it. Another --state-dir starts a separate
 instance: its own data, edge secrets (DIR/edge.dev.vars) and wrangler dev registry.
-The URLs and credentials are written to the --local-env file.`);
+The URLs and credentials are written to the --local-env file.
+Both workers' cron triggers (their wrangler.jsonc) are fired on schedule while it runs.`);
   process.exit(0);
 }
 
@@ -63,6 +67,9 @@ async function main() {
   mkdirSync(path.dirname(envFile), { recursive: true });
   mkdirSync(persistTo, { recursive: true });
 
+  // Read while the workers start (loading wrangler's config reader takes a couple of seconds).
+  const triggers = readTriggers();
+  triggers.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
   const edgeSetup = await import("../apps/edge/scripts/local-setup.mjs");
   const local = await edgeSetup.ensureLocalSecrets({ root, devVarsFile: edgeSecretsFile });
 
@@ -96,6 +103,8 @@ async function main() {
     waitForHealth(`${edgeUrl}/health`, 120_000, options),
   ]);
 
+  startScheduledWork(await triggers, { origin: originUrl, edge: edgeUrl });
+
   const demo = await edgeSetup.ensureDemoTenant({
     edgeUrl,
     adminToken: local.adminToken,
@@ -123,14 +132,43 @@ async function main() {
 const workers = [];
 const stopped = new AbortController();
 const INTERRUPTED = "interrupted";
+let scheduledWork;
 
 /** Stops the workers (Ctrl-C, a worker that failed, a start that failed); one not started yet never starts. */
 function stopWorkers(reason = new Error(INTERRUPTED)) {
   if (!stopped.signal.aborted) stopped.abort(reason);
+  scheduledWork?.stop();
   for (const child of workers) child.kill("SIGINT");
 }
 process.on("SIGINT", () => stopWorkers());
 process.on("SIGTERM", () => stopWorkers());
+
+/** Both workers' cron triggers, from their wrangler.jsonc. */
+function readTriggers() {
+  const configs = Object.fromEntries(
+    Object.entries(apps).map(([worker, dir]) => [worker, path.join(dir, "wrangler.jsonc")]),
+  );
+  return readCronTriggers(configs, { cwd: root });
+}
+
+/**
+ * Fires each worker's cron triggers on their schedule, as Cloudflare would: the origin's job
+ * expiry and lost-job sweep, the edge's cache and session cleanup. Quiet unless a run fails.
+ */
+function startScheduledWork(triggers, urls) {
+  stopped.signal.throwIfAborted();
+  scheduledWork = scheduleCrons(
+    triggers,
+    ({ worker, cron }, time) => fireScheduled(urls[worker], cron, time, { signal: stopped.signal }),
+    {
+      onError: (error, { worker, cron }) =>
+        console.error(
+          `scangate: the ${worker}'s scheduled run (${cron}) failed: ${error instanceof Error ? error.message : error}`,
+        ),
+    },
+  );
+  log(`scheduled work is on: ${triggers.map(({ worker, cron }) => `${worker} "${cron}"`).join(", ")}`);
+}
 
 /** Starts `wrangler dev` for one app; a worker that fails stops the other one and this script. */
 async function launchWorker(name, cwd, port, secretsFile) {
@@ -157,10 +195,12 @@ async function launchWorker(name, cwd, port, secretsFile) {
   );
   workers.push(child);
   const prefix = `[${name}] `;
-  const forward = (stream, out) =>
-    stream.on("data", (chunk) => {
-      for (const line of chunk.toString().split("\n")) if (line.trim()) out.write(prefix + line + "\n");
+  const forward = (stream, out) => {
+    const shown = withoutCronNotice();
+    createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => {
+      if (line.trim() && shown(line)) out.write(prefix + line + "\n");
     });
+  };
   forward(child.stdout, process.stdout);
   forward(child.stderr, process.stderr);
   child.on("exit", (code) => {
