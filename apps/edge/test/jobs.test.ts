@@ -7,7 +7,7 @@ import {
 } from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedOrigin } from "./support/origin-data";
+import { ORIGIN_CREDENTIAL, seedOrigin } from "./support/origin-data";
 import { buildRequest, createTenant, EDGE, tenantAuth, workerFetch } from "./support/requests";
 
 beforeAll(seedOrigin);
@@ -178,5 +178,44 @@ describe("job SQL is checked at the edge with the origin's own parser", () => {
       .bind(tenant.id)
       .first<{ used: number }>();
     expect(row?.used).toBe(0);
+  });
+});
+
+describe("SQL of the kind users published runs through the edge as it runs at the origin", () => {
+  /** The rows of a finished query job, page by page, through `fetcher` with `auth`. */
+  async function rowsOf(fetcher: (req: Request) => Promise<Response>, auth: string, query: string) {
+    const started = await fetcher(buildRequest("POST", "/api/v1/query", { body: { query }, auth }));
+    expect(started.status).toBe(200);
+    const jobId = queryJobSchema.parse(await started.json()).job_id;
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const status = await (
+        await fetcher(buildRequest("GET", `/api/v1/query/${jobId}`, { auth }))
+      ).json<{
+        status: string;
+        error_message?: string;
+      }>();
+      if (status.status === "error") throw new Error(`${query}: ${status.error_message}`);
+      if (status.status === "success") break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const page = await fetcher(buildRequest("GET", `/api/v1/query/${jobId}/1`, { auth }));
+    return queryResultsPageSchema.parse(await page.json()).rows.map((row) => row.f.map((cell) => cell.v));
+  }
+
+  it.each([
+    "select ip, last_updated_at from ipv4 limit 5300",
+    "SELECT location.country, COUNT(ip) AS count FROM ipv4 GROUP BY location.country ORDER BY count DESC, location.country LIMIT 10",
+    "SELECT parsed.subject.country, COUNT(*) FROM certificates.certificates WHERE parsed.subject.country IS NOT NULL GROUP BY parsed.subject.country ORDER BY 2 DESC, 1",
+    "#standardSQL\nSELECT s.port, COUNT(DISTINCT ip) AS hosts FROM `ipv4`, UNNEST(services) AS s GROUP BY 1 ORDER BY 1",
+    "SELECT ip FROM [ipv4] WHERE services.port = 22 AND REGEXP_MATCH(services.banner, r'^SSH-2\\.0') ORDER BY ip",
+  ])("%s", async (query) => {
+    const tenant = await createTenant({ allowance: 100 });
+    const origin = env.ORIGIN;
+    if (!origin) throw new Error("no ORIGIN binding");
+    const originAuth = `Basic ${btoa(`${ORIGIN_CREDENTIAL.api_id}:${ORIGIN_CREDENTIAL.api_secret}`)}`;
+    const atEdge = await rowsOf(workerFetch, tenantAuth(tenant), query);
+    const atOrigin = await rowsOf((req) => origin.fetch(req), originAuth, query);
+    expect(atEdge.length).toBeGreaterThan(0);
+    expect(atEdge).toEqual(atOrigin);
   });
 });
