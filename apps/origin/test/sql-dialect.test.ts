@@ -124,7 +124,11 @@ function v1Protocol(service: Json): string {
 }
 /** A document value as text: strings as they are, missing as `fallback`, anything else as JSON. */
 const text = (value: unknown, fallback = ""): string =>
-  typeof value === "string" ? value : value === null || value === undefined ? fallback : JSON.stringify(value);
+  typeof value === "string"
+    ? value
+    : value === null || value === undefined
+      ? fallback
+      : JSON.stringify(value);
 const iso = (value: unknown) => (value === null ? null : new Date(text(value)).toISOString());
 
 interface Case {
@@ -407,9 +411,7 @@ const CASES: Case[] = [
   {
     name: "REGEXP_CONTAINS",
     sql: () => "SELECT COUNT(*) FROM ipv4 WHERE REGEXP_CONTAINS(autonomous_system.name, r'^[A-Z]')",
-    expect: (d) => [
-      [hostsWhere(d, (h) => /^[A-Z]/.test(text(at(h, "autonomous_system.name")))).length],
-    ],
+    expect: (d) => [[hostsWhere(d, (h) => /^[A-Z]/.test(text(at(h, "autonomous_system.name")))).length]],
   },
   {
     name: "REGEXP_EXTRACT grouped",
