@@ -16,6 +16,8 @@ export default defineConfig(async () => {
       }),
     ],
     test: {
+      // Jobs and the fault suite do seconds of real work; a loaded 2-core machine needs room.
+      testTimeout: 30_000,
       include: ["test/**/*.test.ts"],
       exclude: ["test/**/*.node.test.ts"],
       setupFiles: ["./test/apply-migrations.ts"],

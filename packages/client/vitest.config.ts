@@ -74,6 +74,8 @@ export default defineConfig(async () => {
     test: {
       name: "workers",
       include: ["test/integration/**/*.test.ts"],
+      // The CLI tests start processes against real workers; a loaded 2-core machine needs room.
+      testTimeout: 30_000,
       setupFiles: ["./test/integration/apply-migrations.ts"],
     },
   };

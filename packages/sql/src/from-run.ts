@@ -60,11 +60,18 @@ const CHUNK_ROWS = 1_000;
 /** One frame per element of each frame's array (see ExpandNode), in chunks. */
 function* expand(frames: readonly Row[], node: ExpandNode, env: Env): Generator<Row[]> {
   let out: Row[] = [];
+  let examined = 0;
   for (const frame of frames) {
     const elements = node.array(frame, env);
     let kept = false;
     if (Array.isArray(elements)) {
       for (let i = 0; i < elements.length; i++) {
+        // A selective filter keeps few rows: the work is the elements examined, not the rows kept.
+        if (++examined >= CHUNK_ROWS) {
+          yield out;
+          out = [];
+          examined = 0;
+        }
         const row = frame.slice();
         row[node.slot] = elements[i] ?? null;
         if (node.offsetSlot !== null) row[node.offsetSlot] = i;
@@ -132,10 +139,17 @@ async function build(node: JoinNode, slots: number, ctx: RunContext): Promise<Bu
 function* probe(frames: readonly Row[], join: BuiltJoin, env: Env): Generator<Row[]> {
   const { node, table } = join;
   let out: Row[] = [];
+  let examined = 0;
   for (const frame of frames) {
     const key = keyOf(node.leftKeys, frame, env);
     let matched = false;
     for (const match of key === null ? [] : (table.get(key) ?? [])) {
+      // A selective ON condition keeps few pairs: the work is the pairs examined, not the rows kept.
+      if (++examined >= CHUNK_ROWS) {
+        yield out;
+        out = [];
+        examined = 0;
+      }
       const row = frame.slice();
       for (const slot of node.rightSlots) row[slot] = match[slot];
       if (node.residual && node.residual(row, env) !== true) continue;
@@ -166,8 +180,9 @@ export async function* runFrom(from: FromNode, slots: number, ctx: RunContext): 
   async function* through(frames: Row[], nodes: readonly ExpandNode[], index: number): AsyncGenerator<Row[]> {
     if (index < nodes.length) {
       for (const chunk of expand(frames, nodes[index] as ExpandNode, ctx.env)) {
-        yield* through(chunk, nodes, index + 1);
-        if (ctx.clock.due(chunk.length)) await ctx.clock.pause();
+        if (chunk.length) yield* through(chunk, nodes, index + 1);
+        // Each chunk is up to CHUNK_ROWS of work however few rows it kept.
+        if (ctx.clock.due(CHUNK_ROWS)) await ctx.clock.pause();
       }
       return;
     }
@@ -185,8 +200,9 @@ export async function* runFrom(from: FromNode, slots: number, ctx: RunContext): 
         ? expand(frames, step.expand, ctx.env)
         : probe(frames, joins.get(step.join) as BuiltJoin, ctx.env);
     for (const chunk of chunks) {
-      yield* steps(chunk, index + 1);
-      if (ctx.clock.due(chunk.length)) await ctx.clock.pause();
+      if (chunk.length) yield* steps(chunk, index + 1);
+      // Each chunk is up to CHUNK_ROWS of work however few rows it kept.
+      if (ctx.clock.due(CHUNK_ROWS)) await ctx.clock.pause();
     }
   }
 

@@ -61,6 +61,25 @@ describe("batches", () => {
     expect(pauses.every((busy) => busy >= 0)).toBe(true);
   });
 
+  it("pauses while a join examines many pairs, even when its condition keeps none of them", async () => {
+    let pauses = 0;
+    // 200 x 200 rows on one key: 40,000 pairs examined, none kept by the rest of the ON.
+    const answer = await run(
+      "SELECT COUNT(*) FROM numbers.20261031 a JOIN numbers.20261031 b ON a.n - a.n = b.n - b.n AND a.n < 0",
+      {
+        source: numbers(200),
+        batchRows: 200,
+        pause: () => {
+          pauses++;
+          return Promise.resolve();
+        },
+      },
+    );
+    expect(answer.rows).toEqual([[0]]);
+    // Two scans of one batch each pause twice; the 40,000 pairs pause at least 7 times more.
+    expect(pauses).toBeGreaterThanOrEqual(9);
+  });
+
   it("pauses between slices of a long sort", async () => {
     let pauses = 0;
     const answer = await run("SELECT n FROM numbers.20261031 ORDER BY n DESC", {
