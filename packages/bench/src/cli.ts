@@ -20,7 +20,7 @@ import { measure, type Measurement, type Skipped } from "./measurement";
 import { type BenchOptions, defaultResultsFile, parseOptions, usage, UsageError } from "./options";
 import { datasetStateDir, REPO_ROOT } from "./paths";
 import { stopRunning } from "./processes";
-import { countLines, scenarioTable, scaleTable, targetLines } from "./report";
+import { countLines, noteLines, scenarioTable, scaleTable, targetLines } from "./report";
 import { type ScaleLevel, scaleCached, scaleHosts } from "./scale";
 import { type BenchContext, bulkFingerprints, SkipScenario } from "./scenario";
 import { SCENARIO_IDS, SCENARIOS } from "./scenarios";
@@ -134,6 +134,12 @@ async function runScenarios(
         log(
           `  ${formatRate(m.requestsPerSecond)} req/s, p50 ${formatMs(m.p50Ms)} ms, p99 ${formatMs(m.p99Ms)} ms, ${m.errors} errors`,
         );
+        for (const row of outcome.extra ?? []) {
+          const e = measure(row);
+          measurements.push(e);
+          rows.push(e);
+          log(`  ${e.id}: p50 ${formatMs(e.p50Ms)} ms, p99 ${formatMs(e.p99Ms)} ms, ${e.errors} errors`);
+        }
       } catch (error) {
         const reason = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
         if (!(error instanceof SkipScenario)) failed += 1;
@@ -218,7 +224,7 @@ async function main(argv: readonly string[]): Promise<number> {
   await timed(
     phases,
     "origin dataset",
-    () => seedOrigin(stateDir, size),
+    () => seedOrigin(stateDir, size, undefined, true),
     `origin dataset: ${formatCount(size.hosts)} hosts, ${formatCount(size.certs)} certificates, seed ${size.seed} (${path.relative(REPO_ROOT, stateDir)})`,
   );
   await timed(phases, "edge migrations", () => migrateEdge(stateDir));
@@ -261,6 +267,9 @@ async function main(argv: readonly string[]): Promise<number> {
       "counts (edge usage rollups of each scenario's own tenant; origin_calls: the origin's own count):",
       ...counts.map((l) => `  ${l}`),
     );
+  const sqlNotes = noteLines(run.measurements, "sql-");
+  if (sqlNotes.length > 0)
+    out.push("", "SQL jobs (figures from this run):", ...sqlNotes.map((l) => `  ${l}`));
   out.push("", "targets (figures from this run):", ...targetLines(targets));
   if (scale.length > 0)
     out.push(

@@ -15,6 +15,9 @@ export interface SeedTiming {
   readonly seed: string;
   readonly seconds: number;
   readonly finishedAt: string;
+  /** Seconds the snapshot tables (SQL query and export jobs) took to build, when the bench built them. */
+  readonly snapshotSeconds?: number;
+  readonly snapshotsFinishedAt?: string;
 }
 
 export const SEED_TIMING_FILE = "seed-timing.json";
@@ -26,11 +29,17 @@ export interface DatasetSize {
 }
 
 /**
- * Seeds `stateDir` with the generated dataset of that size, showing the seed's progress. Returns
- * at once when the folder already holds it. `timeoutMs` stops the seed (RunTimeout).
+ * Seeds `stateDir` with the generated dataset of that size, showing the seed's progress, and
+ * with `snapshots` also builds the origin's snapshot tables (SQL query and export jobs) from it.
+ * Returns at once when the folder already holds them. `timeoutMs` stops the seed (RunTimeout).
  */
-export async function seedOrigin(stateDir: string, size: DatasetSize, timeoutMs?: number): Promise<void> {
-  await run(process.execPath, seedArgs(stateDir, size), BENCH_DIR, {
+export async function seedOrigin(
+  stateDir: string,
+  size: DatasetSize,
+  timeoutMs?: number,
+  snapshots = false,
+): Promise<void> {
+  await run(process.execPath, seedArgs(stateDir, size, snapshots ? ["--snapshots"] : []), BENCH_DIR, {
     echo: true,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   });

@@ -26,6 +26,10 @@ export interface BenchOptions {
   /** Seconds a scaling level may spend preparing its data before it is skipped. */
   readonly scaleBudget: number;
   readonly build: boolean;
+  /** Measured runs of each SQL latency scenario (sequential jobs). */
+  readonly sqlRuns: number;
+  /** Milliseconds between a SQL job's status answer and the next status request. */
+  readonly sqlPollMs: number;
   /** Results JSON; a timestamped file under bench-results/ when not given. */
   readonly out: string | null;
 }
@@ -48,6 +52,8 @@ export const USAGE = `usage: pnpm bench [-- options]
   --scale-hosts a,b       host counts of the scaling runs (default 10000,100000,1000000)
   --scale-cached a,b      cached documents of the scaling runs (default 10000,1000000)
   --scale-budget S        seconds a scaling level may spend preparing data (default 900)
+  --sql-runs N            measured jobs of each SQL latency scenario (default 7)
+  --sql-poll-ms N         pause between a SQL job's status answer and the next poll (default 25)
   --no-build              use the bench worker already built in workers/bare/dist
   --out FILE              results JSON (default packages/bench/bench-results/bench-<time>.json)
   --help                  this text
@@ -102,6 +108,8 @@ export function parseOptions(argv: readonly string[], scenarioIds: readonly stri
         "scale-cached": { type: "string", default: "10000,1000000" },
         "scale-budget": { type: "string", default: "900" },
         "no-build": { type: "boolean", default: false },
+        "sql-runs": { type: "string", default: "7" },
+        "sql-poll-ms": { type: "string", default: "25" },
         out: { type: "string" },
         help: { type: "boolean", default: false },
       },
@@ -148,6 +156,8 @@ export function parseOptions(argv: readonly string[], scenarioIds: readonly stri
     scaleCached: intList("scale-cached", values["scale-cached"]),
     scaleBudget: positiveInt("scale-budget", values["scale-budget"]),
     build: !values["no-build"],
+    sqlRuns: positiveInt("sql-runs", values["sql-runs"]),
+    sqlPollMs: positiveInt("sql-poll-ms", values["sql-poll-ms"]),
     out: values.out === undefined ? null : path.resolve(values.out),
   };
 }

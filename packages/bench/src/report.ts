@@ -44,6 +44,13 @@ export function countLines(rows: readonly Measurement[]): string[] {
     );
 }
 
+/** "scenario: note" lines of the scenarios whose id starts with `prefix` (what each SQL job did). */
+export function noteLines(rows: readonly Measurement[], prefix: string): string[] {
+  return rows
+    .filter((row) => row.id.startsWith(prefix))
+    .flatMap((row) => row.notes.map((note) => `${row.id}: ${note}`));
+}
+
 /** One line per target: status, requirement, and the figures (or why there are none). */
 export function targetLines(results: readonly TargetResult[]): string[] {
   const width = Math.max(...results.map((r) => r.requirement.length));

@@ -74,8 +74,19 @@ export type ScenarioOutcome =
       /** Scenario-specific counts, e.g. upstream calls. */
       readonly counts?: Readonly<Record<string, number>>;
       readonly notes?: readonly string[];
+      /** Further rows the scenario measured (e.g. a probe idle and under load), each with an id of its own. */
+      readonly extra?: readonly ExtraRow[];
     }
   | { readonly kind: "skipped"; readonly reason: string };
+
+export interface ExtraRow {
+  readonly id: string;
+  readonly title: string;
+  readonly target: string;
+  readonly connections: number;
+  readonly sample: LoadSample;
+  readonly counts?: Readonly<Record<string, number>>;
+}
 
 export interface Scenario {
   readonly id: string;

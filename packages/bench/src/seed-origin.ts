@@ -1,17 +1,23 @@
 // Seeds a bench state folder with the origin's dataset, run as a child process by dataset.ts:
-//   tsx src/seed-origin.ts --hosts N --certs M --seed S --persist-to DIR [--check]
-// (--check: exit 0 when DIR already holds that dataset, 3 when not, and seed nothing.)
+//   tsx src/seed-origin.ts --hosts N --certs M --seed S --persist-to DIR [--snapshots] [--check]
+// (--check: exit 0 when DIR already holds that dataset (and, with --snapshots, its snapshot
+// tables), 3 when not, and seed nothing.)
 // The origin's own generator (apps/origin/src/dataset) and loader (apps/origin/scripts/local-d1.ts),
-// the way the origin's seed script uses them, minus its last step: the daily snapshot tables of
-// SQL query jobs, which no bench scenario reads (and which the origin's seed cannot build at
-// 100,000 hosts: reading host_history back in one query passes V8's string limit).
-// Idempotent through `dataset_meta`, like the seed script. Progress goes to stderr.
-import { writeFileSync } from "node:fs";
+// the way the origin's seed script uses them; with --snapshots also its last step, the snapshot
+// tables SQL query and export jobs read (apps/origin/scripts/seed-snapshots.ts, into the SNAPSHOTS
+// D1 of the same folder). The scaling runs seed without them (no scaling measurement reads them).
+// Idempotent through `dataset_meta` and `snapshot_meta`, like the seed script. Progress goes to
+// stderr; the time each step took goes to seed-timing.json.
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import tls from "node:tls";
 import { parseArgs } from "node:util";
+import { Miniflare } from "miniflare";
 import { datasetFingerprint, type DatasetOptions } from "../../../apps/origin/src/dataset/generate";
-import { loadDataset, openLocalD1 } from "../../../apps/origin/scripts/local-d1";
+import { SNAPSHOT_LAYOUT } from "../../../apps/origin/src/snapshots/layout";
+import { readSnapshotState } from "../../../apps/origin/src/snapshots/publish";
+import { d1DatabaseId, loadDataset, openLocalD1 } from "../../../apps/origin/scripts/local-d1";
+import { seedSnapshots } from "../../../apps/origin/scripts/seed-snapshots";
 import { SEED_TIMING_FILE, type SeedTiming } from "./dataset";
 import { ORIGIN_DIR, WRANGLER_BIN } from "./paths";
 import { run } from "./processes";
@@ -38,6 +44,41 @@ async function seededWith(persistTo: string): Promise<string | null> {
   }
 }
 
+/**
+ * Whether the folder's SNAPSHOTS D1 holds the current layout built from `dataset` (the test
+ * seedSnapshots itself makes before skipping a build).
+ */
+async function snapshotsBuiltFor(persistTo: string, dataset: string): Promise<boolean> {
+  const mf = new Miniflare({
+    modules: true,
+    script: "export default {}",
+    d1Persist: path.join(persistTo, "v3", "d1"),
+    d1Databases: { SNAPSHOTS: d1DatabaseId(ORIGIN_DIR, "SNAPSHOTS") },
+  });
+  try {
+    const state = await readSnapshotState(await mf.getD1Database("SNAPSHOTS"));
+    return state.layout === SNAPSHOT_LAYOUT && state.dataset === dataset;
+  } finally {
+    await mf.dispose();
+  }
+}
+
+/**
+ * Adds `figures` to the folder's seed-timing.json (started afresh when it is missing or of
+ * another dataset; `seconds` 0 then says the main seed was not timed here).
+ */
+function recordTiming(
+  persistTo: string,
+  size: Pick<SeedTiming, "hosts" | "certs" | "seed">,
+  figures: Partial<SeedTiming>,
+): void {
+  const file = path.join(persistTo, SEED_TIMING_FILE);
+  const before = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Partial<SeedTiming>) : {};
+  const same = before.hosts === size.hosts && before.certs === size.certs && before.seed === size.seed;
+  const base = same ? before : { seconds: 0, finishedAt: new Date().toISOString() };
+  writeFileSync(file, `${JSON.stringify({ ...base, ...size, ...figures }, null, 2)}\n`);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -46,6 +87,7 @@ async function main(): Promise<void> {
       seed: { type: "string" },
       "persist-to": { type: "string" },
       check: { type: "boolean", default: false },
+      snapshots: { type: "boolean", default: false },
     },
   });
   const hosts = Number(values.hosts);
@@ -74,7 +116,9 @@ async function main(): Promise<void> {
   };
   const wanted = datasetFingerprint(options);
   if (values.check) {
-    process.exitCode = (await seededWith(persistTo)) === wanted ? 0 : NOT_SEEDED;
+    const seeded = (await seededWith(persistTo)) === wanted;
+    const complete = seeded && (!values.snapshots || (await snapshotsBuiltFor(persistTo, wanted)));
+    process.exitCode = complete ? 0 : NOT_SEEDED;
     return;
   }
   await run(
@@ -84,26 +128,40 @@ async function main(): Promise<void> {
   );
   if ((await seededWith(persistTo)) === wanted) {
     console.error(`origin dataset ${wanted} already seeded`);
+  } else {
+    const local = await openLocalD1(ORIGIN_DIR, persistTo);
+    try {
+      console.error(`seeding origin dataset ${wanted} into ${persistTo}`);
+      const summary = await loadDataset(local.db, options, BATCH);
+      const seconds = Math.round(elapsed());
+      // A new main dataset: the timing of the folder's earlier one (snapshots included) goes.
+      rmSync(path.join(persistTo, SEED_TIMING_FILE), { force: true });
+      recordTiming(persistTo, { hosts, certs, seed }, { seconds, finishedAt: new Date().toISOString() });
+      console.error(`seeded ${summary.hosts} hosts, ${summary.certificates} certificates in ${seconds} s`);
+    } finally {
+      await local.dispose();
+    }
+  }
+  if (!values.snapshots) return;
+  if (await snapshotsBuiltFor(persistTo, wanted)) {
+    console.error(`snapshot tables already built for ${wanted}`);
     return;
   }
+  const snapshotStarted = performance.now();
   const local = await openLocalD1(ORIGIN_DIR, persistTo);
   try {
-    console.error(`seeding origin dataset ${wanted} into ${persistTo}`);
-    const summary = await loadDataset(local.db, options, BATCH);
-    const timing: SeedTiming = {
-      hosts,
-      certs,
-      seed,
-      seconds: Math.round(elapsed()),
-      finishedAt: new Date().toISOString(),
-    };
-    writeFileSync(path.join(persistTo, SEED_TIMING_FILE), `${JSON.stringify(timing, null, 2)}\n`);
-    console.error(
-      `seeded ${summary.hosts} hosts, ${summary.certificates} certificates in ${timing.seconds} s`,
-    );
+    console.error(`building the snapshot tables of ${wanted} (SQL query and export jobs)`);
+    await seedSnapshots(ORIGIN_DIR, persistTo, local.db, false);
   } finally {
     await local.dispose();
   }
+  const snapshotSeconds = Math.round((performance.now() - snapshotStarted) / 1000);
+  recordTiming(
+    persistTo,
+    { hosts, certs, seed },
+    { snapshotSeconds, snapshotsFinishedAt: new Date().toISOString() },
+  );
+  console.error(`snapshot tables built in ${snapshotSeconds} s`);
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,7 @@
 // The targets a run is judged against, each from figures measured in that same run.
 import { formatCount, formatMs, formatRate } from "./format";
 import type { Measurement } from "./measurement";
+import { JOB_GRACE_MS, JOB_LIMIT_MS } from "./sql-jobs";
 
 export type TargetStatus = "PASS" | "MISS" | "N/A";
 
@@ -165,6 +166,96 @@ function originLatency(
   };
 }
 
+/** This run's measurement of `scenarioId` when the dataset is TARGET_HOSTS hosts, else why not. */
+function thisRunAtTargetSize(inputs: TargetInputs, scenarioId: string): Measurement | string {
+  if (inputs.datasetHosts !== TARGET_HOSTS)
+    return `this run's dataset has ${formatCount(inputs.datasetHosts)} hosts, the target is on ${formatCount(TARGET_HOSTS)} (--hosts ${TARGET_HOSTS})`;
+  return inputs.scenarios.get(scenarioId) ?? `${scenarioId} did not run`;
+}
+
+/** A SQL job's start-to-success p50 against a limit; every run must have succeeded. */
+function sqlLatency(
+  inputs: TargetInputs,
+  id: string,
+  scenarioId: string,
+  requirement: string,
+  limitMs: number,
+): TargetResult {
+  const found = thisRunAtTargetSize(inputs, scenarioId);
+  if (typeof found === "string") return { id, requirement, status: "N/A", measured: found };
+  const m = usable(found, scenarioId);
+  if (!m.ok) return unavailable(id, requirement, [m]);
+  return {
+    id,
+    requirement,
+    status: m.m.p50Ms < limitMs ? "PASS" : "MISS",
+    measured: `p50 ${formatMs(m.m.p50Ms)} ms, p99 ${formatMs(m.m.p99Ms)} ms (${formatCount(m.m.requests)} sequential jobs)`,
+  };
+}
+
+/**
+ * Loaded p50 / idle p50 of one contention probe (NaN without an idle p50), and its failed probes
+ * in both phases.
+ */
+export function probeRatio(
+  idle: Pick<Measurement, "p50Ms" | "errors">,
+  loaded: Pick<Measurement, "p50Ms" | "errors">,
+): { ratio: number; failed: number } {
+  return {
+    ratio: idle.p50Ms > 0 ? loaded.p50Ms / idle.p50Ms : Number.NaN,
+    failed: idle.errors + loaded.errors,
+  };
+}
+
+/** Probe ids of the contention scenario (scenarios/sql.ts names its extra rows so). */
+const CONTENTION_PROBE_IDS = ["search", "account"].map((p) => ({
+  probe: p,
+  idle: `sql-contention-${p}-idle`,
+  loaded: `sql-contention-${p}-loaded`,
+}));
+
+/** Origin search and account while the worst SQL jobs run: loaded p50 <= 2 x idle p50, no probe failed. */
+function sqlContention(inputs: TargetInputs): TargetResult {
+  const id = "sql-contention-100k";
+  const requirement = "search/account p50 under worst SQL jobs <= 2 x idle, no failed probe, 100k hosts";
+  const found = thisRunAtTargetSize(inputs, "sql-contention");
+  if (typeof found === "string") return { id, requirement, status: "N/A", measured: found };
+  const parts: string[] = [];
+  let pass = true;
+  for (const p of CONTENTION_PROBE_IDS) {
+    const idle = inputs.scenarios.get(p.idle);
+    const loaded = inputs.scenarios.get(p.loaded);
+    if (!idle || !loaded || idle.requests === 0 || loaded.requests === 0)
+      return {
+        id,
+        requirement,
+        status: "N/A",
+        measured: `the ${p.probe} probe has no idle or no loaded answers`,
+      };
+    const { ratio, failed } = probeRatio(idle, loaded);
+    if (!(ratio <= 2) || failed > 0) pass = false;
+    parts.push(
+      `${p.probe} ${ratio.toFixed(2)} = ${formatMs(loaded.p50Ms)} / ${formatMs(idle.p50Ms)} ms, ${formatCount(failed)} failed`,
+    );
+  }
+  return { id, requirement, status: pass ? "PASS" : "MISS", measured: parts.join("; ") };
+}
+
+/** The worst jobs each end as success or error within their limit + 5 s (the fault suite's bound). */
+function sqlWorstJobsEnd(inputs: TargetInputs): TargetResult {
+  const id = "sql-worst-jobs-end-100k";
+  const requirement = `worst SQL jobs end (success/error) within ${JOB_LIMIT_MS / 1000} s + ${JOB_GRACE_MS / 1000} s, 100k hosts`;
+  const found = thisRunAtTargetSize(inputs, "sql-contention");
+  if (typeof found === "string") return { id, requirement, status: "N/A", measured: found };
+  if (found.requests === 0) return { id, requirement, status: "N/A", measured: "sql-contention ran no job" };
+  return {
+    id,
+    requirement,
+    status: found.errors === 0 ? "PASS" : "MISS",
+    measured: `${formatCount(found.requests - found.errors)} of ${formatCount(found.requests)} did; longest ${formatMs(found.p99Ms)} ms`,
+  };
+}
+
 /** Every target, in a fixed order. */
 export function evaluateTargets(inputs: TargetInputs): TargetResult[] {
   return [
@@ -187,5 +278,21 @@ export function evaluateTargets(inputs: TargetInputs): TargetResult[] {
       "origin aggregate services.port, 100k hosts: p50 < 300 ms",
       300,
     ),
+    sqlLatency(
+      inputs,
+      "sql-group-by-country-100k",
+      "sql-group-by-country",
+      "SQL job GROUP BY location.country, 100k hosts: p50 < 3 s",
+      3000,
+    ),
+    sqlLatency(
+      inputs,
+      "sql-ip-lookup-100k",
+      "sql-ip-lookup",
+      "SQL job WHERE ip = one host, 100k hosts: p50 < 1 s",
+      1000,
+    ),
+    sqlContention(inputs),
+    sqlWorstJobsEnd(inputs),
   ];
 }

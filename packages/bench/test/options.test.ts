@@ -27,6 +27,8 @@ describe("parseOptions", () => {
       zipfExponent: 1,
       zipfSeed: 1,
       scenarios: [],
+      sqlRuns: 7,
+      sqlPollMs: 25,
       scale: false,
       scaleHosts: [10_000, 100_000, 1_000_000],
       scaleCached: [10_000, 1_000_000],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { emptySample } from "../src/load";
 import { measure, type Measurement } from "../src/measurement";
-import { evaluateTargets, type TargetInputs, type TargetResult } from "../src/targets";
+import { evaluateTargets, probeRatio, type TargetInputs, type TargetResult } from "../src/targets";
 
 function m(id: string, figures: Partial<Measurement> = {}): Measurement {
   return {
@@ -49,6 +49,13 @@ const passing = [
   }),
   m("origin-search", { connections: 1, p50Ms: 12.5, p99Ms: 30 }),
   m("origin-aggregate", { connections: 1, p50Ms: 250, p99Ms: 400 }),
+  m("sql-group-by-country", { connections: 1, requests: 7, p50Ms: 2400, p99Ms: 2900 }),
+  m("sql-ip-lookup", { connections: 1, requests: 7, p50Ms: 600, p99Ms: 700 }),
+  m("sql-contention", { connections: 1, requests: 4, p50Ms: 31_000, p99Ms: 33_000 }),
+  m("sql-contention-search-idle", { connections: 1, p50Ms: 10 }),
+  m("sql-contention-search-loaded", { connections: 1, p50Ms: 20 }),
+  m("sql-contention-account-idle", { connections: 1, p50Ms: 2 }),
+  m("sql-contention-account-loaded", { connections: 1, p50Ms: 3 }),
 ];
 
 describe("evaluateTargets", () => {
@@ -60,6 +67,10 @@ describe("evaluateTargets", () => {
       ["zipf-upstream", "PASS"],
       ["origin-search-100k", "PASS"],
       ["origin-aggregate-100k", "PASS"],
+      ["sql-group-by-country-100k", "PASS"],
+      ["sql-ip-lookup-100k", "PASS"],
+      ["sql-contention-100k", "PASS"],
+      ["sql-worst-jobs-end-100k", "PASS"],
     ]);
     expect(target(results, "edge-hit-vs-bare").measured).toBe(
       "0.60 = 6,000 / 10,000 req/s; bare-d1 is 0.20 x bare",
@@ -71,6 +82,13 @@ describe("evaluateTargets", () => {
       "1,700 upstream calls for 1,700 distinct keys (origin served 1,700)",
     );
     expect(target(results, "origin-search-100k").measured).toBe("p50 12.5 ms, p99 30.0 ms (1 connection)");
+    expect(target(results, "sql-group-by-country-100k").measured).toBe(
+      "p50 2,400 ms, p99 2,900 ms (7 sequential jobs)",
+    );
+    expect(target(results, "sql-contention-100k").measured).toBe(
+      "search 2.00 = 20.0 / 10.0 ms, 0 failed; account 1.50 = 3.00 / 2.00 ms, 0 failed",
+    );
+    expect(target(results, "sql-worst-jobs-end-100k").measured).toBe("4 of 4 did; longest 33,000 ms");
   });
 
   it("misses each target just past its bound", () => {
@@ -85,9 +103,16 @@ describe("evaluateTargets", () => {
         }),
         m("origin-search", { p50Ms: 50 }),
         m("origin-aggregate", { p50Ms: 300 }),
+        m("sql-group-by-country", { p50Ms: 3000 }),
+        m("sql-ip-lookup", { p50Ms: 1000 }),
+        m("sql-contention", { requests: 4, errors: 1 }),
+        m("sql-contention-search-idle", { p50Ms: 10 }),
+        m("sql-contention-search-loaded", { p50Ms: 20.1 }),
+        m("sql-contention-account-idle", { p50Ms: 2 }),
+        m("sql-contention-account-loaded", { p50Ms: 2 }),
       ]),
     );
-    expect(results.map((r) => r.status)).toEqual(["MISS", "MISS", "MISS", "MISS", "MISS"]);
+    expect(results.map((r) => r.status)).toEqual(Array.from({ length: 9 }, () => "MISS"));
     expect(target(results, "bulk-vs-view").measured).toBe("3.00 = 12.0 / 4.00 ms");
     expect(target(results, "zipf-upstream").measured).toBe("1,703 upstream calls for 1,700 distinct keys");
   });
@@ -133,6 +158,54 @@ describe("evaluateTargets", () => {
     );
     expect(target(scaled, "origin-search-100k").status).toBe("MISS");
     expect(target(scaled, "origin-aggregate-100k").status).toBe("PASS");
+  });
+});
+
+describe("the SQL job targets", () => {
+  const contention = (figures: { searchErrors?: number; accountLoadedP50?: number } = {}) => [
+    m("sql-contention", { requests: 4 }),
+    m("sql-contention-search-idle", { p50Ms: 10 }),
+    m("sql-contention-search-loaded", { p50Ms: 15, errors: figures.searchErrors ?? 0 }),
+    m("sql-contention-account-idle", { p50Ms: 2 }),
+    m("sql-contention-account-loaded", { p50Ms: figures.accountLoadedP50 ?? 2 }),
+  ];
+
+  it("misses the contention target on a failed probe even when the ratios are within bounds", () => {
+    const result = target(evaluateTargets(inputs(contention({ searchErrors: 1 }))), "sql-contention-100k");
+    expect(result.status).toBe("MISS");
+    expect(result.measured).toContain("search 1.50 = 15.0 / 10.0 ms, 1 failed");
+  });
+
+  it("misses the contention target when one probe's loaded p50 is more than twice its idle p50", () => {
+    const results = evaluateTargets(inputs(contention({ accountLoadedP50: 4.1 })));
+    expect(target(results, "sql-contention-100k").status).toBe("MISS");
+    expect(target(results, "sql-worst-jobs-end-100k").status).toBe("PASS");
+  });
+
+  it("says N/A on another dataset size, and when a latency query had a failed job", () => {
+    const small = evaluateTargets(inputs([...contention(), m("sql-ip-lookup", { p50Ms: 5 })], 5000));
+    for (const id of ["sql-group-by-country-100k", "sql-ip-lookup-100k", "sql-contention-100k"])
+      expect(target(small, id)).toMatchObject({
+        status: "N/A",
+        measured: "this run's dataset has 5,000 hosts, the target is on 100,000 (--hosts 100000)",
+      });
+    const failedJob = evaluateTargets(inputs([m("sql-ip-lookup", { requests: 7, errors: 1 })]));
+    expect(target(failedJob, "sql-ip-lookup-100k")).toMatchObject({
+      status: "N/A",
+      measured: "sql-ip-lookup had 1 failed requests of 7",
+    });
+    expect(target(failedJob, "sql-group-by-country-100k").measured).toBe("sql-group-by-country did not run");
+  });
+});
+
+describe("probeRatio", () => {
+  it("is loaded p50 over idle p50, with the failed probes of both phases", () => {
+    expect(probeRatio({ p50Ms: 4, errors: 1 }, { p50Ms: 6, errors: 2 })).toEqual({ ratio: 1.5, failed: 3 });
+  });
+
+  it("is NaN without an idle p50 (so it never passes)", () => {
+    expect(probeRatio({ p50Ms: Number.NaN, errors: 0 }, { p50Ms: 6, errors: 0 }).ratio).toBeNaN();
+    expect(probeRatio({ p50Ms: 0, errors: 0 }, { p50Ms: 6, errors: 0 }).ratio).toBeNaN();
   });
 });
 

@@ -2,6 +2,7 @@ import type { Scenario } from "../scenario";
 import { edgeBulkHalf, edgeBulkHit, edgeViewHit, edgeViewMiss } from "./edge-cache";
 import { edgeAggregate, edgeSearch, originAggregate, originSearch } from "./queries";
 import { bareBulk, bareD1, bareD1Bulk, bareWorker, originView } from "./reference";
+import { sqlContention, sqlGroupByCountry, sqlIpLookup } from "./sql";
 import { zipfLookups } from "./zipf";
 
 /** Every scenario, in the order a run takes them (one at a time). */
@@ -20,6 +21,9 @@ export const SCENARIOS: readonly Scenario[] = [
   originSearch,
   originAggregate,
   zipfLookups,
+  sqlGroupByCountry,
+  sqlIpLookup,
+  sqlContention,
 ];
 
 /** Ids of SCENARIOS, for option parsing. */

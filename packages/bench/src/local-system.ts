@@ -1,0 +1,271 @@
+// pnpm --filter @scangate/bench local-system: the SQL job measurements of `pnpm bench`
+// (sql-group-by-country, sql-ip-lookup, sql-contention) against the local system newcomers run:
+// the repository's own start script (`node scripts/start.mjs`: wrangler dev for the origin and the
+// edge, the origin's dataset and snapshot tables seeded on first start) in a state folder of its
+// own, then stopped. Progress on stderr, the table and targets on stdout, everything in a JSON file.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
+import { basicAuth } from "./admin-client";
+import { formatCount } from "./format";
+import { measure, type Measurement, type Skipped } from "./measurement";
+import { REPO_ROOT, RESULTS_DIR, STATE_DIR } from "./paths";
+import { noteLines, scenarioTable, targetLines } from "./report";
+import type { ScenarioOutcome } from "./scenario";
+import {
+  contention,
+  countriesChecked,
+  groupByCountryQuery,
+  ipLookupQuery,
+  lookupChecked,
+  queryLatency,
+  sqlDataset,
+  type SqlSettings,
+} from "./scenarios/sql";
+import type { SqlEndpoint } from "./sql-jobs";
+import { evaluateTargets } from "./targets";
+
+const log = (message: string) => process.stderr.write(`local-system: ${message}\n`);
+
+const USAGE = `usage: pnpm --filter @scangate/bench local-system [-- options]
+
+  --hosts N          hosts the local system seeds (default 5000, start.mjs's own default)
+  --state-dir DIR    its state folder (default packages/bench/.state/local-system-h<hosts>; kept between runs)
+  --sql-runs N       measured jobs of each SQL latency measurement (default 7)
+  --sql-poll-ms N    pause between a job's status answer and the next poll (default 25)
+  --idle-seconds S   seconds the contention probes run idle (default 10)
+  --start-timeout S  seconds the start (seed included) may take (default 3600)
+  --out FILE         results JSON (default packages/bench/bench-results/local-system-<time>.json)
+`;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+function readEnvFile(file: string): Record<string, string> {
+  return Object.fromEntries(
+    readFileSync(file, "utf8")
+      .split("\n")
+      .filter((line) => line.includes("="))
+      .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+  );
+}
+
+interface LocalSystem {
+  readonly endpoint: SqlEndpoint;
+  stop(): Promise<void>;
+}
+
+/** `node scripts/start.mjs` in its own process group; resolves once it wrote its local env file. */
+async function startLocalSystem(stateDir: string, hosts: number, timeoutMs: number): Promise<LocalSystem> {
+  const envFile = path.join(stateDir, "local.env");
+  rmSync(envFile, { force: true });
+  mkdirSync(stateDir, { recursive: true });
+  const [edgePort, originPort] = [await freePort(), await freePort()];
+  const args = [
+    path.join(REPO_ROOT, "scripts", "start.mjs"),
+    "--state-dir",
+    stateDir,
+    "--edge-port",
+    String(edgePort),
+    "--origin-port",
+    String(originPort),
+    "--hosts",
+    String(hosts),
+    "--local-env",
+    envFile,
+  ];
+  log(`node ${path.relative(REPO_ROOT, args[0] ?? "")} ${args.slice(1).join(" ")}`);
+  const child = spawn(process.execPath, args, {
+    cwd: REPO_ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  const started = performance.now();
+  const at = () => `[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s]`;
+  for (const stream of [child.stdout, child.stderr])
+    createInterface({ input: stream }).on("line", (line) => {
+      if (line.trim()) process.stderr.write(`  ${at()} ${line}\n`);
+    });
+  let exited: number | null | undefined;
+  const exit = new Promise<void>((resolve) =>
+    child.on("exit", (code) => {
+      exited = code;
+      resolve();
+    }),
+  );
+  const stop = async () => {
+    if (exited !== undefined || child.pid === undefined) return;
+    // start.mjs stops both workers on SIGINT (as on Ctrl-C); the group, so nothing is left over.
+    process.kill(-child.pid, "SIGINT");
+    const timer = setTimeout(() => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }, 20_000);
+    await exit;
+    clearTimeout(timer);
+  };
+  const deadline = performance.now() + timeoutMs;
+  while (!existsSync(envFile)) {
+    if (exited !== undefined) throw new Error(`the local system exited with ${exited} before it was up`);
+    if (performance.now() > deadline) {
+      await stop();
+      throw new Error(`the local system was not up after ${timeoutMs / 1000} s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const env = readEnvFile(envFile);
+  const { ORIGIN_URL: originUrl, ORIGIN_API_ID: id, ORIGIN_API_SECRET: secret } = env;
+  if (!originUrl || !id || !secret)
+    throw new Error(`${envFile} lacks ORIGIN_URL, ORIGIN_API_ID or ORIGIN_API_SECRET`);
+  log(`up after ${Math.round((performance.now() - started) / 1000)} s: origin ${originUrl}`);
+  return { endpoint: { originUrl, authorization: basicAuth(id, secret) }, stop };
+}
+
+function positiveInt(name: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer (got "${value}")`);
+  return n;
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    args: process.argv.slice(2).filter((a) => a !== "--"),
+    options: {
+      hosts: { type: "string", default: "5000" },
+      "state-dir": { type: "string" },
+      "sql-runs": { type: "string", default: "7" },
+      "sql-poll-ms": { type: "string", default: "25" },
+      "idle-seconds": { type: "string", default: "10" },
+      "start-timeout": { type: "string", default: "3600" },
+      out: { type: "string" },
+      help: { type: "boolean", default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const hosts = positiveInt("hosts", values.hosts);
+  const settings: SqlSettings = {
+    runs: positiveInt("sql-runs", values["sql-runs"]),
+    pollMs: positiveInt("sql-poll-ms", values["sql-poll-ms"]),
+    idleSeconds: positiveInt("idle-seconds", values["idle-seconds"]),
+  };
+  const stateDir = path.resolve(values["state-dir"] ?? path.join(STATE_DIR, `local-system-h${hosts}`));
+  const startedAt = new Date();
+  const system = await startLocalSystem(
+    stateDir,
+    hosts,
+    positiveInt("start-timeout", values["start-timeout"]) * 1000,
+  );
+  const stopOnSignal = () => void system.stop().finally(() => process.exit(130));
+  process.on("SIGINT", stopOnSignal);
+  process.on("SIGTERM", stopOnSignal);
+  const rows: Array<Measurement | Skipped> = [];
+  const measurements: Measurement[] = [];
+  let failed = 0;
+  let table = "";
+  try {
+    const dataset = await sqlDataset(system.endpoint);
+    log(`latest table ${dataset.table}, most common country ${dataset.countryCode}, lookup ip ${dataset.ip}`);
+    const runs: Array<[string, string, () => Promise<ScenarioOutcome>]> = [
+      [
+        "sql-group-by-country",
+        "SQL job: GROUP BY location.country, start to success",
+        () => queryLatency(system.endpoint, groupByCountryQuery(dataset.table), settings, countriesChecked),
+      ],
+      [
+        "sql-ip-lookup",
+        "SQL job: WHERE ip = one host, start to success",
+        () =>
+          queryLatency(system.endpoint, ipLookupQuery(dataset.table, dataset.ip), settings, lookupChecked),
+      ],
+      [
+        "sql-contention",
+        "origin search and account probes, idle and while the worst SQL jobs run",
+        () => contention(system.endpoint, dataset, settings),
+      ],
+    ];
+    for (const [id, title, work] of runs) {
+      log(`${id}: ${title}...`);
+      try {
+        const outcome = await work();
+        if (outcome.kind === "skipped") {
+          rows.push({ id, title, reason: outcome.reason });
+          continue;
+        }
+        for (const row of [{ id, title, ...outcome }, ...(outcome.extra ?? [])]) {
+          const m = measure(row);
+          measurements.push(m);
+          rows.push(m);
+        }
+      } catch (error) {
+        failed += 1;
+        const reason = error instanceof Error ? error.message : String(error);
+        log(`  failed: ${reason}`);
+        rows.push({ id, title, reason: `failed: ${reason}` });
+      }
+    }
+    table = scenarioTable(rows);
+  } finally {
+    log("stopping the local system");
+    await system.stop();
+  }
+  const targets = evaluateTargets({
+    scenarios: new Map(measurements.map((m) => [m.id, m])),
+    datasetHosts: hosts,
+  }).filter((t) => t.id.startsWith("sql-"));
+  const load = os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ");
+  const out = [
+    "",
+    `scangate local-system SQL bench, ${startedAt.toISOString()}: ${os.cpus().length} CPUs, Node ${process.version}, load average ${load} at the end`,
+    `the local system (node scripts/start.mjs: wrangler dev) with ${formatCount(hosts)} hosts (state ${path.relative(REPO_ROOT, stateDir)}); ` +
+      `${settings.runs} jobs per latency query, polled every ${settings.pollMs} ms; contention probes ${settings.idleSeconds} s idle`,
+    "",
+    table,
+    "",
+    "SQL jobs (figures from this run):",
+    ...noteLines(measurements, "sql-").map((l) => `  ${l}`),
+    "",
+    "targets (figures from this run; the targets are on 100,000 hosts):",
+    ...targetLines(targets),
+  ];
+  const file = path.resolve(
+    values.out ??
+      path.join(RESULTS_DIR, `local-system-${startedAt.toISOString().replace(/[:.]/g, "-")}.json`),
+  );
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(
+    file,
+    `${JSON.stringify({ started_at: startedAt.toISOString(), system: "local (scripts/start.mjs)", hosts, settings, scenarios: rows, targets }, null, 2)}\n`,
+  );
+  out.push(`results: ${path.relative(process.cwd(), file)}`, "");
+  process.stdout.write(out.join("\n"));
+  return failed > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exit(1);
+  },
+);
