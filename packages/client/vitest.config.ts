@@ -21,6 +21,9 @@ function originWorker() {
       DB: ORIGIN_TEST_DB,
       SNAPSHOTS: ORIGIN_SNAPSHOTS_TEST_DB,
     },
+    // Jobs start as soon as they are queued in wrangler.jsonc; here the queue waits a second
+    // before delivering, so a test can see a job that has not run yet (JobNotReadyError).
+    queueConsumers: { "scangate-origin-jobs": { maxBatchSize: 5, maxBatchTimeout: 1, maxRetries: 3 } },
     name: "scangate-origin",
     modules: true,
     scriptPath: path.join(originDir, "dist/index.js"),
