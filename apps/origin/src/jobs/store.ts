@@ -1,5 +1,5 @@
 import type { SchemaField } from "@scangate/core";
-import { and, eq, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { jobs } from "../db/schema-jobs";
 
@@ -147,9 +147,14 @@ export async function markRetrying(db: D1Database, id: string, now: Date): Promi
     .where(and(eq(jobs.id, id), eq(jobs.status, "pending")));
 }
 
-/** The update that ends a pending job as `error` with `message`. */
-function failure(message: string, now: Date) {
-  return { status: "error" as const, completedAt: now.getTime(), errorMessage: message };
+/** Ends as `error` every pending job that meets `lost`, in one conditional update; how many ended. */
+async function failPendingJobs(db: D1Database, lost: SQL, message: string, now: Date): Promise<number> {
+  const ended = await drizzle(db)
+    .update(jobs)
+    .set({ status: "error", completedAt: now.getTime(), errorMessage: message })
+    .where(and(eq(jobs.status, "pending"), lost))
+    .returning({ id: jobs.id });
+  return ended.length;
 }
 
 /**
@@ -157,42 +162,31 @@ function failure(message: string, now: Date) {
  * consumer is gone. One conditional update, so a job that beats meanwhile is not caught.
  * Returns how many ended.
  */
-export async function failSilentJobs(
-  db: D1Database,
-  cutoff: number,
-  message: string,
-  now: Date,
-): Promise<number> {
-  const ended = await drizzle(db)
-    .update(jobs)
-    .set(failure(message, now))
-    .where(and(eq(jobs.status, "pending"), isNotNull(jobs.startedAt), lte(jobs.heartbeatAt, cutoff)))
-    .returning({ id: jobs.id });
-  return ended.length;
+export function failSilentJobs(db: D1Database, cutoff: number, message: string, now: Date): Promise<number> {
+  return failPendingJobs(
+    db,
+    and(isNotNull(jobs.startedAt), lte(jobs.heartbeatAt, cutoff)) as SQL,
+    message,
+    now,
+  );
 }
 
 /**
  * Ends as `error` the jobs waiting in the queue (never started, or handed back for a retry)
  * since at or before `cutoff` (epoch ms): their message is gone. Returns how many ended.
  */
-export async function failUnstartedJobs(
+export function failUnstartedJobs(
   db: D1Database,
   cutoff: number,
   message: string,
   now: Date,
 ): Promise<number> {
-  const ended = await drizzle(db)
-    .update(jobs)
-    .set(failure(message, now))
-    .where(
-      and(
-        eq(jobs.status, "pending"),
-        isNull(jobs.startedAt),
-        lte(sql`coalesce(${jobs.heartbeatAt}, ${jobs.createdAt})`, cutoff),
-      ),
-    )
-    .returning({ id: jobs.id });
-  return ended.length;
+  return failPendingJobs(
+    db,
+    and(isNull(jobs.startedAt), lte(sql`coalesce(${jobs.heartbeatAt}, ${jobs.createdAt})`, cutoff)) as SQL,
+    message,
+    now,
+  );
 }
 
 /** Marks a successful export expired; false when it was not (or no longer) `success`. */
