@@ -47,15 +47,19 @@ export const HEARTBEAT_MS = 5_000;
 
 /**
  * The pause between slices of a job's work (the engine bounds a slice by rows, since workerd's
- * clock does not move while code runs). It yields through an I/O round trip, a trivial read of
- * SNAPSHOTS, rather than a timer: workerd delivers I/O completions in order, so every request
- * waiting on I/O when the job pauses runs before the job's next slice. A timer does not
- * interleave that way: in the fault suite, with other requests arriving back to back, the
- * job's timer waits were put off until the requests stopped, and the job overran its deadline.
+ * clock does not move while code runs). It has two halves:
+ * - a timer, which workerd fires only after polling its sockets, so requests that arrived while
+ *   the slice ran are read and served before the job's next slice. A binding's I/O alone does
+ *   not do that: a D1 read can complete without the event loop going back to the network, and
+ *   a job pausing only that way kept new connections waiting for seconds (`pnpm bench`,
+ *   scenario sql-contention);
+ * - a trivial read of SNAPSHOTS, because a zero timer does not move workerd's clock, and the
+ *   deadline is read from that clock: with the timer alone a job ran past its time limit.
  */
 function fairPause(snapshots: D1Database, now: () => number, heartbeat: (() => Promise<void>) | undefined) {
   let lastBeat = now();
   return async (): Promise<void> => {
+    await new Promise<void>((resolve) => setTimeout(resolve, 0));
     await snapshots.prepare("SELECT 1").first();
     if (heartbeat && now() - lastBeat >= HEARTBEAT_MS) {
       lastBeat = now();
