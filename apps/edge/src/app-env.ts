@@ -2,13 +2,13 @@ import type { ApiVersion } from "@scangate/core";
 import type { RequestIdVariables } from "hono/request-id";
 import type { TenantRow } from "./db/schema";
 import type { Env } from "./env";
-import type { Operation } from "./quota/costs";
 import type { EdgeServices } from "./services";
 import type { QuotaState } from "./tenants/periods";
 
 /** What one API request did, for the usage rollups; handlers add to it. */
 export interface RequestUsage {
-  operation: Operation | null;
+  /** The matched route's operation name (api/define-route.ts). */
+  operation: string | null;
   cacheHit: boolean;
   upstreamCalls: number;
   quotaSpent: number;
@@ -24,5 +24,7 @@ export type AppEnv = {
     /** The tenant's quota after this request's charge (for the RateLimit headers). */
     quota: QuotaState;
     usage: RequestUsage;
+    /** Quota units the matched route costs (api/define-route.ts). */
+    cost: number;
   };
 };

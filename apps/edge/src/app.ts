@@ -6,6 +6,7 @@ import { requestId } from "hono/request-id";
 import { getPath } from "hono/utils/url";
 import type { AppEnv } from "./app-env";
 import { errorResponse, renderedError, versionOfPath } from "./http/errors";
+import { registerApiRoutes } from "./api/define-route";
 import { adminAuth } from "./middleware/admin-auth";
 import { buildOpenApiDocument } from "./openapi/document";
 import { burstLimit } from "./middleware/burst-limit";
@@ -15,13 +16,8 @@ import { ServiceRegistry } from "./registry";
 import { registerCacheAdminRoutes } from "./routes/admin/cache";
 import { registerReportAdminRoutes } from "./routes/admin/reports";
 import { registerTenantAdminRoutes } from "./routes/admin/tenants";
+import { API_ROUTES } from "./routes/api";
 import { registerDashboardRoutes } from "./routes/dashboard/register";
-import { registerAccountRoute } from "./routes/api/account";
-import { registerBulkRoute } from "./routes/api/bulk";
-import { registerForwardedRoutes } from "./routes/api/forwarded";
-import { registerHostViewRoute } from "./routes/api/host-view";
-import { registerJobRoutes } from "./routes/api/jobs";
-import { registerViewRoute } from "./routes/api/view";
 
 export type { AppEnv } from "./app-env";
 
@@ -94,12 +90,7 @@ export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Ho
   app.use("/api/*", tenantAuth());
   app.use("/api/*", usageAndQuotaHeaders());
   app.use("/api/*", burstLimit());
-  registerAccountRoute(app);
-  registerViewRoute(app);
-  registerBulkRoute(app);
-  registerJobRoutes(app);
-  registerForwardedRoutes(app);
-  registerHostViewRoute(app);
+  registerApiRoutes(app, API_ROUTES);
 
   app.use("/admin/*", adminAuth());
   registerTenantAdminRoutes(app);

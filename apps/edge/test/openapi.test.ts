@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { API_ROUTES } from "../src/routes/api/catalog";
+import { API_ROUTES } from "../src/routes/api";
 import { buildRequest, workerFetch } from "./support/requests";
 
 interface Doc {

@@ -98,6 +98,11 @@ export const QUERY_SCHEMAS = {
 } as const;
 export type QuerySchemaName = keyof typeof QUERY_SCHEMAS;
 
+/** A reference to the component `name` (the document lists each component once). */
+export function componentRef(name: ComponentName): { $ref: string } {
+  return { $ref: `#/components/schemas/${name}` };
+}
+
 /** JSON Schema (2020-12, as OpenAPI 3.1 uses) of what a client sends or receives. */
 export function jsonSchema(schema: z.ZodType): Record<string, unknown> {
   const converted = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<

@@ -1,5 +1,5 @@
 import type { AuditEntry } from "@scangate/core";
-import type { FleetReport, TenantSort } from "../routes/dashboard/fleet-report";
+import type { FleetReport, TenantSort } from "../reports/fleet-report";
 import { UsageBar, Gauge } from "./components/gauge";
 import { Stat } from "./components/stat";
 import { statusPill } from "./components/tenant-panels";

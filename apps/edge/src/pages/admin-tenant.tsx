@@ -1,5 +1,5 @@
 import type { AuditEntry } from "@scangate/core";
-import type { TenantReport } from "../routes/dashboard/tenant-report";
+import type { TenantReport } from "../reports/tenant-report";
 import { AuditCard } from "./admin-console";
 import { CsrfField, QuotaFields, type TierOption } from "./components/tenant-form-fields";
 import {

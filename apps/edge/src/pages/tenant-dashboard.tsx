@@ -1,4 +1,4 @@
-import type { TenantReport } from "../routes/dashboard/tenant-report";
+import type { TenantReport } from "../reports/tenant-report";
 import { QuotaCard, RecentErrorsCard, UsageChartCard, UsageStats } from "./components/tenant-panels";
 import { dateTime } from "./display-format";
 import { Layout } from "./layout";

@@ -1,4 +1,4 @@
-import { API_ROUTES } from "../../src/routes/api/catalog";
+import { API_ROUTES } from "../../src/routes/api";
 
 export const FINGERPRINT_A = "a".repeat(64);
 

@@ -1,4 +1,4 @@
-import type { TenantReport } from "../../routes/dashboard/tenant-report";
+import type { TenantReport } from "../../reports/tenant-report";
 import { NEVER_RESETS_AT } from "../../tenants/periods";
 import { dateTime, formatCount, formatPercent, fromNow, isoDay } from "../display-format";
 import { ratio } from "../usage-summary";

@@ -1,44 +1,21 @@
-import type { Account } from "@scangate/core";
-import type { Hono } from "hono";
-import type { AppEnv } from "../../app-env";
-import type { TenantRow } from "../../db/schema";
-import type { EdgeServices } from "../../services";
-import { accountTimestamp, effectiveQuota, NEVER_RESETS_AT, type QuotaState } from "../../tenants/periods";
-import { beginOperation } from "./exchange";
-
-/**
- * The tenant's account as GET /api/v1/account answers it; the dashboard shows the same, from
- * this same function. The quota is read fresh: the one in the auth cache may be seconds old.
- */
-export async function tenantAccount(
-  services: EdgeServices,
-  tenant: TenantRow,
-): Promise<{ account: Account; quota: QuotaState }> {
-  const now = services.clock.now();
-  const quota = (await services.quota.current(tenant.id)) ?? effectiveQuota(tenant, now);
-  const account: Account = {
-    login: tenant.name,
-    email: tenant.email,
-    first_login: accountTimestamp(tenant.createdAt),
-    last_login: accountTimestamp(tenant.lastSeenAt ?? now),
-    quota: {
-      used: quota.used,
-      allowance: quota.allowance,
-      resets_at: quota.resetsAt === null ? NEVER_RESETS_AT : accountTimestamp(quota.resetsAt),
-    },
-  };
-  return { account, quota };
-}
+import { defineApiRoute } from "../../api/define-route";
+import { tenantAccount } from "../../tenants/account";
 
 /**
  * GET /api/v1/account answered by the edge: the tenant's own login, email, first and last
  * login and quota, never the upstream account's.
  */
-export function registerAccountRoute(app: Hono<AppEnv>): void {
-  app.get("/api/v1/account", async (c) => {
-    beginOperation(c, "account");
+export const accountRoute = defineApiRoute({
+  method: "GET",
+  path: "/api/v1/account",
+  operation: "account",
+  version: "v1",
+  cost: 0,
+  summary: "The tenant's own account and quota",
+  ok: "Account",
+  handler: async (c) => {
     const { account, quota } = await tenantAccount(c.get("services"), c.get("tenant"));
     c.set("quota", quota);
     return c.json(account);
-  });
-}
+  },
+});

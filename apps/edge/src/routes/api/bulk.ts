@@ -1,20 +1,18 @@
 import { bulkBodySchema } from "@scangate/core";
-import type { Hono } from "hono";
-import type { AppEnv } from "../../app-env";
+import { defineApiRoute } from "../../api/define-route";
+import {
+  chargedRelay,
+  chargeRequest,
+  readRequestBody,
+  refundRequest,
+  upstreamPath,
+} from "../../api/exchange";
 import { type BulkFetch, fetchBulk, sharedBulkFetch } from "../../cache/bulk-fetch";
 import { mergeBulk, uniqueFingerprints } from "../../cache/bulk-merge";
 import { type CacheOutcome, cacheStatus, wantsRevalidation } from "../../cache/cache-status";
 import { ageSeconds, type Freshness, freshness, freshnessPolicy } from "../../cache/freshness";
 import type { CachedDocument } from "../../cache/interface";
 import { relayedResponse } from "../../upstream/relay";
-import {
-  beginOperation,
-  chargedRelay,
-  chargeRequest,
-  readRequestBody,
-  refundRequest,
-  upstreamPath,
-} from "./exchange";
 
 function parseJson(body: Uint8Array | undefined): unknown {
   try {
@@ -37,13 +35,21 @@ function bulkResponse(text: string, outcome: CacheOutcome, age: number): Respons
  * answer keeps every requested key in request order. Bodies the cache cannot read (another
  * index, a malformed list) are forwarded for the upstream's own answer.
  */
-export function registerBulkRoute(app: Hono<AppEnv>): void {
-  app.post("/api/v1/bulk/:index", async (c) => {
-    beginOperation(c, "bulk");
+export const bulkRoute = defineApiRoute({
+  method: "POST",
+  path: "/api/v1/bulk/:index",
+  operation: "bulk",
+  version: "v1",
+  cost: 1,
+  cache: { kind: "bulk" },
+  summary: "Up to 50 certificates (cached per certificate)",
+  body: "BulkBody",
+  ok: "BulkResponse",
+  handler: async (c) => {
     const body = await readRequestBody(c);
     const parsed = bulkBodySchema.safeParse(parseJson(body));
     if (c.req.param("index") !== "certificates" || !parsed.success) {
-      return relayedResponse(await chargedRelay(c, "bulk", { method: "POST", path: upstreamPath(c), body }));
+      return relayedResponse(await chargedRelay(c, { method: "POST", path: upstreamPath(c), body }));
     }
     const services = c.get("services");
     const { cache: cacheConfig } = services.config;
@@ -77,13 +83,13 @@ export function registerBulkRoute(app: Hono<AppEnv>): void {
     }
 
     if (toFetch.length === 0) {
-      if (cacheConfig.hitsCharged) await chargeRequest(c, "bulk");
+      if (cacheConfig.hitsCharged) await chargeRequest(c);
       usage.cacheHit = true;
       const detail = toRevalidate.length > 0 ? { detail: "stale-while-revalidate" as const } : {};
       return bulkResponse(mergeBulk(requested, entries), { hit: true, ttl: null, ...detail }, age);
     }
 
-    const charge = await chargeRequest(c, "bulk");
+    const charge = await chargeRequest(c);
     const { results, called } = await sharedBulkFetch(services, toFetch);
     if (called) usage.upstreamCalls += 1;
     let failure: Exclude<BulkFetch, { ok: true }> | null = null;
@@ -128,5 +134,5 @@ export function registerBulkRoute(app: Hono<AppEnv>): void {
       return bulkResponse(mergeBulk(requested, entries), { hit: true, ttl: null, detail: "collapsed" }, age);
     }
     return bulkResponse(mergeBulk(requested, entries), { hit: false, fwd, stored: true }, age);
-  });
-}
+  },
+});

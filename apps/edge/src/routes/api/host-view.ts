@@ -1,22 +1,27 @@
 import { hostViewParamsSchema, parseRfc3339Nanos } from "@scangate/core";
-import type { Hono } from "hono";
-import type { AppEnv } from "../../app-env";
+import { serveCachedDocument } from "../../api/cached-document";
+import { defineApiRoute } from "../../api/define-route";
+import { chargedRelay, upstreamPath } from "../../api/exchange";
 import { renderedError } from "../../http/errors";
 import { relayedResponse } from "../../upstream/relay";
-import { serveCachedDocument } from "./cached-document";
-import { beginOperation, chargedRelay, upstreamPath } from "./exchange";
-
-/** Only hex digits, dots and colons: `aggregate` and `search` never reach this route. */
-const IP_PATH = "/api/v2/hosts/:ip{[0-9A-Fa-f.:]+}";
 
 /**
  * GET /api/v2/hosts/{ip}[?at_time=...] through the shared cache. A host at a past point in time
  * never changes, so that row never expires; equal instants spelled differently share a row.
  * Anything the cache key cannot describe (a bad ip or time, other parameters) is forwarded as is.
  */
-export function registerHostViewRoute(app: Hono<AppEnv>): void {
-  app.get(IP_PATH, async (c) => {
-    beginOperation(c, "host_view");
+export const hostViewRoute = defineApiRoute({
+  method: "GET",
+  // Only hex digits, dots and colons: `aggregate` and `search` never reach this route.
+  path: "/api/v2/hosts/:ip{[0-9A-Fa-f.:]+}",
+  operation: "host_view",
+  version: "v2",
+  cost: 1,
+  cache: { kind: "document", ttl: "hosts" },
+  summary: "One host, optionally at a point in time (cached)",
+  query: "hostView",
+  ok: "HostResponse",
+  handler: async (c) => {
     const ip = hostViewParamsSchema.safeParse({ ip: c.req.param("ip") });
     const query = new URL(c.req.url).searchParams;
     const atTimeValues = query.getAll("at_time");
@@ -26,17 +31,16 @@ export function registerHostViewRoute(app: Hono<AppEnv>): void {
       [...query.keys()].every((key) => key === "at_time") &&
       (atTimeValues.length === 0 || atTime !== null);
     if (!ip.success || !cacheable) {
-      return relayedResponse(await chargedRelay(c, "host_view", { method: "GET", path: upstreamPath(c) }));
+      return relayedResponse(await chargedRelay(c, { method: "GET", path: upstreamPath(c) }));
     }
     const services = c.get("services");
     const pastInstant = atTime !== null && atTime.ms <= services.clock.now();
     return serveCachedDocument(c, {
-      operation: "host_view",
       key: { index: "hosts", id: ip.data.ip.toLowerCase(), atTime: atTime?.nanos ?? "" },
       path: upstreamPath(c),
       ttlSeconds: pastInstant ? null : services.config.cache.ttlSeconds.hosts,
       negativeBody: null,
       negativeResponse: (ctx) => renderedError(ctx, "not_found", "v2"),
     });
-  });
-}
+  },
+});

@@ -1,12 +1,10 @@
 import { ApiError } from "@scangate/core";
 import { describeSqlError, parseQuery } from "@scangate/sql";
-import type { Hono } from "hono";
-import type { AppEnv } from "../../app-env";
+import { defineApiRoute } from "../../api/define-route";
+import { type ApiContext, chargedRelay, readRequestBody, upstreamPath } from "../../api/exchange";
 import type { JobKind } from "../../jobs/store";
-import type { Operation } from "../../quota/costs";
 import { relayFile } from "../../upstream/file";
 import { isSuccess, relayedResponse } from "../../upstream/relay";
-import { type ApiContext, beginOperation, chargedRelay, readRequestBody, upstreamPath } from "./exchange";
 
 /**
  * The job's SQL, checked by the same parser and text bounds the origin applies, so a query
@@ -26,11 +24,10 @@ function checkJobSql(body: Uint8Array | undefined): void {
 }
 
 /** Start a job upstream and remember that this tenant owns it (and which upstream account ran it). */
-async function startJob(c: ApiContext, kind: JobKind, operation: Operation): Promise<Response> {
-  beginOperation(c, operation);
+async function startJob(c: ApiContext, kind: JobKind): Promise<Response> {
   const body = await readRequestBody(c);
   checkJobSql(body);
-  const relayed = await chargedRelay(c, operation, { method: "POST", path: upstreamPath(c), body });
+  const relayed = await chargedRelay(c, { method: "POST", path: upstreamPath(c), body });
   const jobId = (relayed.json as { job_id?: unknown } | null)?.job_id;
   if (isSuccess(relayed.status) && typeof jobId === "string") {
     await c.get("services").jobs.record(kind, jobId, c.get("tenant").id, relayed.credentialId);
@@ -45,10 +42,9 @@ async function ownedJob(c: ApiContext, kind: JobKind) {
   return job;
 }
 
-async function readOwnedJob(c: ApiContext, kind: JobKind, operation: Operation, path = upstreamPath(c)) {
-  beginOperation(c, operation);
+async function readOwnedJob(c: ApiContext, kind: JobKind, path = upstreamPath(c)) {
   const job = await ownedJob(c, kind);
-  return chargedRelay(c, operation, { method: "GET", path, credentialId: job.upstreamCredential });
+  return chargedRelay(c, { method: "GET", path, credentialId: job.upstreamCredential });
 }
 
 function edgeFileUrl(c: ApiContext, jobId: string, n: number): string {
@@ -60,41 +56,88 @@ function downloadPaths(json: unknown): string[] | null {
   return Array.isArray(paths) && paths.every((p) => typeof p === "string") ? paths : null;
 }
 
-/**
- * Query and export jobs, owned by the tenant that started them: status, results and files of
- * another tenant's job are 404. Export `download_paths` point at the edge, where only the
- * owner can fetch them; the edge fetches the upstream's file with the job's upstream account.
- */
-export function registerJobRoutes(app: Hono<AppEnv>): void {
-  app.post("/api/v1/query", (c) => startJob(c, "query", "query_start"));
-  app.get("/api/v1/query/:job_id", async (c) =>
-    relayedResponse(await readOwnedJob(c, "query", "query_status")),
-  );
-  app.get("/api/v1/query/:job_id/:page", async (c) =>
-    relayedResponse(await readOwnedJob(c, "query", "query_results")),
-  );
-  app.post("/api/v1/export", (c) => startJob(c, "export", "export_start"));
+// Query and export jobs, owned by the tenant that started them: status, results and files of
+// another tenant's job are 404. Export `download_paths` point at the edge, where only the
+// owner can fetch them; the edge fetches the upstream's file with the job's upstream account.
 
-  app.get("/api/v1/export/:job_id", async (c) => {
-    const relayed = await readOwnedJob(c, "export", "export_status");
+export const queryStartRoute = defineApiRoute({
+  method: "POST",
+  path: "/api/v1/query",
+  operation: "query_start",
+  version: "v1",
+  cost: 1,
+  summary: "Start a query job",
+  body: "QueryJobStartBody",
+  ok: "QueryJob",
+  handler: (c) => startJob(c, "query"),
+});
+
+export const queryStatusRoute = defineApiRoute({
+  method: "GET",
+  path: "/api/v1/query/:job_id",
+  operation: "query_status",
+  version: "v1",
+  cost: 0,
+  summary: "Status of a query job (its owner only)",
+  ok: "QueryJob",
+  handler: async (c) => relayedResponse(await readOwnedJob(c, "query")),
+});
+
+export const queryResultsRoute = defineApiRoute({
+  method: "GET",
+  path: "/api/v1/query/:job_id/:page",
+  operation: "query_results",
+  version: "v1",
+  cost: 0,
+  summary: "A page of a query job's results (its owner only)",
+  ok: "QueryResultsPage",
+  handler: async (c) => relayedResponse(await readOwnedJob(c, "query")),
+});
+
+export const exportStartRoute = defineApiRoute({
+  method: "POST",
+  path: "/api/v1/export",
+  operation: "export_start",
+  version: "v1",
+  cost: 1,
+  summary: "Start an export job",
+  body: "ExportStartBody",
+  ok: "ExportJob",
+  handler: (c) => startJob(c, "export"),
+});
+
+export const exportStatusRoute = defineApiRoute({
+  method: "GET",
+  path: "/api/v1/export/:job_id",
+  operation: "export_status",
+  version: "v1",
+  cost: 0,
+  summary: "Status of an export job; download_paths point at the edge (its owner only)",
+  ok: "ExportJob",
+  handler: async (c) => {
+    const relayed = await readOwnedJob(c, "export");
     const paths = downloadPaths(relayed.json);
     if (!isSuccess(relayed.status) || paths === null) return relayedResponse(relayed);
-    const jobId = c.req.param("job_id");
+    const jobId = c.req.param("job_id") ?? "";
     const rewritten = {
       ...(relayed.json as object),
       download_paths: paths.map((_, i) => edgeFileUrl(c, jobId, i + 1)),
     };
     return c.json(rewritten, 200);
-  });
+  },
+});
 
-  app.get("/api/v1/export/:job_id/files/:file{[0-9]+}", async (c) => {
-    const jobId = c.req.param("job_id");
-    const status = await readOwnedJob(
-      c,
-      "export",
-      "export_download",
-      `/v1/export/${encodeURIComponent(jobId)}`,
-    );
+export const exportDownloadRoute = defineApiRoute({
+  method: "GET",
+  path: "/api/v1/export/:job_id/files/:file{[0-9]+}",
+  operation: "export_download",
+  version: "v1",
+  cost: 0,
+  summary: "Download one file of an export job (edge route, its owner only)",
+  ok: "file",
+  handler: async (c) => {
+    const jobId = c.req.param("job_id") ?? "";
+    const status = await readOwnedJob(c, "export", `/v1/export/${encodeURIComponent(jobId)}`);
     if (!isSuccess(status.status)) return relayedResponse(status);
     const url = downloadPaths(status.json)?.[Number(c.req.param("file")) - 1];
     if (!url) throw new ApiError("not_found");
@@ -103,5 +146,5 @@ export function registerJobRoutes(app: Hono<AppEnv>): void {
     return relayFile(services.config.upstreamTimeoutMs, (signal) =>
       services.upstream.download(url, status.credentialId, signal),
     );
-  });
-}
+  },
+});

@@ -1,27 +1,32 @@
 import { normalizeDocumentId, renderErrorBody, viewParamsSchema } from "@scangate/core";
-import type { Hono } from "hono";
-import type { AppEnv } from "../../app-env";
+import { serveCachedDocument } from "../../api/cached-document";
+import { defineApiRoute } from "../../api/define-route";
+import { chargedRelay, upstreamPath } from "../../api/exchange";
 import { UNKNOWN_CERTIFICATE_ENTRY } from "../../cache/bulk-merge";
 import { renderedError } from "../../http/errors";
 import { relayedResponse } from "../../upstream/relay";
-import { serveCachedDocument } from "./cached-document";
-import { beginOperation, chargedRelay, upstreamPath } from "./exchange";
 
 /**
  * GET /api/v1/view/:index/:id through the shared cache. A certificate row is the same one bulk
  * reads and writes. Ids that do not fit their index, or extra query parameters, are forwarded
  * uncached so the upstream gives its own answer.
  */
-export function registerViewRoute(app: Hono<AppEnv>): void {
-  app.get("/api/v1/view/:index/:id", async (c) => {
-    beginOperation(c, "view");
+export const viewRoute = defineApiRoute({
+  method: "GET",
+  path: "/api/v1/view/:index/:id",
+  operation: "view",
+  version: "v1",
+  cost: 1,
+  cache: { kind: "document", ttl: "per_index" },
+  summary: "One document (cached)",
+  ok: "V1Document",
+  handler: async (c) => {
     const params = viewParamsSchema.safeParse(c.req.param());
     if (!params.success || new URL(c.req.url).search !== "") {
-      return relayedResponse(await chargedRelay(c, "view", { method: "GET", path: upstreamPath(c) }));
+      return relayedResponse(await chargedRelay(c, { method: "GET", path: upstreamPath(c) }));
     }
     const { index, id } = params.data;
     return serveCachedDocument(c, {
-      operation: "view",
       key: { index, id: normalizeDocumentId(index, id), atTime: "" },
       path: upstreamPath(c),
       ttlSeconds: c.get("services").config.cache.ttlSeconds[index],
@@ -30,5 +35,5 @@ export function registerViewRoute(app: Hono<AppEnv>): void {
       ),
       negativeResponse: (ctx) => renderedError(ctx, "not_found", "v1"),
     });
-  });
-}
+  },
+});

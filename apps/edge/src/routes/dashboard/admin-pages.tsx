@@ -12,7 +12,7 @@ import type { TierOption } from "../../pages/components/tenant-form-fields";
 import { SignInPage } from "../../pages/sign-in";
 import { credentialFingerprint, endSession, openSession } from "../../sessions/session-cookie";
 import { clientAddress, countSignInAttempt } from "../../sessions/signin-throttle";
-import { fleetReport, tenantSortSchema } from "./fleet-report";
+import { fleetReport, tenantSortSchema } from "../../reports/fleet-report";
 import { PageError, pageHandler, readForm, renderPage, seeOther } from "./page-response";
 import {
   ADMIN_SESSION,
@@ -24,7 +24,7 @@ import {
   type SignedIn,
   sessionRoot,
 } from "./session-guard";
-import { describeTier, tenantReport } from "./tenant-report";
+import { describeTier, tenantReport } from "../../reports/tenant-report";
 
 type PageContext = Context<AppEnv>;
 

@@ -14,7 +14,7 @@ import {
   sessionRoot,
   TENANT_SESSION,
 } from "./session-guard";
-import { tenantReport } from "./tenant-report";
+import { tenantReport } from "../../reports/tenant-report";
 
 type PageContext = Context<AppEnv>;
 

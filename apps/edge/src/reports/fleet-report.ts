@@ -1,6 +1,6 @@
 import { type Account, accountSchema } from "@scangate/core";
 import { z } from "zod";
-import type { TenantRow } from "../../db/schema";
+import type { TenantRow } from "../db/schema";
 import {
   type DailyOperationUsage,
   emptyCounters,
@@ -10,13 +10,11 @@ import {
   windowStart,
   type UsageChart,
   type UsageCounters,
-} from "../../pages/usage-summary";
-import type { EdgeServices } from "../../services";
-import { effectiveQuota, type QuotaState } from "../../tenants/periods";
+} from "../pages/usage-summary";
+import type { EdgeServices } from "../services";
+import { effectiveQuota, type QuotaState } from "../tenants/periods";
+import { CACHED_OPERATIONS } from "../api/catalog";
 import { dailyUsage, usageByTenant } from "./usage-queries";
-
-/** The routes the document cache serves (issue 5): their requests are what a hit ratio is out of. */
-export const CACHED_OPERATIONS: ReadonlySet<string> = new Set(["view", "bulk", "host_view"]);
 
 const UPSTREAM_ACCOUNT_TIMEOUT_MS = 5000;
 

@@ -1,14 +1,12 @@
 import type { ApiError } from "@scangate/core";
-import { type CacheOutcome, cacheStatus, wantsRevalidation } from "../../cache/cache-status";
-import { ageSeconds, freshness, freshnessPolicy, ttlSeconds } from "../../cache/freshness";
-import type { CachedDocument } from "../../cache/interface";
-import { type CachedFetchSpec, sharedFetch } from "../../cache/refresh";
-import type { Operation } from "../../quota/costs";
-import { isSuccess, relayedResponse, upstreamFailure } from "../../upstream/relay";
+import { type CacheOutcome, cacheStatus, wantsRevalidation } from "../cache/cache-status";
+import { ageSeconds, freshness, freshnessPolicy, ttlSeconds } from "../cache/freshness";
+import type { CachedDocument } from "../cache/interface";
+import { type CachedFetchSpec, sharedFetch } from "../cache/refresh";
+import { isSuccess, relayedResponse, upstreamFailure } from "../upstream/relay";
 import { type ApiContext, chargeRequest, refundRequest } from "./exchange";
 
 export interface CachedRoute extends CachedFetchSpec {
-  readonly operation: Operation;
   /** The answer for a negative row (an unknown document). */
   readonly negativeResponse: (c: ApiContext) => Response;
 }
@@ -47,7 +45,7 @@ export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Pr
   const state = cached ? freshness(cached, now, policy) : "expired";
 
   if (cached && !revalidationAsked && (state === "fresh" || state === "revalidate")) {
-    if (cacheConfig.hitsCharged) await chargeRequest(c, route.operation);
+    if (cacheConfig.hitsCharged) await chargeRequest(c);
     usage.cacheHit = true;
     if (state === "revalidate") {
       usage.upstreamCalls += 1;
@@ -79,7 +77,7 @@ export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Pr
     );
   };
 
-  const charge = await chargeRequest(c, route.operation);
+  const charge = await chargeRequest(c);
   let outcome;
   try {
     outcome = await sharedFetch(services, route, !revalidationAsked);

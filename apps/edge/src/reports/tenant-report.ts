@@ -1,6 +1,6 @@
 import type { Account } from "@scangate/core";
-import type { EdgeConfig } from "../../config";
-import type { TenantRow } from "../../db/schema";
+import type { EdgeConfig } from "../config";
+import type { TenantRow } from "../db/schema";
 import {
   type DailyOperationUsage,
   recentErrors,
@@ -11,11 +11,11 @@ import {
   type ErrorDay,
   type UsageChart,
   type UsageCounters,
-} from "../../pages/usage-summary";
-import { OPERATION_COSTS } from "../../quota/costs";
-import type { EdgeServices } from "../../services";
-import type { QuotaState } from "../../tenants/periods";
-import { tenantAccount } from "../api/account";
+} from "../pages/usage-summary";
+import { operationCost } from "../api/catalog";
+import type { EdgeServices } from "../services";
+import type { QuotaState } from "../tenants/periods";
+import { tenantAccount } from "../tenants/account";
 import { dailyUsage } from "./usage-queries";
 
 /** Everything the tenant dashboard (and the admin's view of one tenant) shows. */
@@ -44,8 +44,7 @@ export function describeTier(config: EdgeConfig, name: string): string {
 function quotaSavedByCache(config: EdgeConfig, rows: readonly DailyOperationUsage[]): number {
   if (config.cache.hitsCharged) return 0;
   return rows.reduce((sum, row) => {
-    const cost =
-      row.operation in OPERATION_COSTS ? OPERATION_COSTS[row.operation as keyof typeof OPERATION_COSTS] : 0;
+    const cost = operationCost(row.operation);
     return sum + row.cacheHits * cost;
   }, 0);
 }

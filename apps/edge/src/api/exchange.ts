@@ -1,10 +1,9 @@
 import { ApiError, MAX_REQUEST_BODY_BYTES } from "@scangate/core";
 import type { Context } from "hono";
-import type { AppEnv } from "../../app-env";
-import { type Operation, operationCost } from "../../quota/costs";
-import type { Charge } from "../../quota/ledger";
-import { type QuotaState, secondsUntilReset } from "../../tenants/periods";
-import { type Relayed, relayJson } from "../../upstream/relay";
+import type { AppEnv } from "../app-env";
+import type { Charge } from "../quota/ledger";
+import { type QuotaState, secondsUntilReset } from "../tenants/periods";
+import { type Relayed, relayJson } from "../upstream/relay";
 
 // The steps every forwarded API request shares: naming its operation, charging and refunding
 // quota, reading the caller's body, and asking the upstream.
@@ -23,16 +22,12 @@ function noteQuota(c: ApiContext, quota: QuotaState): void {
   tenant.resetsAt = quota.resetsAt;
 }
 
-export function beginOperation(c: ApiContext, operation: Operation): void {
-  c.get("usage").operation = operation;
-}
-
 /**
- * Charges the operation's cost (nothing for free operations). An exhausted allowance is a 429
+ * Charges the route's cost (set when the route was matched; nothing for free routes). An exhausted allowance is a 429
  * `quota_exceeded` with Retry-After until the reset (none for one-time credits).
  */
-export async function chargeRequest(c: ApiContext, operation: Operation): Promise<Charge | null> {
-  const cost = operationCost(operation);
+export async function chargeRequest(c: ApiContext): Promise<Charge | null> {
+  const cost = c.get("cost");
   if (cost === 0) return null;
   const services = c.get("services");
   const result = await services.quota.charge(c.get("tenant").id, cost);
@@ -94,10 +89,9 @@ export async function askUpstream(
  */
 export async function chargedRelay(
   c: ApiContext,
-  operation: Operation,
   call: { method: string; path: string; body?: Uint8Array | undefined; credentialId?: string | undefined },
 ): Promise<Relayed> {
-  const charge = await chargeRequest(c, operation);
+  const charge = await chargeRequest(c);
   let relayed: Relayed;
   try {
     relayed = await askUpstream(c, call);

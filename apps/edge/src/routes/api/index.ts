@@ -1,0 +1,45 @@
+import type { ApiRoute } from "../../api/define-route";
+import { accountRoute } from "./account";
+import { bulkRoute } from "./bulk";
+import { rawFileRoute, rawResultRoute, rawSeriesListRoute, rawSeriesRoute } from "./data";
+import { hostsAggregateRoute, hostsSearchRoute } from "./hosts";
+import { hostViewRoute } from "./host-view";
+import {
+  exportDownloadRoute,
+  exportStartRoute,
+  exportStatusRoute,
+  queryResultsRoute,
+  queryStartRoute,
+  queryStatusRoute,
+} from "./jobs";
+import { seriesDetailsRoute, seriesListRoute } from "./query-definitions";
+import { reportRoute, searchRoute } from "./search";
+import { viewRoute } from "./view";
+
+/**
+ * Every route the edge serves under /api, in the order the app registers them. The cost
+ * table, /openapi.json, the dashboards' cached operations and the tests' route list all derive
+ * from this list (api/catalog.ts).
+ */
+export const API_ROUTES: readonly ApiRoute[] = [
+  accountRoute,
+  viewRoute,
+  bulkRoute,
+  queryStartRoute,
+  queryStatusRoute,
+  queryResultsRoute,
+  exportStartRoute,
+  exportStatusRoute,
+  exportDownloadRoute,
+  seriesListRoute,
+  seriesDetailsRoute,
+  rawSeriesListRoute,
+  rawSeriesRoute,
+  rawResultRoute,
+  rawFileRoute,
+  searchRoute,
+  reportRoute,
+  hostsAggregateRoute,
+  hostsSearchRoute,
+  hostViewRoute,
+];
