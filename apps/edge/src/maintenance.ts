@@ -7,7 +7,7 @@ import type { EdgeServices } from "./services";
  * and forgets signed-out sessions whose cookies have expired anyway.
  */
 export async function runMaintenance(
-  services: EdgeServices,
+  services: Pick<EdgeServices, "clock" | "config" | "cache" | "jobs" | "endedSessions">,
 ): Promise<{ documents: number; jobs: number; endedSessions: number }> {
   const now = services.clock.now();
   const { staleIfErrorSeconds, maxRows } = services.config.cache;

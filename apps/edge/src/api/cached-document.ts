@@ -1,14 +1,28 @@
-import type { ApiError } from "@scangate/core";
 import { type CacheOutcome, cacheStatus, wantsRevalidation } from "../cache/cache-status";
-import { ageSeconds, freshness, freshnessPolicy, ttlSeconds } from "../cache/freshness";
+import { ageSeconds, freshnessPolicy, ttlSeconds } from "../cache/freshness";
 import type { CachedDocument } from "../cache/interface";
-import { type CachedFetchSpec, sharedFetch } from "../cache/refresh";
-import { isSuccess, relayedResponse, upstreamFailure } from "../upstream/relay";
+import { type CachedFetchSpec, type DocumentFetchDeps, sharedFetch } from "../cache/refresh";
+import { type DocumentOutcome, fetchDocument, lookupDocument } from "../cache/serve-document";
+import { isCharged } from "../quota/billing";
+import type { EdgeServices } from "../services";
+import { relayedResponse, relayJson, upstreamFailure } from "../upstream/relay";
 import { type ApiContext, chargeRequest, refundRequest } from "./exchange";
 
 export interface CachedRoute extends CachedFetchSpec {
   /** The answer for a negative row (an unknown document). */
   readonly negativeResponse: (c: ApiContext) => Response;
+}
+
+/** What the document cache needs from the edge's services. */
+export function documentFetchDeps(services: EdgeServices): DocumentFetchDeps {
+  return {
+    cache: services.cache,
+    clock: services.clock,
+    flights: services.flights,
+    negativeTtlSeconds: services.config.cache.negativeTtlSeconds,
+    fetchUpstream: (path) =>
+      relayJson(services.upstream, { method: "GET", path }, services.config.upstreamTimeoutMs),
+  };
 }
 
 function withCacheHeaders(response: Response, outcome: CacheOutcome, age: number): Response {
@@ -23,93 +37,97 @@ function fromCache(c: ApiContext, route: CachedRoute, doc: CachedDocument): Resp
     : new Response(doc.body, { status: 200, headers: { "content-type": "application/json" } });
 }
 
-/** Whether an upstream answer is a failure that a stale copy should hide (stale-if-error). */
-function isUpstreamFailure(status: number): boolean {
-  return status >= 500 || status === 429;
+/** The response for an outcome: the document or the upstream's answer, with Cache-Status and Age. */
+function respond(c: ApiContext, route: CachedRoute, outcome: DocumentOutcome, now: number): Response {
+  switch (outcome.kind) {
+    case "fresh":
+    case "negative": {
+      const detail = outcome.revalidate ? { detail: "stale-while-revalidate" as const } : {};
+      return withCacheHeaders(
+        fromCache(c, route, outcome.doc),
+        { hit: true, ttl: ttlSeconds(outcome.doc, now), ...detail },
+        ageSeconds(outcome.doc, now),
+      );
+    }
+    case "collapsed":
+      return "doc" in outcome
+        ? withCacheHeaders(
+            fromCache(c, route, outcome.doc),
+            { hit: true, ttl: ttlSeconds(outcome.doc, now), detail: "collapsed" },
+            ageSeconds(outcome.doc, now),
+          )
+        : withCacheHeaders(
+            relayedResponse(outcome.relayed),
+            { hit: true, ttl: route.ttlSeconds, detail: "collapsed" },
+            0,
+          );
+    case "stale":
+      return withCacheHeaders(
+        fromCache(c, route, outcome.doc),
+        {
+          hit: false,
+          fwd: outcome.fwd,
+          stored: false,
+          fwdStatus: outcome.fwdStatus,
+          detail: "stale-if-error",
+        },
+        ageSeconds(outcome.doc, now),
+      );
+    case "miss":
+      return withCacheHeaders(
+        relayedResponse(outcome.relayed),
+        { hit: false, fwd: outcome.fwd, stored: outcome.stored },
+        0,
+      );
+  }
 }
 
 /**
- * A document route behind the shared cache: fresh rows are served free; stale rows within
- * stale-while-revalidate are served and refreshed in the background; otherwise the upstream is
- * asked (one call for all concurrent misses of the document), and an older row still answers
- * when the upstream fails. `Cache-Control: no-cache` from the caller skips the cached copy.
+ * A document route behind the shared cache: the cache module says how the request is served
+ * (cache/serve-document.ts), billing says whether it is charged (quota/billing.ts), and this
+ * turns both into the response. A request that goes upstream is charged first, so an
+ * exhausted quota never reaches the upstream, and refunded when billing says it is free.
  */
 export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Promise<Response> {
   const services = c.get("services");
-  const { cache: cacheConfig } = services.config;
-  const policy = freshnessPolicy(cacheConfig);
+  const { hitsCharged } = services.config.cache;
+  const deps = documentFetchDeps(services);
   const usage = c.get("usage");
-  const revalidationAsked = wantsRevalidation(c.req.raw.headers);
-  const cached = await services.cache.get(route.key);
-  const now = services.clock.now();
-  const state = cached ? freshness(cached, now, policy) : "expired";
+  const lookup = await lookupDocument(
+    deps,
+    freshnessPolicy(services.config.cache),
+    route,
+    wantsRevalidation(c.req.raw.headers),
+  );
 
-  if (cached && !revalidationAsked && (state === "fresh" || state === "revalidate")) {
-    if (cacheConfig.hitsCharged) await chargeRequest(c);
+  if (lookup.kind !== "upstream") {
+    if (isCharged(lookup, hitsCharged)) await chargeRequest(c);
     usage.cacheHit = true;
-    if (state === "revalidate") {
+    if (lookup.revalidate) {
       usage.upstreamCalls += 1;
       c.executionCtx.waitUntil(
-        sharedFetch(services, route).then(
+        sharedFetch(deps, route).then(
           () => undefined,
           (error: unknown) => console.error("background revalidation failed", upstreamFailure(error).message),
         ),
       );
     }
-    const detail = state === "revalidate" ? { detail: "stale-while-revalidate" as const } : {};
-    return withCacheHeaders(
-      fromCache(c, route, cached),
-      { hit: true, ttl: ttlSeconds(cached, now), ...detail },
-      ageSeconds(cached, now),
-    );
+    return respond(c, route, lookup, services.clock.now());
   }
-
-  const fwd = revalidationAsked ? "request" : cached ? "stale" : "uri-miss";
-  const staleFallback = cached && state !== "expired" ? cached : null;
-  const serveStale = (fwdStatus: number) => {
-    usage.cacheHit = true;
-    const doc = staleFallback as CachedDocument;
-    const at = services.clock.now();
-    return withCacheHeaders(
-      fromCache(c, route, doc),
-      { hit: false, fwd, stored: false, fwdStatus, detail: "stale-if-error" },
-      ageSeconds(doc, at),
-    );
-  };
 
   const charge = await chargeRequest(c);
-  let outcome;
+  let served;
   try {
-    outcome = await sharedFetch(services, route, !revalidationAsked);
+    served = await fetchDocument(deps, route, lookup);
   } catch (error) {
     await refundRequest(c, charge);
-    const failure: ApiError = upstreamFailure(error);
-    if (staleFallback) return serveStale(failure.status("v1"));
-    throw failure;
+    throw error;
   }
-  const { value, leader } = outcome;
-  if (value.found) {
-    // Another request's upstream call stored it after this one read the cache: a hit after all.
-    if (!cacheConfig.hitsCharged) await refundRequest(c, charge);
-    usage.cacheHit = true;
-    const at = services.clock.now();
-    const collapsed: CacheOutcome = { hit: true, ttl: ttlSeconds(value.found, at), detail: "collapsed" };
-    return withCacheHeaders(fromCache(c, route, value.found), collapsed, ageSeconds(value.found, at));
-  }
-  if (leader) usage.upstreamCalls += 1;
-  const status = value.relayed.status;
-  if (!isSuccess(status)) {
-    await refundRequest(c, charge);
-    if (staleFallback && isUpstreamFailure(status)) return serveStale(status);
-  } else if (!leader && !cacheConfig.hitsCharged) {
-    // Another request's upstream call answered this one: that is a cache hit, and hits are free.
-    await refundRequest(c, charge);
-    usage.cacheHit = true;
-    return withCacheHeaders(
-      relayedResponse(value.relayed),
-      { hit: true, ttl: route.ttlSeconds, detail: "collapsed" },
-      0,
-    );
-  }
-  return withCacheHeaders(relayedResponse(value.relayed), { hit: false, fwd, stored: value.stored }, 0);
+  const { outcome, calledUpstream } = served;
+  if (calledUpstream) usage.upstreamCalls += 1;
+  if (outcome.kind !== "miss") usage.cacheHit = true;
+  const billed =
+    outcome.kind === "miss" ? { kind: "miss" as const, status: outcome.relayed.status } : outcome;
+  if (!isCharged(billed, hitsCharged)) await refundRequest(c, charge);
+  return respond(c, route, outcome, services.clock.now());
 }

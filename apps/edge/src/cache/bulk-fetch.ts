@@ -1,9 +1,21 @@
 import type { ApiError } from "@scangate/core";
-import type { EdgeServices } from "../services";
-import { type Relayed, relayJson, upstreamFailure } from "../upstream/relay";
+import type { Clock } from "../clock";
+import { type Relayed, upstreamFailure } from "../upstream/relay";
 import { splitBulkAnswer } from "./bulk-merge";
-import type { CachedDocument, DocumentKey } from "./interface";
-import { awaitFlight } from "./single-flight";
+import type { CachedDocument, DocumentCache, DocumentKey } from "./interface";
+import { awaitFlight, type SingleFlight } from "./single-flight";
+
+/** What a bulk fetch needs: the cache, the time, its TTLs, and one upstream bulk POST. */
+export interface BulkFetchDeps {
+  readonly cache: DocumentCache;
+  readonly clock: Clock;
+  /** Concurrent calls for one certificate share one upstream call. */
+  readonly flights: SingleFlight<unknown>;
+  readonly certificateTtlSeconds: number;
+  readonly negativeTtlSeconds: number;
+  /** One upstream POST /v1/bulk/certificates of `body`, bounded by the upstream deadline. */
+  postBulk(body: Uint8Array): Promise<Relayed>;
+}
 
 /** One upstream bulk call's outcome: entry texts by fingerprint, or why there are none. */
 export type BulkFetch =
@@ -19,19 +31,10 @@ export function bulkFlightKey(fingerprint: string): string {
  * Asks the upstream for `fingerprints` (lower case) in ONE bulk call and stores every entry:
  * known certificates for the certificates TTL, unknown ones as negative rows for the short TTL.
  */
-export async function fetchBulk(services: EdgeServices, fingerprints: readonly string[]): Promise<BulkFetch> {
+export async function fetchBulk(deps: BulkFetchDeps, fingerprints: readonly string[]): Promise<BulkFetch> {
   let relayed: Relayed;
   try {
-    relayed = await relayJson(
-      services.upstream,
-      {
-        method: "POST",
-        path: "/v1/bulk/certificates",
-        body: new TextEncoder().encode(JSON.stringify({ fingerprints })),
-        contentType: "application/json",
-      },
-      services.config.upstreamTimeoutMs,
-    );
+    relayed = await deps.postBulk(new TextEncoder().encode(JSON.stringify({ fingerprints })));
   } catch (error) {
     return { ok: false, error: upstreamFailure(error) };
   }
@@ -40,8 +43,8 @@ export async function fetchBulk(services: EdgeServices, fingerprints: readonly s
     return { ok: false, relayed };
   }
   const split = splitBulkAnswer(fingerprints, answer as Record<string, unknown>);
-  const now = services.clock.now();
-  const { ttlSeconds, negativeTtlSeconds } = services.config.cache;
+  const now = deps.clock.now();
+  const { certificateTtlSeconds, negativeTtlSeconds } = deps;
   const rows: Array<{ key: DocumentKey; doc: CachedDocument }> = [];
   for (const [fp, entry] of split) {
     if (!entry.present) continue;
@@ -51,12 +54,12 @@ export async function fetchBulk(services: EdgeServices, fingerprints: readonly s
         body: entry.text,
         negative: entry.unknown,
         fetchedAt: now,
-        expiresAt: now + (entry.unknown ? negativeTtlSeconds : ttlSeconds.certificates) * 1000,
+        expiresAt: now + (entry.unknown ? negativeTtlSeconds : certificateTtlSeconds) * 1000,
       },
     });
   }
   try {
-    await services.cache.put(rows);
+    await deps.cache.put(rows);
   } catch (error) {
     console.error("document cache store failed", error instanceof Error ? error.message : error);
   }
@@ -68,35 +71,35 @@ export async function fetchBulk(services: EdgeServices, fingerprints: readonly s
  * one new upstream call for the rest. `called` says whether this request made that call.
  */
 export async function sharedBulkFetch(
-  services: EdgeServices,
+  deps: BulkFetchDeps,
   fingerprints: readonly string[],
 ): Promise<{ results: Map<string, BulkFetch>; called: boolean }> {
   const results = new Map<string, BulkFetch>();
   const joined = new Map<string, Promise<BulkFetch>>();
   const own: string[] = [];
   for (const fp of fingerprints) {
-    const flight = services.flights.joining(bulkFlightKey(fp)) as Promise<BulkFetch> | undefined;
+    const flight = deps.flights.joining(bulkFlightKey(fp)) as Promise<BulkFetch> | undefined;
     if (flight) joined.set(fp, flight);
     else own.push(fp);
   }
   if (own.length > 0) {
-    const ownResult = await services.flights.runMany(
+    const ownResult = await deps.flights.runMany(
       own.map(bulkFlightKey),
-      () => fetchBulk(services, own),
+      () => fetchBulk(deps, own),
       (result) => result as unknown,
     );
     for (const fp of own) results.set(fp, ownResult);
   }
   const waited = await awaitFlight(
     Promise.all([...joined].map(([fp, flight]) => flight.then((r) => [fp, r] as const))),
-    services.flights.joinWaitMs,
+    deps.flights.joinWaitMs,
   );
   if (waited.ended) {
     for (const [fp, result] of waited.value) results.set(fp, result);
   } else {
     // The calls joined never ended: ask for those fingerprints ourselves.
     const late = [...joined.keys()];
-    const lateResult = await fetchBulk(services, late);
+    const lateResult = await fetchBulk(deps, late);
     for (const fp of late) results.set(fp, lateResult);
     return { results, called: true };
   }

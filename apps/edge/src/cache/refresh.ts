@@ -1,7 +1,8 @@
-import type { EdgeServices } from "../services";
-import { type Relayed, relayJson } from "../upstream/relay";
+import type { Clock } from "../clock";
+import type { Relayed } from "../upstream/relay";
 import { freshness } from "./freshness";
-import type { CachedDocument, DocumentKey } from "./interface";
+import type { CachedDocument, DocumentCache, DocumentKey } from "./interface";
+import type { SingleFlight } from "./single-flight";
 
 /** How one cached route fetches and stores its document. */
 export interface CachedFetchSpec {
@@ -12,6 +13,17 @@ export interface CachedFetchSpec {
   readonly ttlSeconds: number | null;
   /** The body to keep for a 404 (an "unknown" entry), or null to cache only successes. */
   readonly negativeBody: string | null;
+}
+
+/** What fetching a document needs: the cache, the time, and one upstream GET. */
+export interface DocumentFetchDeps {
+  readonly cache: DocumentCache;
+  readonly clock: Clock;
+  /** Concurrent fetches of one document share one upstream call. */
+  readonly flights: SingleFlight<unknown>;
+  readonly negativeTtlSeconds: number;
+  /** One upstream GET of `path` (below the API base), bounded by the upstream deadline. */
+  fetchUpstream(path: string): Promise<Relayed>;
 }
 
 export interface Refreshed {
@@ -28,13 +40,9 @@ export function flightKey(key: DocumentKey): string {
  * Asks the upstream for one document and stores a 200 (or a 404 as a negative row). A failed
  * store is logged, not fatal: the caller still gets the upstream's answer.
  */
-export async function fetchAndStore(services: EdgeServices, spec: CachedFetchSpec): Promise<Refreshed> {
-  const relayed = await relayJson(
-    services.upstream,
-    { method: "GET", path: spec.path },
-    services.config.upstreamTimeoutMs,
-  );
-  const now = services.clock.now();
+export async function fetchAndStore(deps: DocumentFetchDeps, spec: CachedFetchSpec): Promise<Refreshed> {
+  const relayed = await deps.fetchUpstream(spec.path);
+  const now = deps.clock.now();
   let doc: CachedDocument | null = null;
   if (relayed.status === 200) {
     doc = {
@@ -48,12 +56,12 @@ export async function fetchAndStore(services: EdgeServices, spec: CachedFetchSpe
       body: spec.negativeBody,
       negative: true,
       fetchedAt: now,
-      expiresAt: now + services.config.cache.negativeTtlSeconds * 1000,
+      expiresAt: now + deps.negativeTtlSeconds * 1000,
     };
   }
   if (!doc) return { relayed, stored: false };
   try {
-    await services.cache.put([{ key: spec.key, doc }]);
+    await deps.cache.put([{ key: spec.key, doc }]);
     return { relayed, stored: true };
   } catch (error) {
     console.error("document cache store failed", error instanceof Error ? error.message : error);
@@ -72,12 +80,12 @@ const NO_STALE_WINDOWS = { staleWhileRevalidateMs: 0, staleIfErrorMs: 0 };
  * fetch of the same document that ended between the request's read and its joining has stored
  * it, and that row answers instead of a second upstream call.
  */
-export function sharedFetch(services: EdgeServices, spec: CachedFetchSpec, recheck = false) {
-  return services.flights.run(flightKey(spec.key), async (): Promise<SharedFetch> => {
+export function sharedFetch(deps: DocumentFetchDeps, spec: CachedFetchSpec, recheck = false) {
+  return deps.flights.run(flightKey(spec.key), async (): Promise<SharedFetch> => {
     if (recheck) {
-      const doc = await services.cache.get(spec.key);
-      if (doc && freshness(doc, services.clock.now(), NO_STALE_WINDOWS) === "fresh") return { found: doc };
+      const doc = await deps.cache.get(spec.key);
+      if (doc && freshness(doc, deps.clock.now(), NO_STALE_WINDOWS) === "fresh") return { found: doc };
     }
-    return { found: null, ...(await fetchAndStore(services, spec)) };
+    return { found: null, ...(await fetchAndStore(deps, spec)) };
   }) as Promise<{ value: SharedFetch; leader: boolean }>;
 }

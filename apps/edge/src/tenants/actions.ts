@@ -7,11 +7,14 @@ import { tenantToWire } from "./store";
 // the console's forms (routes/dashboard/admin-actions.tsx): one store write, the auth cache
 // dropped at once, and one audit entry whose actor says where the change came from.
 
+/** What the tenant changes need of the edge's services. */
+export type TenantActionDeps = Pick<EdgeServices, "tenants" | "audit" | "auth" | "clock" | "config">;
+
 export const ADMIN_ACTOR = "admin";
 export const CONSOLE_ACTOR = "admin (console)";
 
 export async function createTenant(
-  services: EdgeServices,
+  services: TenantActionDeps,
   body: TenantCreateBody,
   actor: string,
 ): Promise<TenantWithSecret> {
@@ -29,7 +32,7 @@ export async function createTenant(
 }
 
 export async function updateTenant(
-  services: EdgeServices,
+  services: TenantActionDeps,
   before: TenantRow,
   changes: TenantPatchBody,
   actor: string,
@@ -50,7 +53,7 @@ export async function updateTenant(
 }
 
 export async function rotateSecret(
-  services: EdgeServices,
+  services: TenantActionDeps,
   before: TenantRow,
   graceSeconds: number,
   actor: string,

@@ -7,12 +7,20 @@ import {
   refundRequest,
   upstreamPath,
 } from "../../api/exchange";
-import { type BulkFetch, fetchBulk, sharedBulkFetch } from "../../cache/bulk-fetch";
+import type { BulkFetchDeps } from "../../cache/bulk-fetch";
 import { mergeBulk, uniqueFingerprints } from "../../cache/bulk-merge";
 import { type CacheOutcome, cacheStatus, wantsRevalidation } from "../../cache/cache-status";
-import { ageSeconds, type Freshness, freshness, freshnessPolicy } from "../../cache/freshness";
-import type { CachedDocument } from "../../cache/interface";
-import { relayedResponse } from "../../upstream/relay";
+import { freshnessPolicy } from "../../cache/freshness";
+import {
+  type BulkOutcome,
+  bulkFromCache,
+  fetchMissingBulk,
+  lookupBulk,
+  revalidateBulk,
+} from "../../cache/serve-bulk";
+import { isCharged } from "../../quota/billing";
+import type { EdgeServices } from "../../services";
+import { relayedResponse, relayJson } from "../../upstream/relay";
 
 function parseJson(body: Uint8Array | undefined): unknown {
   try {
@@ -27,6 +35,50 @@ function bulkResponse(text: string, outcome: CacheOutcome, age: number): Respons
     status: 200,
     headers: { "content-type": "application/json", "Cache-Status": cacheStatus(outcome), Age: String(age) },
   });
+}
+
+function bulkFetchDeps(services: EdgeServices): BulkFetchDeps {
+  const { cache, upstreamTimeoutMs } = services.config;
+  return {
+    cache: services.cache,
+    clock: services.clock,
+    flights: services.flights,
+    certificateTtlSeconds: cache.ttlSeconds.certificates,
+    negativeTtlSeconds: cache.negativeTtlSeconds,
+    postBulk: (body) =>
+      relayJson(
+        services.upstream,
+        { method: "POST", path: "/v1/bulk/certificates", body, contentType: "application/json" },
+        upstreamTimeoutMs,
+      ),
+  };
+}
+
+/** The answer for an outcome that has entries: every requested key, in request order. */
+function respond(requested: readonly string[], outcome: Exclude<BulkOutcome, { kind: "failed" }>): Response {
+  const text = mergeBulk(requested, outcome.entries);
+  switch (outcome.kind) {
+    case "fresh":
+      return bulkResponse(
+        text,
+        {
+          hit: true,
+          ttl: null,
+          ...(outcome.revalidate.length > 0 ? { detail: "stale-while-revalidate" } : {}),
+        },
+        outcome.age,
+      );
+    case "collapsed":
+      return bulkResponse(text, { hit: true, ttl: null, detail: "collapsed" }, outcome.age);
+    case "stale":
+      return bulkResponse(
+        text,
+        { hit: false, fwd: outcome.fwd, stored: false, detail: "stale-if-error" },
+        outcome.age,
+      );
+    case "miss":
+      return bulkResponse(text, { hit: false, fwd: outcome.fwd, stored: true }, outcome.age);
+  }
 }
 
 /**
@@ -52,87 +104,40 @@ export const bulkRoute = defineApiRoute({
       return relayedResponse(await chargedRelay(c, { method: "POST", path: upstreamPath(c), body }));
     }
     const services = c.get("services");
-    const { cache: cacheConfig } = services.config;
-    const policy = freshnessPolicy(cacheConfig);
+    const { hitsCharged } = services.config.cache;
+    const deps = bulkFetchDeps(services);
     const usage = c.get("usage");
     const requested = parsed.data.fingerprints;
-    const wanted = uniqueFingerprints(requested);
-    const revalidationAsked = wantsRevalidation(c.req.raw.headers);
-    const rows = await services.cache.getMany("certificates", wanted);
-    const now = services.clock.now();
-    const states = new Map<string, { doc: CachedDocument; state: Freshness }>();
-    for (const [fp, doc] of rows) states.set(fp, { doc, state: freshness(doc, now, policy) });
-    const servable = (fp: string) => {
-      const s = states.get(fp);
-      return !revalidationAsked && s !== undefined && (s.state === "fresh" || s.state === "revalidate");
-    };
-    const toFetch = wanted.filter((fp) => !servable(fp));
-    const toRevalidate = wanted.filter((fp) => servable(fp) && states.get(fp)?.state === "revalidate");
-    const entries = new Map<string, string>();
-    let age = 0;
-    const useCached = (fp: string) => {
-      const s = states.get(fp);
-      if (!s) return;
-      entries.set(fp, s.doc.body);
-      age = Math.max(age, ageSeconds(s.doc, now));
-    };
-    wanted.filter(servable).forEach(useCached);
-    if (toRevalidate.length > 0) {
+    const lookup = await lookupBulk(
+      deps,
+      freshnessPolicy(services.config.cache),
+      uniqueFingerprints(requested),
+      wantsRevalidation(c.req.raw.headers),
+    );
+    if (lookup.toRevalidate.length > 0) {
       usage.upstreamCalls += 1;
-      c.executionCtx.waitUntil(fetchBulk(services, toRevalidate).then(() => undefined));
+      c.executionCtx.waitUntil(revalidateBulk(deps, lookup.toRevalidate));
     }
 
-    if (toFetch.length === 0) {
-      if (cacheConfig.hitsCharged) await chargeRequest(c);
+    if (lookup.toFetch.length === 0) {
+      const outcome = bulkFromCache(lookup);
+      if (isCharged(outcome, hitsCharged)) await chargeRequest(c);
       usage.cacheHit = true;
-      const detail = toRevalidate.length > 0 ? { detail: "stale-while-revalidate" as const } : {};
-      return bulkResponse(mergeBulk(requested, entries), { hit: true, ttl: null, ...detail }, age);
+      return respond(requested, outcome);
     }
 
+    // Charged before the upstream is asked, so an exhausted quota never reaches it.
     const charge = await chargeRequest(c);
-    const { results, called } = await sharedBulkFetch(services, toFetch);
-    if (called) usage.upstreamCalls += 1;
-    let failure: Exclude<BulkFetch, { ok: true }> | null = null;
-    let staleUsed = false;
-    for (const fp of toFetch) {
-      const result = results.get(fp);
-      if (result?.ok) {
-        entries.set(fp, result.entries.get(fp) ?? "");
-        continue;
-      }
-      const fallback = states.get(fp);
-      if (fallback && fallback.state !== "expired") {
-        useCached(fp);
-        staleUsed = true;
-      } else if (result) {
-        failure = result;
-      }
-    }
-    if (failure || staleUsed) await refundRequest(c, charge);
-    if (failure) {
-      if ("error" in failure) throw failure.error;
-      return relayedResponse(failure.relayed);
-    }
-    const fwd = revalidationAsked
-      ? "request"
-      : toFetch.length < wanted.length
-        ? "partial"
-        : rows.size > 0
-          ? "stale"
-          : "uri-miss";
-    if (staleUsed) {
-      return bulkResponse(
-        mergeBulk(requested, entries),
-        { hit: false, fwd, stored: false, detail: "stale-if-error" },
-        age,
-      );
-    }
-    if (!called && !cacheConfig.hitsCharged) {
-      // Other requests' upstream calls answered this one: a cache hit, and hits are free.
+    const outcome = await fetchMissingBulk(deps, lookup);
+    if (outcome.kind !== "collapsed" && outcome.calledUpstream) usage.upstreamCalls += 1;
+    if (outcome.kind === "failed") {
       await refundRequest(c, charge);
-      usage.cacheHit = true;
-      return bulkResponse(mergeBulk(requested, entries), { hit: true, ttl: null, detail: "collapsed" }, age);
+      if ("error" in outcome.failure) throw outcome.failure.error;
+      return relayedResponse(outcome.failure.relayed);
     }
-    return bulkResponse(mergeBulk(requested, entries), { hit: false, fwd, stored: true }, age);
+    const billed = outcome.kind === "miss" ? { kind: "miss" as const, status: 200 } : { kind: outcome.kind };
+    if (!isCharged(billed, hitsCharged)) await refundRequest(c, charge);
+    if (outcome.kind === "collapsed") usage.cacheHit = true;
+    return respond(requested, outcome);
   },
 });

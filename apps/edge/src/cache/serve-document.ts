@@ -1,0 +1,114 @@
+import type { ApiError } from "@scangate/core";
+import { isSuccess, type Relayed, upstreamFailure } from "../upstream/relay";
+import { type Freshness, freshness, type FreshnessPolicy } from "./freshness";
+import type { CachedDocument } from "./interface";
+import { type CachedFetchSpec, type DocumentFetchDeps, sharedFetch } from "./refresh";
+
+/** Why a request went upstream (the Cache-Status `fwd` parameter). */
+export type Forwarded = "uri-miss" | "stale" | "request";
+
+/**
+ * How one document request was served:
+ * - `fresh`: a cached row within its TTL, or within stale-while-revalidate (`revalidate`: the
+ *   caller should refresh it in the background);
+ * - `negative`: a cached "unknown document" row;
+ * - `collapsed`: another request's upstream call answered this one (its stored row, or its answer);
+ * - `miss`: this request's own upstream call, whatever its status;
+ * - `stale`: the upstream failed and a row past its TTL answered instead (stale-if-error).
+ */
+export type DocumentOutcome =
+  | { readonly kind: "fresh"; readonly doc: CachedDocument; readonly revalidate: boolean }
+  | { readonly kind: "negative"; readonly doc: CachedDocument; readonly revalidate: boolean }
+  | { readonly kind: "collapsed"; readonly doc: CachedDocument }
+  | { readonly kind: "collapsed"; readonly relayed: Relayed }
+  | {
+      readonly kind: "miss";
+      readonly relayed: Relayed;
+      readonly stored: boolean;
+      readonly fwd: Forwarded;
+    }
+  | {
+      readonly kind: "stale";
+      readonly doc: CachedDocument;
+      readonly fwd: Forwarded;
+      readonly fwdStatus: number;
+    };
+
+/** What reading the cache found: an answer, or the need to ask the upstream. */
+export type DocumentLookup =
+  | Extract<DocumentOutcome, { kind: "fresh" | "negative" }>
+  | {
+      readonly kind: "upstream";
+      readonly fwd: Forwarded;
+      /** A row too old to serve by itself, still better than an upstream failure. */
+      readonly fallback: CachedDocument | null;
+    };
+
+/** Whether an upstream answer is a failure that a stale copy should hide. */
+function isUpstreamFailure(status: number): boolean {
+  return status >= 500 || status === 429;
+}
+
+/**
+ * Reads the cache for `spec`. `revalidationAsked`: the caller sent `Cache-Control: no-cache`,
+ * so no cached row answers by itself.
+ */
+export async function lookupDocument(
+  deps: DocumentFetchDeps,
+  policy: FreshnessPolicy,
+  spec: CachedFetchSpec,
+  revalidationAsked: boolean,
+): Promise<DocumentLookup> {
+  const cached = await deps.cache.get(spec.key);
+  const state: Freshness = cached ? freshness(cached, deps.clock.now(), policy) : "expired";
+  if (cached && !revalidationAsked && (state === "fresh" || state === "revalidate")) {
+    return { kind: cached.negative ? "negative" : "fresh", doc: cached, revalidate: state === "revalidate" };
+  }
+  return {
+    kind: "upstream",
+    fwd: revalidationAsked ? "request" : cached ? "stale" : "uri-miss",
+    fallback: cached && state !== "expired" ? cached : null,
+  };
+}
+
+/**
+ * Asks the upstream for `spec` (one call for all concurrent misses of the document) after a
+ * lookup said to. An upstream that cannot be reached, or that fails, is answered by the
+ * lookup's fallback row when there is one; without one, an unreachable upstream throws its
+ * ApiError (502/504) and a failing answer is the `miss` outcome with that status.
+ */
+export async function fetchDocument(
+  deps: DocumentFetchDeps,
+  spec: CachedFetchSpec,
+  lookup: Extract<DocumentLookup, { kind: "upstream" }>,
+): Promise<{ outcome: DocumentOutcome; calledUpstream: boolean }> {
+  const { fwd, fallback } = lookup;
+  let shared;
+  try {
+    shared = await sharedFetch(deps, spec, fwd !== "request");
+  } catch (error) {
+    const failure: ApiError = upstreamFailure(error);
+    if (fallback) {
+      // Counted as no upstream call: none answered.
+      return {
+        outcome: { kind: "stale", doc: fallback, fwd, fwdStatus: failure.status("v1") },
+        calledUpstream: false,
+      };
+    }
+    throw failure;
+  }
+  const { value, leader } = shared;
+  // Another request's upstream call stored it after this one read the cache.
+  if (value.found) return { outcome: { kind: "collapsed", doc: value.found }, calledUpstream: false };
+  const status = value.relayed.status;
+  if (!isSuccess(status) && fallback && isUpstreamFailure(status)) {
+    return { outcome: { kind: "stale", doc: fallback, fwd, fwdStatus: status }, calledUpstream: leader };
+  }
+  if (isSuccess(status) && !leader) {
+    return { outcome: { kind: "collapsed", relayed: value.relayed }, calledUpstream: false };
+  }
+  return {
+    outcome: { kind: "miss", relayed: value.relayed, stored: value.stored, fwd },
+    calledUpstream: leader,
+  };
+}
