@@ -6,16 +6,14 @@ import { requestId } from "hono/request-id";
 import { getPath } from "hono/utils/url";
 import type { AppEnv } from "./app-env";
 import { errorResponse, renderedError, versionOfPath } from "./http/errors";
-import { registerApiRoutes } from "./api/define-route";
+import { registerAdminRoutes, registerApiRoutes } from "./api/define-route";
 import { adminAuth } from "./middleware/admin-auth";
 import { buildOpenApiDocument } from "./openapi/document";
 import { burstLimit } from "./middleware/burst-limit";
 import { tenantAuth } from "./middleware/tenant-auth";
 import { usageAndQuotaHeaders } from "./middleware/usage";
 import { ServiceRegistry } from "./registry";
-import { registerCacheAdminRoutes } from "./routes/admin/cache";
-import { registerReportAdminRoutes } from "./routes/admin/reports";
-import { registerTenantAdminRoutes } from "./routes/admin/tenants";
+import { ADMIN_ROUTES } from "./routes/admin";
 import { API_ROUTES } from "./routes/api";
 import { registerDashboardRoutes } from "./routes/dashboard/register";
 
@@ -93,9 +91,7 @@ export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Ho
   registerApiRoutes(app, API_ROUTES);
 
   app.use("/admin/*", adminAuth());
-  registerTenantAdminRoutes(app);
-  registerCacheAdminRoutes(app);
-  registerReportAdminRoutes(app);
+  registerAdminRoutes(app, ADMIN_ROUTES);
 
   app.notFound((c) => errorResponse(c, new ApiError("not_found"), versionOfPath(c.req.path)));
   app.onError((error, c) => {

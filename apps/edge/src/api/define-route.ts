@@ -1,6 +1,6 @@
 import type { RouteConfig } from "@hono/zod-openapi";
 import type { ApiVersion } from "@scangate/core";
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { openApiOperation, type OperationShape } from "../openapi/operation";
 import type { ApiContext } from "./exchange";
@@ -59,4 +59,29 @@ export function registerApiRoutes(app: Hono<AppEnv>, routes: readonly ApiRoute[]
       return route.handler(c);
     });
   }
+}
+
+/** One route of the admin API (bearer ADMIN_TOKEN), written once beside its handler. */
+export interface AdminRouteSpec extends OperationShape {
+  readonly method: "GET" | "POST" | "PATCH" | "DELETE";
+  readonly path: string;
+  readonly handler: (c: Context<AppEnv>) => Promise<Response>;
+}
+
+export interface AdminRoute extends AdminRouteSpec {
+  readonly openapi: RouteConfig;
+}
+
+export function defineAdminRoute(spec: AdminRouteSpec): AdminRoute {
+  return {
+    ...spec,
+    openapi: openApiOperation(spec.method, spec.path, spec, "admin", {
+      tags: ["Admin"],
+      security: [{ adminBearer: [] }],
+    }),
+  };
+}
+
+export function registerAdminRoutes(app: Hono<AppEnv>, routes: readonly AdminRoute[]): void {
+  for (const route of routes) app.on(route.method, route.path, (c) => route.handler(c));
 }

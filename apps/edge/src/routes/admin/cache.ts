@@ -7,19 +7,22 @@ import {
   V1_INDEXES,
   type V1Index,
 } from "@scangate/core";
-import type { Hono } from "hono";
-import type { AppEnv } from "../../app-env";
+import { defineAdminRoute } from "../../api/define-route";
 
 const isV1Index = (index: string): index is V1Index => (V1_INDEXES as readonly string[]).includes(index);
 
 /** DELETE /admin/cache/:index/:id: drops one document (for hosts: every point in time of it). */
-export function registerCacheAdminRoutes(app: Hono<AppEnv>): void {
-  app.delete("/admin/cache/:index/:id", async (c) => {
+export const purgeCacheRoute = defineAdminRoute({
+  method: "DELETE",
+  path: "/admin/cache/:index/:id",
+  summary: "Purge one cached document",
+  ok: "CachePurgeResult",
+  handler: async (c) => {
     const index = cacheIndexSchema.safeParse(c.req.param("index"));
     if (!index.success) {
       throw new ApiError("bad_request", `index: one of ${cacheIndexSchema.options.join(", ")}`);
     }
-    const raw = c.req.param("id");
+    const raw = c.req.param("id") ?? "";
     if (isV1Index(index.data) && !documentIdSchema(index.data).safeParse(raw).success) {
       throw new ApiError("bad_request", `id: not a valid ${index.data} id`);
     }
@@ -37,5 +40,5 @@ export function registerCacheAdminRoutes(app: Hono<AppEnv>): void {
       after: { deleted },
     });
     return c.json({ deleted });
-  });
-}
+  },
+});

@@ -1,19 +1,31 @@
 import { auditListQuerySchema, usageListQuerySchema, type UsageRollup } from "@scangate/core";
 import { and, desc, eq, gte, type SQL } from "drizzle-orm";
-import type { Hono } from "hono";
-import type { AppEnv } from "../../app-env";
+import { defineAdminRoute } from "../../api/define-route";
 import { usage } from "../../db/schema";
 import { parseQuery } from "../../http/json-body";
 
-/** Read-only admin views: the audit log and the hourly usage rollups, newest first. */
-export function registerReportAdminRoutes(app: Hono<AppEnv>): void {
-  app.get("/admin/audit", async (c) => {
+// Read-only admin views: the audit log and the hourly usage rollups, newest first.
+
+export const auditListRoute = defineAdminRoute({
+  method: "GET",
+  path: "/admin/audit",
+  summary: "The audit log, newest first",
+  query: "auditList",
+  ok: "AuditList",
+  handler: async (c) => {
     const query = parseQuery(c, auditListQuerySchema);
     const entries = await c.get("services").audit.list({ tenantId: query.tenant_id, limit: query.limit });
     return c.json({ entries });
-  });
+  },
+});
 
-  app.get("/admin/usage", async (c) => {
+export const usageListRoute = defineAdminRoute({
+  method: "GET",
+  path: "/admin/usage",
+  summary: "Hourly usage rollups, newest first",
+  query: "usageList",
+  ok: "UsageList",
+  handler: async (c) => {
     const query = parseQuery(c, usageListQuerySchema);
     const filters: SQL[] = [];
     if (query.tenant_id) filters.push(eq(usage.tenantId, query.tenant_id));
@@ -36,5 +48,5 @@ export function registerReportAdminRoutes(app: Hono<AppEnv>): void {
       quota_spent: row.quotaSpent,
     }));
     return c.json({ usage: rollups });
-  });
-}
+  },
+});

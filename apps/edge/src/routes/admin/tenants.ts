@@ -4,7 +4,8 @@ import {
   tenantPatchBodySchema,
   tenantRotateBodySchema,
 } from "@scangate/core";
-import type { Context, Hono } from "hono";
+import type { Context } from "hono";
+import { defineAdminRoute } from "../../api/define-route";
 import type { AppEnv } from "../../app-env";
 import { parseJsonBody } from "../../http/json-body";
 import { ADMIN_ACTOR, createTenant, rotateSecret, updateTenant } from "../../tenants/actions";
@@ -12,7 +13,8 @@ import { tenantToWire } from "../../tenants/store";
 
 function checkTier(c: Context<AppEnv>, tier: string | undefined): void {
   const tiers = c.get("services").config.rateTiers;
-  if (tier !== undefined && !(tier in tiers)) {
+  // An own key: "constructor" and other inherited names are not tiers.
+  if (tier !== undefined && !Object.hasOwn(tiers, tier)) {
     throw new ApiError(
       "bad_request",
       `tier: unknown tier "${tier}" (one of ${Object.keys(tiers).join(", ")})`,
@@ -26,38 +28,67 @@ async function existingTenant(c: Context<AppEnv>) {
   return row;
 }
 
-/**
- * Tenants: create (the secret is shown once), list, show, change allowance/period/tier/disabled,
- * rotate the secret (optionally keeping the old one for a grace period), delete. Every change
- * is audited and drops the tenant from this isolate's auth cache at once (others within 5 s).
- */
-export function registerTenantAdminRoutes(app: Hono<AppEnv>): void {
-  app.post("/admin/tenants", async (c) => {
+// Tenants: create (the secret is shown once), list, show, change allowance/period/tier/disabled,
+// rotate the secret (optionally keeping the old one for a grace period), delete. Every change
+// is audited and drops the tenant from this isolate's auth cache at once (others within 5 s).
+
+export const createTenantRoute = defineAdminRoute({
+  method: "POST",
+  path: "/admin/tenants",
+  summary: "Create a tenant (its secret is shown only here)",
+  body: "TenantCreateBody",
+  ok: "TenantWithSecret",
+  created: true,
+  handler: async (c) => {
     const body = await parseJsonBody(c, tenantCreateBodySchema);
     checkTier(c, body.tier);
     return c.json(await createTenant(c.get("services"), body, ADMIN_ACTOR), 201);
-  });
+  },
+});
 
-  app.get("/admin/tenants", async (c) => {
+export const listTenantsRoute = defineAdminRoute({
+  method: "GET",
+  path: "/admin/tenants",
+  summary: "List tenants",
+  ok: "TenantList",
+  handler: async (c) => {
     const { tenants, clock } = c.get("services");
     const now = clock.now();
     return c.json({ tenants: (await tenants.list()).map((row) => tenantToWire(row, now)) });
-  });
+  },
+});
 
-  app.get("/admin/tenants/:id", async (c) =>
-    c.json(tenantToWire(await existingTenant(c), c.get("services").clock.now())),
-  );
+export const showTenantRoute = defineAdminRoute({
+  method: "GET",
+  path: "/admin/tenants/:id",
+  summary: "Show a tenant",
+  ok: "Tenant",
+  handler: async (c) => c.json(tenantToWire(await existingTenant(c), c.get("services").clock.now())),
+});
 
-  app.patch("/admin/tenants/:id", async (c) => {
+export const updateTenantRoute = defineAdminRoute({
+  method: "PATCH",
+  path: "/admin/tenants/:id",
+  summary: "Change allowance, period, tier, disabled, name, email or used",
+  body: "TenantPatchBody",
+  ok: "Tenant",
+  handler: async (c) => {
     const body = await parseJsonBody(c, tenantPatchBodySchema);
     checkTier(c, body.tier);
     const services = c.get("services");
     const after = await updateTenant(services, await existingTenant(c), body, ADMIN_ACTOR);
     if (!after) throw new ApiError("not_found", "no tenant with this id");
     return c.json(tenantToWire(after, services.clock.now()));
-  });
+  },
+});
 
-  app.post("/admin/tenants/:id/rotate", async (c) => {
+export const rotateSecretRoute = defineAdminRoute({
+  method: "POST",
+  path: "/admin/tenants/:id/rotate",
+  summary: "Rotate the secret, optionally keeping the old one for a grace period",
+  body: "TenantRotateBody",
+  ok: "TenantWithSecret",
+  handler: async (c) => {
     const body = await parseJsonBody(c, tenantRotateBodySchema, {});
     const rotated = await rotateSecret(
       c.get("services"),
@@ -67,9 +98,15 @@ export function registerTenantAdminRoutes(app: Hono<AppEnv>): void {
     );
     if (!rotated) throw new ApiError("not_found", "no tenant with this id");
     return c.json(rotated);
-  });
+  },
+});
 
-  app.delete("/admin/tenants/:id", async (c) => {
+export const deleteTenantRoute = defineAdminRoute({
+  method: "DELETE",
+  path: "/admin/tenants/:id",
+  summary: "Delete a tenant",
+  ok: "Tenant",
+  handler: async (c) => {
     const { tenants, audit, auth, clock } = c.get("services");
     const before = await existingTenant(c);
     const removed = await tenants.remove(before.id);
@@ -84,5 +121,5 @@ export function registerTenantAdminRoutes(app: Hono<AppEnv>): void {
       after: null,
     });
     return c.json(wire);
-  });
-}
+  },
+});

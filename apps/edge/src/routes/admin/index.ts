@@ -1,0 +1,24 @@
+import type { AdminRoute } from "../../api/define-route";
+import { purgeCacheRoute } from "./cache";
+import { auditListRoute, usageListRoute } from "./reports";
+import {
+  createTenantRoute,
+  deleteTenantRoute,
+  listTenantsRoute,
+  rotateSecretRoute,
+  showTenantRoute,
+  updateTenantRoute,
+} from "./tenants";
+
+/** Every route of the admin API, in the order the app registers them; /openapi.json lists these. */
+export const ADMIN_ROUTES: readonly AdminRoute[] = [
+  createTenantRoute,
+  listTenantsRoute,
+  showTenantRoute,
+  updateTenantRoute,
+  rotateSecretRoute,
+  deleteTenantRoute,
+  purgeCacheRoute,
+  auditListRoute,
+  usageListRoute,
+];
