@@ -47,6 +47,21 @@ export interface EdgeConfig {
   readonly usageFlushDelayMs: number;
 }
 
+/** The tier called `name`, looked up by own key: an inherited name such as `constructor` is no tier. */
+export function rateTierNamed(tiers: Readonly<Record<string, RateTier>>, name: string): RateTier | undefined {
+  return Object.hasOwn(tiers, name) ? tiers[name] : undefined;
+}
+
+/** Why `name` cannot be a tenant's tier, or undefined when it is one of the configured tiers. */
+export function unknownTierProblem(
+  tiers: Readonly<Record<string, RateTier>>,
+  name: string,
+): string | undefined {
+  return rateTierNamed(tiers, name)
+    ? undefined
+    : `tier: unknown tier "${name}" (one of ${Object.keys(tiers).join(", ")})`;
+}
+
 export const DEFAULT_RATE_TIERS: Readonly<Record<string, RateTier>> = {
   low: { binding: "RATE_LIMIT_LOW", limit: 10, periodSeconds: 60 },
   standard: { binding: "RATE_LIMIT_STANDARD", limit: 60, periodSeconds: 60 },
@@ -152,16 +167,20 @@ export function loadConfig(env: Env): ConfigResult {
   if (!vars.UPSTREAM_URL && !env.ORIGIN) {
     problems.push("UPSTREAM_URL: is not set and there is no ORIGIN service binding (set one of them)");
   }
-  const rateTiers: Record<string, RateTier> = vars.RATE_TIERS
-    ? Object.fromEntries(
-        Object.entries(vars.RATE_TIERS).map(([name, tier]) => [
-          name,
-          "unlimited" in tier
-            ? tier
-            : { binding: tier.binding, limit: tier.limit, periodSeconds: tier.period },
-        ]),
-      )
-    : { ...DEFAULT_RATE_TIERS };
+  // No prototype, so even a lookup written as `name in tiers` or `tiers[name]` sees only the tiers.
+  const rateTiers = Object.assign(
+    Object.create(null) as Record<string, RateTier>,
+    vars.RATE_TIERS
+      ? Object.fromEntries(
+          Object.entries(vars.RATE_TIERS).map(([name, tier]) => [
+            name,
+            "unlimited" in tier
+              ? tier
+              : { binding: tier.binding, limit: tier.limit, periodSeconds: tier.period },
+          ]),
+        )
+      : DEFAULT_RATE_TIERS,
+  );
   for (const [name, tier] of Object.entries(rateTiers)) {
     if (!tier.unlimited && !env[tier.binding as `RATE_LIMIT_${string}`]) {
       problems.push(
@@ -169,7 +188,7 @@ export function loadConfig(env: Env): ConfigResult {
       );
     }
   }
-  if (!(vars.DEFAULT_TIER in rateTiers)) {
+  if (!rateTierNamed(rateTiers, vars.DEFAULT_TIER)) {
     problems.push(
       `DEFAULT_TIER: "${vars.DEFAULT_TIER}" is not one of the tiers (${Object.keys(rateTiers).join(", ")})`,
     );

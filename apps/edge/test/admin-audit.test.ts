@@ -1,6 +1,8 @@
 import { auditListSchema, cachePurgeResultSchema } from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { D1DocumentCache } from "../src/cache/d1";
+import { edgeDb } from "../src/db/client";
 import { admin, createTenant } from "./support/requests";
 
 describe("GET /admin/audit", () => {
@@ -43,32 +45,23 @@ describe("GET /admin/audit", () => {
 
 describe("DELETE /admin/cache/:index/:id", () => {
   const fp = "ab".repeat(32);
+  const documents = new D1DocumentCache(edgeDb(env.DB));
+  const unexpiring = { body: "{}", negative: false, fetchedAt: 0, expiresAt: null };
 
   it("purges a cached document (any spelling of its id) and audits it", async () => {
-    await env.DB.prepare(
-      "insert into documents (`index`, id, at_time, body, negative, fetched_at, expires_at) values ('certificates', ?, '', '{}', 0, 0, null)",
-    )
-      .bind(fp)
-      .run();
+    await documents.put([{ key: { index: "certificates", id: fp, atTime: "" }, doc: unexpiring }]);
     const res = await admin("DELETE", `/admin/cache/certificates/${fp.toUpperCase()}`);
     expect(res.status).toBe(200);
     expect(cachePurgeResultSchema.parse(await res.json())).toEqual({ deleted: 1 });
-    const left = await env.DB.prepare("select count(*) as n from documents where id = ?")
-      .bind(fp)
-      .first<{ n: number }>();
-    expect(left?.n).toBe(0);
+    expect(await documents.get({ index: "certificates", id: fp, atTime: "" })).toBeNull();
     const { entries } = auditListSchema.parse(await (await admin("GET", "/admin/audit?limit=1")).json());
     expect(entries[0]).toMatchObject({ action: "cache.purge", after: { deleted: 1 } });
   });
 
   it("purges every point in time of a host", async () => {
-    for (const atTime of ["", "1", "2"]) {
-      await env.DB.prepare(
-        "insert into documents (`index`, id, at_time, body, negative, fetched_at, expires_at) values ('hosts', '10.0.0.9', ?, '{}', 0, 0, null)",
-      )
-        .bind(atTime)
-        .run();
-    }
+    await documents.put(
+      ["", "1", "2"].map((atTime) => ({ key: { index: "hosts", id: "10.0.0.9", atTime }, doc: unexpiring })),
+    );
     const res = await admin("DELETE", "/admin/cache/hosts/10.0.0.9");
     expect(await res.json()).toEqual({ deleted: 3 });
   });

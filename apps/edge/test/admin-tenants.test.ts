@@ -2,6 +2,7 @@ import { tenantListSchema, tenantSchema, tenantWithSecretSchema, v2ErrorSchema }
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { hashSecret } from "../src/auth/secrets";
+import { PROTOTYPE_NAMES } from "./support/prototype-names";
 import { admin, buildRequest, createTenant, tenantAuth, workerFetch } from "./support/requests";
 
 async function tenantCount(): Promise<number> {
@@ -86,6 +87,23 @@ describe("POST /admin/tenants", () => {
     });
   }
 
+  // Tiers and periods are closed sets: a name every object inherits (a tenant on tier
+  // "constructor" would have no burst limit) is as unknown as any other.
+  for (const field of ["tier", "period"] as const) {
+    it.each(PROTOTYPE_NAMES)(
+      `refuses the inherited name %s as a ${field} with 400 and creates nothing`,
+      async (name) => {
+        const before = await tenantCount();
+        const res = await admin("POST", "/admin/tenants", { name: "mallory", [field]: name });
+        expect(res.status).toBe(400);
+        const error = v2ErrorSchema.parse(await res.json());
+        expect(error).toMatchObject({ code: 400, status: "Bad Request" });
+        expect(error.error).toMatch(field);
+        expect(await tenantCount()).toBe(before);
+      },
+    );
+  }
+
   it("refuses a body that is not JSON with 400", async () => {
     const res = await workerFetch(
       buildRequest("POST", "/admin/tenants", { body: "{name:", auth: `Bearer ${env.ADMIN_TOKEN}` }),
@@ -162,6 +180,21 @@ describe("PATCH /admin/tenants/:id", () => {
     const shown = tenantSchema.parse(await (await admin("GET", `/admin/tenants/${tenant.id}`)).json());
     expect(shown.allowance).toBe(7);
   });
+});
+
+describe("PATCH /admin/tenants/:id with inherited names", () => {
+  for (const field of ["tier", "period"] as const) {
+    it.each(PROTOTYPE_NAMES)(`refuses %s as a ${field} with 400 and changes nothing`, async (name) => {
+      const tenant = await createTenant({ tier: "low", period: "daily" });
+      const res = await admin("PATCH", `/admin/tenants/${tenant.id}`, { [field]: name });
+      expect(res.status).toBe(400);
+      const error = v2ErrorSchema.parse(await res.json());
+      expect(error).toMatchObject({ code: 400, status: "Bad Request" });
+      expect(error.error).toMatch(field);
+      const shown = tenantSchema.parse(await (await admin("GET", `/admin/tenants/${tenant.id}`)).json());
+      expect(shown).toMatchObject({ tier: "low", period: "daily", updated_at: tenant.updated_at });
+    });
+  }
 });
 
 describe("DELETE /admin/tenants/:id", () => {

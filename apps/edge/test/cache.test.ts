@@ -1,4 +1,4 @@
-import { type TenantWithSecret } from "@scangate/core";
+import { parseRfc3339Nanos, type TenantWithSecret } from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { D1DocumentCache } from "../src/cache/d1";
@@ -332,8 +332,12 @@ describe("v2 host view cache", () => {
       expect(await res.text()).toBe(body);
     }
     expect(edge.upstream.requests).toHaveLength(1);
-    const row = await env.DB.prepare("select expires_at from documents where `index` = 'hosts'").first();
-    expect(row).toEqual({ expires_at: null });
+    const row = await new D1DocumentCache(edgeDb(env.DB)).get({
+      index: "hosts",
+      id: HISTORIC.ip.toLowerCase(),
+      atTime: parseRfc3339Nanos(iso)?.nanos ?? "",
+    });
+    expect(row).toMatchObject({ expiresAt: null });
   });
 
   it("keeps the current host for the hosts TTL, apart from its points in time", async () => {

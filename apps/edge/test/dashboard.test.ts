@@ -1,6 +1,7 @@
 import { accountSchema, type TenantWithSecret } from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { PROTOTYPE_NAMES } from "./support/prototype-names";
 import {
   admin,
   adminAuth,
@@ -357,6 +358,23 @@ describe("admin console", () => {
     expect(res.status).toBe(400);
     expect(await tenantCount()).toBe(before);
   });
+
+  it.each(PROTOTYPE_NAMES)(
+    "refuses the inherited name %s as a tier on the page, creating nothing",
+    async (tier) => {
+      const cookie = await adminSignIn();
+      const csrf = csrfOf(await (await page("/admin", cookie)).text());
+      const before = await tenantCount();
+      const res = await form(
+        "/admin/console/tenants",
+        { csrf, name: `proto-${crypto.randomUUID().slice(0, 8)}`, tier },
+        { cookie, address: freshAddress() },
+      );
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain("tier");
+      expect(await tenantCount()).toBe(before);
+    },
+  );
 
   it("does not let the admin session open a tenant's dashboard", async () => {
     const cookie = await adminSignIn();

@@ -1,17 +1,19 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { D1DocumentCache } from "../src/cache/d1";
+import { edgeDb } from "../src/db/client";
 import type { Env } from "../src/env";
 import worker from "../src/index";
 
 const DAY = 86_400_000;
 
+const documents = new D1DocumentCache(edgeDb(env.DB));
+
 async function insertDocument(id: string, fetchedAt: number, expiresAt: number | null): Promise<void> {
-  await env.DB.prepare(
-    "insert into documents (`index`, id, at_time, body, negative, fetched_at, expires_at) values ('ipv4', ?, '', '{}', 0, ?, ?)",
-  )
-    .bind(id, fetchedAt, expiresAt)
-    .run();
+  await documents.put([
+    { key: { index: "ipv4", id, atTime: "" }, doc: { body: "{}", negative: false, fetchedAt, expiresAt } },
+  ]);
 }
 
 async function runCleanup(testEnv: Env): Promise<void> {
@@ -24,9 +26,9 @@ async function runCleanup(testEnv: Env): Promise<void> {
   await waitOnExecutionContext(ctx);
 }
 
-async function documentIds(): Promise<string[]> {
-  const { results } = await env.DB.prepare("select id from documents order by id").all<{ id: string }>();
-  return results.map((r) => r.id);
+/** Which of `ids` the cache still holds, in order. */
+async function documentIds(ids: readonly string[]): Promise<string[]> {
+  return [...(await documents.getMany("ipv4", ids)).keys()].sort();
 }
 
 describe("scheduled cleanup", () => {
@@ -52,7 +54,11 @@ describe("scheduled cleanup", () => {
     await insertDocument("10.0.0.3", now, now + DAY);
     await insertDocument("10.0.0.4", now - 900 * DAY, null);
     await runCleanup(env);
-    expect(await documentIds()).toEqual(["10.0.0.2", "10.0.0.3", "10.0.0.4"]);
+    expect(await documentIds(["10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4"])).toEqual([
+      "10.0.0.2",
+      "10.0.0.3",
+      "10.0.0.4",
+    ]);
   });
 
   it("bounds the table to CACHE_MAX_ROWS, dropping the least recently fetched", async () => {
@@ -60,7 +66,7 @@ describe("scheduled cleanup", () => {
     const now = Date.now();
     for (let i = 1; i <= 5; i++) await insertDocument(`10.0.1.${i}`, now - i * 1000, now + DAY);
     await runCleanup({ ...env, CACHE_MAX_ROWS: "2" });
-    expect(await documentIds()).toEqual(["10.0.1.1", "10.0.1.2"]);
+    expect(await documentIds([1, 2, 3, 4, 5].map((i) => `10.0.1.${i}`))).toEqual(["10.0.1.1", "10.0.1.2"]);
   });
 
   it("forgets job ownership once the upstream has dropped the job", async () => {

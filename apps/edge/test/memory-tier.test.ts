@@ -25,10 +25,12 @@ const doc = (body: string, now: number): CachedDocument => ({
   expiresAt: now + 3_600_000,
 });
 
+/** Changes a row's body in D1 itself, through another D1 cache (as another isolate would). */
 async function rewriteInD1(k: DocumentKey, body: string): Promise<void> {
-  await env.DB.prepare("update documents set body = ? where `index` = ? and id = ? and at_time = ?")
-    .bind(body, k.index, k.id, k.atTime)
-    .run();
+  const d1 = new D1DocumentCache(edgeDb(env.DB));
+  const row = await d1.get(k);
+  if (!row) throw new Error(`no D1 row for ${k.id}`);
+  await d1.put([{ key: k, doc: { ...row, body } }]);
 }
 
 describe("the memory tier in front of D1", () => {

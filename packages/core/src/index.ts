@@ -14,4 +14,11 @@ export * from "./v1/documents";
 export * from "./v2/envelope";
 export * from "./v2/host";
 export * from "./v2/hosts-api";
-export * from "./admin-extra";
+export * from "./cache-indexes";
+// The edge's own admin API (/admin, bearer ADMIN_TOKEN).
+export * from "./admin/periods";
+export * from "./admin/tenant-requests";
+export * from "./admin/tenants";
+export * from "./admin/audit";
+export * from "./admin/usage";
+export * from "./admin/cache-purge";

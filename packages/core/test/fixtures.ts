@@ -218,3 +218,6 @@ export function hostDocument() {
     ],
   };
 }
+
+/** Names every plain object inherits: a closed set must refuse each of them. */
+export const PROTOTYPE_NAMES = ["constructor", "__proto__", "toString", "hasOwnProperty"] as const;

@@ -11,7 +11,7 @@ import {
   sha256FingerprintSchema,
   v1IndexSchema,
 } from "../src/index";
-import { FP, FP_UPPER } from "./fixtures";
+import { FP, FP_UPPER, PROTOTYPE_NAMES } from "./fixtures";
 import { accepts, rejects } from "./schema-assertions";
 
 describe("v1 indexes", () => {
@@ -25,6 +25,11 @@ describe("v1 indexes", () => {
     rejects(v1IndexSchema, "hosts");
     rejects(indexParamsSchema, { index: "IPV4" });
     accepts(indexParamsSchema, { index: "websites" });
+  });
+
+  it.each(PROTOTYPE_NAMES)("refuses the inherited name %s as an index", (name) => {
+    rejects(v1IndexSchema, name);
+    rejects(indexParamsSchema, { index: name }, ["index"]);
   });
 });
 

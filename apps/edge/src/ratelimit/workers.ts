@@ -1,4 +1,4 @@
-import type { RateTier } from "../config";
+import { rateTierNamed, type RateTier } from "../config";
 import type { Env } from "../env";
 import type { RateDecision, RateLimiter } from "./interface";
 
@@ -14,7 +14,7 @@ export class WorkersRateLimiter implements RateLimiter {
   ) {}
 
   async check(tenantId: string, tierName: string): Promise<RateDecision> {
-    const tier = this.tiers[tierName];
+    const tier = rateTierNamed(this.tiers, tierName);
     // A tier removed from config after tenants were put on it: no burst limit rather than an outage.
     if (!tier || tier.unlimited) return { allowed: true };
     const binding = this.env[tier.binding as `RATE_LIMIT_${string}`];

@@ -1,4 +1,5 @@
-import type { TenantCreateBody, TenantPatchBody, TenantWithSecret } from "@scangate/core";
+import { ApiError, type TenantCreateBody, type TenantPatchBody, type TenantWithSecret } from "@scangate/core";
+import { type EdgeConfig, unknownTierProblem } from "../config";
 import type { TenantRow } from "../db/schema";
 import type { EdgeServices } from "../services";
 import { tenantToWire } from "./store";
@@ -13,12 +14,19 @@ export type TenantActionDeps = Pick<EdgeServices, "tenants" | "audit" | "auth" |
 export const ADMIN_ACTOR = "admin";
 export const CONSOLE_ACTOR = "admin (console)";
 
+/** A tenant is only ever put on a configured tier (one without a tier would have no burst limit). */
+function assertConfiguredTier(config: EdgeConfig, tier: string | undefined): void {
+  const problem = tier === undefined ? undefined : unknownTierProblem(config.rateTiers, tier);
+  if (problem) throw new ApiError("bad_request", problem);
+}
+
 export async function createTenant(
   services: TenantActionDeps,
   body: TenantCreateBody,
   actor: string,
 ): Promise<TenantWithSecret> {
   const { tenants, audit, config, clock } = services;
+  assertConfiguredTier(config, body.tier);
   const { row, secret } = await tenants.create({
     name: body.name,
     email: body.email ?? "",
@@ -37,7 +45,8 @@ export async function updateTenant(
   changes: TenantPatchBody,
   actor: string,
 ): Promise<TenantRow | null> {
-  const { tenants, audit, auth, clock } = services;
+  const { tenants, audit, auth, clock, config } = services;
+  assertConfiguredTier(config, changes.tier);
   const after = await tenants.update(before.id, changes);
   if (!after) return null;
   auth.invalidate(before.apiId);

@@ -1,5 +1,14 @@
-import type { OptionSpec } from "./command";
 import { UsageError } from "./exit-codes";
+
+/** One flag a command accepts, as parsing and help read it. */
+export interface OptionSpec {
+  type: "string" | "boolean";
+  short?: string;
+  multiple?: boolean;
+  /** Shown in help, e.g. `N` for `--limit N`. */
+  valueName?: string;
+  description: string;
+}
 
 export type FlagValues = Record<string, string | boolean | string[] | undefined>;
 
@@ -38,7 +47,8 @@ export function parseFlags(
     const long = arg.startsWith("--");
     const eq = long ? arg.indexOf("=") : -1;
     const name = long ? arg.slice(2, eq === -1 ? undefined : eq) : shorts.get(arg.slice(1));
-    const spec = name === undefined ? undefined : options[name];
+    // Own keys only: `--constructor` is an unknown option, not Object.prototype's.
+    const spec = name !== undefined && Object.hasOwn(options, name) ? options[name] : undefined;
     if (name === undefined || spec === undefined) {
       throw new UsageError(
         `unknown option ${long ? arg.slice(0, eq === -1 ? undefined : eq) : arg} (an argument that starts with - goes after --)`,

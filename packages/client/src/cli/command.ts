@@ -1,18 +1,9 @@
 import type { ScangateAdminClient } from "../admin";
 import type { ScangateClient } from "../client";
-import type { FlagValues } from "./argv";
+import type { FlagValues, OptionSpec } from "./argv";
 import type { CliIO } from "./cli-io";
 import { UsageError } from "./exit-codes";
 import type { Output } from "./output";
-
-export interface OptionSpec {
-  type: "string" | "boolean";
-  short?: string;
-  multiple?: boolean;
-  /** Shown in help, e.g. `N` for `--limit N`. */
-  valueName?: string;
-  description: string;
-}
 
 export interface Command {
   /** One or two words: `search`, `tenants create`. */

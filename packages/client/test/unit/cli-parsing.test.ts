@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseFlags } from "../../src/cli/argv";
-import type { OptionSpec } from "../../src/cli/command";
+import { parseFlags, type OptionSpec } from "../../src/cli/argv";
 import { csvCell, csvLine, flattenRecord, jsonReplacer } from "../../src/cli/csv";
 import { UsageError } from "../../src/cli/exit-codes";
 import { parseEnvFile, resolveSettings, splitList } from "../../src/cli/settings";
@@ -41,6 +40,16 @@ describe("parseFlags", () => {
     expect(() => parseFlags(args, options, "search")).toThrow(UsageError);
     expect(() => parseFlags(args, options, "search")).toThrow(message);
   });
+
+  // The flags a command takes are a closed set: names every object inherits are unknown too.
+  it.each(["constructor", "__proto__", "toString", "hasOwnProperty"])(
+    "refuses --%s as an unknown option",
+    (name) => {
+      for (const args of [[`--${name}`], [`--${name}=x`], [`--${name}`, "x"]]) {
+        expect(() => parseFlags(args, options, "search")).toThrow(`unknown option --${name}`);
+      }
+    },
+  );
 });
 
 describe("CSV", () => {

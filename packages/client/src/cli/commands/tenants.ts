@@ -1,12 +1,6 @@
 import { TENANT_PERIODS, type TenantCreateBody, type TenantPatchBody } from "@scangate/core";
-import {
-  CSV_OPTION,
-  refuseExtraArgs,
-  requireArg,
-  type Command,
-  type CommandContext,
-  type OptionSpec,
-} from "../command";
+import { CSV_OPTION, refuseExtraArgs, requireArg, type Command, type CommandContext } from "../command";
+import type { OptionSpec } from "../argv";
 import { UsageError } from "../exit-codes";
 import { signal } from "./documents";
 

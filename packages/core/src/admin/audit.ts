@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { adminTimeSchema } from "./time";
+
+// The audit log of admin changes (GET /admin/audit).
+
+export const AUDIT_ACTIONS = [
+  "tenant.create",
+  "tenant.update",
+  "tenant.rotate",
+  "tenant.delete",
+  "cache.purge",
+] as const;
+export const auditActionSchema = z.enum(AUDIT_ACTIONS);
+export type AuditAction = z.infer<typeof auditActionSchema>;
+
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  at: adminTimeSchema,
+  actor: z.string(),
+  action: auditActionSchema,
+  tenant_id: z.string().nullable(),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const auditListQuerySchema = z.object({
+  tenant_id: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+export const auditListSchema = z.object({ entries: z.array(auditEntrySchema) });
+export type AuditList = z.infer<typeof auditListSchema>;
