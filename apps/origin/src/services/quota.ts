@@ -50,6 +50,8 @@ export interface QuotaLedger {
   charge(account: OriginAccount, cost: number, now: Date): Promise<ChargeResult>;
   /** Gives back a charge whose request failed (only within the period it was charged in). */
   refund(account: OriginAccount, charge: { cost: number; usage: UsageRow }): Promise<void>;
+  /** How many accounts have a usage row (the health check's proof that the schema is migrated). */
+  accountsSeen(): Promise<number>;
 }
 
 export function d1QuotaLedger(db: D1Database): QuotaLedger {
@@ -95,6 +97,10 @@ export function d1QuotaLedger(db: D1Database): QuotaLedger {
         .where(
           and(eq(accountUsage.apiId, account.api_id), eq(accountUsage.periodStart, charge.usage.periodStart)),
         );
+    },
+    async accountsSeen() {
+      const row = await db.prepare("select count(*) as n from account_usage").first<{ n: number }>();
+      return row?.n ?? 0;
     },
   };
 }

@@ -10,7 +10,6 @@ import type { Hono } from "hono";
 import type { AppEnv } from "../../http/context";
 import { chargeQuota } from "../../http/quota";
 import { parseInput, readJsonBody } from "../../http/validation";
-import { readCertificates } from "../../services/documents";
 
 function unknownCertificate(fingerprint: string): BulkUnknownCertificate {
   return { error: `certificate ${fingerprint} not found`, error_type: "unknown", status: "error" };
@@ -24,7 +23,7 @@ export function registerBulk(app: Hono<AppEnv>): void {
   app.post("/api/v1/bulk/:index", chargeQuota("bulk"), async (c) => {
     if (!bulkParamsSchema.safeParse({ index: c.req.param("index") }).success) throw new ApiError("not_found");
     const { fingerprints } = parseInput(bulkBodySchema, await readJsonBody(c));
-    const found = await readCertificates(c.var.services.db, fingerprints);
+    const found = await c.var.services.dataset.readCertificates(fingerprints);
     const body: BulkResponse = {};
     for (const fingerprint of fingerprints) {
       const document = found.get(fingerprint.toLowerCase());

@@ -9,11 +9,9 @@ import {
 } from "@scangate/core";
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../../http/context";
-import { ensureRawFiles } from "../../rawdata/files";
 import {
   findRawSeries,
   RAW_DATA_SERIES,
-  scanResults,
   type RawSeriesDefinition,
   type ScanResult,
 } from "../../rawdata/series";
@@ -31,7 +29,7 @@ async function seriesAndResult(
 ): Promise<{ series: RawSeriesDefinition; result: ScanResult }> {
   const series = findRawSeries(c.req.param("series") ?? "");
   if (!series) throw new ApiError("not_found");
-  const result = (await scanResults(c.env.DB)).find((r) => r.id === c.req.param("result"));
+  const result = (await c.var.services.rawData.scanResults()).find((r) => r.id === c.req.param("result"));
   if (!result) throw new ApiError("not_found");
   return { series, result };
 }
@@ -43,7 +41,7 @@ async function seriesAndResult(
  */
 export function registerRawData(app: Hono<AppEnv>): void {
   app.get("/api/v1/data", async (c) => {
-    const results = await scanResults(c.env.DB);
+    const results = await c.var.services.rawData.scanResults();
     const latest = results[results.length - 1];
     const body: RawSeriesList = { primary_series: {}, raw_series: {} };
     if (!latest) return c.json(body);
@@ -78,7 +76,7 @@ export function registerRawData(app: Hono<AppEnv>): void {
   app.get("/api/v1/data/:series", async (c) => {
     const series = findRawSeries(c.req.param("series"));
     if (!series) throw new ApiError("not_found");
-    const results = await scanResults(c.env.DB);
+    const results = await c.var.services.rawData.scanResults();
     const latest = results[results.length - 1];
     if (!latest) throw new ApiError("not_found");
     const body: RawSeriesDetails = {
@@ -99,7 +97,7 @@ export function registerRawData(app: Hono<AppEnv>): void {
 
   app.get("/api/v1/data/:series/:result", async (c) => {
     const { series, result } = await seriesAndResult(c);
-    const files = await ensureRawFiles(c.env.DB, c.env.EXPORTS, series, result);
+    const files = await c.var.services.rawData.files(series, result);
     const body: RawResultDetails = { id: result.id, timestamp: result.timestamp, files: {} };
     for (const file of files) {
       body.files[file.label] = {
@@ -115,10 +113,10 @@ export function registerRawData(app: Hono<AppEnv>): void {
 
   app.get("/api/v1/data/:series/:result/files/:label", async (c) => {
     const { series, result } = await seriesAndResult(c);
-    const files = await ensureRawFiles(c.env.DB, c.env.EXPORTS, series, result);
+    const files = await c.var.services.rawData.files(series, result);
     const file = files.find((f) => f.label === c.req.param("label"));
     if (!file) throw new ApiError("not_found");
-    const object = await c.env.EXPORTS.get(file.key);
+    const object = await c.var.services.results.get(file.key);
     if (!object) throw new ApiError("not_found");
     const headers = new Headers();
     object.writeHttpMetadata(headers);

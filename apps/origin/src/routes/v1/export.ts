@@ -7,8 +7,8 @@ import type { ExportOptions } from "../../exports/export-job";
 import { expireExport, isPastRetention } from "../../jobs/expiry";
 import { newJobId } from "../../jobs/messages";
 import { findOwnedJob, invalidQuery } from "../../jobs/owned-job";
-import { exportFilesOf, insertJob, markFailed, type JobRow } from "../../jobs/store";
-import { planJobSql } from "../../jobs/job-sql";
+import { exportFilesOf, type JobRow } from "../../jobs/store";
+import { planJobSqlIn } from "../../jobs/job-sql";
 
 function configurationOf(job: JobRow): ExportJobConfiguration {
   const options = JSON.parse(job.options ?? "{}") as ExportOptions;
@@ -46,9 +46,10 @@ function statusBody(c: Context, job: JobRow): ExportJob {
 
 /** The export as the caller may see it now: a success past its retention is expired here. */
 async function currentExport(c: Context<AppEnv>): Promise<JobRow> {
-  const job = await findOwnedJob(c.env.DB, c.req.param("job_id") ?? "", "export", c.var.account.api_id);
-  if (job.status === "success" && isPastRetention(job, c.var.services.clock.now())) {
-    await expireExport(c.env, job);
+  const { clock, jobs, results } = c.var.services;
+  const job = await findOwnedJob(jobs, c.req.param("job_id") ?? "", "export", c.var.account.api_id);
+  if (job.status === "success" && isPastRetention(job, clock.now())) {
+    await expireExport(results, jobs, job);
     return { ...job, status: "expired" };
   }
   return job;
@@ -67,7 +68,8 @@ export function registerExportJobs(app: Hono<AppEnv>): void {
     if (!isUsableDelimiter(body.delimeter)) {
       throw new ApiError("bad_request", "delimeter: must not be a double quote or a line break");
     }
-    const planned = await planJobSql(c.env.SNAPSHOTS, body.query);
+    const { clock, jobs, jobQueue, snapshots } = c.var.services;
+    const planned = planJobSqlIn(await snapshots.load(), body.query);
     if (!planned.ok) throw invalidQuery(planned.error);
     const options: ExportOptions = {
       format: body.format,
@@ -77,8 +79,7 @@ export function registerExportJobs(app: Hono<AppEnv>): void {
       delimiter: body.delimeter,
       delimiterGiven: typeof raw === "object" && raw !== null && "delimeter" in raw,
     };
-    const { clock } = c.var.services;
-    const job = await insertJob(c.env.DB, {
+    const job = await jobs.insert({
       id: newJobId(),
       kind: "export",
       owner: c.var.account.api_id,
@@ -88,9 +89,9 @@ export function registerExportJobs(app: Hono<AppEnv>): void {
       now: clock.now(),
     });
     try {
-      await c.env.JOBS.send({ job_id: job.id });
+      await jobQueue.enqueue(job.id);
     } catch (error) {
-      await markFailed(c.env.DB, job.id, "the job could not be queued; please retry", clock.now());
+      await jobs.markFailed(job.id, "the job could not be queued; please retry", clock.now());
       throw error;
     }
     const started: ExportJob = { status: "pending", job_id: job.id, configuration: configurationOf(job) };
@@ -104,7 +105,7 @@ export function registerExportJobs(app: Hono<AppEnv>): void {
     if (job.status !== "success") throw new ApiError("not_found");
     const file = exportFilesOf(job).find((f) => f.name === c.req.param("name"));
     if (!file) throw new ApiError("not_found");
-    const object = await c.env.EXPORTS.get(file.key);
+    const object = await c.var.services.results.get(file.key);
     if (!object) throw new ApiError("not_found");
     const headers = new Headers();
     object.writeHttpMetadata(headers);

@@ -1,7 +1,6 @@
 import { ApiError, type SeriesDetails, type SeriesList } from "@scangate/core";
 import type { Hono } from "hono";
 import type { AppEnv } from "../../http/context";
-import { loadSnapshotCatalog } from "../../snapshots/catalog";
 import { isSnapshotSeries, queryDefinitionFields, SNAPSHOT_SERIES } from "../../snapshots/definitions";
 
 /**
@@ -19,7 +18,7 @@ export function registerQueryDefinitions(app: Hono<AppEnv>): void {
   app.get("/api/v1/query_definitions/:series", async (c) => {
     const series = c.req.param("series");
     if (!isSnapshotSeries(series)) throw new ApiError("not_found", "");
-    const catalog = await loadSnapshotCatalog(c.env.SNAPSHOTS);
+    const catalog = await c.var.services.snapshots.load();
     const body: SeriesDetails = {
       definition: { fields: queryDefinitionFields(catalog.schema(series)) },
       tables: catalog.tables(series),

@@ -6,8 +6,8 @@ import { isPastRetention } from "../../jobs/expiry";
 import { newJobId } from "../../jobs/messages";
 import { findOwnedJob, invalidQuery } from "../../jobs/owned-job";
 import { readResultPage } from "../../jobs/query-job";
-import { insertJob, markFailed, resultSchemaOf, type JobRow } from "../../jobs/store";
-import { planJobSql } from "../../jobs/job-sql";
+import { resultSchemaOf, type JobRow } from "../../jobs/store";
+import { planJobSqlIn } from "../../jobs/job-sql";
 
 function statusBody(job: JobRow): QueryJob {
   const status = job.status === "expired" ? "error" : job.status;
@@ -31,10 +31,10 @@ function statusBody(job: JobRow): QueryJob {
 export function registerQueryJobs(app: Hono<AppEnv>): void {
   app.post("/api/v1/query", async (c) => {
     const { query } = parseInput(queryJobStartBodySchema, await readJsonBody(c));
-    const planned = await planJobSql(c.env.SNAPSHOTS, query);
+    const { clock, jobs, jobQueue, snapshots } = c.var.services;
+    const planned = planJobSqlIn(await snapshots.load(), query);
     if (!planned.ok) throw invalidQuery(planned.error);
-    const { clock } = c.var.services;
-    const job = await insertJob(c.env.DB, {
+    const job = await jobs.insert({
       id: newJobId(),
       kind: "query",
       owner: c.var.account.api_id,
@@ -43,29 +43,29 @@ export function registerQueryJobs(app: Hono<AppEnv>): void {
       now: clock.now(),
     });
     try {
-      await c.env.JOBS.send({ job_id: job.id });
+      await jobQueue.enqueue(job.id);
     } catch (error) {
-      await markFailed(c.env.DB, job.id, "the job could not be queued; please retry", clock.now());
+      await jobs.markFailed(job.id, "the job could not be queued; please retry", clock.now());
       throw error;
     }
     return c.json(statusBody(job));
   });
 
   app.get("/api/v1/query/:job_id", async (c) => {
-    const job = await findOwnedJob(c.env.DB, c.req.param("job_id"), "query", c.var.account.api_id);
+    const job = await findOwnedJob(c.var.services.jobs, c.req.param("job_id"), "query", c.var.account.api_id);
     if (isPastRetention(job, c.var.services.clock.now())) throw new ApiError("not_found");
     return c.json(statusBody(job));
   });
 
   app.get("/api/v1/query/:job_id/:page", async (c) => {
-    const job = await findOwnedJob(c.env.DB, c.req.param("job_id"), "query", c.var.account.api_id);
+    const job = await findOwnedJob(c.var.services.jobs, c.req.param("job_id"), "query", c.var.account.api_id);
     if (isPastRetention(job, c.var.services.clock.now())) throw new ApiError("not_found");
     if (job.status !== "success") return c.json(statusBody(job));
     const pageText = c.req.param("page");
     const page = /^\d{1,9}$/.test(pageText) ? Number(pageText) : 0;
     const pages = job.resultPages ?? 0;
     if (page < 1 || page > pages) throw new ApiError("not_found");
-    const rows = await readResultPage(c.env.EXPORTS, job.id, page);
+    const rows = await readResultPage(c.var.services.results, job.id, page);
     if (rows === null) throw new ApiError("not_found");
     const body: QueryResultsPage = {
       rows,

@@ -3,7 +3,6 @@ import type { Hono } from "hono";
 import type { AppEnv } from "../../http/context";
 import { chargeQuota } from "../../http/quota";
 import { parseInput, readJsonBody } from "../../http/validation";
-import { aggregateField } from "../../services/aggregate";
 import { compileSearch } from "../../services/search-engine";
 import { V1_INDEX_STORAGE } from "../../services/v1-indexes";
 import { v1IndexParam } from "./search";
@@ -17,7 +16,7 @@ export function registerReport(app: Hono<AppEnv>): void {
     const { services } = c.var;
     const started = performance.now();
     const where = compileSearch(body.query, "v1", registry, services.clock.now());
-    const aggregate = await aggregateField(services.db, registry, body.field, where, body.buckets, "v1");
+    const aggregate = await services.dataset.aggregateField(registry, body.field, where, body.buckets, "v1");
     const response: ReportResponse = {
       status: "ok",
       results: aggregate.buckets.map(({ key, count }) => ({ key, doc_count: count })),

@@ -5,7 +5,6 @@ import { chargeQuota } from "../../http/quota";
 import { parseInput, readJsonBody } from "../../http/validation";
 import { compileSearch } from "../../services/search-engine";
 import { V1_INDEX_STORAGE } from "../../services/v1-indexes";
-import { searchV1 } from "../../services/v1-search";
 
 /** `:index` of v1 search and report; an unknown index is 404 (the spec's Errors section). */
 export function v1IndexParam(c: Context<AppEnv>): V1Index {
@@ -26,7 +25,7 @@ export function registerSearch(app: Hono<AppEnv>): void {
     const page = body.page ?? 1;
     // The official client sends `fields: []` when it wants the defaults.
     const fields = body.fields && body.fields.length > 0 ? body.fields : storage.defaultFields;
-    const result = await searchV1(services.db, storage, where, page, fields, body.flatten);
+    const result = await services.dataset.searchV1(storage, where, page, fields, body.flatten);
     const response: SearchResponse = {
       status: "ok",
       metadata: {

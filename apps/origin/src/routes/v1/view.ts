@@ -2,7 +2,6 @@ import { ApiError, v1IndexSchema } from "@scangate/core";
 import type { Hono } from "hono";
 import type { AppEnv } from "../../http/context";
 import { chargeQuota } from "../../http/quota";
-import { readV1Document } from "../../services/documents";
 
 /**
  * GET /api/v1/view/:index/:id: the stored document. Unknown indexes, unknown ids and ids that
@@ -13,7 +12,7 @@ export function registerView(app: Hono<AppEnv>): void {
   app.get("/api/v1/view/:index/:id", chargeQuota("view"), async (c) => {
     const index = v1IndexSchema.safeParse(c.req.param("index"));
     if (!index.success) throw new ApiError("not_found");
-    const document = await readV1Document(c.var.services.db, index.data, c.req.param("id"));
+    const document = await c.var.services.dataset.readV1Document(index.data, c.req.param("id"));
     if (document === null) throw new ApiError("not_found");
     return c.json(document as object);
   });

@@ -13,10 +13,7 @@ import { hostsRegistryV2 } from "../../dataset/registries";
 import type { AppEnv } from "../../http/context";
 import { chargeQuota } from "../../http/quota";
 import { parseInput } from "../../http/validation";
-import { aggregateField } from "../../services/aggregate";
 import type { CursorBinding, CursorPosition } from "../../services/cursor";
-import { readHost, readHostAt } from "../../services/documents";
-import { searchHosts } from "../../services/hosts-search";
 import { compileSearch } from "../../services/search-engine";
 
 /**
@@ -75,7 +72,7 @@ export function registerHosts(app: Hono<AppEnv>): void {
     const binding: CursorBinding = { q, perPage: params.per_page };
     const cursor = params.cursor ? await decodeCursor(c, params.cursor, binding) : null;
     const where = compileSearch(q, "v2", hostsRegistryV2, services.clock.now());
-    const page = await searchHosts(services.db, where, params.per_page, cursor, params.fields);
+    const page = await services.dataset.searchHosts(where, params.per_page, cursor, params.fields);
     const result: HostsSearchResult = {
       query: q,
       total: page.total,
@@ -93,8 +90,7 @@ export function registerHosts(app: Hono<AppEnv>): void {
     const q = params.q ?? "";
     const { services } = c.var;
     const where = compileSearch(q, "v2", hostsRegistryV2, services.clock.now());
-    const aggregate = await aggregateField(
-      services.db,
+    const aggregate = await services.dataset.aggregateField(
       hostsRegistryV2,
       params.field,
       where,
@@ -123,7 +119,7 @@ export function registerHosts(app: Hono<AppEnv>): void {
     const atTimeText = c.req.query("at_time");
     let document: unknown;
     if (atTimeText === undefined) {
-      document = await readHost(c.var.services.db, ip);
+      document = await c.var.services.dataset.readHost(ip);
     } else {
       const atTime = parseRfc3339Nanos(atTimeText);
       if (!atTime) {
@@ -132,7 +128,7 @@ export function registerHosts(app: Hono<AppEnv>): void {
           `Invalid at_time: expected an RFC 3339 timestamp, got ${JSON.stringify(atTimeText)}`,
         );
       }
-      document = await readHostAt(c.var.services.db, ip, atTime.ms);
+      document = await c.var.services.dataset.readHostAt(ip, atTime.ms);
     }
     if (document === null) {
       const when = atTimeText === undefined ? "" : ` at ${atTimeText}`;
