@@ -3,21 +3,6 @@ import { drizzle } from "drizzle-orm/d1";
 import { accountUsage } from "../db/schema";
 import type { OriginAccount } from "./accounts";
 
-/**
- * Which operations spend query quota, and how much. One table, read by the quota middleware.
- * A v1 search costs one unit per page, bulk one per request (not per fingerprint); reading the
- * account is free so a caller can always see why they are refused.
- */
-export const OPERATION_COSTS = {
-  search: 1,
-  view: 1,
-  report: 1,
-  bulk: 1,
-  aggregate: 1,
-  account: 0,
-} as const;
-export type Operation = keyof typeof OPERATION_COSTS;
-
 /** Quota periods are calendar months in UTC. */
 export function quotaPeriod(now: Date): { start: Date; resetsAt: Date } {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));

@@ -1,5 +1,10 @@
+import { createRoute } from "@hono/zod-openapi";
 import {
   ApiError,
+  rawResultDetailsSchema,
+  rawResultParamsSchema,
+  rawSeriesDetailsSchema,
+  rawSeriesListSchema,
   type PrimarySeriesEntry,
   type RawResultDetails,
   type RawResultRef,
@@ -7,7 +12,8 @@ import {
   type RawSeriesEntry,
   type RawSeriesList,
 } from "@scangate/core";
-import type { Context, Hono } from "hono";
+import type { Context } from "hono";
+import { z } from "zod";
 import type { AppEnv } from "../../http/context";
 import {
   findRawSeries,
@@ -15,6 +21,7 @@ import {
   type RawSeriesDefinition,
   type ScanResult,
 } from "../../rawdata/series";
+import { defineRoute, fileResponse, jsonResponse, V1_ERRORS } from "../../routing";
 
 function base(c: Context): string {
   return `${new URL(c.req.url).origin}/api/v1/data`;
@@ -34,13 +41,21 @@ async function seriesAndResult(
   return { series, result };
 }
 
-/**
- * Raw-data series (spec: "Raw data API"). GET /api/v1/data lists them, /:series gives its
- * results, /:series/:result the files of one result with their size and SHA-256, and
- * /:series/:result/files/:label downloads a file. Unknown series, results and files are 404.
+/*
+ * Raw-data series (spec: "Raw data API"). GET /api/v1/data lists them, /{series} gives its
+ * results, /{series}/{result} the files of one result with their size and SHA-256, and
+ * /{series}/{result}/files/{label} downloads a file. Unknown series, results and files are 404.
+ * Raw data spends no query quota.
  */
-export function registerRawData(app: Hono<AppEnv>): void {
-  app.get("/api/v1/data", async (c) => {
+
+export const rawSeriesList = defineRoute(
+  createRoute({
+    method: "get",
+    path: "/api/v1/data",
+    responses: { 200: jsonResponse(rawSeriesListSchema, "The primary and raw series"), ...V1_ERRORS },
+  }),
+  { operation: "data", cost: null },
+  async (c) => {
     const results = await c.var.services.rawData.scanResults();
     const latest = results[results.length - 1];
     const body: RawSeriesList = { primary_series: {}, raw_series: {} };
@@ -71,9 +86,18 @@ export function registerRawData(app: Hono<AppEnv>): void {
       }
     }
     return c.json(body);
-  });
+  },
+);
 
-  app.get("/api/v1/data/:series", async (c) => {
+export const rawSeriesDetails = defineRoute(
+  createRoute({
+    method: "get",
+    path: "/api/v1/data/{series}",
+    request: { params: rawResultParamsSchema.pick({ series: true }) },
+    responses: { 200: jsonResponse(rawSeriesDetailsSchema, "The series and its results"), ...V1_ERRORS },
+  }),
+  { operation: "data", cost: null },
+  async (c) => {
     const series = findRawSeries(c.req.param("series"));
     if (!series) throw new ApiError("not_found");
     const results = await c.var.services.rawData.scanResults();
@@ -93,9 +117,18 @@ export function registerRawData(app: Hono<AppEnv>): void {
       },
     };
     return c.json(body);
-  });
+  },
+);
 
-  app.get("/api/v1/data/:series/:result", async (c) => {
+export const rawResultDetails = defineRoute(
+  createRoute({
+    method: "get",
+    path: "/api/v1/data/{series}/{result}",
+    request: { params: rawResultParamsSchema },
+    responses: { 200: jsonResponse(rawResultDetailsSchema, "The files of one result"), ...V1_ERRORS },
+  }),
+  { operation: "data", cost: null },
+  async (c) => {
     const { series, result } = await seriesAndResult(c);
     const files = await c.var.services.rawData.files(series, result);
     const body: RawResultDetails = { id: result.id, timestamp: result.timestamp, files: {} };
@@ -109,9 +142,18 @@ export function registerRawData(app: Hono<AppEnv>): void {
       };
     }
     return c.json(body);
-  });
+  },
+);
 
-  app.get("/api/v1/data/:series/:result/files/:label", async (c) => {
+export const rawFileDownload = defineRoute(
+  createRoute({
+    method: "get",
+    path: "/api/v1/data/{series}/{result}/files/{label}",
+    request: { params: rawResultParamsSchema.extend({ label: z.string().min(1) }) },
+    responses: { 200: fileResponse("One file of a result"), ...V1_ERRORS },
+  }),
+  { operation: "data_download", cost: null },
+  async (c) => {
     const { series, result } = await seriesAndResult(c);
     const files = await c.var.services.rawData.files(series, result);
     const file = files.find((f) => f.label === c.req.param("label"));
@@ -126,5 +168,7 @@ export function registerRawData(app: Hono<AppEnv>): void {
       `attachment; filename="${series.id}-${result.id}-${file.label}.${file.fileType}"`,
     );
     return new Response(object.body, { headers });
-  });
-}
+  },
+);
+
+export const rawDataRoutes = [rawSeriesList, rawSeriesDetails, rawResultDetails, rawFileDownload];

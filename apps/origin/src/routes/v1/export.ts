@@ -1,5 +1,14 @@
-import { ApiError, exportStartBodySchema, type ExportJob, type ExportJobConfiguration } from "@scangate/core";
-import type { Context, Hono } from "hono";
+import { createRoute } from "@hono/zod-openapi";
+import {
+  ApiError,
+  exportJobParamsSchema,
+  exportJobSchema,
+  exportStartBodySchema,
+  type ExportJob,
+  type ExportJobConfiguration,
+} from "@scangate/core";
+import type { Context } from "hono";
+import { z } from "zod";
 import type { AppEnv } from "../../http/context";
 import { parseInput, readJsonBody } from "../../http/validation";
 import { isUsableDelimiter } from "../../exports/csv";
@@ -9,6 +18,7 @@ import { newJobId } from "../../jobs/messages";
 import { findOwnedJob, invalidQuery } from "../../jobs/owned-job";
 import { exportFilesOf, type JobRow } from "../../jobs/store";
 import { planJobSqlIn } from "../../jobs/job-sql";
+import { defineRoute, fileResponse, jsonBody, jsonResponse, V1_ERRORS } from "../../routing";
 
 function configurationOf(job: JobRow): ExportJobConfiguration {
   const options = JSON.parse(job.options ?? "{}") as ExportOptions;
@@ -55,14 +65,23 @@ async function currentExport(c: Context<AppEnv>): Promise<JobRow> {
   return job;
 }
 
-/**
+/*
  * Export jobs: POST /api/v1/export starts one (same SQL guard as query jobs), GET
- * /api/v1/export/:job_id is its status (pending → success with download_paths, or error;
- * expired 24 h after completion), GET /api/v1/export/:job_id/files/:name downloads a file.
- * `statistics.backend_time` is in milliseconds; `result_count` is the number of rows.
+ * /api/v1/export/{job_id} is its status (pending → success with download_paths, or error;
+ * expired 24 h after completion), GET /api/v1/export/{job_id}/files/{name} downloads a file.
+ * `statistics.backend_time` is in milliseconds; `result_count` is the number of rows. Job
+ * routes spend no query quota.
  */
-export function registerExportJobs(app: Hono<AppEnv>): void {
-  app.post("/api/v1/export", async (c) => {
+
+export const exportStart = defineRoute(
+  createRoute({
+    method: "post",
+    path: "/api/v1/export",
+    request: { body: jsonBody(exportStartBodySchema) },
+    responses: { 200: jsonResponse(exportJobSchema, "The job, pending"), ...V1_ERRORS },
+  }),
+  { operation: "export_start", cost: null },
+  async (c) => {
     const raw = await readJsonBody(c);
     const body = parseInput(exportStartBodySchema, raw);
     if (!isUsableDelimiter(body.delimeter)) {
@@ -96,11 +115,29 @@ export function registerExportJobs(app: Hono<AppEnv>): void {
     }
     const started: ExportJob = { status: "pending", job_id: job.id, configuration: configurationOf(job) };
     return c.json(started);
-  });
+  },
+);
 
-  app.get("/api/v1/export/:job_id", async (c) => c.json(statusBody(c, await currentExport(c))));
+export const exportStatus = defineRoute(
+  createRoute({
+    method: "get",
+    path: "/api/v1/export/{job_id}",
+    request: { params: exportJobParamsSchema },
+    responses: { 200: jsonResponse(exportJobSchema, "The job's status"), ...V1_ERRORS },
+  }),
+  { operation: "export_status", cost: null },
+  async (c) => c.json(statusBody(c, await currentExport(c))),
+);
 
-  app.get("/api/v1/export/:job_id/files/:name", async (c) => {
+export const exportDownload = defineRoute(
+  createRoute({
+    method: "get",
+    path: "/api/v1/export/{job_id}/files/{name}",
+    request: { params: exportJobParamsSchema.extend({ name: z.string().min(1) }) },
+    responses: { 200: fileResponse("One file of a successful export"), ...V1_ERRORS },
+  }),
+  { operation: "export_download", cost: null },
+  async (c) => {
     const job = await currentExport(c);
     if (job.status !== "success") throw new ApiError("not_found");
     const file = exportFilesOf(job).find((f) => f.name === c.req.param("name"));
@@ -112,5 +149,7 @@ export function registerExportJobs(app: Hono<AppEnv>): void {
     headers.set("Content-Length", String(object.size));
     headers.set("ETag", object.httpEtag);
     return new Response(object.body, { headers });
-  });
-}
+  },
+);
+
+export const exportJobRoutes = [exportStart, exportStatus, exportDownload];
