@@ -12,7 +12,7 @@ import { chargeQuota } from "./http/quota";
  * (routes/index.ts); the 405 answers and the tests' route list come from it.
  */
 export interface RouteFacts {
-  /** What the route does, in the words of the usage records and the edge's cost table. */
+  /** What the route does, named as the edge's cost table names it (`search`, `hosts_search`). */
   readonly operation: string;
   /**
    * Quota units charged before the handler runs and given back when it answers an error. 0 is
@@ -37,7 +37,7 @@ export function defineRoute<R extends RouteDefinition>(
   facts: RouteFacts,
   handler: Handler<AppEnv, RoutingPath<R>>,
 ): OriginRoute {
-  return { ...facts, definition, handler: handler as Handler<AppEnv> };
+  return { ...facts, definition, handler };
 }
 
 /**

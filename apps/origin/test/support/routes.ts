@@ -35,8 +35,8 @@ const BODIES: Record<string, unknown> = {
 
 /** A query string for each operation whose route takes one that matters. */
 const QUERIES: Record<string, string> = {
-  search: "q=",
-  aggregate: "field=services.port",
+  hosts_search: "q=",
+  hosts_aggregate: "field=services.port",
 };
 
 function fillParams(route: OriginRoute): string {

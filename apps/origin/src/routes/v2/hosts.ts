@@ -75,7 +75,7 @@ export const hostsSearch = defineRoute(
     request: { query: hostsSearchQuerySchema },
     responses: { 200: jsonResponse(v2Envelope(hostsSearchResultSchema), "A page of hosts"), ...V2_ERRORS },
   }),
-  { operation: "search", cost: 1 },
+  { operation: "hosts_search", cost: 1 },
   async (c) => {
     const params = parseInput(hostsSearchQuerySchema, queryParams(c));
     const q = params.q ?? "";
@@ -108,7 +108,7 @@ export const hostsAggregate = defineRoute(
       ...V2_ERRORS,
     },
   }),
-  { operation: "aggregate", cost: 1 },
+  { operation: "hosts_aggregate", cost: 1 },
   async (c) => {
     const params = parseInput(hostsAggregateQuerySchema, queryParams(c));
     const q = params.q ?? "";
@@ -147,7 +147,7 @@ export const hostView = defineRoute(
     request: { params: hostViewParamsSchema, query: hostViewQuerySchema },
     responses: { 200: jsonResponse(v2Envelope(hostDocumentSchema), "The host document"), ...V2_ERRORS },
   }),
-  { operation: "view", cost: 1 },
+  { operation: "host_view", cost: 1 },
   async (c) => {
     const ip = c.req.param("ip");
     if (!ipAddressSchema.safeParse(ip).success) {
