@@ -7,17 +7,8 @@ import type { AppEnv } from "./http/context";
 import { ApiErrorWithHeaders, handleError, handleNotFound, renderApiError } from "./http/errors";
 import { limitBodySize } from "./http/validation";
 import { servicesFactory, type AppDeps } from "./infrastructure";
-import { registerHealth } from "./routes/health";
-import { registerAccount } from "./routes/v1/account";
-import { registerBulk } from "./routes/v1/bulk";
-import { registerReport } from "./routes/v1/report";
-import { registerSearch } from "./routes/v1/search";
-import { registerView } from "./routes/v1/view";
-import { registerHosts } from "./routes/v2/hosts";
-import { registerQueryJobs } from "./routes/v1/query";
-import { registerQueryDefinitions } from "./routes/v1/query-definitions";
-import { registerExportJobs } from "./routes/v1/export";
-import { registerRawData } from "./routes/v1/data";
+import { ORIGIN_ROUTES } from "./routes";
+import { registerRoutes } from "./routing";
 
 export type { AppEnv } from "./http/context";
 
@@ -33,8 +24,9 @@ function lenientPath(request: Request): string {
 /**
  * Builds the origin app. A request meets, in order: request id, 405 detection, the services
  * chosen from the bindings, then on /api: no-store caching, the body size limit and HTTP Basic
- * auth; then its route, which charges quota for its operation. Errors of any layer are rendered
- * by one handler from core's error table, in the body shape of the path's API version.
+ * auth; then its route (routes/index.ts), charged its quota cost first when it has one. Errors
+ * of any layer are rendered by one handler from core's error table, in the body shape of the
+ * path's API version.
  */
 export function createApp(deps: AppDeps = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: lenientPath });
@@ -62,19 +54,6 @@ export function createApp(deps: AppDeps = {}): Hono<AppEnv> {
   });
   app.use("/api/*", limitBodySize(), requireAccount());
 
-  registerHealth(app);
-  // v1 (synchronous)
-  registerSearch(app);
-  registerView(app);
-  registerReport(app);
-  registerBulk(app);
-  registerAccount(app);
-  // v2 hosts
-  registerHosts(app);
-  // v1 (asynchronous jobs, query definitions, raw data)
-  registerQueryJobs(app);
-  registerQueryDefinitions(app);
-  registerExportJobs(app);
-  registerRawData(app);
+  registerRoutes(app, ORIGIN_ROUTES);
   return app;
 }

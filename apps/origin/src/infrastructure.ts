@@ -1,8 +1,14 @@
 import type { Env } from "./env";
+import { workersJobQueue, type JobQueue } from "./jobs/queue";
+import { d1JobStore, type JobStore } from "./jobs/store";
+import { d1RawData, type RawData } from "./rawdata/files";
 import { parseAccounts, type OriginAccount } from "./services/accounts";
 import { systemClock, type Clock } from "./services/clock";
 import { createCursorCodec, DEV_CURSOR_SECRET, type CursorCodec } from "./services/cursor";
+import { d1Dataset, type Dataset } from "./services/dataset";
 import { d1QuotaLedger, type QuotaLedger } from "./services/quota";
+import { d1SnapshotCatalogSource, type SnapshotCatalogSource } from "./snapshots/catalog";
+import { r2ResultStore, type ResultStore } from "./storage/result-store";
 
 /** What the routes use, each behind a small interface. Chosen here, and only here. */
 export interface Services {
@@ -10,12 +16,43 @@ export interface Services {
   accounts: readonly OriginAccount[];
   quota: QuotaLedger;
   cursors: CursorCodec;
-  db: D1Database;
+  /** The scan dataset (DB). */
+  dataset: Dataset;
+  /** Raw-data results and their files (DB, files in EXPORTS). */
+  rawData: RawData;
+  /** Query and export job records (DB). */
+  jobs: JobStore;
+  /** Started jobs go here for the consumer (JOBS). */
+  jobQueue: JobQueue;
+  /** Query result pages, export files and raw-data files (EXPORTS). */
+  results: ResultStore;
+  /** The published snapshot tables job SQL reads (SNAPSHOTS). */
+  snapshots: SnapshotCatalogSource;
 }
 
-/** Overrides for tests; anything left out comes from the bindings. */
-export interface AppDeps {
-  clock?: Clock;
+/** Replacements tests make; anything left out is chosen from the bindings. */
+export type AppDeps = Partial<
+  Pick<Services, "clock" | "quota" | "dataset" | "rawData" | "jobs" | "jobQueue" | "results" | "snapshots">
+>;
+
+/** The one place that picks each implementation from the bindings. */
+export function createServices(
+  env: Env,
+  configured: Pick<Services, "accounts" | "cursors">,
+  deps: AppDeps = {},
+): Services {
+  const results = deps.results ?? r2ResultStore(env.EXPORTS);
+  return {
+    ...configured,
+    clock: deps.clock ?? systemClock,
+    quota: deps.quota ?? d1QuotaLedger(env.DB),
+    dataset: deps.dataset ?? d1Dataset(env.DB),
+    rawData: deps.rawData ?? d1RawData(env.DB, results),
+    jobs: deps.jobs ?? d1JobStore(env.DB),
+    jobQueue: deps.jobQueue ?? workersJobQueue(env.JOBS),
+    results,
+    snapshots: deps.snapshots ?? d1SnapshotCatalogSource(env.SNAPSHOTS),
+  };
 }
 
 /**
@@ -31,12 +68,6 @@ export function servicesFactory(deps: AppDeps = {}): (env: Env) => Promise<Servi
     }
     const secret = env.CURSOR_SECRET || DEV_CURSOR_SECRET;
     if (cursors?.source !== secret) cursors = { source: secret, value: createCursorCodec(secret) };
-    return {
-      clock: deps.clock ?? systemClock,
-      accounts: accounts.value,
-      quota: d1QuotaLedger(env.DB),
-      cursors: await cursors.value,
-      db: env.DB,
-    };
+    return createServices(env, { accounts: accounts.value, cursors: await cursors.value }, deps);
   };
 }

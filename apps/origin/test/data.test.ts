@@ -7,7 +7,6 @@ import {
 } from "@scangate/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedTestDataset } from "./seed-fixture";
-import { describeAuthChecks } from "./support/auth-checks";
 import { call, getJson } from "./support/requests";
 
 beforeAll(() => seedTestDataset());
@@ -187,10 +186,3 @@ describe("GET /api/v1/data/:series/:result", () => {
     }
   });
 });
-
-describeAuthChecks([
-  { method: "GET", path: "/api/v1/data" },
-  { method: "GET", path: "/api/v1/data/ipv4" },
-  { method: "GET", path: "/api/v1/data/ipv4/20240515T2359" },
-  { method: "GET", path: "/api/v1/data/ipv4/20240515T2359/files/hosts" },
-]);

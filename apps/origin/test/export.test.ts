@@ -11,7 +11,6 @@ import {
   seedDatasetAndSnapshots,
   type Harness,
 } from "./snapshots-fixture";
-import { describeAuthChecks } from "./support/auth-checks";
 import { basicAuth } from "./support/requests";
 
 beforeAll(() => seedDatasetAndSnapshots(2));
@@ -481,9 +480,3 @@ describe("export job lifecycle", () => {
     }
   });
 });
-
-describeAuthChecks([
-  { method: "POST", path: "/api/v1/export", body: { query: "SELECT 1" } },
-  { method: "GET", path: `/api/v1/export/job_${"0".repeat(32)}` },
-  { method: "GET", path: `/api/v1/export/job_${"0".repeat(32)}/files/x.csv` },
-]);

@@ -2,7 +2,6 @@ import { env } from "cloudflare:workers";
 import { seriesDetailsSchema, seriesListSchema } from "@scangate/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDatasetAndSnapshots } from "./snapshots-fixture";
-import { describeAuthChecks } from "./support/auth-checks";
 import { call, getJson } from "./support/requests";
 
 beforeAll(() => seedDatasetAndSnapshots(3));
@@ -115,8 +114,3 @@ describe("GET /api/v1/query_definitions/:series", () => {
     }
   });
 });
-
-describeAuthChecks([
-  { method: "GET", path: "/api/v1/query_definitions" },
-  { method: "GET", path: "/api/v1/query_definitions/ipv4" },
-]);

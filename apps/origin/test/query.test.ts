@@ -18,7 +18,6 @@ import {
   seedDatasetAndSnapshots,
   type Harness,
 } from "./snapshots-fixture";
-import { describeAuthChecks } from "./support/auth-checks";
 import { basicAuth } from "./support/requests";
 
 beforeAll(() => seedDatasetAndSnapshots(4));
@@ -481,9 +480,3 @@ describe("query jobs through the real queue", () => {
     expect(page.rows).toEqual([{ f: [{ v: String(docs.length) }] }]);
   });
 });
-
-describeAuthChecks([
-  { method: "POST", path: "/api/v1/query", body: { query: "SELECT 1" } },
-  { method: "GET", path: `/api/v1/query/job_${"0".repeat(32)}` },
-  { method: "GET", path: `/api/v1/query/job_${"0".repeat(32)}/1` },
-]);

@@ -2,7 +2,7 @@ import type { ExportFormat } from "@scangate/core";
 import type { Env } from "../env";
 import type { JobLimits } from "../jobs/config";
 import { replanJobSql, runJobSql } from "../jobs/job-sql";
-import { deletePrefix } from "../jobs/query-job";
+import { deletePrefix } from "../storage/result-store";
 import type { JobRow, QueryOutcome } from "../jobs/store";
 import { createRowEncoder } from "./encoders";
 import { exportPrefix, ExportFileSplitter } from "./splitter";

@@ -1,18 +1,19 @@
 import type { MiddlewareHandler } from "hono";
-import { OPERATION_COSTS, quotaPeriod, type Operation } from "../services/quota";
+import { quotaPeriod } from "../services/quota";
 import type { AppEnv } from "./context";
 import { ApiErrorWithHeaders } from "./errors";
 
 /**
- * Charges the calling account for `operation` before the route runs, and gives the charge back
- * when the route answers an error, so bad input and unknown documents cost nothing.
+ * Charges the calling account `cost` units (the route's, see routing.ts) before the route runs,
+ * and gives the charge back when the route answers an error, so bad input and unknown documents
+ * cost nothing.
  */
-export function chargeQuota(operation: Operation): MiddlewareHandler<AppEnv> {
+export function chargeQuota(cost: number): MiddlewareHandler<AppEnv> {
   return async function chargeQuota(c, next) {
     const { quota, clock } = c.var.services;
     const account = c.var.account;
     const now = clock.now();
-    const charge = await quota.charge(account, OPERATION_COSTS[operation], now);
+    const charge = await quota.charge(account, cost, now);
     if (!charge.ok) {
       const seconds = Math.max(1, Math.ceil((charge.resetsAt.getTime() - now.getTime()) / 1000));
       const { start, resetsAt } = quotaPeriod(now);

@@ -1,16 +1,18 @@
 import { EXPORT_FILE_RETENTION_MS, QUERY_RESULTS_RETENTION_MS } from "@scangate/core";
 import type { Env } from "../env";
 import { exportPrefix } from "../exports/splitter";
-import { deletePrefix, resultPrefix } from "./query-job";
+import { r2ResultStore, type ResultStore } from "../storage/result-store";
+import { resultPrefix } from "./query-job";
 import { jobLimits, type JobLimits } from "./config";
 import {
   deleteJob,
   failSilentJobs,
   failUnstartedJobs,
   HEARTBEAT_STALE_MS,
+  d1JobStore,
   jobsCompletedBefore,
-  markExpired,
   type JobRow,
+  type JobStore,
 } from "./store";
 
 /** Beyond the longest job, how long a queued job may wait to start before its message counts as lost. */
@@ -40,9 +42,9 @@ export function isPastRetention(job: JobRow, now: Date): boolean {
 }
 
 /** Expires one successful export: files deleted, status `expired`. */
-export async function expireExport(env: Env, job: JobRow): Promise<void> {
-  await deletePrefix(env.EXPORTS, exportPrefix(job.id));
-  await markExpired(env.DB, job.id);
+export async function expireExport(results: ResultStore, jobs: JobStore, job: JobRow): Promise<void> {
+  await results.deletePrefix(exportPrefix(job.id));
+  await jobs.markExpired(job.id);
 }
 
 export interface ExpirySummary {
@@ -60,6 +62,8 @@ export interface ExpirySummary {
  */
 export async function expireJobs(env: Env, now: Date): Promise<ExpirySummary> {
   const summary: ExpirySummary = { queryJobsDeleted: 0, exportsExpired: 0, lostJobsFailed: 0 };
+  const results = r2ResultStore(env.EXPORTS);
+  const jobRecords = d1JobStore(env.DB);
   // First: a client is waiting on these, and the retention work below may be long or fail.
   const at = now.getTime();
   summary.lostJobsFailed += await failSilentJobs(env.DB, at - HEARTBEAT_STALE_MS, LOST_WHILE_RUNNING, now);
@@ -78,7 +82,7 @@ export async function expireJobs(env: Env, now: Date): Promise<ExpirySummary> {
       SWEEP_BATCH,
     );
     for (const job of due) {
-      await deletePrefix(env.EXPORTS, resultPrefix(job.id));
+      await results.deletePrefix(resultPrefix(job.id));
       await deleteJob(env.DB, job.id);
       summary.queryJobsDeleted += 1;
     }
@@ -93,7 +97,7 @@ export async function expireJobs(env: Env, now: Date): Promise<ExpirySummary> {
       SWEEP_BATCH,
     );
     for (const job of due) {
-      await expireExport(env, job);
+      await expireExport(results, jobRecords, job);
       summary.exportsExpired += 1;
     }
     if (due.length < SWEEP_BATCH) break;

@@ -5,7 +5,8 @@ import { systemClock, type Clock } from "../services/clock";
 import { jobLimits } from "./config";
 import { expireJobs } from "./expiry";
 import { jobMessageSchema } from "./messages";
-import { deletePrefix, resultPrefix, runQueryJob } from "./query-job";
+import { deletePrefix } from "../storage/result-store";
+import { resultPrefix, runQueryJob } from "./query-job";
 import { JobFailure } from "./job-sql";
 import {
   findJob,

@@ -3,6 +3,7 @@ import {
   prepareQuery,
   runPlan,
   SqlRunError,
+  type Catalog,
   type Plan,
   type SqlResult,
 } from "@scangate/sql";
@@ -23,7 +24,12 @@ export class JobFailure extends Error {
 
 /** The plan of `text` over what SNAPSHOTS publishes now, or why it cannot run. */
 export async function planJobSql(snapshots: D1Database, text: string): Promise<SqlResult<Plan>> {
-  return prepareQuery(text, await loadSnapshotCatalog(snapshots));
+  return planJobSqlIn(await loadSnapshotCatalog(snapshots), text);
+}
+
+/** The plan of `text` over the tables of `catalog`, or why it cannot run. */
+export function planJobSqlIn(catalog: Catalog, text: string): SqlResult<Plan> {
+  return prepareQuery(text, catalog);
 }
 
 /** The plan of a stored job, planned again at run time (tables may have changed since). */

@@ -1,18 +1,18 @@
 import { ApiError } from "@scangate/core";
 import { describeSqlError, type SqlError } from "@scangate/sql";
-import { findJob, type JobKind, type JobRow } from "./store";
+import type { JobKind, JobRow, JobStore } from "./store";
 
 /**
  * The job `id` of `kind` if the calling account started it. Unknown ids, the other kind's ids
  * and other accounts' jobs are all the same 404 `page not found`, so ids reveal nothing.
  */
 export async function findOwnedJob(
-  db: D1Database,
+  jobs: JobStore,
   id: string,
   kind: JobKind,
   owner: string,
 ): Promise<JobRow> {
-  const job = await findJob(db, id);
+  const job = await jobs.find(id);
   if (!job || job.kind !== kind || job.owner !== owner) throw new ApiError("not_found");
   return job;
 }

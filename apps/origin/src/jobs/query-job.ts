@@ -1,5 +1,6 @@
 import type { QueryResultRow } from "@scangate/core";
 import type { Env } from "../env";
+import type { ResultStore } from "../storage/result-store";
 import type { JobLimits } from "./config";
 import { replanJobSql, runJobSql } from "./job-sql";
 import { cellText } from "./result-values";
@@ -19,25 +20,13 @@ export function resultPrefix(jobId: string): string {
 }
 
 export async function readResultPage(
-  bucket: R2Bucket,
+  results: ResultStore,
   jobId: string,
   page: number,
 ): Promise<QueryResultRow[] | null> {
-  const object = await bucket.get(resultPageKey(jobId, page));
+  const object = await results.get(resultPageKey(jobId, page));
   if (!object) return null;
   return (await object.json<{ rows: QueryResultRow[] }>()).rows;
-}
-
-/** Deletes every object under `prefix` (R2 lists at most 1000 keys per call). */
-export async function deletePrefix(bucket: R2Bucket, prefix: string): Promise<number> {
-  let deleted = 0;
-  for (;;) {
-    const listing = await bucket.list({ prefix, limit: 1000 });
-    const keys = listing.objects.map((o) => o.key);
-    if (keys.length > 0) await bucket.delete(keys);
-    deleted += keys.length;
-    if (!listing.truncated) return deleted;
-  }
 }
 
 const encoder = new TextEncoder();

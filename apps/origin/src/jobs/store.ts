@@ -225,3 +225,22 @@ export function exportFilesOf(job: JobRow): ExportFile[] {
 export function resultSchemaOf(job: JobRow): SchemaField[] {
   return job.resultSchema ? (JSON.parse(job.resultSchema) as SchemaField[]) : [];
 }
+
+/** The job records as the routes use them; chosen from the bindings in infrastructure.ts. */
+export interface JobStore {
+  insert(job: NewJob): Promise<JobRow>;
+  find(id: string): Promise<JobRow | null>;
+  /** Ends a pending job as `error` with `message`; false when it was no longer pending. */
+  markFailed(id: string, message: string, now: Date): Promise<boolean>;
+  /** Marks a successful export expired; false when it was not (or no longer) `success`. */
+  markExpired(id: string): Promise<boolean>;
+}
+
+export function d1JobStore(db: D1Database): JobStore {
+  return {
+    insert: (job) => insertJob(db, job),
+    find: (id) => findJob(db, id),
+    markFailed: (id, message, now) => markFailed(db, id, message, now),
+    markExpired: (id) => markExpired(db, id),
+  };
+}

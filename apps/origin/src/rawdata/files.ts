@@ -2,7 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { rawDataFiles } from "../db/schema-jobs";
 import { csvRecord } from "../exports/csv";
-import type { RawSeriesDefinition, ScanResult } from "./series";
+import type { ResultStore } from "../storage/result-store";
+import { scanResults, type RawSeriesDefinition, type ScanResult } from "./series";
 
 /**
  * The files of a raw-data result, written to R2 the first time the result is asked for and
@@ -120,7 +121,7 @@ function fromRow(row: typeof rawDataFiles.$inferSelect): RawFile {
 /** The files of a result, generating and storing them first if this is their first use. */
 export async function ensureRawFiles(
   db: D1Database,
-  bucket: R2Bucket,
+  results: ResultStore,
   series: RawSeriesDefinition,
   result: ScanResult,
 ): Promise<RawFile[]> {
@@ -135,7 +136,7 @@ export async function ensureRawFiles(
     const key = rawFileKey(series.id, result.id, file.label, file.fileType);
     const contentType =
       file.fileType === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8";
-    await bucket.put(key, bytes, { httpMetadata: { contentType } });
+    await results.put(key, bytes, contentType);
     files.push({
       label: file.label,
       fileType: file.fileType,
@@ -162,4 +163,20 @@ export async function ensureRawFiles(
     )
     .onConflictDoNothing();
   return files.sort((a, b) => a.label.localeCompare(b.label));
+}
+
+/** The raw-data results and their files, as the routes read them. */
+export interface RawData {
+  /** One result per day of the host history, oldest first. */
+  scanResults(): Promise<ScanResult[]>;
+  /** The files of a result, written to the result store on first use. */
+  files(series: RawSeriesDefinition, result: ScanResult): Promise<RawFile[]>;
+}
+
+/** Raw data read from the dataset's database, its files kept in `results`. */
+export function d1RawData(db: D1Database, results: ResultStore): RawData {
+  return {
+    scanResults: () => scanResults(db),
+    files: (series, result) => ensureRawFiles(db, results, series, result),
+  };
 }

@@ -3,21 +3,6 @@ import { drizzle } from "drizzle-orm/d1";
 import { accountUsage } from "../db/schema";
 import type { OriginAccount } from "./accounts";
 
-/**
- * Which operations spend query quota, and how much. One table, read by the quota middleware.
- * A v1 search costs one unit per page, bulk one per request (not per fingerprint); reading the
- * account is free so a caller can always see why they are refused.
- */
-export const OPERATION_COSTS = {
-  search: 1,
-  view: 1,
-  report: 1,
-  bulk: 1,
-  aggregate: 1,
-  account: 0,
-} as const;
-export type Operation = keyof typeof OPERATION_COSTS;
-
 /** Quota periods are calendar months in UTC. */
 export function quotaPeriod(now: Date): { start: Date; resetsAt: Date } {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
@@ -50,6 +35,8 @@ export interface QuotaLedger {
   charge(account: OriginAccount, cost: number, now: Date): Promise<ChargeResult>;
   /** Gives back a charge whose request failed (only within the period it was charged in). */
   refund(account: OriginAccount, charge: { cost: number; usage: UsageRow }): Promise<void>;
+  /** How many accounts have a usage row (the health check's proof that the schema is migrated). */
+  accountsSeen(): Promise<number>;
 }
 
 export function d1QuotaLedger(db: D1Database): QuotaLedger {
@@ -95,6 +82,10 @@ export function d1QuotaLedger(db: D1Database): QuotaLedger {
         .where(
           and(eq(accountUsage.apiId, account.api_id), eq(accountUsage.periodStart, charge.usage.periodStart)),
         );
+    },
+    async accountsSeen() {
+      const row = await db.prepare("select count(*) as n from account_usage").first<{ n: number }>();
+      return row?.n ?? 0;
     },
   };
 }

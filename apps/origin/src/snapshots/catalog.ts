@@ -20,6 +20,16 @@ export async function loadSnapshotCatalog(db: D1Database): Promise<SnapshotCatal
   return snapshotCatalog(await readPublishedDays(db));
 }
 
+/** Where the routes read what is published: the SNAPSHOTS database in the worker. */
+export interface SnapshotCatalogSource {
+  /** The catalog as published now (read afresh on every call: a seed may publish meanwhile). */
+  load(): Promise<SnapshotCatalog>;
+}
+
+export function d1SnapshotCatalogSource(db: D1Database): SnapshotCatalogSource {
+  return { load: () => loadSnapshotCatalog(db) };
+}
+
 async function readPublishedDays(db: D1Database): Promise<string[]> {
   try {
     const { results } = await db

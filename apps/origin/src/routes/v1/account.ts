@@ -1,12 +1,18 @@
-import type { Account } from "@scangate/core";
-import type { Hono } from "hono";
-import type { AppEnv } from "../../http/context";
-import { chargeQuota } from "../../http/quota";
+import { createRoute } from "@hono/zod-openapi";
+import { accountSchema, type Account } from "@scangate/core";
+import { defineRoute, jsonResponse, V1_ERRORS } from "../../routing";
 import { formatAccountTimestamp, quotaPeriod } from "../../services/quota";
 
 /** GET /api/v1/account: the calling account and its quota in the current period. */
-export function registerAccount(app: Hono<AppEnv>): void {
-  app.get("/api/v1/account", chargeQuota("account"), (c) => {
+export const account = defineRoute(
+  createRoute({
+    method: "get",
+    path: "/api/v1/account",
+    responses: { 200: jsonResponse(accountSchema, "The calling account and its quota"), ...V1_ERRORS },
+  }),
+  // Free, so a caller can always see why they are refused; still metered for the login times.
+  { operation: "account", cost: 0 },
+  (c) => {
     const { account, usage } = c.var;
     const body: Account = {
       login: account.login,
@@ -20,5 +26,7 @@ export function registerAccount(app: Hono<AppEnv>): void {
       },
     };
     return c.json(body);
-  });
-}
+  },
+);
+
+export const accountRoutes = [account];

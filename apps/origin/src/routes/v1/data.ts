@@ -1,5 +1,10 @@
+import { createRoute } from "@hono/zod-openapi";
 import {
   ApiError,
+  rawResultDetailsSchema,
+  rawResultParamsSchema,
+  rawSeriesDetailsSchema,
+  rawSeriesListSchema,
   type PrimarySeriesEntry,
   type RawResultDetails,
   type RawResultRef,
@@ -7,16 +12,16 @@ import {
   type RawSeriesEntry,
   type RawSeriesList,
 } from "@scangate/core";
-import type { Context, Hono } from "hono";
+import type { Context } from "hono";
+import { z } from "zod";
 import type { AppEnv } from "../../http/context";
-import { ensureRawFiles } from "../../rawdata/files";
 import {
   findRawSeries,
   RAW_DATA_SERIES,
-  scanResults,
   type RawSeriesDefinition,
   type ScanResult,
 } from "../../rawdata/series";
+import { defineRoute, fileResponse, jsonResponse, V1_ERRORS } from "../../routing";
 
 function base(c: Context): string {
   return `${new URL(c.req.url).origin}/api/v1/data`;
@@ -31,19 +36,27 @@ async function seriesAndResult(
 ): Promise<{ series: RawSeriesDefinition; result: ScanResult }> {
   const series = findRawSeries(c.req.param("series") ?? "");
   if (!series) throw new ApiError("not_found");
-  const result = (await scanResults(c.env.DB)).find((r) => r.id === c.req.param("result"));
+  const result = (await c.var.services.rawData.scanResults()).find((r) => r.id === c.req.param("result"));
   if (!result) throw new ApiError("not_found");
   return { series, result };
 }
 
-/**
- * Raw-data series (spec: "Raw data API"). GET /api/v1/data lists them, /:series gives its
- * results, /:series/:result the files of one result with their size and SHA-256, and
- * /:series/:result/files/:label downloads a file. Unknown series, results and files are 404.
+/*
+ * Raw-data series (spec: "Raw data API"). GET /api/v1/data lists them, /{series} gives its
+ * results, /{series}/{result} the files of one result with their size and SHA-256, and
+ * /{series}/{result}/files/{label} downloads a file. Unknown series, results and files are 404.
+ * Raw data spends no query quota.
  */
-export function registerRawData(app: Hono<AppEnv>): void {
-  app.get("/api/v1/data", async (c) => {
-    const results = await scanResults(c.env.DB);
+
+export const rawSeriesList = defineRoute(
+  createRoute({
+    method: "get",
+    path: "/api/v1/data",
+    responses: { 200: jsonResponse(rawSeriesListSchema, "The primary and raw series"), ...V1_ERRORS },
+  }),
+  { operation: "data", cost: null },
+  async (c) => {
+    const results = await c.var.services.rawData.scanResults();
     const latest = results[results.length - 1];
     const body: RawSeriesList = { primary_series: {}, raw_series: {} };
     if (!latest) return c.json(body);
@@ -73,12 +86,21 @@ export function registerRawData(app: Hono<AppEnv>): void {
       }
     }
     return c.json(body);
-  });
+  },
+);
 
-  app.get("/api/v1/data/:series", async (c) => {
+export const rawSeriesDetails = defineRoute(
+  createRoute({
+    method: "get",
+    path: "/api/v1/data/{series}",
+    request: { params: rawResultParamsSchema.pick({ series: true }) },
+    responses: { 200: jsonResponse(rawSeriesDetailsSchema, "The series and its results"), ...V1_ERRORS },
+  }),
+  { operation: "data", cost: null },
+  async (c) => {
     const series = findRawSeries(c.req.param("series"));
     if (!series) throw new ApiError("not_found");
-    const results = await scanResults(c.env.DB);
+    const results = await c.var.services.rawData.scanResults();
     const latest = results[results.length - 1];
     if (!latest) throw new ApiError("not_found");
     const body: RawSeriesDetails = {
@@ -95,11 +117,20 @@ export function registerRawData(app: Hono<AppEnv>): void {
       },
     };
     return c.json(body);
-  });
+  },
+);
 
-  app.get("/api/v1/data/:series/:result", async (c) => {
+export const rawResultDetails = defineRoute(
+  createRoute({
+    method: "get",
+    path: "/api/v1/data/{series}/{result}",
+    request: { params: rawResultParamsSchema },
+    responses: { 200: jsonResponse(rawResultDetailsSchema, "The files of one result"), ...V1_ERRORS },
+  }),
+  { operation: "data", cost: null },
+  async (c) => {
     const { series, result } = await seriesAndResult(c);
-    const files = await ensureRawFiles(c.env.DB, c.env.EXPORTS, series, result);
+    const files = await c.var.services.rawData.files(series, result);
     const body: RawResultDetails = { id: result.id, timestamp: result.timestamp, files: {} };
     for (const file of files) {
       body.files[file.label] = {
@@ -111,14 +142,23 @@ export function registerRawData(app: Hono<AppEnv>): void {
       };
     }
     return c.json(body);
-  });
+  },
+);
 
-  app.get("/api/v1/data/:series/:result/files/:label", async (c) => {
+export const rawFileDownload = defineRoute(
+  createRoute({
+    method: "get",
+    path: "/api/v1/data/{series}/{result}/files/{label}",
+    request: { params: rawResultParamsSchema.extend({ label: z.string().min(1) }) },
+    responses: { 200: fileResponse("One file of a result"), ...V1_ERRORS },
+  }),
+  { operation: "data_download", cost: null },
+  async (c) => {
     const { series, result } = await seriesAndResult(c);
-    const files = await ensureRawFiles(c.env.DB, c.env.EXPORTS, series, result);
+    const files = await c.var.services.rawData.files(series, result);
     const file = files.find((f) => f.label === c.req.param("label"));
     if (!file) throw new ApiError("not_found");
-    const object = await c.env.EXPORTS.get(file.key);
+    const object = await c.var.services.results.get(file.key);
     if (!object) throw new ApiError("not_found");
     const headers = new Headers();
     object.writeHttpMetadata(headers);
@@ -128,5 +168,7 @@ export function registerRawData(app: Hono<AppEnv>): void {
       `attachment; filename="${series.id}-${result.id}-${file.label}.${file.fileType}"`,
     );
     return new Response(object.body, { headers });
-  });
-}
+  },
+);
+
+export const rawDataRoutes = [rawSeriesList, rawSeriesDetails, rawResultDetails, rawFileDownload];

@@ -1,5 +1,14 @@
-import { ApiError, exportStartBodySchema, type ExportJob, type ExportJobConfiguration } from "@scangate/core";
-import type { Context, Hono } from "hono";
+import { createRoute } from "@hono/zod-openapi";
+import {
+  ApiError,
+  exportJobParamsSchema,
+  exportJobSchema,
+  exportStartBodySchema,
+  type ExportJob,
+  type ExportJobConfiguration,
+} from "@scangate/core";
+import type { Context } from "hono";
+import { z } from "zod";
 import type { AppEnv } from "../../http/context";
 import { parseInput, readJsonBody } from "../../http/validation";
 import { isUsableDelimiter } from "../../exports/csv";
@@ -7,8 +16,9 @@ import type { ExportOptions } from "../../exports/export-job";
 import { expireExport, isPastRetention } from "../../jobs/expiry";
 import { newJobId } from "../../jobs/messages";
 import { findOwnedJob, invalidQuery } from "../../jobs/owned-job";
-import { exportFilesOf, insertJob, markFailed, type JobRow } from "../../jobs/store";
-import { planJobSql } from "../../jobs/job-sql";
+import { exportFilesOf, type JobRow } from "../../jobs/store";
+import { planJobSqlIn } from "../../jobs/job-sql";
+import { defineRoute, fileResponse, jsonBody, jsonResponse, V1_ERRORS } from "../../routing";
 
 function configurationOf(job: JobRow): ExportJobConfiguration {
   const options = JSON.parse(job.options ?? "{}") as ExportOptions;
@@ -46,28 +56,39 @@ function statusBody(c: Context, job: JobRow): ExportJob {
 
 /** The export as the caller may see it now: a success past its retention is expired here. */
 async function currentExport(c: Context<AppEnv>): Promise<JobRow> {
-  const job = await findOwnedJob(c.env.DB, c.req.param("job_id") ?? "", "export", c.var.account.api_id);
-  if (job.status === "success" && isPastRetention(job, c.var.services.clock.now())) {
-    await expireExport(c.env, job);
+  const { clock, jobs, results } = c.var.services;
+  const job = await findOwnedJob(jobs, c.req.param("job_id") ?? "", "export", c.var.account.api_id);
+  if (job.status === "success" && isPastRetention(job, clock.now())) {
+    await expireExport(results, jobs, job);
     return { ...job, status: "expired" };
   }
   return job;
 }
 
-/**
+/*
  * Export jobs: POST /api/v1/export starts one (same SQL guard as query jobs), GET
- * /api/v1/export/:job_id is its status (pending → success with download_paths, or error;
- * expired 24 h after completion), GET /api/v1/export/:job_id/files/:name downloads a file.
- * `statistics.backend_time` is in milliseconds; `result_count` is the number of rows.
+ * /api/v1/export/{job_id} is its status (pending → success with download_paths, or error;
+ * expired 24 h after completion), GET /api/v1/export/{job_id}/files/{name} downloads a file.
+ * `statistics.backend_time` is in milliseconds; `result_count` is the number of rows. Job
+ * routes spend no query quota.
  */
-export function registerExportJobs(app: Hono<AppEnv>): void {
-  app.post("/api/v1/export", async (c) => {
+
+export const exportStart = defineRoute(
+  createRoute({
+    method: "post",
+    path: "/api/v1/export",
+    request: { body: jsonBody(exportStartBodySchema) },
+    responses: { 200: jsonResponse(exportJobSchema, "The job, pending"), ...V1_ERRORS },
+  }),
+  { operation: "export_start", cost: null },
+  async (c) => {
     const raw = await readJsonBody(c);
     const body = parseInput(exportStartBodySchema, raw);
     if (!isUsableDelimiter(body.delimeter)) {
       throw new ApiError("bad_request", "delimeter: must not be a double quote or a line break");
     }
-    const planned = await planJobSql(c.env.SNAPSHOTS, body.query);
+    const { clock, jobs, jobQueue, snapshots } = c.var.services;
+    const planned = planJobSqlIn(await snapshots.load(), body.query);
     if (!planned.ok) throw invalidQuery(planned.error);
     const options: ExportOptions = {
       format: body.format,
@@ -77,8 +98,7 @@ export function registerExportJobs(app: Hono<AppEnv>): void {
       delimiter: body.delimeter,
       delimiterGiven: typeof raw === "object" && raw !== null && "delimeter" in raw,
     };
-    const { clock } = c.var.services;
-    const job = await insertJob(c.env.DB, {
+    const job = await jobs.insert({
       id: newJobId(),
       kind: "export",
       owner: c.var.account.api_id,
@@ -88,28 +108,48 @@ export function registerExportJobs(app: Hono<AppEnv>): void {
       now: clock.now(),
     });
     try {
-      await c.env.JOBS.send({ job_id: job.id });
+      await jobQueue.enqueue(job.id);
     } catch (error) {
-      await markFailed(c.env.DB, job.id, "the job could not be queued; please retry", clock.now());
+      await jobs.markFailed(job.id, "the job could not be queued; please retry", clock.now());
       throw error;
     }
     const started: ExportJob = { status: "pending", job_id: job.id, configuration: configurationOf(job) };
     return c.json(started);
-  });
+  },
+);
 
-  app.get("/api/v1/export/:job_id", async (c) => c.json(statusBody(c, await currentExport(c))));
+export const exportStatus = defineRoute(
+  createRoute({
+    method: "get",
+    path: "/api/v1/export/{job_id}",
+    request: { params: exportJobParamsSchema },
+    responses: { 200: jsonResponse(exportJobSchema, "The job's status"), ...V1_ERRORS },
+  }),
+  { operation: "export_status", cost: null },
+  async (c) => c.json(statusBody(c, await currentExport(c))),
+);
 
-  app.get("/api/v1/export/:job_id/files/:name", async (c) => {
+export const exportDownload = defineRoute(
+  createRoute({
+    method: "get",
+    path: "/api/v1/export/{job_id}/files/{name}",
+    request: { params: exportJobParamsSchema.extend({ name: z.string().min(1) }) },
+    responses: { 200: fileResponse("One file of a successful export"), ...V1_ERRORS },
+  }),
+  { operation: "export_download", cost: null },
+  async (c) => {
     const job = await currentExport(c);
     if (job.status !== "success") throw new ApiError("not_found");
     const file = exportFilesOf(job).find((f) => f.name === c.req.param("name"));
     if (!file) throw new ApiError("not_found");
-    const object = await c.env.EXPORTS.get(file.key);
+    const object = await c.var.services.results.get(file.key);
     if (!object) throw new ApiError("not_found");
     const headers = new Headers();
     object.writeHttpMetadata(headers);
     headers.set("Content-Length", String(object.size));
     headers.set("ETag", object.httpEtag);
     return new Response(object.body, { headers });
-  });
-}
+  },
+);
+
+export const exportJobRoutes = [exportStart, exportStatus, exportDownload];

@@ -1,23 +1,33 @@
-import { reportBodySchema, type ReportResponse } from "@scangate/core";
-import type { Hono } from "hono";
-import type { AppEnv } from "../../http/context";
-import { chargeQuota } from "../../http/quota";
+import { createRoute } from "@hono/zod-openapi";
+import {
+  indexParamsSchema,
+  reportBodySchema,
+  reportResponseSchema,
+  type ReportResponse,
+} from "@scangate/core";
 import { parseInput, readJsonBody } from "../../http/validation";
-import { aggregateField } from "../../services/aggregate";
+import { defineRoute, jsonBody, jsonResponse, V1_ERRORS } from "../../routing";
 import { compileSearch } from "../../services/search-engine";
 import { V1_INDEX_STORAGE } from "../../services/v1-indexes";
 import { v1IndexParam } from "./search";
 
-/** POST /api/v1/report/:index: the breakdown of one field over a query's results. */
-export function registerReport(app: Hono<AppEnv>): void {
-  app.post("/api/v1/report/:index", chargeQuota("report"), async (c) => {
+/** POST /api/v1/report/{index}: the breakdown of one field over a query's results. */
+export const report = defineRoute(
+  createRoute({
+    method: "post",
+    path: "/api/v1/report/{index}",
+    request: { params: indexParamsSchema, body: jsonBody(reportBodySchema) },
+    responses: { 200: jsonResponse(reportResponseSchema, "The field's buckets"), ...V1_ERRORS },
+  }),
+  { operation: "report", cost: 1 },
+  async (c) => {
     const index = v1IndexParam(c);
     const body = parseInput(reportBodySchema, await readJsonBody(c));
     const { registry } = V1_INDEX_STORAGE[index];
     const { services } = c.var;
     const started = performance.now();
     const where = compileSearch(body.query, "v1", registry, services.clock.now());
-    const aggregate = await aggregateField(services.db, registry, body.field, where, body.buckets, "v1");
+    const aggregate = await services.dataset.aggregateField(registry, body.field, where, body.buckets, "v1");
     const response: ReportResponse = {
       status: "ok",
       results: aggregate.buckets.map(({ key, count }) => ({ key, doc_count: count })),
@@ -33,5 +43,7 @@ export function registerReport(app: Hono<AppEnv>): void {
       },
     };
     return c.json(response);
-  });
-}
+  },
+);
+
+export const reportRoutes = [report];

@@ -1,22 +1,26 @@
+import { createRoute } from "@hono/zod-openapi";
 import {
   ApiError,
+  hostDocumentSchema,
   hostsAggregateQuerySchema,
+  hostsAggregateResultSchema,
   hostsSearchQuerySchema,
+  hostsSearchResultSchema,
+  hostViewParamsSchema,
+  hostViewQuerySchema,
   ipAddressSchema,
   parseRfc3339Nanos,
+  v2Envelope,
   wrapV2,
   type HostsAggregateResult,
   type HostsSearchResult,
 } from "@scangate/core";
-import type { Context, Hono } from "hono";
+import type { Context } from "hono";
 import { hostsRegistryV2 } from "../../dataset/registries";
 import type { AppEnv } from "../../http/context";
-import { chargeQuota } from "../../http/quota";
 import { parseInput } from "../../http/validation";
-import { aggregateField } from "../../services/aggregate";
+import { defineRoute, jsonResponse, V2_ERRORS } from "../../routing";
 import type { CursorBinding, CursorPosition } from "../../services/cursor";
-import { readHost, readHostAt } from "../../services/documents";
-import { searchHosts } from "../../services/hosts-search";
 import { compileSearch } from "../../services/search-engine";
 
 /**
@@ -63,19 +67,23 @@ async function decodeCursor(
   throw new ApiError("bad_request", `Invalid cursor: ${why}`);
 }
 
-/**
- * GET /api/v2/hosts/search, /aggregate and /{ip}. Registered in this order so the two fixed
- * paths are not taken for an IP.
- */
-export function registerHosts(app: Hono<AppEnv>): void {
-  app.get("/api/v2/hosts/search", chargeQuota("search"), async (c) => {
+/** GET /api/v2/hosts/search: keyset pages of matching hosts, with signed cursors. */
+export const hostsSearch = defineRoute(
+  createRoute({
+    method: "get",
+    path: "/api/v2/hosts/search",
+    request: { query: hostsSearchQuerySchema },
+    responses: { 200: jsonResponse(v2Envelope(hostsSearchResultSchema), "A page of hosts"), ...V2_ERRORS },
+  }),
+  { operation: "hosts_search", cost: 1 },
+  async (c) => {
     const params = parseInput(hostsSearchQuerySchema, queryParams(c));
     const q = params.q ?? "";
     const { services } = c.var;
     const binding: CursorBinding = { q, perPage: params.per_page };
     const cursor = params.cursor ? await decodeCursor(c, params.cursor, binding) : null;
     const where = compileSearch(q, "v2", hostsRegistryV2, services.clock.now());
-    const page = await searchHosts(services.db, where, params.per_page, cursor, params.fields);
+    const page = await services.dataset.searchHosts(where, params.per_page, cursor, params.fields);
     const result: HostsSearchResult = {
       query: q,
       total: page.total,
@@ -86,15 +94,27 @@ export function registerHosts(app: Hono<AppEnv>): void {
       },
     };
     return c.json(wrapV2(result));
-  });
+  },
+);
 
-  app.get("/api/v2/hosts/aggregate", chargeQuota("aggregate"), async (c) => {
+/** GET /api/v2/hosts/aggregate: the breakdown of one field over the matching hosts. */
+export const hostsAggregate = defineRoute(
+  createRoute({
+    method: "get",
+    path: "/api/v2/hosts/aggregate",
+    request: { query: hostsAggregateQuerySchema },
+    responses: {
+      200: jsonResponse(v2Envelope(hostsAggregateResultSchema), "The field's buckets"),
+      ...V2_ERRORS,
+    },
+  }),
+  { operation: "hosts_aggregate", cost: 1 },
+  async (c) => {
     const params = parseInput(hostsAggregateQuerySchema, queryParams(c));
     const q = params.q ?? "";
     const { services } = c.var;
     const where = compileSearch(q, "v2", hostsRegistryV2, services.clock.now());
-    const aggregate = await aggregateField(
-      services.db,
+    const aggregate = await services.dataset.aggregateField(
       hostsRegistryV2,
       params.field,
       where,
@@ -113,9 +133,22 @@ export function registerHosts(app: Hono<AppEnv>): void {
       buckets: aggregate.buckets.map(({ key, count }) => ({ key, count })),
     };
     return c.json(wrapV2(result));
-  });
+  },
+);
 
-  app.get("/api/v2/hosts/:ip", chargeQuota("view"), async (c) => {
+/**
+ * GET /api/v2/hosts/{ip}: the host now, or as it was at `at_time`. The path takes any text, so
+ * that a malformed IP is the spec's 422 rather than a 404.
+ */
+export const hostView = defineRoute(
+  createRoute({
+    method: "get",
+    path: "/api/v2/hosts/{ip}",
+    request: { params: hostViewParamsSchema, query: hostViewQuerySchema },
+    responses: { 200: jsonResponse(v2Envelope(hostDocumentSchema), "The host document"), ...V2_ERRORS },
+  }),
+  { operation: "host_view", cost: 1 },
+  async (c) => {
     const ip = c.req.param("ip");
     if (!ipAddressSchema.safeParse(ip).success) {
       throw new ApiError("invalid_query", `Invalid IP address: ${ip}`);
@@ -123,7 +156,7 @@ export function registerHosts(app: Hono<AppEnv>): void {
     const atTimeText = c.req.query("at_time");
     let document: unknown;
     if (atTimeText === undefined) {
-      document = await readHost(c.var.services.db, ip);
+      document = await c.var.services.dataset.readHost(ip);
     } else {
       const atTime = parseRfc3339Nanos(atTimeText);
       if (!atTime) {
@@ -132,12 +165,15 @@ export function registerHosts(app: Hono<AppEnv>): void {
           `Invalid at_time: expected an RFC 3339 timestamp, got ${JSON.stringify(atTimeText)}`,
         );
       }
-      document = await readHostAt(c.var.services.db, ip, atTime.ms);
+      document = await c.var.services.dataset.readHostAt(ip, atTime.ms);
     }
     if (document === null) {
       const when = atTimeText === undefined ? "" : ` at ${atTimeText}`;
       throw new ApiError("not_found", `Host ${ip} not found${when}.`);
     }
     return c.json(wrapV2(document));
-  });
-}
+  },
+);
+
+/** In this order, so the two fixed paths are not taken for an IP. */
+export const hostRoutes = [hostsSearch, hostsAggregate, hostView];

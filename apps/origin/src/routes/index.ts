@@ -1,0 +1,34 @@
+import type { OriginRoute } from "../routing";
+import { healthRoutes } from "./health";
+import { accountRoutes } from "./v1/account";
+import { bulkRoutes } from "./v1/bulk";
+import { rawDataRoutes } from "./v1/data";
+import { exportJobRoutes } from "./v1/export";
+import { queryJobRoutes } from "./v1/query";
+import { queryDefinitionRoutes } from "./v1/query-definitions";
+import { reportRoutes } from "./v1/report";
+import { searchRoutes } from "./v1/search";
+import { viewRoutes } from "./v1/view";
+import { hostRoutes } from "./v2/hosts";
+
+/**
+ * Every route the origin serves, in the order the app registers them. The 405 answers (from
+ * the registered routes) and the tests' route list come from here; a new route is one file
+ * under routes/ and one line here.
+ */
+export const ORIGIN_ROUTES: readonly OriginRoute[] = [
+  ...healthRoutes,
+  // v1 (synchronous)
+  ...searchRoutes,
+  ...viewRoutes,
+  ...reportRoutes,
+  ...bulkRoutes,
+  ...accountRoutes,
+  // v2 hosts
+  ...hostRoutes,
+  // v1 (asynchronous jobs, query definitions, raw data)
+  ...queryJobRoutes,
+  ...queryDefinitionRoutes,
+  ...exportJobRoutes,
+  ...rawDataRoutes,
+];

@@ -1,0 +1,34 @@
+import { aggregateField } from "./aggregate";
+import { readCertificates, readHost, readHostAt, readV1Document } from "./documents";
+import { searchHosts } from "./hosts-search";
+import { searchV1 } from "./v1-search";
+
+/** A reader of the dataset, as its module writes it, with the database already given. */
+type Bound<F> = F extends (db: D1Database, ...rest: infer A) => infer R ? (...rest: A) => R : never;
+
+/**
+ * The scan dataset as the routes read it: stored documents, searches and field breakdowns.
+ * The worker's is the main D1 database (`d1Dataset`); the readers themselves are the plain
+ * modules beside this one, which take the database they read.
+ */
+export interface Dataset {
+  readV1Document: Bound<typeof readV1Document>;
+  readCertificates: Bound<typeof readCertificates>;
+  readHost: Bound<typeof readHost>;
+  readHostAt: Bound<typeof readHostAt>;
+  searchV1: Bound<typeof searchV1>;
+  searchHosts: Bound<typeof searchHosts>;
+  aggregateField: Bound<typeof aggregateField>;
+}
+
+export function d1Dataset(db: D1Database): Dataset {
+  return {
+    readV1Document: (...args) => readV1Document(db, ...args),
+    readCertificates: (...args) => readCertificates(db, ...args),
+    readHost: (...args) => readHost(db, ...args),
+    readHostAt: (...args) => readHostAt(db, ...args),
+    searchV1: (...args) => searchV1(db, ...args),
+    searchHosts: (...args) => searchHosts(db, ...args),
+    aggregateField: (...args) => aggregateField(db, ...args),
+  };
+}
