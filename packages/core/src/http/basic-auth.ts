@@ -8,10 +8,11 @@ export interface BasicCredentials {
 
 /**
  * The user name and password of the request's `Authorization: Basic` header (RFC 7617, UTF-8),
- * or null when the header is absent or malformed.
+ * or null when the header is absent or malformed. The user name is an API ID, never empty.
  */
 export function parseBasicAuth(request: Request): BasicCredentials | null {
-  return auth(request) ?? null;
+  const credentials = auth(request);
+  return credentials && credentials.username !== "" ? credentials : null;
 }
 
 const encoder = new TextEncoder();

@@ -15,6 +15,6 @@ export function lenientPath(request: Request): string {
  * The error body shape of a path: v1 routes speak v1, everything else (v2, the admin API,
  * unknown paths) speaks v2.
  */
-export function apiVersionOfPath(path: string): ApiVersion {
+export function versionOfPath(path: string): ApiVersion {
   return path === "/api/v1" || path.startsWith("/api/v1/") ? "v1" : "v2";
 }

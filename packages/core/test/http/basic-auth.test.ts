@@ -3,11 +3,16 @@ import { basicAuthorization, basicToken, parseBasicAuth } from "../../src/http";
 
 const withAuthorization = (value?: string) =>
   new Request("http://x/api/v1/account", value === undefined ? {} : { headers: { Authorization: value } });
+
 describe("parseBasicAuth", () => {
-  it("reads the user name and the password, which may hold colons", () => {
-    expect(parseBasicAuth(withAuthorization(basicAuthorization("id", "se:cr:et")))).toEqual({
+  it("reads Basic credentials, the secret keeping any colons", () => {
+    expect(parseBasicAuth(withAuthorization(`Basic ${btoa("id:se:cret")}`))).toEqual({
       username: "id",
-      password: "se:cr:et",
+      password: "se:cret",
+    });
+    expect(parseBasicAuth(withAuthorization(`basic   ${btoa("id:x")}`))).toEqual({
+      username: "id",
+      password: "x",
     });
   });
 
@@ -22,12 +27,16 @@ describe("parseBasicAuth", () => {
   });
 
   it.each([
-    ["no header", undefined],
-    ["another scheme", `Bearer ${basicToken("a", "b")}`],
-    ["no token", "Basic "],
-    ["a token that is not base64", "Basic !!!"],
-    ["a token without a colon", `Basic ${btoa("nocolon")}`],
-  ])("refuses %s", (_, header) => {
+    undefined,
+    "",
+    "Bearer abc",
+    `Bearer ${basicToken("a", "b")}`,
+    "Basic",
+    "Basic ",
+    "Basic !!",
+    `Basic ${btoa(":secret")}`,
+    `Basic ${btoa("nocolon")}`,
+  ])("reads %j as no credentials", (header) => {
     expect(parseBasicAuth(withAuthorization(header))).toBeNull();
   });
 });
@@ -35,5 +44,9 @@ describe("parseBasicAuth", () => {
 describe("basicAuthorization", () => {
   it("is RFC 7617's example", () => {
     expect(basicAuthorization("Aladdin", "open sesame")).toBe("Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==");
+  });
+
+  it("encodes UTF-8, which btoa alone cannot", () => {
+    expect(basicToken("id", "✓")).toBe(btoa("id:\u00e2\u009c\u0093"));
   });
 });

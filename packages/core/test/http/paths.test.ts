@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { apiVersionOfPath, lenientPath } from "../../src/http";
+import { versionOfPath, lenientPath } from "../../src/http";
 
 describe("lenientPath", () => {
   it.each([
@@ -14,7 +14,7 @@ describe("lenientPath", () => {
   });
 });
 
-describe("apiVersionOfPath", () => {
+describe("versionOfPath", () => {
   it.each([
     ["/api/v1", "v1"],
     ["/api/v1/search/certificates", "v1"],
@@ -23,6 +23,6 @@ describe("apiVersionOfPath", () => {
     ["/admin/tenants", "v2"],
     ["/nowhere", "v2"],
   ] as const)("answers %s in %s bodies", (path, version) => {
-    expect(apiVersionOfPath(path)).toBe(version);
+    expect(versionOfPath(path)).toBe(version);
   });
 });
