@@ -3,7 +3,8 @@ import type { Hono } from "hono";
 import type { AppEnv } from "../../app-env";
 import type { TenantRow } from "../../db/schema";
 import type { EdgeServices } from "../../services";
-import { accountTimestamp, effectiveQuota, NEVER_RESETS_AT, type QuotaState } from "../../tenants/periods";
+import { accountTimestamp } from "@scangate/core/http";
+import { effectiveQuota, NEVER_RESETS_AT, type QuotaState } from "../../tenants/periods";
 import { beginOperation } from "./exchange";
 
 /**
