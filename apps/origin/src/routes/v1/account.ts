@@ -2,7 +2,8 @@ import type { Account } from "@scangate/core";
 import type { Hono } from "hono";
 import type { AppEnv } from "../../http/context";
 import { chargeQuota } from "../../http/quota";
-import { formatAccountTimestamp, quotaPeriod } from "../../services/quota";
+import { accountTimestamp as formatAccountTimestamp } from "@scangate/core/http";
+import { quotaPeriod } from "../../services/quota";
 
 /** GET /api/v1/account: the calling account and its quota in the current period. */
 export function registerAccount(app: Hono<AppEnv>): void {
