@@ -1,11 +1,11 @@
 import { ApiError, type ApiVersion, isApiError } from "@scangate/core";
+import { errorKindOfHttpStatus, lenientPath, versionOfPath } from "@scangate/core/http";
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
-import { getPath } from "hono/utils/url";
 import type { AppEnv } from "./app-env";
-import { errorResponse, renderedError, versionOfPath } from "./http/errors";
+import { errorResponse, renderedError } from "./http/errors";
 import { registerAdminRoutes, registerApiRoutes } from "./api/define-route";
 import { adminAuth } from "./middleware/admin-auth";
 import { buildOpenApiDocument } from "./openapi/document";
@@ -18,25 +18,6 @@ import { API_ROUTES } from "./routes/api";
 import { registerDashboardRoutes } from "./routes/dashboard/register";
 
 export type { AppEnv } from "./app-env";
-
-const HTTP_EXCEPTION_KINDS: Record<number, ApiError["kind"]> = {
-  400: "bad_request",
-  401: "unauthorized",
-  403: "forbidden",
-  404: "not_found",
-  405: "method_not_allowed",
-  413: "payload_too_large",
-  415: "unsupported_media_type",
-};
-
-/**
- * `//` and a trailing `/` are tolerated: the official client joins its base URL and the
- * endpoint with a `/`, so a base URL given with a trailing slash yields `/api//v2/...`.
- */
-function lenientPath(request: Request): string {
-  const path = getPath(request).replace(/\/{2,}/g, "/");
-  return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
-}
 
 /**
  * Builds the edge app. A request meets, in order: request id; config and services; for /api,
@@ -98,8 +79,8 @@ export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Ho
     // Unset when the error happened before the /api middleware ran.
     const version: ApiVersion = c.get("version") ?? versionOfPath(c.req.path);
     if (isApiError(error)) return errorResponse(c, error, version);
-    const kind = error instanceof HTTPException ? HTTP_EXCEPTION_KINDS[error.status] : undefined;
-    if (kind) return errorResponse(c, new ApiError(kind), version);
+    if (error instanceof HTTPException)
+      return errorResponse(c, new ApiError(errorKindOfHttpStatus(error.status)), version);
     console.error(`unhandled error on ${c.req.method} ${c.req.path}: ${error.message}`);
     return errorResponse(c, new ApiError("internal"), version);
   });

@@ -3,7 +3,7 @@ import { D1DocumentCache } from "./cache/d1";
 import { MemoryTieredCache } from "./cache/memory-tier";
 import type { DocumentCache } from "./cache/interface";
 import { SingleFlight } from "./cache/single-flight";
-import { type Clock, systemClock } from "./clock";
+import { type Clock, systemClock } from "@scangate/core/http";
 import type { EdgeConfig } from "./config";
 import { edgeDb, type EdgeDb } from "./db/client";
 import type { Env } from "./env";

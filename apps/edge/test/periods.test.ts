@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { accountTimestamp, effectiveQuota, nextReset, periodSeconds } from "../src/tenants/periods";
+import { accountTimestamp } from "@scangate/core/http";
+import { effectiveQuota, nextReset, periodSeconds } from "../src/tenants/periods";
 
 describe("tenant quota periods", () => {
   const at = Date.UTC(2024, 1, 29, 13, 45, 10); // a leap day

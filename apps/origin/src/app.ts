@@ -1,7 +1,7 @@
+import { lenientPath } from "@scangate/core/http";
 import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
-import { getPath } from "hono/utils/url";
 import { requireAccount } from "./http/auth";
 import type { AppEnv } from "./http/context";
 import { ApiErrorWithHeaders, handleError, handleNotFound, renderApiError } from "./http/errors";
@@ -11,15 +11,6 @@ import { ORIGIN_ROUTES } from "./routes";
 import { registerRoutes } from "./routing";
 
 export type { AppEnv } from "./http/context";
-
-/**
- * `//` and a trailing `/` are tolerated: the official client joins its base URL and the
- * endpoint with a `/`, so a base URL given with a trailing slash yields `/api//v2/...`.
- */
-function lenientPath(request: Request): string {
-  const path = getPath(request).replace(/\/{2,}/g, "/");
-  return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
-}
 
 /**
  * Builds the origin app. A request meets, in order: request id, 405 detection, the services

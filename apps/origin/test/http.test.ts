@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { createExecutionContext } from "cloudflare:test";
 import { MAX_REQUEST_BODY_BYTES, v1ErrorSchema, v2ErrorSchema } from "@scangate/core";
+import { HTTPException } from "hono/http-exception";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
 import { call, defaultAuth, getJson } from "./support/requests";
@@ -84,6 +85,28 @@ describe("HTTP behaviour shared by every route", () => {
     const res = await call("HEAD", "/api/v1/account");
     expect(res.status).toBe(200);
     expect(await res.text()).toBe("");
+  });
+
+  it("answers a 403 from Hono's middleware with 403 forbidden, in the path's body shape", async () => {
+    const app = createApp();
+    // Hono's own middleware (csrf, ip-restriction) refuse with HTTPException(403).
+    const refuse = () => {
+      throw new HTTPException(403);
+    };
+    app.get("/api/v1/refused", refuse);
+    app.get("/api/v2/refused", refuse);
+    const get = (path: string) =>
+      app.fetch(
+        new Request(`http://origin.test${path}`, { headers: { Authorization: defaultAuth() } }),
+        env,
+        createExecutionContext(),
+      );
+    const v1 = await get("/api/v1/refused");
+    expect(v1.status).toBe(403);
+    expect(await v1.json()).toEqual({ error_code: 403, error: "access to this resource is not allowed" });
+    const v2 = await get("/api/v2/refused");
+    expect(v2.status).toBe(403);
+    expect(v2ErrorSchema.parse(await v2.json())).toMatchObject({ code: 403, status: "Forbidden" });
   });
 
   it("answers a broken ORIGIN_ACCOUNTS configuration with the generic JSON 500", async () => {

@@ -7,6 +7,7 @@ import {
   v2ErrorSchema,
   v2InvalidQueryErrorSchema,
 } from "@scangate/core";
+import { fromBase64Url, toBase64Url } from "@scangate/core/http";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
 import { hostFacts, type HostFacts } from "./support/dataset-facts";
@@ -203,9 +204,9 @@ describe("GET /api/v2/hosts/search cursors", () => {
   it("refuses a cursor whose payload was altered", async () => {
     const cursor = await nextCursor("", 2);
     const [payload, signature] = cursor.split(".");
-    const decoded = JSON.parse(atob(payload!.replace(/-/g, "+").replace(/_/g, "/"))) as { k: number };
+    const decoded = JSON.parse(new TextDecoder().decode(fromBase64Url(payload!)!)) as { k: number };
     decoded.k = 0;
-    const forged = `${btoa(JSON.stringify(decoded)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}.${signature}`;
+    const forged = `${toBase64Url(new TextEncoder().encode(JSON.stringify(decoded)))}.${signature}`;
     await expectCursorRefused(params({ per_page: 2, cursor: forged }), /signature is invalid/);
   });
 

@@ -5,16 +5,12 @@
 // from guessing, and nobody can enumerate a 256-bit space. A fast hash also keeps the auth hot
 // path cheap, which a per-request KDF would not.
 
+import { bytesEqual, toBase64Url } from "@scangate/core/http";
+
 const encoder = new TextEncoder();
 
 function randomBytes(length: number): Uint8Array {
   return crypto.getRandomValues(new Uint8Array(length));
-}
-
-function base64url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
 function hex(bytes: Uint8Array): string {
@@ -33,7 +29,7 @@ export function newApiId(): string {
 
 /** The `sgs_` prefix lets secret scanners recognise a leaked tenant secret. */
 export function newApiSecret(): string {
-  return `sgs_${base64url(randomBytes(32))}`;
+  return `sgs_${toBase64Url(randomBytes(32))}`;
 }
 
 export async function hashSecret(secret: string): Promise<string> {
@@ -46,14 +42,5 @@ export async function hashSecret(secret: string): Promise<string> {
  * 32 bytes first, so neither the content nor the length of the secret leaks through timing.
  */
 export async function secretMatchesHash(secret: string, storedHash: string): Promise<boolean> {
-  const presented = encoder.encode(await hashSecret(secret));
-  const stored = encoder.encode(storedHash);
-  if (presented.byteLength !== stored.byteLength) return false;
-  return crypto.subtle.timingSafeEqual(presented, stored);
-}
-
-/** Constant-time equality of two tokens of any length (the admin bearer token). */
-export async function tokensEqual(presented: string, expected: string): Promise<boolean> {
-  const [a, b] = await Promise.all([hashSecret(presented), hashSecret(expected)]);
-  return crypto.subtle.timingSafeEqual(encoder.encode(a), encoder.encode(b));
+  return bytesEqual(encoder.encode(await hashSecret(secret)), encoder.encode(storedHash));
 }

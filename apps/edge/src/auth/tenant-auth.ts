@@ -1,4 +1,4 @@
-import type { Clock } from "../clock";
+import { bytesEqual, type Clock } from "@scangate/core/http";
 import type { TenantRow } from "../db/schema";
 import type { TenantStore } from "../tenants/store";
 import { secretMatchesHash } from "./secrets";
@@ -23,11 +23,6 @@ interface CachedTenant {
   verified?: Uint8Array;
 }
 
-/** Constant-time equality of two byte strings of the same length. */
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.byteLength === b.byteLength && crypto.subtle.timingSafeEqual(a, b);
-}
-
 /**
  * Checks tenant credentials. Tenant rows are kept in memory for at most `ttlMs` (≤ 5 s), so the
  * hot path skips D1 while a disabled, deleted or rotated credential stops working everywhere
@@ -48,7 +43,7 @@ export class TenantAuthenticator {
     const { row } = entry;
     const now = this.clock.now();
     const presented = encoder.encode(secret);
-    let matches = entry.verified !== undefined && sameBytes(entry.verified, presented);
+    let matches = entry.verified !== undefined && bytesEqual(entry.verified, presented);
     if (!matches && (await secretMatchesHash(secret, row.secretHash))) {
       matches = true;
       entry.verified = presented;

@@ -1,5 +1,5 @@
 import type { ApiError } from "@scangate/core";
-import type { Clock } from "../clock";
+import type { Clock } from "@scangate/core/http";
 import { type Relayed, upstreamFailure } from "../upstream/relay";
 import { splitBulkAnswer } from "./bulk-merge";
 import type { CachedDocument, DocumentCache, DocumentKey } from "./interface";

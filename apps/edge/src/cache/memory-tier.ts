@@ -1,5 +1,5 @@
 import type { CacheIndex } from "@scangate/core";
-import type { Clock } from "../clock";
+import type { Clock } from "@scangate/core/http";
 import type { CachedDocument, DocumentCache, DocumentKey } from "./interface";
 
 export interface MemoryTierLimits {

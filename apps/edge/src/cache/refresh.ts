@@ -1,4 +1,4 @@
-import type { Clock } from "../clock";
+import type { Clock } from "@scangate/core/http";
 import type { Relayed } from "../upstream/relay";
 import { freshness } from "./freshness";
 import type { CachedDocument, DocumentCache, DocumentKey } from "./interface";

@@ -2,14 +2,6 @@ import { type ApiError, type ApiVersion, renderError } from "@scangate/core";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
-/**
- * The error body shape of a path: v1 routes speak v1, everything else (v2, the admin API,
- * unknown paths) speaks v2.
- */
-export function versionOfPath(path: string): ApiVersion {
-  return path === "/api/v1" || path.startsWith("/api/v1/") ? "v1" : "v2";
-}
-
 /** Renders an ApiError from core's one error table; headers already set on `c` are kept. */
 export function errorResponse(c: Context, error: ApiError, version: ApiVersion): Response {
   const { status, body } = error.render(version);

@@ -1,5 +1,5 @@
 import { and, eq, lt } from "drizzle-orm";
-import type { Clock } from "../clock";
+import type { Clock } from "@scangate/core/http";
 import type { EdgeDb } from "../db/client";
 import { jobs, type JobRow } from "../db/schema";
 

@@ -1,7 +1,7 @@
 import { ApiError } from "@scangate/core";
+import { secretsEqual } from "@scangate/core/http";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
-import { tokensEqual } from "../auth/secrets";
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
@@ -10,7 +10,7 @@ export function adminAuth(): MiddlewareHandler<AppEnv> {
   return async function adminAuth(c, next) {
     const presented = BEARER.exec(c.req.header("authorization") ?? "")?.[1];
     const expected = c.get("services").config.adminToken;
-    if (!presented || !(await tokensEqual(presented, expected))) {
+    if (!presented || !(await secretsEqual(presented, expected))) {
       c.header("WWW-Authenticate", 'Bearer realm="scangate-admin"');
       throw new ApiError("unauthorized", "The admin API needs Authorization: Bearer <ADMIN_TOKEN>.");
     }

@@ -1,6 +1,6 @@
 import { ApiError } from "@scangate/core";
+import { parseBasicAuth } from "@scangate/core/http";
 import type { MiddlewareHandler } from "hono";
-import { auth as parseBasicAuth } from "hono/utils/basic-auth";
 import type { AppEnv } from "../app-env";
 import { effectiveQuota } from "../tenants/periods";
 

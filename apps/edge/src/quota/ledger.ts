@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Clock } from "../clock";
+import type { Clock } from "@scangate/core/http";
 import type { EdgeDb } from "../db/client";
 import { tenants } from "../db/schema";
 import { effectiveQuota, nextReset, type QuotaState } from "../tenants/periods";

@@ -1,4 +1,4 @@
-import type { Clock } from "../clock";
+import type { Clock } from "@scangate/core/http";
 import type { RateDecision, RateLimiter } from "./interface";
 
 /**

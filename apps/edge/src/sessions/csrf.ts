@@ -1,5 +1,6 @@
 import type { SessionClaims, SessionKind } from "./session-cookie";
-import { mac, macsEqual } from "./keys";
+import { secretsEqual } from "@scangate/core/http";
+import { mac } from "./keys";
 
 // CSRF tokens for the forms of a signed-in page: a MAC of the session id under the kind's CSRF
 // key, so a token is worth nothing outside the session (and the kind) it was made for. The
@@ -18,5 +19,5 @@ export async function csrfTokenValid(
   presented: string | undefined,
 ): Promise<boolean> {
   if (!presented) return false;
-  return macsEqual(await csrfToken(root, kind, session), presented);
+  return secretsEqual(await csrfToken(root, kind, session), presented);
 }

@@ -1,3 +1,4 @@
+import { toBase64Url } from "@scangate/core/http";
 import type { Env } from "../env";
 
 // Keys of the web sessions. One root secret (SESSION_SECRET, or the admin token when that is
@@ -59,12 +60,6 @@ export function keyBytes(root: string, purpose: KeyPurpose): Promise<ArrayBuffer
   return key;
 }
 
-function base64url(bytes: ArrayBuffer): string {
-  let binary = "";
-  for (const byte of new Uint8Array(bytes)) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
 /** HMAC-SHA-256 of `message` under the key of `purpose`, base64url. */
 export async function mac(root: string, purpose: KeyPurpose, message: string): Promise<string> {
   const key = await crypto.subtle.importKey(
@@ -74,13 +69,5 @@ export async function mac(root: string, purpose: KeyPurpose, message: string): P
     false,
     ["sign"],
   );
-  return base64url(await crypto.subtle.sign("HMAC", key, encoder.encode(message)));
-}
-
-/** Constant-time comparison of two MACs (or any two short strings). */
-export function macsEqual(a: string, b: string): boolean {
-  const left = encoder.encode(a);
-  const right = encoder.encode(b);
-  if (left.byteLength !== right.byteLength) return false;
-  return crypto.subtle.timingSafeEqual(left, right);
+  return toBase64Url(await crypto.subtle.sign("HMAC", key, encoder.encode(message)));
 }

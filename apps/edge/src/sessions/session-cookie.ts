@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { deleteCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
 import { z } from "zod";
+import { fromBase64Url, toBase64Url } from "@scangate/core/http";
 import { type KeyPurpose, keyBytes, mac } from "./keys";
 
 /** Which session: the cookie's name, the paths it is sent to, its lifetime and signing key. */
@@ -50,15 +51,14 @@ function isHttps(c: Context): boolean {
 }
 
 function encodeClaims(claims: SessionClaims): string {
-  let binary = "";
-  for (const byte of encoder.encode(JSON.stringify(claims))) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return toBase64Url(encoder.encode(JSON.stringify(claims)));
 }
 
 function decodeClaims(value: string): SessionClaims | null {
+  const bytes = fromBase64Url(value);
+  if (!bytes) return null;
   try {
-    const binary = atob(value.replace(/-/g, "+").replace(/_/g, "/"));
-    const json = new TextDecoder().decode(Uint8Array.from(binary, (ch) => ch.charCodeAt(0)));
+    const json = new TextDecoder().decode(bytes);
     const parsed = claimsSchema.safeParse(JSON.parse(json));
     return parsed.success ? parsed.data : null;
   } catch {

@@ -1,4 +1,4 @@
-import type { Clock } from "../clock";
+import type { Clock } from "@scangate/core/http";
 import type { Env } from "../env";
 import { FixedWindowRateLimiter } from "../ratelimit/fixed-window";
 

@@ -1,7 +1,8 @@
 import type { Account } from "@scangate/core";
 import type { TenantRow } from "../db/schema";
 import type { EdgeServices } from "../services";
-import { accountTimestamp, effectiveQuota, NEVER_RESETS_AT, type QuotaState } from "./periods";
+import { accountTimestamp } from "@scangate/core/http";
+import { effectiveQuota, NEVER_RESETS_AT, type QuotaState } from "./periods";
 
 /**
  * The tenant's account as GET /api/v1/account answers it; the dashboard shows the same, from

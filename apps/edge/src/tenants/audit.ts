@@ -1,7 +1,7 @@
 import type { AuditAction, AuditEntry } from "@scangate/core";
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { newRecordId } from "../auth/secrets";
-import type { Clock } from "../clock";
+import type { Clock } from "@scangate/core/http";
 import type { EdgeDb } from "../db/client";
 import { auditLog } from "../db/schema";
 

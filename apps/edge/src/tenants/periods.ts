@@ -47,17 +47,6 @@ export function secondsUntilReset(quota: QuotaState, now: number): number | null
   return quota.resetsAt === null ? null : Math.max(1, Math.ceil((quota.resetsAt - now) / 1000));
 }
 
-const pad = (n: number) => String(n).padStart(2, "0");
-
-/** The account endpoint's `YYYY-MM-DD hh:mm:ss` (UTC). */
-export function accountTimestamp(ms: number): string {
-  const d = new Date(ms);
-  return (
-    `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ` +
-    `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`
-  );
-}
-
 /**
  * The account wire format has no "never": one-time credits show the end of time, which every
  * client parses and nobody mistakes for a real reset.

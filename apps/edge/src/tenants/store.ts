@@ -1,7 +1,7 @@
 import type { Tenant, TenantPeriod } from "@scangate/core";
 import { asc, eq } from "drizzle-orm";
 import { hashSecret, newApiId, newApiSecret, newRecordId } from "../auth/secrets";
-import type { Clock } from "../clock";
+import type { Clock } from "@scangate/core/http";
 import type { EdgeDb } from "../db/client";
 import { tenants, type TenantRow } from "../db/schema";
 import { nextReset } from "./periods";

@@ -1,6 +1,5 @@
-import type { Clock } from "../clock";
+import { basicToken, type Clock } from "@scangate/core/http";
 import type { UpstreamCredential } from "../config";
-import { basicToken } from "./basic-credentials";
 
 /** How long a credential rests after the upstream refused it. */
 export const REST_AFTER_REFUSAL_MS = 60_000;
@@ -39,7 +38,7 @@ export class CredentialPool {
 
   /** Each secret and its Basic encoding: strings no answer to a tenant may contain. */
   secretMarkers(): string[] {
-    return this.credentials.flatMap((c) => [c.apiSecret, basicToken(c)]);
+    return this.credentials.flatMap((c) => [c.apiSecret, basicToken(c.apiId, c.apiSecret)]);
   }
 
   find(apiId: string): UpstreamCredential | undefined {

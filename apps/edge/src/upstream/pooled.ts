@@ -1,11 +1,6 @@
-import type { UpstreamCredential } from "../config";
-import { basicToken } from "./basic-credentials";
+import { basicAuthorization } from "@scangate/core/http";
 import { type CredentialPool, refusesCredential, restDuration } from "./credential-pool";
 import type { Transport, Upstream, UpstreamAnswer, UpstreamCall } from "./interface";
-
-function basicAuthorization(credential: UpstreamCredential): string {
-  return `Basic ${basicToken(credential)}`;
-}
 
 /**
  * The upstream at `baseUrl` (e.g. https://search.censys.io/api) reached through `transport`,
@@ -33,7 +28,7 @@ export class PooledUpstream implements Upstream {
     for (const [i, credential] of candidates.entries()) {
       const headers = new Headers({
         accept: "application/json",
-        authorization: basicAuthorization(credential),
+        authorization: basicAuthorization(credential.apiId, credential.apiSecret),
       });
       if (call.contentType) headers.set("content-type", call.contentType);
       const response = await this.transport(
@@ -58,7 +53,9 @@ export class PooledUpstream implements Upstream {
       return fetch(target, { signal });
     }
     const credential = (credentialId && this.pool.find(credentialId)) || this.pool.candidates()[0];
-    const headers = new Headers(credential ? { authorization: basicAuthorization(credential) } : {});
+    const headers = new Headers(
+      credential ? { authorization: basicAuthorization(credential.apiId, credential.apiSecret) } : {},
+    );
     // Through a service binding the host is irrelevant: the path names the file.
     const request = this.ownsEveryUrl ? new URL(target.pathname + target.search, this.base) : target;
     return this.transport(new Request(request, { headers, signal }));

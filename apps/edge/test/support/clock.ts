@@ -1,4 +1,4 @@
-import type { Clock } from "../../src/clock";
+import type { Clock } from "@scangate/core/http";
 
 /** A clock tests move by hand. */
 export class ManualClock implements Clock {

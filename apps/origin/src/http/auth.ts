@@ -1,6 +1,7 @@
 import { ApiError } from "@scangate/core";
+import { parseBasicAuth } from "@scangate/core/http";
 import type { MiddlewareHandler } from "hono";
-import { authenticateAccount, parseBasicAuthorization } from "../services/accounts";
+import { authenticateAccount } from "../services/accounts";
 import type { AppEnv } from "./context";
 
 /**
@@ -10,9 +11,9 @@ import type { AppEnv } from "./context";
  */
 export function requireAccount(): MiddlewareHandler<AppEnv> {
   return async function requireAccount(c, next) {
-    const credentials = parseBasicAuthorization(c.req.header("Authorization"));
+    const credentials = parseBasicAuth(c.req.raw);
     const account = credentials
-      ? await authenticateAccount(c.var.services.accounts, credentials.apiId, credentials.secret)
+      ? await authenticateAccount(c.var.services.accounts, credentials.username, credentials.password)
       : null;
     if (!account) throw new ApiError("unauthorized");
     c.set("account", account);

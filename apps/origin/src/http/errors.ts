@@ -1,11 +1,7 @@
 import { ApiError, type ApiVersion, type ErrorKind } from "@scangate/core";
+import { errorKindOfHttpStatus, versionOfPath } from "@scangate/core/http";
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
-
-/** v1 paths answer v1 bodies; everything else (v2, unknown paths) answers v2 bodies. */
-export function apiVersionOf(path: string): ApiVersion {
-  return path === "/api/v1" || path.startsWith("/api/v1/") ? "v1" : "v2";
-}
 
 /** An ApiError that also sets response headers (Retry-After, WWW-Authenticate, Allow). */
 export class ApiErrorWithHeaders extends ApiError {
@@ -30,7 +26,7 @@ function kindHeaders(error: ApiError, version: ApiVersion): Record<string, strin
 
 /** Renders an ApiError as the JSON body of the request's API version (core's one error table). */
 export function renderApiError(c: Context, error: ApiError): Response {
-  const version = apiVersionOf(c.req.path);
+  const version = versionOfPath(c.req.path);
   const { status, body } = error.render(version);
   const headers = {
     ...kindHeaders(error, version),
@@ -40,30 +36,11 @@ export function renderApiError(c: Context, error: ApiError): Response {
   return c.json(body, status as 400, headers);
 }
 
-/** Hono's own exceptions (from its middleware) mapped onto our error kinds. */
-function kindOfHttpException(status: number): ErrorKind {
-  switch (status) {
-    case 400:
-      return "bad_request";
-    case 401:
-      return "unauthorized";
-    case 404:
-      return "not_found";
-    case 405:
-      return "method_not_allowed";
-    case 413:
-      return "payload_too_large";
-    case 415:
-      return "unsupported_media_type";
-    default:
-      return status >= 500 ? "internal" : "bad_request";
-  }
-}
-
 export const handleError: ErrorHandler = (error, c) => {
   if (error instanceof ApiError) return renderApiError(c, error);
+  // Hono's own exceptions (from its middleware), mapped onto our error kinds.
   if (error instanceof HTTPException)
-    return renderApiError(c, new ApiError(kindOfHttpException(error.status)));
+    return renderApiError(c, new ApiError(errorKindOfHttpStatus(error.status)));
   // Unexpected: log with the request id so the operator can find it; the client sees the
   // table's generic 500 text, never a stack trace.
   console.error(`[${c.get("requestId") ?? "-"}] ${c.req.method} ${c.req.path}:`, error);

@@ -1,3 +1,4 @@
+import { secretsEqual } from "@scangate/core/http";
 import { z } from "zod";
 
 /**
@@ -36,36 +37,6 @@ export function parseAccounts(json: string | undefined): OriginAccount[] {
   return result.data;
 }
 
-/** `Authorization: Basic base64(id:secret)` → the pair, or null when absent or malformed. */
-export function parseBasicAuthorization(
-  header: string | undefined,
-): { apiId: string; secret: string } | null {
-  const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header ?? "");
-  if (!match?.[1]) return null;
-  let decoded: string;
-  try {
-    decoded = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(
-      Uint8Array.from(atob(match[1]), (ch) => ch.charCodeAt(0)),
-    );
-  } catch {
-    return null;
-  }
-  const colon = decoded.indexOf(":");
-  if (colon <= 0) return null;
-  return { apiId: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
-}
-
-const encoder = new TextEncoder();
-
-/** Compares two strings in time independent of where they differ (digests have equal length). */
-async function timingSafeEqualStrings(a: string, b: string): Promise<boolean> {
-  const [da, db] = await Promise.all([
-    crypto.subtle.digest("SHA-256", encoder.encode(a)),
-    crypto.subtle.digest("SHA-256", encoder.encode(b)),
-  ]);
-  return crypto.subtle.timingSafeEqual(da, db);
-}
-
 /**
  * The account whose id and secret both match, or null. Every account is compared, so the time
  * taken does not reveal which ids exist.
@@ -78,8 +49,8 @@ export async function authenticateAccount(
   let found: OriginAccount | null = null;
   for (const account of accounts) {
     const [idMatches, secretMatches] = await Promise.all([
-      timingSafeEqualStrings(account.api_id, apiId),
-      timingSafeEqualStrings(account.api_secret, secret),
+      secretsEqual(account.api_id, apiId),
+      secretsEqual(account.api_secret, secret),
     ]);
     if (idMatches && secretMatches) found = account;
   }

@@ -7,6 +7,8 @@
  * recognised as such (and reported differently from a forged one).
  */
 
+import { fromBase64Url, toBase64Url } from "@scangate/core/http";
+
 /** Used when CURSOR_SECRET is not configured (local development and tests only). */
 export const DEV_CURSOR_SECRET = "scangate-origin-dev-cursor-secret";
 
@@ -34,22 +36,6 @@ export interface CursorCodec {
 }
 
 const encoder = new TextEncoder();
-
-function toBase64Url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-function fromBase64Url(text: string): Uint8Array | null {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
-  try {
-    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-    return Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
-  } catch {
-    return null;
-  }
-}
 
 async function bindingDigest(binding: CursorBinding): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", encoder.encode(`${binding.q}\n${binding.perPage}`));

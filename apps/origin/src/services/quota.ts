@@ -10,13 +10,6 @@ export function quotaPeriod(now: Date): { start: Date; resetsAt: Date } {
   return { start, resetsAt };
 }
 
-/** `YYYY-MM-DD hh:mm:ss`, or with `.ffffff` (the account's `last_login` may carry it). */
-export function formatAccountTimestamp(date: Date, withMicros = false): string {
-  const iso = date.toISOString(); // YYYY-MM-DDTHH:mm:ss.sssZ
-  const base = `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
-  return withMicros ? `${base}.${iso.slice(20, 23)}000` : base;
-}
-
 export interface UsageRow {
   used: number;
   periodStart: string;

@@ -1,6 +1,6 @@
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../../app-env";
-import { tokensEqual } from "../../auth/secrets";
+import { secretsEqual as tokensEqual } from "@scangate/core/http";
 import { AdminConsolePage, type CreateFormState } from "../../pages/admin-console";
 import {
   AdminTenantPage,

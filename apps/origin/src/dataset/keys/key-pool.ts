@@ -1,5 +1,6 @@
 import { p256, p384 } from "@noble/curves/nist.js";
 import { sha256, sha384, sha512 } from "@noble/hashes/sha2.js";
+import { toBase64Url } from "@scangate/core/http";
 import type { Prng } from "../prng";
 import { generateRsaJwk } from "./rsa-keygen";
 
@@ -30,12 +31,6 @@ type SignAlgorithm = string | { name: string; hash?: string | { name: string } }
 
 const ecPrivateScalars = new WeakMap<CryptoKey, { curve: "P-256" | "P-384"; scalar: Uint8Array }>();
 
-function base64Url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
 async function rsaKey(bits: 1024 | 2048, rng: Prng): Promise<PoolKey> {
   const jwk = generateRsaJwk(bits, rng);
   const algorithm = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" };
@@ -54,11 +49,15 @@ async function ecKey(curve: "P-256" | "P-384", rng: Prng): Promise<PoolKey> {
   const x = point.slice(1, 1 + size);
   const y = point.slice(1 + size);
   const algorithm = { name: "ECDSA", namedCurve: curve };
-  const jwk: JsonWebKey = { kty: "EC", crv: curve, x: base64Url(x), y: base64Url(y), ext: true };
+  const jwk: JsonWebKey = { kty: "EC", crv: curve, x: toBase64Url(x), y: toBase64Url(y), ext: true };
   const publicKey = await crypto.subtle.importKey("jwk", jwk, algorithm, true, ["verify"]);
-  const privateKey = await crypto.subtle.importKey("jwk", { ...jwk, d: base64Url(scalar) }, algorithm, true, [
-    "sign",
-  ]);
+  const privateKey = await crypto.subtle.importKey(
+    "jwk",
+    { ...jwk, d: toBase64Url(scalar) },
+    algorithm,
+    true,
+    ["sign"],
+  );
   ecPrivateScalars.set(privateKey, { curve, scalar });
   const hash = curve === "P-256" ? "SHA-256" : "SHA-384";
   return {

@@ -1,3 +1,4 @@
+import { toBase64Url } from "@scangate/core/http";
 import type { Prng } from "../prng";
 
 /**
@@ -84,12 +85,13 @@ function randomPrime(bits: number, rng: Prng): bigint {
   }
 }
 
-function toBase64Url(value: bigint): string {
+/** The big-endian bytes of a non-negative integer, as a JWK writes `n`, `e`, `d`, ... */
+function integerBase64Url(value: bigint): string {
   let hex = value.toString(16);
   if (hex.length % 2) hex = `0${hex}`;
-  let binary = "";
-  for (let i = 0; i < hex.length; i += 2) binary += String.fromCharCode(parseInt(hex.slice(i, i + 2), 16));
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return toBase64Url(bytes);
 }
 
 /** An RSA private key of `bits` bits as a JWK (RS256 by default; callers pick the hash on import). */
@@ -105,14 +107,14 @@ export function generateRsaJwk(bits: number, rng: Prng): JsonWebKey {
     const d = modInverse(E, lambda);
     return {
       kty: "RSA",
-      n: toBase64Url(n),
-      e: toBase64Url(E),
-      d: toBase64Url(d),
-      p: toBase64Url(p),
-      q: toBase64Url(q),
-      dp: toBase64Url(d % (p - 1n)),
-      dq: toBase64Url(d % (q - 1n)),
-      qi: toBase64Url(modInverse(q, p)),
+      n: integerBase64Url(n),
+      e: integerBase64Url(E),
+      d: integerBase64Url(d),
+      p: integerBase64Url(p),
+      q: integerBase64Url(q),
+      dp: integerBase64Url(d % (p - 1n)),
+      dq: integerBase64Url(d % (q - 1n)),
+      qi: integerBase64Url(modInverse(q, p)),
       ext: true,
     };
   }

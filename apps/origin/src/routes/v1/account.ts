@@ -1,7 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import { accountSchema, type Account } from "@scangate/core";
+import { accountTimestamp as formatAccountTimestamp } from "@scangate/core/http";
 import { defineRoute, jsonResponse, V1_ERRORS } from "../../routing";
-import { formatAccountTimestamp, quotaPeriod } from "../../services/quota";
+import { quotaPeriod } from "../../services/quota";
 
 /** GET /api/v1/account: the calling account and its quota in the current period. */
 export const account = defineRoute(

@@ -1,4 +1,4 @@
-/** Time as the edge sees it; tests swap in a clock they move by hand. */
+/** Time as a worker sees it; tests swap in a clock they move by hand. */
 export interface Clock {
   /** Epoch milliseconds. */
   now(): number;
