@@ -1,16 +1,33 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { ADMIN_ROUTES } from "../routes/admin";
 import { API_ROUTES } from "../routes/api";
-import { COMPONENT_SCHEMAS, jsonSchema } from "./schemas";
+import { type Component, jsonSchema } from "./components";
+import { componentsOf } from "./operation";
+
+/** Every component the route definitions name, once; one name for two schemas is an error. */
+export function routeComponents(): Component[] {
+  const byName = new Map<string, Component>();
+  const shapes = [
+    ...API_ROUTES.map((route) => componentsOf(route, route.version)),
+    ...ADMIN_ROUTES.map((route) => componentsOf(route, "admin")),
+  ];
+  for (const found of shapes.flat()) {
+    const known = byName.get(found.name);
+    if (known && known.schema !== found.schema) {
+      throw new Error(`two schemas are named ${found.name} in the route definitions`);
+    }
+    byName.set(found.name, found);
+  }
+  return [...byName.values()];
+}
 
 /** The OpenAPI 3.1 document of the edge: the Censys routes it serves and its admin API. */
 export function buildOpenApiDocument(serverUrl: string): Record<string, unknown> {
   const generator = new OpenAPIHono();
   const registry = generator.openAPIRegistry;
-  // Every component, referenced or not, as JSON Schema 2020-12 (what OpenAPI 3.1 uses) from zod.
-  for (const [name, schema] of Object.entries(COMPONENT_SCHEMAS)) {
+  // The components the routes refer to, as JSON Schema 2020-12 (what OpenAPI 3.1 uses) from zod.
+  for (const { name, schema } of routeComponents())
     registry.registerComponent("schemas", name, jsonSchema(schema));
-  }
   registry.registerComponent("securitySchemes", "tenantBasic", {
     type: "http",
     scheme: "basic",

@@ -1,40 +1,54 @@
 import type { RouteConfig } from "@hono/zod-openapi";
 import { z } from "zod";
-import { type ComponentName, componentRef, QUERY_SCHEMAS, type QuerySchemaName } from "./schemas";
+import { type Component, ERROR_COMPONENTS } from "./components";
 
 /** Which error bodies a route answers with: the Censys v1 or v2 shape, or the admin API's. */
 export type ErrorFamily = "v1" | "v2" | "admin";
 
-/** What a route takes and answers, by component name (openapi/schemas.ts). */
+/** What a route takes and answers, as core wire schemas. */
 export interface OperationShape {
   readonly summary: string;
-  readonly body?: ComponentName;
-  readonly query?: QuerySchemaName;
+  readonly body?: Component;
+  /** Query parameters, each an `in: query` parameter. */
+  readonly query?: z.ZodObject;
   /** The success answer; "file" for a download. */
-  readonly ok: ComponentName | "file";
+  readonly ok: Component | "file";
   /** Answers 201 instead of 200. */
   readonly created?: boolean;
 }
 
-const json = (name: ComponentName) => ({ content: { "application/json": { schema: componentRef(name) } } });
+const json = ({ name }: Component) => ({
+  content: { "application/json": { schema: { $ref: `#/components/schemas/${name}` } } },
+});
+
+/** The components an operation refers to: its body, its answer and its error bodies. */
+export function componentsOf(shape: OperationShape, family: ErrorFamily): Component[] {
+  const errors =
+    family === "v1"
+      ? [ERROR_COMPONENTS.v1, ERROR_COMPONENTS.v1Unauthorized, ERROR_COMPONENTS.v1RateLimited]
+      : family === "v2"
+        ? [ERROR_COMPONENTS.v2, ERROR_COMPONENTS.v2RateLimited]
+        : [ERROR_COMPONENTS.v2];
+  return [...(shape.body ? [shape.body] : []), ...(shape.ok === "file" ? [] : [shape.ok]), ...errors];
+}
 
 function errorResponses(family: ErrorFamily): RouteConfig["responses"] {
-  const shape: ComponentName = family === "v1" ? "V1Error" : "V2Error";
+  const shape = family === "v1" ? ERROR_COMPONENTS.v1 : ERROR_COMPONENTS.v2;
   const responses: RouteConfig["responses"] = {
     400: { description: "Bad request", ...json(shape) },
     404: { description: "Not found", ...json(shape) },
   };
   if (family === "admin") {
-    responses[401] = { description: "Missing or wrong admin token", ...json("V2Error") };
+    responses[401] = { description: "Missing or wrong admin token", ...json(ERROR_COMPONENTS.v2) };
     return responses;
   }
   responses[family === "v1" ? 403 : 401] = {
     description: "Missing or wrong tenant credentials, or a disabled tenant",
-    ...json(family === "v1" ? "V1Unauthorized" : "V2Error"),
+    ...json(family === "v1" ? ERROR_COMPONENTS.v1Unauthorized : ERROR_COMPONENTS.v2),
   };
   responses[429] = {
     description: "Burst limit (`rate_limit_exceeded`) or quota exhausted (`quota_exceeded`); see Retry-After",
-    ...json(family === "v1" ? "V1RateLimited" : "V2RateLimited"),
+    ...json(family === "v1" ? ERROR_COMPONENTS.v1RateLimited : ERROR_COMPONENTS.v2RateLimited),
   };
   responses[502] = {
     description: "The upstream failed or answered something that is not JSON",
@@ -80,7 +94,7 @@ export function openApiOperation(
     ...extra,
     request: {
       ...(params.length ? { params: z.object(Object.fromEntries(params.map((p) => [p, z.string()]))) } : {}),
-      ...(shape.query ? { query: QUERY_SCHEMAS[shape.query] } : {}),
+      ...(shape.query ? { query: shape.query } : {}),
       ...(shape.body ? { body: { required: true, ...json(shape.body) } } : {}),
     },
     responses: { [shape.created ? 201 : 200]: ok, ...errorResponses(family) },

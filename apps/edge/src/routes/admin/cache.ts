@@ -1,6 +1,7 @@
 import {
   ApiError,
   cacheIndexSchema,
+  cachePurgeResultSchema,
   documentIdSchema,
   ipAddressSchema,
   normalizeDocumentId,
@@ -8,6 +9,7 @@ import {
   type V1Index,
 } from "@scangate/core";
 import { defineAdminRoute } from "../../api/define-route";
+import { component } from "../../openapi/components";
 
 const isV1Index = (index: string): index is V1Index => (V1_INDEXES as readonly string[]).includes(index);
 
@@ -16,7 +18,7 @@ export const purgeCacheRoute = defineAdminRoute({
   method: "DELETE",
   path: "/admin/cache/:index/:id",
   summary: "Purge one cached document",
-  ok: "CachePurgeResult",
+  ok: component("CachePurgeResult", cachePurgeResultSchema),
   handler: async (c) => {
     const index = cacheIndexSchema.safeParse(c.req.param("index"));
     if (!index.success) {

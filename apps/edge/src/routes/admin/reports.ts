@@ -1,8 +1,15 @@
-import { auditListQuerySchema, usageListQuerySchema, type UsageRollup } from "@scangate/core";
+import {
+  auditListQuerySchema,
+  auditListSchema,
+  usageListQuerySchema,
+  usageListSchema,
+  type UsageRollup,
+} from "@scangate/core";
 import { and, desc, eq, gte, type SQL } from "drizzle-orm";
 import { defineAdminRoute } from "../../api/define-route";
 import { usage } from "../../db/schema";
 import { parseQuery } from "../../http/json-body";
+import { component } from "../../openapi/components";
 
 // Read-only admin views: the audit log and the hourly usage rollups, newest first.
 
@@ -10,8 +17,8 @@ export const auditListRoute = defineAdminRoute({
   method: "GET",
   path: "/admin/audit",
   summary: "The audit log, newest first",
-  query: "auditList",
-  ok: "AuditList",
+  query: auditListQuerySchema,
+  ok: component("AuditList", auditListSchema),
   handler: async (c) => {
     const query = parseQuery(c, auditListQuerySchema);
     const entries = await c.get("services").audit.list({ tenantId: query.tenant_id, limit: query.limit });
@@ -23,8 +30,8 @@ export const usageListRoute = defineAdminRoute({
   method: "GET",
   path: "/admin/usage",
   summary: "Hourly usage rollups, newest first",
-  query: "usageList",
-  ok: "UsageList",
+  query: usageListQuerySchema,
+  ok: component("UsageList", usageListSchema),
   handler: async (c) => {
     const query = parseQuery(c, usageListQuerySchema);
     const filters: SQL[] = [];

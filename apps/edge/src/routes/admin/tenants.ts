@@ -1,8 +1,11 @@
 import {
   ApiError,
   tenantCreateBodySchema,
+  tenantListSchema,
   tenantPatchBodySchema,
   tenantRotateBodySchema,
+  tenantSchema,
+  tenantWithSecretSchema,
 } from "@scangate/core";
 import type { Context } from "hono";
 import { defineAdminRoute } from "../../api/define-route";
@@ -10,6 +13,7 @@ import type { AppEnv } from "../../app-env";
 import { parseJsonBody } from "../../http/json-body";
 import { ADMIN_ACTOR, createTenant, rotateSecret, updateTenant } from "../../tenants/actions";
 import { tenantToWire } from "../../tenants/store";
+import { component } from "../../openapi/components";
 
 function checkTier(c: Context<AppEnv>, tier: string | undefined): void {
   const tiers = c.get("services").config.rateTiers;
@@ -36,8 +40,8 @@ export const createTenantRoute = defineAdminRoute({
   method: "POST",
   path: "/admin/tenants",
   summary: "Create a tenant (its secret is shown only here)",
-  body: "TenantCreateBody",
-  ok: "TenantWithSecret",
+  body: component("TenantCreateBody", tenantCreateBodySchema),
+  ok: component("TenantWithSecret", tenantWithSecretSchema),
   created: true,
   handler: async (c) => {
     const body = await parseJsonBody(c, tenantCreateBodySchema);
@@ -50,7 +54,7 @@ export const listTenantsRoute = defineAdminRoute({
   method: "GET",
   path: "/admin/tenants",
   summary: "List tenants",
-  ok: "TenantList",
+  ok: component("TenantList", tenantListSchema),
   handler: async (c) => {
     const { tenants, clock } = c.get("services");
     const now = clock.now();
@@ -62,7 +66,7 @@ export const showTenantRoute = defineAdminRoute({
   method: "GET",
   path: "/admin/tenants/:id",
   summary: "Show a tenant",
-  ok: "Tenant",
+  ok: component("Tenant", tenantSchema),
   handler: async (c) => c.json(tenantToWire(await existingTenant(c), c.get("services").clock.now())),
 });
 
@@ -70,8 +74,8 @@ export const updateTenantRoute = defineAdminRoute({
   method: "PATCH",
   path: "/admin/tenants/:id",
   summary: "Change allowance, period, tier, disabled, name, email or used",
-  body: "TenantPatchBody",
-  ok: "Tenant",
+  body: component("TenantPatchBody", tenantPatchBodySchema),
+  ok: component("Tenant", tenantSchema),
   handler: async (c) => {
     const body = await parseJsonBody(c, tenantPatchBodySchema);
     checkTier(c, body.tier);
@@ -86,8 +90,8 @@ export const rotateSecretRoute = defineAdminRoute({
   method: "POST",
   path: "/admin/tenants/:id/rotate",
   summary: "Rotate the secret, optionally keeping the old one for a grace period",
-  body: "TenantRotateBody",
-  ok: "TenantWithSecret",
+  body: component("TenantRotateBody", tenantRotateBodySchema),
+  ok: component("TenantWithSecret", tenantWithSecretSchema),
   handler: async (c) => {
     const body = await parseJsonBody(c, tenantRotateBodySchema, {});
     const rotated = await rotateSecret(
@@ -105,7 +109,7 @@ export const deleteTenantRoute = defineAdminRoute({
   method: "DELETE",
   path: "/admin/tenants/:id",
   summary: "Delete a tenant",
-  ok: "Tenant",
+  ok: component("Tenant", tenantSchema),
   handler: async (c) => {
     const { tenants, audit, auth, clock } = c.get("services");
     const before = await existingTenant(c);

@@ -1,5 +1,7 @@
 import { defineApiRoute } from "../../api/define-route";
 import { tenantAccount } from "../../tenants/account";
+import { accountSchema } from "@scangate/core";
+import { component } from "../../openapi/components";
 
 /**
  * GET /api/v1/account answered by the edge: the tenant's own login, email, first and last
@@ -12,7 +14,7 @@ export const accountRoute = defineApiRoute({
   version: "v1",
   cost: 0,
   summary: "The tenant's own account and quota",
-  ok: "Account",
+  ok: component("Account", accountSchema),
   handler: async (c) => {
     const { account, quota } = await tenantAccount(c.get("services"), c.get("tenant"));
     c.set("quota", quota);

@@ -1,4 +1,4 @@
-import { bulkBodySchema } from "@scangate/core";
+import { bulkBodySchema, bulkResponseSchema } from "@scangate/core";
 import { defineApiRoute } from "../../api/define-route";
 import {
   chargedRelay,
@@ -21,6 +21,7 @@ import {
 import { isCharged } from "../../quota/billing";
 import type { EdgeServices } from "../../services";
 import { relayedResponse, relayJson } from "../../upstream/relay";
+import { component } from "../../openapi/components";
 
 function parseJson(body: Uint8Array | undefined): unknown {
   try {
@@ -95,8 +96,8 @@ export const bulkRoute = defineApiRoute({
   cost: 1,
   cache: { kind: "bulk" },
   summary: "Up to 50 certificates (cached per certificate)",
-  body: "BulkBody",
-  ok: "BulkResponse",
+  body: component("BulkBody", bulkBodySchema),
+  ok: component("BulkResponse", bulkResponseSchema),
   handler: async (c) => {
     const body = await readRequestBody(c);
     const parsed = bulkBodySchema.safeParse(parseJson(body));

@@ -1,5 +1,7 @@
 import { defineApiRoute } from "../../api/define-route";
 import { forwardFile, forwardRebasingLinks } from "../../api/forward";
+import { rawResultDetailsSchema, rawSeriesDetailsSchema, rawSeriesListSchema } from "@scangate/core";
+import { component } from "../../openapi/components";
 
 // Raw data: free. Answers' links to the upstream are re-rooted at the edge (rebaseUpstreamLinks).
 
@@ -10,7 +12,7 @@ export const rawSeriesListRoute = defineApiRoute({
   version: "v1",
   cost: 0,
   summary: "Raw-data series",
-  ok: "RawSeriesList",
+  ok: component("RawSeriesList", rawSeriesListSchema),
   handler: forwardRebasingLinks,
 });
 
@@ -21,7 +23,7 @@ export const rawSeriesRoute = defineApiRoute({
   version: "v1",
   cost: 0,
   summary: "Scans of a raw-data series",
-  ok: "RawSeriesDetails",
+  ok: component("RawSeriesDetails", rawSeriesDetailsSchema),
   handler: forwardRebasingLinks,
 });
 
@@ -32,7 +34,7 @@ export const rawResultRoute = defineApiRoute({
   version: "v1",
   cost: 0,
   summary: "Files of one raw-data scan",
-  ok: "RawResultDetails",
+  ok: component("RawResultDetails", rawResultDetailsSchema),
   handler: forwardRebasingLinks,
 });
 

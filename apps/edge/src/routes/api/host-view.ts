@@ -1,9 +1,16 @@
-import { hostViewParamsSchema, parseRfc3339Nanos } from "@scangate/core";
+import {
+  hostDocumentSchema,
+  hostViewParamsSchema,
+  hostViewQuerySchema,
+  parseRfc3339Nanos,
+  v2Envelope,
+} from "@scangate/core";
 import { serveCachedDocument } from "../../api/cached-document";
 import { defineApiRoute } from "../../api/define-route";
 import { chargedRelay, upstreamPath } from "../../api/exchange";
 import { renderedError } from "../../http/errors";
 import { relayedResponse } from "../../upstream/relay";
+import { component } from "../../openapi/components";
 
 /**
  * GET /api/v2/hosts/{ip}[?at_time=...] through the shared cache. A host at a past point in time
@@ -19,8 +26,8 @@ export const hostViewRoute = defineApiRoute({
   cost: 1,
   cache: { kind: "document", ttl: "hosts" },
   summary: "One host, optionally at a point in time (cached)",
-  query: "hostView",
-  ok: "HostResponse",
+  query: hostViewQuerySchema,
+  ok: component("HostResponse", v2Envelope(hostDocumentSchema)),
   handler: async (c) => {
     const ip = hostViewParamsSchema.safeParse({ ip: c.req.param("ip") });
     const query = new URL(c.req.url).searchParams;

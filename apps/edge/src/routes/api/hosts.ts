@@ -1,5 +1,13 @@
 import { defineApiRoute } from "../../api/define-route";
 import { forward } from "../../api/forward";
+import {
+  hostsAggregateQuerySchema,
+  hostsAggregateResultSchema,
+  hostsSearchQuerySchema,
+  hostsSearchResultSchema,
+  v2Envelope,
+} from "@scangate/core";
+import { component } from "../../openapi/components";
 
 /** GET /api/v2/hosts/aggregate: forwarded as it is. */
 export const hostsAggregateRoute = defineApiRoute({
@@ -9,8 +17,8 @@ export const hostsAggregateRoute = defineApiRoute({
   version: "v2",
   cost: 1,
   summary: "Aggregate hosts into buckets",
-  query: "hostsAggregate",
-  ok: "HostsAggregateResponse",
+  query: hostsAggregateQuerySchema,
+  ok: component("HostsAggregateResponse", v2Envelope(hostsAggregateResultSchema)),
   handler: forward,
 });
 
@@ -22,7 +30,7 @@ export const hostsSearchRoute = defineApiRoute({
   version: "v2",
   cost: 1,
   summary: "Search hosts (cursor pagination)",
-  query: "hostsSearch",
-  ok: "HostsSearchResponse",
+  query: hostsSearchQuerySchema,
+  ok: component("HostsSearchResponse", v2Envelope(hostsSearchResultSchema)),
   handler: forward,
 });

@@ -1,10 +1,18 @@
-import { ApiError } from "@scangate/core";
+import {
+  ApiError,
+  exportJobSchema,
+  exportStartBodySchema,
+  queryJobSchema,
+  queryJobStartBodySchema,
+  queryResultsPageSchema,
+} from "@scangate/core";
 import { describeSqlError, parseQuery } from "@scangate/sql";
 import { defineApiRoute } from "../../api/define-route";
 import { type ApiContext, chargedRelay, readRequestBody, upstreamPath } from "../../api/exchange";
 import type { JobKind } from "../../jobs/store";
 import { relayFile } from "../../upstream/file";
 import { isSuccess, relayedResponse } from "../../upstream/relay";
+import { component } from "../../openapi/components";
 
 /**
  * The job's SQL, checked by the same parser and text bounds the origin applies, so a query
@@ -67,8 +75,8 @@ export const queryStartRoute = defineApiRoute({
   version: "v1",
   cost: 1,
   summary: "Start a query job",
-  body: "QueryJobStartBody",
-  ok: "QueryJob",
+  body: component("QueryJobStartBody", queryJobStartBodySchema),
+  ok: component("QueryJob", queryJobSchema),
   handler: (c) => startJob(c, "query"),
 });
 
@@ -79,7 +87,7 @@ export const queryStatusRoute = defineApiRoute({
   version: "v1",
   cost: 0,
   summary: "Status of a query job (its owner only)",
-  ok: "QueryJob",
+  ok: component("QueryJob", queryJobSchema),
   handler: async (c) => relayedResponse(await readOwnedJob(c, "query")),
 });
 
@@ -90,7 +98,7 @@ export const queryResultsRoute = defineApiRoute({
   version: "v1",
   cost: 0,
   summary: "A page of a query job's results (its owner only)",
-  ok: "QueryResultsPage",
+  ok: component("QueryResultsPage", queryResultsPageSchema),
   handler: async (c) => relayedResponse(await readOwnedJob(c, "query")),
 });
 
@@ -101,8 +109,8 @@ export const exportStartRoute = defineApiRoute({
   version: "v1",
   cost: 1,
   summary: "Start an export job",
-  body: "ExportStartBody",
-  ok: "ExportJob",
+  body: component("ExportStartBody", exportStartBodySchema),
+  ok: component("ExportJob", exportJobSchema),
   handler: (c) => startJob(c, "export"),
 });
 
@@ -113,7 +121,7 @@ export const exportStatusRoute = defineApiRoute({
   version: "v1",
   cost: 0,
   summary: "Status of an export job; download_paths point at the edge (its owner only)",
-  ok: "ExportJob",
+  ok: component("ExportJob", exportJobSchema),
   handler: async (c) => {
     const relayed = await readOwnedJob(c, "export");
     const paths = downloadPaths(relayed.json);

@@ -1,5 +1,7 @@
 import { defineApiRoute } from "../../api/define-route";
 import { forward } from "../../api/forward";
+import { seriesDetailsSchema, seriesListSchema } from "@scangate/core";
+import { component } from "../../openapi/components";
 
 /** GET /api/v1/query_definitions: free, forwarded as it is. */
 export const seriesListRoute = defineApiRoute({
@@ -9,7 +11,7 @@ export const seriesListRoute = defineApiRoute({
   version: "v1",
   cost: 0,
   summary: "Series that can be queried",
-  ok: "SeriesList",
+  ok: component("SeriesList", seriesListSchema),
   handler: forward,
 });
 
@@ -21,6 +23,6 @@ export const seriesDetailsRoute = defineApiRoute({
   version: "v1",
   cost: 0,
   summary: "Fields and tables of a series",
-  ok: "SeriesDetails",
+  ok: component("SeriesDetails", seriesDetailsSchema),
   handler: forward,
 });

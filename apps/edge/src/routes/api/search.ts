@@ -1,5 +1,12 @@
 import { defineApiRoute } from "../../api/define-route";
 import { forward } from "../../api/forward";
+import {
+  reportBodySchema,
+  reportResponseSchema,
+  searchBodySchema,
+  searchResponseSchema,
+} from "@scangate/core";
+import { component } from "../../openapi/components";
 
 /** POST /api/v1/search/:index: forwarded as it is. */
 export const searchRoute = defineApiRoute({
@@ -9,8 +16,8 @@ export const searchRoute = defineApiRoute({
   version: "v1",
   cost: 1,
   summary: "Search an index",
-  body: "SearchBody",
-  ok: "SearchResponse",
+  body: component("SearchBody", searchBodySchema),
+  ok: component("SearchResponse", searchResponseSchema),
   handler: forward,
 });
 
@@ -22,7 +29,7 @@ export const reportRoute = defineApiRoute({
   version: "v1",
   cost: 1,
   summary: "Aggregate report over a query",
-  body: "ReportBody",
-  ok: "ReportResponse",
+  body: component("ReportBody", reportBodySchema),
+  ok: component("ReportResponse", reportResponseSchema),
   handler: forward,
 });

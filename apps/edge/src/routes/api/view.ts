@@ -1,10 +1,19 @@
-import { normalizeDocumentId, renderErrorBody, viewParamsSchema } from "@scangate/core";
+import {
+  certificateDocumentSchema,
+  ipv4DocumentSchema,
+  normalizeDocumentId,
+  renderErrorBody,
+  viewParamsSchema,
+  websiteDocumentSchema,
+} from "@scangate/core";
 import { serveCachedDocument } from "../../api/cached-document";
 import { defineApiRoute } from "../../api/define-route";
 import { chargedRelay, upstreamPath } from "../../api/exchange";
 import { UNKNOWN_CERTIFICATE_ENTRY } from "../../cache/bulk-merge";
 import { renderedError } from "../../http/errors";
 import { relayedResponse } from "../../upstream/relay";
+import { z } from "zod";
+import { component } from "../../openapi/components";
 
 /**
  * GET /api/v1/view/:index/:id through the shared cache. A certificate row is the same one bulk
@@ -19,7 +28,10 @@ export const viewRoute = defineApiRoute({
   cost: 1,
   cache: { kind: "document", ttl: "per_index" },
   summary: "One document (cached)",
-  ok: "V1Document",
+  ok: component(
+    "V1Document",
+    z.union([ipv4DocumentSchema, websiteDocumentSchema, certificateDocumentSchema]),
+  ),
   handler: async (c) => {
     const params = viewParamsSchema.safeParse(c.req.param());
     if (!params.success || new URL(c.req.url).search !== "") {
