@@ -176,6 +176,16 @@ def hosts_aggregate():
     assert top["total_omitted"] == sum(expected.values()) - top["buckets"][0]["count"], top
 
 
+@check("CensysHosts.metadata lists the service names, each one a search finds")
+def hosts_metadata():
+    names = hosts.metadata()["services"]
+    assert names and names == sorted(names, key=str.lower), names
+    assert len({name.lower() for name in names}) == len(names), names
+    for name in names[:3]:
+        hits = hosts.search(f"services.service_name: {name}", per_page=1)()
+        assert hits, name
+
+
 @check("CensysHosts errors arrive as the client's exceptions")
 def hosts_errors():
     try:

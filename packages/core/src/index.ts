@@ -14,6 +14,7 @@ export * from "./v1/documents";
 export * from "./v2/envelope";
 export * from "./v2/host";
 export * from "./v2/hosts-api";
+export * from "./v2/metadata";
 export * from "./cache-indexes";
 // The edge's own admin API (/admin, bearer ADMIN_TOKEN).
 export * from "./admin/periods";

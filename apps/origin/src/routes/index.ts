@@ -10,6 +10,7 @@ import { reportRoutes } from "./v1/report";
 import { searchRoutes } from "./v1/search";
 import { viewRoutes } from "./v1/view";
 import { hostRoutes } from "./v2/hosts";
+import { metadataRoutes } from "./v2/metadata";
 
 /**
  * Every route the origin serves, in the order the app registers them. The 405 answers (from
@@ -26,6 +27,7 @@ export const ORIGIN_ROUTES: readonly OriginRoute[] = [
   ...accountRoutes,
   // v2 hosts
   ...hostRoutes,
+  ...metadataRoutes,
   // v1 (asynchronous jobs, query definitions, raw data)
   ...queryJobRoutes,
   ...queryDefinitionRoutes,

@@ -1,6 +1,7 @@
 import { aggregateField } from "./aggregate";
 import { readCertificates, readHost, readHostAt, readV1Document } from "./documents";
 import { searchHosts } from "./hosts-search";
+import { listServiceNames } from "./metadata";
 import { searchV1 } from "./v1-search";
 
 /** A reader of the dataset, as its module writes it, with the database already given. */
@@ -19,6 +20,7 @@ export interface Dataset {
   searchV1: Bound<typeof searchV1>;
   searchHosts: Bound<typeof searchHosts>;
   aggregateField: Bound<typeof aggregateField>;
+  listServiceNames: Bound<typeof listServiceNames>;
 }
 
 export function d1Dataset(db: D1Database): Dataset {
@@ -30,5 +32,6 @@ export function d1Dataset(db: D1Database): Dataset {
     searchV1: (...args) => searchV1(db, ...args),
     searchHosts: (...args) => searchHosts(db, ...args),
     aggregateField: (...args) => aggregateField(db, ...args),
+    listServiceNames: () => listServiceNames(db),
   };
 }

@@ -12,6 +12,7 @@ import {
   queryStartRoute,
   queryStatusRoute,
 } from "./jobs";
+import { hostsMetadataRoute } from "./metadata";
 import { seriesDetailsRoute, seriesListRoute } from "./query-definitions";
 import { reportRoute, searchRoute } from "./search";
 import { viewRoute } from "./view";
@@ -42,4 +43,5 @@ export const API_ROUTES: readonly ApiRoute[] = [
   hostsAggregateRoute,
   hostsSearchRoute,
   hostViewRoute,
+  hostsMetadataRoute,
 ];
