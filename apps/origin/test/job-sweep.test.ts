@@ -30,7 +30,7 @@ async function pendingJob(h: Harness, kind: JobKind = "query"): Promise<string> 
     query: "SELECT 1",
     checkedSql: "SELECT 1",
     options: kind === "export" ? { format: "csv" } : undefined,
-    now: h.clock.now(),
+    now: new Date(h.clock.now()),
   });
   return id;
 }
@@ -45,7 +45,7 @@ describe("lost job sweep", () => {
   it("ends a started job whose heartbeat stopped as error once the heartbeat is stale", async () => {
     const h = harness();
     const id = await pendingJob(h);
-    expect(await markStarted(env.DB, id, h.clock.now())).toBe(true);
+    expect(await markStarted(env.DB, id, new Date(h.clock.now()))).toBe(true);
     h.clock.advance(HEARTBEAT_STALE_MS - 1);
     await h.scheduled();
     expect((await jobStatus(h, "query", id)).status).toBe("pending");
@@ -62,10 +62,10 @@ describe("lost job sweep", () => {
   it("leaves a started job alone while its heartbeat goes on, however long it runs", async () => {
     const h = harness();
     const id = await pendingJob(h, "export");
-    await markStarted(env.DB, id, h.clock.now());
+    await markStarted(env.DB, id, new Date(h.clock.now()));
     for (let minute = 0; minute < 20; minute++) {
       h.clock.advance(30_000);
-      await touchJob(env.DB, id, h.clock.now());
+      await touchJob(env.DB, id, new Date(h.clock.now()));
       h.clock.advance(30_000);
       await h.scheduled();
     }
@@ -89,9 +89,9 @@ describe("lost job sweep", () => {
   it("gives a job handed back for a retry the queue's grace from the hand-back, not the heartbeat's", async () => {
     const h = harness();
     const id = await pendingJob(h);
-    await markStarted(env.DB, id, h.clock.now());
+    await markStarted(env.DB, id, new Date(h.clock.now()));
     h.clock.advance(60_000);
-    await markRetrying(env.DB, id, h.clock.now());
+    await markRetrying(env.DB, id, new Date(h.clock.now()));
     h.clock.advance(QUEUE_STALE_MS - 1);
     await h.scheduled();
     expect((await jobStatus(h, "query", id)).status).toBe("pending");
@@ -116,11 +116,11 @@ describe("lost job sweep", () => {
   it("lets one consumer claim a job: a duplicate delivery is refused until the heartbeat is stale", async () => {
     const h = harness();
     const id = await pendingJob(h);
-    expect(await markStarted(env.DB, id, h.clock.now())).toBe(true);
+    expect(await markStarted(env.DB, id, new Date(h.clock.now()))).toBe(true);
     h.clock.advance(HEARTBEAT_STALE_MS - 1);
-    expect(await markStarted(env.DB, id, h.clock.now())).toBe(false);
+    expect(await markStarted(env.DB, id, new Date(h.clock.now()))).toBe(false);
     h.clock.advance(1);
-    expect(await markStarted(env.DB, id, h.clock.now())).toBe(true);
+    expect(await markStarted(env.DB, id, new Date(h.clock.now()))).toBe(true);
   });
 
   it("runs from the worker's own scheduled handler (the cron)", async () => {
@@ -148,8 +148,8 @@ describe("a consumer that outlives the sweep", () => {
           if (!swept) {
             swept = true;
             const started = await findJob(env.DB, id);
-            expect(started?.startedAt).toBe(h.clock.now().getTime());
-            expect(started?.heartbeatAt).toBe(h.clock.now().getTime());
+            expect(started?.startedAt).toBe(h.clock.now());
+            expect(started?.heartbeatAt).toBe(h.clock.now());
             h.clock.advance(HEARTBEAT_STALE_MS);
             await h.scheduled();
           }

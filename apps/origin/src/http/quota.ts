@@ -12,7 +12,7 @@ export function chargeQuota(cost: number): MiddlewareHandler<AppEnv> {
   return async function chargeQuota(c, next) {
     const { quota, clock } = c.var.services;
     const account = c.var.account;
-    const now = clock.now();
+    const now = new Date(clock.now());
     const charge = await quota.charge(account, cost, now);
     if (!charge.ok) {
       const seconds = Math.max(1, Math.ceil((charge.resetsAt.getTime() - now.getTime()) / 1000));

@@ -29,19 +29,19 @@ async function runJob(env: Env, job: JobRow, clock: Clock): Promise<void> {
   const limits = jobLimits(env);
   const started = Date.now();
   // While it beats, the sweep knows the job is alive (see expiry.ts).
-  const heartbeat = () => touchJob(env.DB, job.id, clock.now());
+  const heartbeat = () => touchJob(env.DB, job.id, new Date(clock.now()));
   try {
     const outcome =
       job.kind === "query"
         ? await runQueryJob(env, job, limits, heartbeat)
         : await runExportJob(env, job, limits, heartbeat);
-    const recorded = await markSucceeded(env.DB, job.id, outcome, clock.now());
+    const recorded = await markSucceeded(env.DB, job.id, outcome, new Date(clock.now()));
     // Another delivery (or the lost-job sweep) ended the job first: its outcome stands.
     if (!recorded)
       await deletePrefix(env.EXPORTS, job.kind === "query" ? resultPrefix(job.id) : exportPrefix(job.id));
   } catch (error) {
     if (!(error instanceof JobFailure)) throw error;
-    await markFailed(env.DB, job.id, error.message, clock.now(), Date.now() - started);
+    await markFailed(env.DB, job.id, error.message, new Date(clock.now()), Date.now() - started);
   }
 }
 
@@ -61,7 +61,7 @@ async function consume(message: Message<unknown>, env: Env, clock: Clock): Promi
   const job = await findJob(env.DB, parsed.data.job_id);
   // markStarted is the claim: the sweep may have ended the job since the read, or a duplicate
   // delivery may be running it right now (its cleanup after losing would delete the results).
-  if (!job || job.status !== "pending" || !(await markStarted(env.DB, job.id, clock.now()))) {
+  if (!job || job.status !== "pending" || !(await markStarted(env.DB, job.id, new Date(clock.now())))) {
     message.ack();
     return;
   }
@@ -71,10 +71,10 @@ async function consume(message: Message<unknown>, env: Env, clock: Clock): Promi
   } catch (error) {
     console.error(`job ${job.id} failed (attempt ${message.attempts}):`, error);
     if (message.attempts >= MAX_JOB_ATTEMPTS) {
-      await markFailed(env.DB, job.id, "the job failed unexpectedly; please retry", clock.now());
+      await markFailed(env.DB, job.id, "the job failed unexpectedly; please retry", new Date(clock.now()));
       message.ack();
     } else {
-      await markRetrying(env.DB, job.id, clock.now());
+      await markRetrying(env.DB, job.id, new Date(clock.now()));
       message.retry();
     }
   }
@@ -98,7 +98,7 @@ export function createJobHandlers(deps: JobHandlerDeps = {}) {
     },
 
     scheduled: async (_controller: ScheduledController, env: Env): Promise<void> => {
-      await expireJobs(env, clock.now());
+      await expireJobs(env, new Date(clock.now()));
     },
   };
 }

@@ -1,12 +1,11 @@
-/** The one source of "now" for the origin, so tests can pin time (quota periods, relative dates). */
-export interface Clock {
-  now(): Date;
-}
+import type { Clock } from "@scangate/core/http";
 
-export const systemClock: Clock = { now: () => new Date() };
+// The one source of "now" for the origin, so tests can pin time (quota periods, relative dates):
+// the Clock both workers share (epoch milliseconds).
+export { systemClock, type Clock } from "@scangate/core/http";
 
 /** A clock that always answers `at` (tests). */
 export function fixedClock(at: Date | string): Clock {
-  const date = typeof at === "string" ? new Date(at) : at;
-  return { now: () => new Date(date.getTime()) };
+  const ms = typeof at === "string" ? Date.parse(at) : at.getTime();
+  return { now: () => ms };
 }

@@ -23,7 +23,7 @@ export const account = defineRoute(
       quota: {
         used: usage.used,
         allowance: account.allowance,
-        resets_at: formatAccountTimestamp(quotaPeriod(c.var.services.clock.now()).resetsAt),
+        resets_at: formatAccountTimestamp(quotaPeriod(new Date(c.var.services.clock.now())).resetsAt),
       },
     };
     return c.json(body);

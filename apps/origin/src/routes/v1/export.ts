@@ -58,7 +58,7 @@ function statusBody(c: Context, job: JobRow): ExportJob {
 async function currentExport(c: Context<AppEnv>): Promise<JobRow> {
   const { clock, jobs, results } = c.var.services;
   const job = await findOwnedJob(jobs, c.req.param("job_id") ?? "", "export", c.var.account.api_id);
-  if (job.status === "success" && isPastRetention(job, clock.now())) {
+  if (job.status === "success" && isPastRetention(job, new Date(clock.now()))) {
     await expireExport(results, jobs, job);
     return { ...job, status: "expired" };
   }
@@ -105,12 +105,12 @@ export const exportStart = defineRoute(
       query: body.query,
       checkedSql: body.query,
       options,
-      now: clock.now(),
+      now: new Date(clock.now()),
     });
     try {
       await jobQueue.enqueue(job.id);
     } catch (error) {
-      await jobs.markFailed(job.id, "the job could not be queued; please retry", clock.now());
+      await jobs.markFailed(job.id, "the job could not be queued; please retry", new Date(clock.now()));
       throw error;
     }
     const started: ExportJob = { status: "pending", job_id: job.id, configuration: configurationOf(job) };

@@ -59,12 +59,12 @@ export const queryStart = defineRoute(
       owner: c.var.account.api_id,
       query,
       checkedSql: query,
-      now: clock.now(),
+      now: new Date(clock.now()),
     });
     try {
       await jobQueue.enqueue(job.id);
     } catch (error) {
-      await jobs.markFailed(job.id, "the job could not be queued; please retry", clock.now());
+      await jobs.markFailed(job.id, "the job could not be queued; please retry", new Date(clock.now()));
       throw error;
     }
     return c.json(statusBody(job));
@@ -81,7 +81,7 @@ export const queryStatus = defineRoute(
   { operation: "query_status", cost: null },
   async (c) => {
     const job = await findOwnedJob(c.var.services.jobs, c.req.param("job_id"), "query", c.var.account.api_id);
-    if (isPastRetention(job, c.var.services.clock.now())) throw new ApiError("not_found");
+    if (isPastRetention(job, new Date(c.var.services.clock.now()))) throw new ApiError("not_found");
     return c.json(statusBody(job));
   },
 );
@@ -102,7 +102,7 @@ export const queryResults = defineRoute(
   { operation: "query_results", cost: null },
   async (c) => {
     const job = await findOwnedJob(c.var.services.jobs, c.req.param("job_id"), "query", c.var.account.api_id);
-    if (isPastRetention(job, c.var.services.clock.now())) throw new ApiError("not_found");
+    if (isPastRetention(job, new Date(c.var.services.clock.now()))) throw new ApiError("not_found");
     if (job.status !== "success") return c.json(statusBody(job));
     const pageText = c.req.param("page");
     const page = /^\d{1,9}$/.test(pageText) ? Number(pageText) : 0;

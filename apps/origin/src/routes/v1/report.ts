@@ -26,7 +26,7 @@ export const report = defineRoute(
     const { registry } = V1_INDEX_STORAGE[index];
     const { services } = c.var;
     const started = performance.now();
-    const where = compileSearch(body.query, "v1", registry, services.clock.now());
+    const where = compileSearch(body.query, "v1", registry, new Date(services.clock.now()));
     const aggregate = await services.dataset.aggregateField(registry, body.field, where, body.buckets, "v1");
     const response: ReportResponse = {
       status: "ok",

@@ -82,7 +82,7 @@ export const hostsSearch = defineRoute(
     const { services } = c.var;
     const binding: CursorBinding = { q, perPage: params.per_page };
     const cursor = params.cursor ? await decodeCursor(c, params.cursor, binding) : null;
-    const where = compileSearch(q, "v2", hostsRegistryV2, services.clock.now());
+    const where = compileSearch(q, "v2", hostsRegistryV2, new Date(services.clock.now()));
     const page = await services.dataset.searchHosts(where, params.per_page, cursor, params.fields);
     const result: HostsSearchResult = {
       query: q,
@@ -113,7 +113,7 @@ export const hostsAggregate = defineRoute(
     const params = parseInput(hostsAggregateQuerySchema, queryParams(c));
     const q = params.q ?? "";
     const { services } = c.var;
-    const where = compileSearch(q, "v2", hostsRegistryV2, services.clock.now());
+    const where = compileSearch(q, "v2", hostsRegistryV2, new Date(services.clock.now()));
     const aggregate = await services.dataset.aggregateField(
       hostsRegistryV2,
       params.field,
