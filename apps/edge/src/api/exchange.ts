@@ -11,15 +11,12 @@ import { type Relayed, relayJson } from "../upstream/relay";
 export type ApiContext = Context<AppEnv>;
 
 /**
- * The quota after this request's charge, for its RateLimit headers. The tenant row is the one
- * the auth cache holds, so later requests of this isolate start from it too (for headers only:
- * charging always asks D1).
+ * The quota after this request's charge or refund, for its RateLimit headers. The auth cache is
+ * told it through its own method, for this isolate's next requests: no route writes its rows.
  */
 function noteQuota(c: ApiContext, quota: QuotaState): void {
   c.set("quota", quota);
-  const tenant = c.get("tenant");
-  tenant.used = quota.used;
-  tenant.resetsAt = quota.resetsAt;
+  c.get("services").auth.rememberQuota(c.get("tenant").apiId, quota);
 }
 
 /**

@@ -57,6 +57,16 @@ export class TenantAuthenticator {
     return { ok: true, tenant: row };
   }
 
+  /**
+   * The tenant's quota after a charge or refund the ledger just answered, so this isolate's next
+   * requests start their RateLimit headers from it rather than from the row as loaded. Headers
+   * only: charging always asks the ledger.
+   */
+  rememberQuota(apiId: string, quota: { used: number; resetsAt: number | null }): void {
+    const entry = this.cache.get(apiId);
+    if (entry) entry.row = { ...entry.row, used: quota.used, resetsAt: quota.resetsAt };
+  }
+
   invalidate(apiId: string): void {
     this.cache.delete(apiId);
   }
