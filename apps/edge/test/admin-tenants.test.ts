@@ -241,3 +241,15 @@ describe("POST /admin/tenants/:id/rotate", () => {
     expect((await admin("POST", "/admin/tenants/tnt_missing/rotate")).status).toBe(404);
   });
 });
+
+describe("GET /api/v1/account of a tenant", () => {
+  it("gives last_login with its .ffffff fraction, which `censys account` cuts off to whole seconds", async () => {
+    const tenant = await createTenant({});
+    const res = await account(tenant);
+    expect(res.status).toBe(200);
+    const body = await res.json<{ first_login: string; last_login: string }>();
+    expect(body.last_login).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$/);
+    expect(body.last_login.slice(0, -7)).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(body.first_login).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+  });
+});

@@ -200,6 +200,8 @@ def hosts_errors():
         assert error.status_code == 422, error.status_code
     account = hosts.account()
     assert account["quota"]["allowance"] > 0 and account["login"], account
+    # `censys account` prints last_login[:-7]: the value carries a `.ffffff` fraction.
+    datetime.datetime.strptime(account["last_login"][:-7], "%Y-%m-%d %H:%M:%S")
 
 
 @check("CensysCertificates.search pages through results with the default fields")

@@ -18,7 +18,9 @@ export async function tenantAccount(
     login: tenant.name,
     email: tenant.email,
     first_login: accountTimestamp(tenant.createdAt),
-    last_login: accountTimestamp(tenant.lastSeenAt ?? now),
+    // With `.ffffff`, as the public service answers: the official `censys account` command cuts
+    // the last seven characters off this value.
+    last_login: accountTimestamp(tenant.lastSeenAt ?? now, true),
     quota: {
       used: quota.used,
       allowance: quota.allowance,
