@@ -176,6 +176,13 @@ describe("POST /api/v1/search/:index", () => {
     expect(body).toHaveProperty("token");
   });
 
+  it('refuses the query ":" (a colon with no field) with 400, as the spec says', async () => {
+    const { res, body } = await postJson("/api/v1/search/ipv4", { query: ":" });
+    expect(res.status).toBe(400);
+    expect(v1ErrorSchema.parse(body)).toMatchObject({ error_code: 400, error: "query could not be parsed" });
+    expect(String(body.detail)).toContain("field name is missing");
+  });
+
   it("refuses a query on a field the index does not have with 400", async () => {
     const { res, body } = await postJson("/api/v1/search/ipv4", { query: "no.such.field: 1" });
     expect(res.status).toBe(400);

@@ -212,6 +212,13 @@ class Parser implements Cursor {
       this.pos += 3;
       return { type: "all" };
     }
+    if (char === ":") {
+      throw new QueryError(
+        `a field name is missing before ":" at position ${start} (to search for a colon, quote it: ":")`,
+        start,
+        ":",
+      );
+    }
     if (char === "[" || char === "{") {
       throw new QueryError(
         `a range or set needs a field, like port: [1 TO 1024], at position ${start}`,

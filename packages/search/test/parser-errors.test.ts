@@ -13,6 +13,9 @@ type ErrorCase = [string, number, string, string];
 
 const SHARED: ErrorCase[] = [
   ["port: 22)", 8, ")", 'unexpected ")" at position 8'],
+  [":", 0, ":", 'a field name is missing before ":" at position 0'],
+  [" : ", 1, ":", 'a field name is missing before ":" at position 1'],
+  ["a and :b", 6, ":", 'a field name is missing before ":" at position 6'],
   [")", 0, ")", 'unexpected ")" at position 0'],
   ["a )", 2, ")", 'unexpected ")" at position 2'],
   ["()", 1, ")", 'unexpected ")" at position 1'],
@@ -135,5 +138,13 @@ describe("parseQuery: size limits", () => {
     const error = parseError(`${"not ".repeat(MAX_NESTING + 1)}a`, "v1");
     expect(error.position).toBe(MAX_NESTING * 4);
     expect(error.token).toBe("not");
+  });
+});
+
+describe("a colon without a field", () => {
+  it("is searched for as text when quoted, in both dialects", () => {
+    for (const dialect of ["v1", "v2"] as const) {
+      expect(parseQuery('":"', dialect)).toMatchObject({ ok: true, value: { type: "text" } });
+    }
   });
 });
