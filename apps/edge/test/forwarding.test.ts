@@ -93,6 +93,7 @@ const CASES: Array<{ name: string; method: "GET" | "POST"; path: string; body?: 
     path: `/api/v2/hosts/${facts.historic.ip}?at_time=${encodeURIComponent(facts.historic.atTime)}`,
   },
   { name: "v2 host view, unknown host", method: "GET", path: "/api/v2/hosts/10.9.8.7" },
+  { name: "v2 host view, not an ip", method: "GET", path: "/api/v2/hosts/not-an-ip" },
   { name: "v2 host view, bad time", method: "GET", path: `/api/v2/hosts/${HOST_B}?at_time=yesterday` },
   { name: "v2 hosts metadata", method: "GET", path: "/api/v2/metadata/hosts" },
 ];

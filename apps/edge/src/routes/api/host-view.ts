@@ -19,8 +19,9 @@ import { component } from "../../openapi/components";
  */
 export const hostViewRoute = defineApiRoute({
   method: "GET",
-  // Only hex digits, dots and colons: `aggregate` and `search` never reach this route.
-  path: "/api/v2/hosts/:ip{[0-9A-Fa-f.:]+}",
+  // Any segment: `aggregate` and `search` are registered first and answer their own paths, and
+  // an ip the upstream refuses (`not-an-ip`) gets the upstream's own 422, as at the origin.
+  path: "/api/v2/hosts/:ip",
   operation: "host_view",
   version: "v2",
   cost: 1,
