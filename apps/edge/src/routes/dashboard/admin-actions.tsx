@@ -1,3 +1,4 @@
+import { unknownTierProblem } from "../../config";
 import {
   tenantCreateBodySchema,
   tenantPatchBodySchema,
@@ -34,10 +35,7 @@ function textField(form: URLSearchParams, name: string): string | undefined {
 }
 
 function unknownTier(c: PageContext, tier: string | undefined): string | undefined {
-  const tiers = c.get("services").config.rateTiers;
-  return tier !== undefined && !(tier in tiers)
-    ? `tier: unknown tier "${tier}" (one of ${Object.keys(tiers).join(", ")})`
-    : undefined;
+  return tier === undefined ? undefined : unknownTierProblem(c.get("services").config.rateTiers, tier);
 }
 
 /** The page that shows a tenant's new secret, the only time it is ever shown. */
