@@ -46,10 +46,31 @@ export async function openLocalD1(appDir: string, persistTo: string | undefined)
   return { db, dispose: () => mf.dispose() };
 }
 
-/** Runs statements in batches (one transaction per batch). */
+/** A batch takes milliseconds; one that has not finished in this long is stuck, and the seed says so. */
+const BATCH_DEADLINE_MS = 120_000;
+
+/** Runs statements in batches (one transaction per batch); fails, rather than waits forever, on a stuck batch. */
 export async function runStatements(db: D1Database, statements: string[], batchSize = 40): Promise<void> {
   for (let i = 0; i < statements.length; i += batchSize) {
-    await db.batch(statements.slice(i, i + batchSize).map((s) => db.prepare(s)));
+    const batch = statements.slice(i, i + batchSize);
+    let timer: NodeJS.Timeout | undefined;
+    const stuck = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `a batch of ${batch.length} statements was not done after ${BATCH_DEADLINE_MS / 1000} s; ` +
+                `it begins: ${batch[0]?.slice(0, 80) ?? ""}`,
+            ),
+          ),
+        BATCH_DEADLINE_MS,
+      );
+    });
+    try {
+      await Promise.race([db.batch(batch.map((s) => db.prepare(s))), stuck]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }
 

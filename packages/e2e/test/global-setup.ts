@@ -22,7 +22,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const system = await startSystem({
     hosts: 300,
     certs: 250,
-    timeoutMs: 180_000,
+    timeoutMs: 300_000,
     reuseSeededOrigin: !process.env.CI,
   });
   const { template } = system;
