@@ -24,7 +24,7 @@ from collections import Counter
 
 from censys.common.exceptions import CensysNotFoundException, CensysSearchException
 from censys.common.version import __version__ as censys_version
-from censys.search import CensysCertificates, CensysHosts
+from censys.search import CensysCertificates, CensysData, CensysHosts
 
 
 def setting(name, origin_name):
@@ -46,6 +46,7 @@ CLIENT_OPTIONS = {"max_retries": 1, "timeout": 60}
 
 hosts = CensysHosts(url=f"{SERVICE_URL}/api", **CREDENTIALS, **CLIENT_OPTIONS)
 certificates = CensysCertificates(url=f"{SERVICE_URL}/api/v1", **CREDENTIALS, **CLIENT_OPTIONS)
+data = CensysData(url=f"{SERVICE_URL}/api/v1", **CREDENTIALS, **CLIENT_OPTIONS)
 
 failures = []
 
@@ -279,11 +280,73 @@ def certificates_errors():
     assert certificates.account()["quota"]["allowance"] > 0
 
 
+@check("CensysHosts.bulk_view returns every requested host, unknown ones as errors")
+def hosts_bulk_view():
+    hits = needs("hits")[:3]
+    unknown = "10.255.255.254"
+    documents = hosts.bulk_view([hit["ip"] for hit in hits] + [unknown], max_workers=4)
+    assert set(documents) == {hit["ip"] for hit in hits} | {unknown}, sorted(documents)
+    assert documents[hits[0]["ip"]] == hosts.view(hits[0]["ip"])
+    for hit in hits:
+        assert summary(documents[hit["ip"]]["services"]) == summary(hit["services"]), hit["ip"]
+    assert "error" in documents[unknown], documents[unknown]
+    # With at_time, every document is the one view answers at that time.
+    at = parse_time(needs("host")["last_updated_at"])
+    dated = hosts.bulk_view([hits[0]["ip"]], at_time=at, max_workers=1)
+    assert dated[hits[0]["ip"]] == hosts.view(hits[0]["ip"], at_time=at), dated
+
+
+@check("CensysHosts.search(...).view_all views each host of the page")
+def hosts_view_all():
+    hits = hosts.search("", per_page=4).__call__()
+    viewed = hosts.search("", per_page=4).view_all(max_workers=4)
+    assert set(viewed) == {hit["ip"] for hit in hits}, (sorted(viewed), [hit["ip"] for hit in hits])
+    for hit in hits:
+        assert viewed[hit["ip"]]["ip"] == hit["ip"], viewed[hit["ip"]]
+        assert summary(viewed[hit["ip"]]["services"]) == summary(hit["services"]), hit["ip"]
+
+
+@check("CensysData lists the series, views one, and views one of its results")
+def data_series():
+    series = data.get_series()
+    assert set(series) >= {"primary_series", "raw_series"}, sorted(series)
+    listed = {**series["primary_series"], **series["raw_series"]}
+    assert listed, series
+    for series_id, entry in listed.items():
+        assert entry["id"] == series_id and entry["name"] and "latest_result" in entry, entry
+    series_id = sorted(series["raw_series"])[0]
+    details = data.view_series(series_id)
+    assert details["id"] == series_id, details
+    for key in ("name", "description", "protocol", "subprotocol", "destination", "port", "results"):
+        assert key in details, (key, sorted(details))
+    assert isinstance(details["port"], int) and details["protocol"], details
+    results = details["results"]["historical"]
+    assert results, details["results"]
+    latest = details["results"]["latest"]
+    assert latest["id"] in {result["id"] for result in results}, latest
+    result = data.view_result(series_id, latest["id"])
+    assert result["id"] == latest["id"] and result["timestamp"] == latest["timestamp"], result
+    assert isinstance(result["files"], dict) and result["files"], result
+    for name, entry in result["files"].items():
+        assert entry["download_path"] and entry["sha256_fingerprint"] and entry["file_type"], (name, entry)
+    try:
+        data.view_series("no-such-series")
+        raise AssertionError("an unknown series was found")
+    except CensysNotFoundException:
+        pass
+    try:
+        data.view_result(series_id, "no-such-result")
+        raise AssertionError("an unknown result was found")
+    except CensysNotFoundException:
+        pass
+    assert data.account()["quota"]["allowance"] > 0
+
+
 if EXPECTED_LOGIN or EXPECTED_ALLOWANCE:
 
     @check("account() of both clients is the expected login and allowance")
     def own_account():
-        for answer in (hosts.account(), certificates.account()):
+        for answer in (hosts.account(), certificates.account(), data.account()):
             quota = answer["quota"]
             if EXPECTED_LOGIN:
                 assert answer["login"] == EXPECTED_LOGIN, answer
@@ -292,7 +355,7 @@ if EXPECTED_LOGIN or EXPECTED_ALLOWANCE:
             assert 0 <= quota["used"] <= quota["allowance"], answer
             resets_at = parse_time(quota["resets_at"].replace(" ", "T"))
             assert resets_at > datetime.datetime.now(datetime.timezone.utc), answer
-        assert hosts.quota() == certificates.quota()
+        assert hosts.quota() == certificates.quota() == data.quota()
 
 
 print(f"censys-python {censys_version} against {SERVICE_URL}: {len(failures)} failure(s)")
