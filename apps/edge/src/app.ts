@@ -5,6 +5,7 @@ import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import type { AppEnv } from "./app-env";
+import { runMetered, StatementMeter } from "./db/statement-meter";
 import { errorResponse, renderedError } from "./http/errors";
 import { registerAdminRoutes, registerApiRoutes } from "./api/define-route";
 import { adminAuth } from "./middleware/admin-auth";
@@ -65,6 +66,12 @@ export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Ho
   app.use("/api/*", async function apiVersion(c, next) {
     c.set("version", versionOfPath(c.req.path));
     await next();
+  });
+  app.use("/api/*", async function d1Statements(c, next) {
+    if (!c.get("services").config.statementsHeader) return next();
+    const meter = new StatementMeter();
+    await runMetered(meter, next);
+    c.res.headers.set("X-D1-Statements", String(meter.statements));
   });
   app.use("/api/*", tenantAuth());
   app.use("/api/*", usageAndQuotaHeaders());

@@ -45,6 +45,8 @@ export interface EdgeConfig {
   /** How long an authenticated tenant is trusted from memory; at most 5 s (issue 5). */
   readonly authCacheTtlMs: number;
   readonly usageFlushDelayMs: number;
+  /** Answer each API request with `X-D1-Statements`: the D1 statements it ran before answering (for the bench). */
+  readonly statementsHeader: boolean;
 }
 
 /** The tier called `name`, looked up by own key: an inherited name such as `constructor` is no tier. */
@@ -149,6 +151,7 @@ const envSchema = z.object({
   RATE_TIERS: jsonVar(z.record(z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/), rateTierSchema).optional()),
   AUTH_CACHE_TTL_MS: intVar(0, 5000, 5000),
   USAGE_FLUSH_DELAY_MS: intVar(0, 60_000, 1000),
+  D1_STATEMENTS_HEADER: boolVar(false),
 });
 
 export type ConfigResult = { ok: true; config: EdgeConfig } | { ok: false; problems: string[] };
@@ -225,6 +228,7 @@ export function loadConfig(env: Env): ConfigResult {
       rateTiers,
       authCacheTtlMs: vars.AUTH_CACHE_TTL_MS,
       usageFlushDelayMs: vars.USAGE_FLUSH_DELAY_MS,
+      statementsHeader: vars.D1_STATEMENTS_HEADER,
     },
   };
 }

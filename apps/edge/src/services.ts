@@ -6,6 +6,7 @@ import { SingleFlight } from "./cache/single-flight";
 import { type Clock, systemClock } from "@scangate/core/http";
 import type { EdgeConfig } from "./config";
 import { edgeDb, type EdgeDb } from "./db/client";
+import { meteredD1 } from "./db/statement-meter";
 import type { Env } from "./env";
 import { JobStore } from "./jobs/store";
 import { D1QuotaLedger, type QuotaLedger } from "./quota/ledger";
@@ -80,7 +81,7 @@ function upstreamFrom(
 /** The one place that picks each implementation from the bindings. */
 export function createServices(env: Env, config: EdgeConfig, overrides: ServiceOverrides = {}): EdgeServices {
   const clock = overrides.clock ?? systemClock;
-  const db = edgeDb(env.DB);
+  const db = edgeDb(meteredD1(env.DB));
   const tenants = new TenantStore(db, clock);
   return {
     config,

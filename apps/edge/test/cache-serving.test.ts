@@ -30,6 +30,7 @@ function mapCache(): DocumentCache & { rows: Map<string, CachedDocument> } {
   return {
     rows,
     get: (key) => Promise.resolve(rows.get(id(key)) ?? null),
+    peek: () => null,
     getMany: () => Promise.resolve(new Map()),
     put: (entries) => {
       for (const { key, doc } of entries) rows.set(id(key), doc);

@@ -1,13 +1,16 @@
 import { parseRfc3339Nanos, type TenantWithSecret } from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { systemClock } from "@scangate/core/http";
 import { D1DocumentCache } from "../src/cache/d1";
+import { MemoryTieredCache } from "../src/cache/memory-tier";
 import type { CachedDocument, DocumentCache, DocumentKey } from "../src/cache/interface";
 import { edgeDb } from "../src/db/client";
 import { hang, json } from "./support/fake-upstream";
 import { originFacts, seedOrigin } from "./support/origin-data";
 import { buildRequest, createTenant, tenantAuth } from "./support/requests";
-import { type TestEdge, testEdge } from "./support/test-edge";
+import { type TestEdge, testClock, testEdge } from "./support/test-edge";
+import { D1QuotaLedger, type QuotaLedger } from "../src/quota/ledger";
 
 await seedOrigin();
 const facts = await originFacts();
@@ -62,6 +65,10 @@ class HeldReadCache implements DocumentCache {
       await held.gate;
     }
     return doc;
+  }
+
+  peek(key: DocumentKey) {
+    return this.inner.peek(key);
   }
 
   getMany(...args: Parameters<DocumentCache["getMany"]>) {
@@ -147,7 +154,13 @@ describe("v1 view cache", () => {
 
   it("does not ask again for a document stored between a request's cache read and its fetch", async () => {
     await env.DB.prepare("delete from documents").run();
-    const cache = new HeldReadCache(new D1DocumentCache(edgeDb(env.DB)));
+    // Held above the memory tier, as the edge builds it: the row the first request stores is
+    // what the late one finds when it rechecks before going upstream.
+    const tier = new MemoryTieredCache(new D1DocumentCache(edgeDb(env.DB)), systemClock, {
+      holdMs: 60_000,
+      maxChars: 1_000_000,
+    });
+    const cache = new HeldReadCache(tier);
     const edge = testEdge({ overrides: { cache } });
     const tenant = await createTenant({ allowance: 10 }, edge.fetch);
     const path = `/api/v1/view/ipv4/${IP_6}`;
@@ -165,6 +178,83 @@ describe("v1 view cache", () => {
     expect(await second.text()).toBe(await first.text());
     expect(edge.upstream.requests).toHaveLength(1);
     expect(await usedOf(tenant)).toBe(1);
+  });
+
+  it("a request that joins another's upstream call reads no D1 and pays nothing", async () => {
+    await env.DB.prepare("delete from documents").run();
+    const db = edgeDb(env.DB);
+    const d1 = new D1DocumentCache(db);
+    const counts = { reads: 0, charges: 0, refunds: 0 };
+    const counted: DocumentCache = {
+      peek: () => null,
+      get: (k) => (counts.reads++, d1.get(k)),
+      getMany: (...args) => d1.getMany(...args),
+      put: (entries) => d1.put(entries),
+      purge: (...args) => d1.purge(...args),
+      cleanup: (...args) => d1.cleanup(...args),
+    };
+    const clock = testClock();
+    const ledger = new D1QuotaLedger(db, clock);
+    const quota: QuotaLedger = {
+      charge: (...args) => (counts.charges++, ledger.charge(...args)),
+      refund: (charge) => (counts.refunds++, ledger.refund(charge)),
+      current: (id) => ledger.current(id),
+    };
+    const cache = new MemoryTieredCache(counted, clock, { holdMs: 60_000, maxChars: 1_000_000 });
+    const edge = testEdge({ clock, overrides: { cache, quota } });
+    const tenant = await createTenant({ allowance: 100 }, edge.fetch);
+    slowOrigin(edge);
+    const path = `/api/v1/view/ipv4/${IP_5}`;
+    const responses = await Promise.all(Array.from({ length: 20 }, () => view(edge, tenant, path)));
+    expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(edge.upstream.requests).toHaveLength(1);
+    // One D1 read shared by the requests that came before the call, one charge (the leader's),
+    // and no refunds: the others joined the call without touching D1 or the ledger.
+    expect(counts).toEqual({ reads: 1, charges: 1, refunds: 0 });
+    expect(await usedOf(tenant)).toBe(1);
+  });
+
+  it("when the request leading a call cannot pay, one that joined it leads the next call", async () => {
+    await env.DB.prepare("delete from documents").run();
+    const edge = testEdge();
+    const broke = await createTenant({ allowance: 1 }, edge.fetch);
+    await env.DB.prepare("update tenants set used = allowance where id = ?").bind(broke.id).run();
+    const paying = await createTenant({ allowance: 5 }, edge.fetch);
+    slowOrigin(edge);
+    const path = `/api/v1/view/ipv4/${IP_5}`;
+    const [refused, answered] = await Promise.all([view(edge, broke, path), view(edge, paying, path)]);
+    expect(refused.status).toBe(429);
+    expect(await refused.json<{ error_type: string }>()).toMatchObject({ error_type: "quota_exceeded" });
+    expect(answered.status).toBe(200);
+    expect(answered.headers.get("Cache-Status")).toBe("scangate; fwd=uri-miss; stored");
+    expect(edge.upstream.requests).toHaveLength(1);
+    expect(await usedOf(broke)).toBe(1);
+    expect(await usedOf(paying)).toBe(1);
+  });
+
+  it("counts the D1 statements of a miss, a hit and a joined request in X-D1-Statements", async () => {
+    await env.DB.prepare("delete from documents").run();
+    const { edge, tenant } = await setup({ D1_STATEMENTS_HEADER: "true" });
+    slowOrigin(edge);
+    const path = `/api/v1/view/ipv4/${IP_5}`;
+    const statements = (r: Response) => Number(r.headers.get("X-D1-Statements") ?? Number.NaN);
+    // The tenant's first request reads its row and notes when it was last seen (its account
+    // answer reads the quota too), so the auth cache knows the tenant from here on.
+    const account = await edge.fetch(buildRequest("GET", "/api/v1/account", { auth: tenantAuth(tenant) }));
+    expect(statements(account)).toBe(3);
+    const [leader, ...joined] = await Promise.all(Array.from({ length: 5 }, () => view(edge, tenant, path)));
+    if (!leader) throw new Error("no response");
+    // Cache read, charge, cache write.
+    expect(leader.headers.get("Cache-Status")).toBe("scangate; fwd=uri-miss; stored");
+    expect(statements(leader)).toBe(3);
+    expect(joined.map(statements)).toEqual([0, 0, 0, 0]);
+    // A hit the memory tier answers, for a tenant the auth cache knows: no statement at all.
+    const hit = await view(edge, tenant, path);
+    expect(hit.headers.get("Cache-Status")).toMatch(/^scangate; hit/);
+    expect(statements(hit)).toBe(0);
+    // Without the setting, no header.
+    const plain = await setup();
+    expect((await view(plain.edge, plain.tenant, path)).headers.has("X-D1-Statements")).toBe(false);
   });
 
   it("serves a stale document while revalidating it in the background", async () => {

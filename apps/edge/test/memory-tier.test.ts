@@ -46,6 +46,31 @@ describe("the memory tier in front of D1", () => {
     expect((await cache.get(k))?.body).toBe('{"v":2}');
   });
 
+  it("shares one D1 read among concurrent reads of a key it does not hold", async () => {
+    const { clock, d1 } = tiered();
+    const k = key();
+    await d1.put([{ key: k, doc: doc('{"v":1}', clock.now()) }]);
+    let reads = 0;
+    const counting = new MemoryTieredCache(
+      {
+        peek: () => null,
+        get: (asked) => (reads++, d1.get(asked)),
+        getMany: d1.getMany.bind(d1),
+        put: d1.put.bind(d1),
+        purge: d1.purge.bind(d1),
+        cleanup: d1.cleanup.bind(d1),
+      },
+      clock,
+      { holdMs: 5000, maxChars: 1_000_000 },
+    );
+    const bodies = await Promise.all(Array.from({ length: 5 }, () => counting.get(k)));
+    expect(bodies.map((b) => b?.body)).toEqual(Array(5).fill('{"v":1}'));
+    expect(reads).toBe(1);
+    // Held now: peek answers from memory, with no read at all.
+    expect(counting.peek(k)?.body).toBe('{"v":1}');
+    expect(reads).toBe(1);
+  });
+
   it("holds a row it read from D1, not only the ones it wrote", async () => {
     const { clock, d1, cache } = tiered();
     const k = key();

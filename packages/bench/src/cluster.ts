@@ -175,6 +175,8 @@ export async function startCluster(
             { api_id: secrets.originApiId, api_secret: secrets.originApiSecret },
           ]),
           ...tier.vars,
+          // Each API answer says how many D1 statements it ran (edge-miss-collapsed reads it).
+          D1_STATEMENTS_HEADER: "true",
           ...(options.cacheMaxRows !== undefined ? { CACHE_MAX_ROWS: String(options.cacheMaxRows) } : {}),
           ...(options.memoryHoldMs !== undefined
             ? { CACHE_MEMORY_HOLD_MS: String(options.memoryHoldMs) }

@@ -1,6 +1,7 @@
 // The targets a run is judged against, each from figures measured in that same run.
 import { formatCount, formatMs, formatRate } from "./format";
 import type { Measurement } from "./measurement";
+import { COLLAPSED_ROUND } from "./scenarios/edge-collapsed";
 import { JOB_GRACE_MS, JOB_LIMIT_MS } from "./sql-jobs";
 
 export type TargetStatus = "PASS" | "MISS" | "N/A";
@@ -103,6 +104,34 @@ function referenceRatio(inputs: TargetInputs, a: string, b: string): string {
   const clean = (m: Measurement | undefined): m is Measurement =>
     m !== undefined && m.errors === 0 && m.requests > 0;
   return clean(ma) && clean(mb) ? `; ${a} / ${b} is ${(ma.p50Ms / mb.p50Ms).toFixed(2)}` : "";
+}
+
+/**
+ * Rounds of COLLAPSED_ROUND concurrent misses of one new certificate: their p50 at most 10 ms over
+ * the origin's own view p50 (one connection, measured in the same rounds), and one upstream call
+ * per round.
+ */
+function collapsedMisses(inputs: TargetInputs): TargetResult {
+  const id = "edge-miss-collapsed";
+  const requirement = `${COLLAPSED_ROUND} concurrent misses: p50 - origin view p50 <= 10 ms, 1 upstream call per round`;
+  const found = usable(inputs.scenarios.get(id), id);
+  if (!found.ok) return unavailable(id, requirement, [found]);
+  const {
+    rounds,
+    upstreamCalls,
+    roundsWithOtherThanOneCall: other,
+    originViewP50Ms: origin,
+  } = found.m.counts;
+  if (rounds === undefined || upstreamCalls === undefined || origin === undefined || other === undefined) {
+    return { id, requirement, status: "N/A", measured: `${id} recorded no round counts` };
+  }
+  const over = found.m.p50Ms - origin;
+  return {
+    id,
+    requirement,
+    status: over <= 10 && other === 0 ? "PASS" : "MISS",
+    measured: `${formatMs(over)} = ${formatMs(found.m.p50Ms)} - ${formatMs(origin)} ms; ${formatCount(upstreamCalls)} upstream calls in ${formatCount(rounds)} rounds`,
+  };
 }
 
 function zipfUpstreamCalls(inputs: TargetInputs): TargetResult {
@@ -261,6 +290,7 @@ export function evaluateTargets(inputs: TargetInputs): TargetResult[] {
   return [
     edgeHitAgainstBare(inputs),
     bulkAgainstView(inputs),
+    collapsedMisses(inputs),
     zipfUpstreamCalls(inputs),
     originLatency(
       inputs,

@@ -6,6 +6,7 @@ import { type DocumentOutcome, fetchDocument, lookupDocument } from "../cache/se
 import { isCharged } from "../quota/billing";
 import type { EdgeServices } from "../services";
 import { relayedResponse, relayJson, upstreamFailure } from "../upstream/relay";
+import type { Charge } from "../quota/ledger";
 import { type ApiContext, chargeRequest, refundRequest } from "./exchange";
 
 export interface CachedRoute extends CachedFetchSpec {
@@ -85,8 +86,10 @@ function respond(c: ApiContext, route: CachedRoute, outcome: DocumentOutcome, no
 /**
  * A document route behind the shared cache: the cache module says how the request is served
  * (cache/serve-document.ts), billing says whether it is charged (quota/billing.ts), and this
- * turns both into the response. A request that goes upstream is charged first, so an
- * exhausted quota never reaches the upstream, and refunded when billing says it is free.
+ * turns both into the response. A request that leads an upstream call is charged before it, so
+ * an exhausted quota never reaches the upstream, and refunded when billing says it is free. A
+ * request that joins another's call pays nothing up front; it is charged afterwards only if
+ * billing charges what it got (a collapsed answer follows the hit rule).
  */
 export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Promise<Response> {
   const services = c.get("services");
@@ -115,12 +118,14 @@ export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Pr
     return respond(c, route, lookup, services.clock.now());
   }
 
-  const charge = await chargeRequest(c);
+  let charge: Charge | null | undefined;
   let served;
   try {
-    served = await fetchDocument(deps, route, lookup);
+    served = await fetchDocument(deps, route, lookup, async () => {
+      charge = await chargeRequest(c);
+    });
   } catch (error) {
-    await refundRequest(c, charge);
+    if (charge) await refundRequest(c, charge);
     throw error;
   }
   const { outcome, calledUpstream } = served;
@@ -128,6 +133,10 @@ export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Pr
   if (outcome.kind !== "miss") usage.cacheHit = true;
   const billed =
     outcome.kind === "miss" ? { kind: "miss" as const, status: outcome.relayed.status } : outcome;
-  if (!isCharged(billed, hitsCharged)) await refundRequest(c, charge);
+  const owed = isCharged(billed, hitsCharged);
+  // `undefined`: this request led no call, so it has paid nothing yet.
+  if (charge === undefined) {
+    if (owed) await chargeRequest(c);
+  } else if (!owed) await refundRequest(c, charge);
   return respond(c, route, outcome, services.clock.now());
 }

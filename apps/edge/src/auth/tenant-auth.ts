@@ -30,6 +30,7 @@ interface CachedTenant {
  */
 export class TenantAuthenticator {
   private readonly cache = new Map<string, CachedTenant>();
+  private readonly loading = new Map<string, Promise<CachedTenant | null>>();
 
   constructor(
     private readonly store: TenantStore,
@@ -69,12 +70,26 @@ export class TenantAuthenticator {
 
   invalidate(apiId: string): void {
     this.cache.delete(apiId);
+    this.loading.delete(apiId);
   }
 
   private async lookup(apiId: string): Promise<CachedTenant | null> {
     const now = this.clock.now();
     const cached = this.cache.get(apiId);
     if (cached && now - cached.loadedAt < this.ttlMs) return cached;
+    // Concurrent requests of one tenant that the cache cannot answer share one D1 read.
+    const under = this.loading.get(apiId);
+    if (under) return under;
+    const load = this.load(apiId, now);
+    this.loading.set(apiId, load);
+    try {
+      return await load;
+    } finally {
+      if (this.loading.get(apiId) === load) this.loading.delete(apiId);
+    }
+  }
+
+  private async load(apiId: string, now: number): Promise<CachedTenant | null> {
     // Unknown ids are not remembered: a tenant created a moment ago must work at once.
     const row = await this.store.getByApiId(apiId);
     if (!row) {

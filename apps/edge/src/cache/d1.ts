@@ -19,6 +19,11 @@ export class D1DocumentCache implements DocumentCache {
     return row ?? null;
   }
 
+  /** D1 holds nothing in memory. */
+  peek(): CachedDocument | null {
+    return null;
+  }
+
   async getMany(index: CacheIndex, ids: readonly string[]): Promise<Map<string, CachedDocument>> {
     const found = new Map<string, CachedDocument>();
     for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {

@@ -20,6 +20,8 @@ export interface CachedDocument {
 /** The shared document cache: one row per document, whichever route fetched it. */
 export interface DocumentCache {
   get(key: DocumentKey): Promise<CachedDocument | null>;
+  /** The row this isolate holds in memory for `key`, without asking D1 (null: none held). */
+  peek(key: DocumentKey): CachedDocument | null;
   /** Current documents of one index by id; missing ids are absent from the map. */
   getMany(index: CacheIndex, ids: readonly string[]): Promise<Map<string, CachedDocument>>;
   put(entries: ReadonlyArray<{ key: DocumentKey; doc: CachedDocument }>): Promise<void>;

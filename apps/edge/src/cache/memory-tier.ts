@@ -23,10 +23,12 @@ const keyOf = (index: CacheIndex, id: string, atTime: string) => `${index}\u0000
  * What a row means (fresh, stale, negative) is still decided from the row itself, so holding it
  * never makes an expired document look fresh. A purge drops this isolate's copy at once; other
  * isolates drop theirs within `holdMs`, the same bound as the auth cache. Least recently used
- * rows go first once the bodies held pass `maxChars`.
+ * rows go first once the bodies held pass `maxChars`. Concurrent reads of one key that memory
+ * cannot answer share one D1 read.
  */
 export class MemoryTieredCache implements DocumentCache {
   private readonly held = new Map<string, Held>();
+  private readonly reading = new Map<string, Promise<CachedDocument | null>>();
   private chars = 0;
 
   constructor(
@@ -39,9 +41,22 @@ export class MemoryTieredCache implements DocumentCache {
     const k = keyOf(key.index, key.id, key.atTime);
     const hit = this.take(k);
     if (hit) return hit;
-    const doc = await this.shared.get(key);
-    if (doc) this.hold(k, doc);
-    return doc;
+    const under = this.reading.get(k);
+    if (under) return under;
+    const read = this.shared.get(key).then((doc) => {
+      if (doc) this.hold(k, doc);
+      return doc;
+    });
+    this.reading.set(k, read);
+    try {
+      return await read;
+    } finally {
+      this.reading.delete(k);
+    }
+  }
+
+  peek(key: DocumentKey): CachedDocument | null {
+    return this.take(keyOf(key.index, key.id, key.atTime));
   }
 
   async getMany(index: CacheIndex, ids: readonly string[]): Promise<Map<string, CachedDocument>> {

@@ -69,21 +69,51 @@ export async function fetchAndStore(deps: DocumentFetchDeps, spec: CachedFetchSp
   }
 }
 
-/** What a shared fetch gives: the upstream's answer, or a fresh row that was stored meanwhile. */
-export type SharedFetch = ({ readonly found: null } & Refreshed) | { readonly found: CachedDocument };
+/**
+ * What a shared fetch gives: the upstream's answer, a fresh row that was stored meanwhile, or
+ * (`refused`) nothing, because the request that led it could not go upstream (its quota was
+ * spent); a request that joined such a flight tries again on its own account.
+ */
+export type SharedFetch =
+  | ({ readonly found: null } & Refreshed)
+  | { readonly found: CachedDocument }
+  | { readonly refused: unknown };
 
 const NO_STALE_WINDOWS = { staleWhileRevalidateMs: 0, staleIfErrorMs: 0 };
 
+export interface SharedFetchOptions {
+  /**
+   * The request found no usable row: before calling the upstream, look at what this isolate
+   * holds in memory, where a fetch of the same document that ended between the request's read
+   * and its joining has put its row (no D1 read: that would put a statement on every miss).
+   */
+  readonly recheck?: boolean;
+  /**
+   * Run by the leader only, before its upstream call (charging the leader's quota). When it
+   * throws, the flight ends `refused` with the error, and no upstream call is made.
+   */
+  readonly beforeFetch?: () => Promise<void>;
+}
+
 /**
- * Runs `fetchAndStore` for `spec`, joined with any fetch of the same document under way. With
- * `recheck` (a request that found no usable row), the flight first reads the cache again: a
- * fetch of the same document that ended between the request's read and its joining has stored
- * it, and that row answers instead of a second upstream call.
+ * Runs `fetchAndStore` for `spec`, joined with any fetch of the same document under way: a
+ * request that joins does no work of its own, D1 included.
  */
-export function sharedFetch(deps: DocumentFetchDeps, spec: CachedFetchSpec, recheck = false) {
+export function sharedFetch(
+  deps: DocumentFetchDeps,
+  spec: CachedFetchSpec,
+  options: SharedFetchOptions = {},
+) {
   return deps.flights.run(flightKey(spec.key), async (): Promise<SharedFetch> => {
-    if (recheck) {
-      const doc = await deps.cache.get(spec.key);
+    if (options.beforeFetch) {
+      try {
+        await options.beforeFetch();
+      } catch (error) {
+        return { refused: error };
+      }
+    }
+    if (options.recheck) {
+      const doc = deps.cache.peek(spec.key);
       if (doc && freshness(doc, deps.clock.now(), NO_STALE_WINDOWS) === "fresh") return { found: doc };
     }
     return { found: null, ...(await fetchAndStore(deps, spec)) };

@@ -2,7 +2,15 @@ import type { ApiError } from "@scangate/core";
 import { isSuccess, type Relayed, upstreamFailure } from "../upstream/relay";
 import { type Freshness, freshness, type FreshnessPolicy } from "./freshness";
 import type { CachedDocument } from "./interface";
-import { type CachedFetchSpec, type DocumentFetchDeps, sharedFetch } from "./refresh";
+import {
+  type CachedFetchSpec,
+  type DocumentFetchDeps,
+  fetchAndStore,
+  flightKey,
+  type SharedFetch,
+  type SharedFetchOptions,
+  sharedFetch,
+} from "./refresh";
 
 /** Why a request went upstream (the Cache-Status `fwd` parameter). */
 export type Forwarded = "uri-miss" | "stale" | "request";
@@ -51,7 +59,9 @@ function isUpstreamFailure(status: number): boolean {
 
 /**
  * Reads the cache for `spec`. `revalidationAsked`: the caller sent `Cache-Control: no-cache`,
- * so no cached row answers by itself.
+ * so no cached row answers by itself. A row this isolate holds in memory answers first; with
+ * none, a fetch of the document already under way here is joined without reading D1 (its answer
+ * is newer than any row D1 has); otherwise D1 is read (concurrent reads share one).
  */
 export async function lookupDocument(
   deps: DocumentFetchDeps,
@@ -59,7 +69,11 @@ export async function lookupDocument(
   spec: CachedFetchSpec,
   revalidationAsked: boolean,
 ): Promise<DocumentLookup> {
-  const cached = await deps.cache.get(spec.key);
+  const held = deps.cache.peek(spec.key);
+  if (!held && !revalidationAsked && deps.flights.joining(flightKey(spec.key))) {
+    return { kind: "upstream", fwd: "uri-miss", fallback: null };
+  }
+  const cached = held ?? (await deps.cache.get(spec.key));
   const state: Freshness = cached ? freshness(cached, deps.clock.now(), policy) : "expired";
   if (cached && !revalidationAsked && (state === "fresh" || state === "revalidate")) {
     return { kind: cached.negative ? "negative" : "fresh", doc: cached, revalidate: state === "revalidate" };
@@ -71,9 +85,35 @@ export async function lookupDocument(
   };
 }
 
+/** How many refused flights a request joins before it asks the upstream outside any flight. */
+const MAX_REFUSED_JOINS = 8;
+
+type Answered = { readonly value: Exclude<SharedFetch, { refused: unknown }>; readonly leader: boolean };
+
+/**
+ * One shared upstream fetch of `spec`. A flight whose leader could not pay ends `refused`: its
+ * leader throws its own reason, and a request that joined it tries again, leading the next
+ * flight unless another request already does (after MAX_REFUSED_JOINS it pays and asks alone).
+ */
+async function answeredFetch(
+  deps: DocumentFetchDeps,
+  spec: CachedFetchSpec,
+  options: SharedFetchOptions,
+): Promise<Answered> {
+  for (let joins = 0; joins < MAX_REFUSED_JOINS; joins++) {
+    const { value, leader } = await sharedFetch(deps, spec, options);
+    if (!("refused" in value)) return { value, leader };
+    if (leader) throw value.refused;
+  }
+  await options.beforeFetch?.();
+  return { value: { found: null, ...(await fetchAndStore(deps, spec)) }, leader: true };
+}
+
 /**
  * Asks the upstream for `spec` (one call for all concurrent misses of the document) after a
- * lookup said to. An upstream that cannot be reached, or that fails, is answered by the
+ * lookup said to. `beforeFetch` runs only if this request leads the call, before it (the
+ * leader's charge; what it throws is thrown); a request that joins another's call does no work
+ * of its own, D1 included. An upstream that cannot be reached, or that fails, is answered by the
  * lookup's fallback row when there is one; without one, an unreachable upstream throws its
  * ApiError (502/504) and a failing answer is the `miss` outcome with that status.
  */
@@ -81,12 +121,27 @@ export async function fetchDocument(
   deps: DocumentFetchDeps,
   spec: CachedFetchSpec,
   lookup: Extract<DocumentLookup, { kind: "upstream" }>,
+  beforeFetch?: () => Promise<void>,
 ): Promise<{ outcome: DocumentOutcome; calledUpstream: boolean }> {
   const { fwd, fallback } = lookup;
-  let shared;
+  const options: SharedFetchOptions = { recheck: fwd !== "request" };
+  const refusal: { error?: unknown } = {};
+  const paying: SharedFetchOptions = beforeFetch
+    ? {
+        ...options,
+        beforeFetch: () =>
+          beforeFetch().catch((error: unknown) => {
+            refusal.error = error;
+            throw error;
+          }),
+      }
+    : options;
+  let shared: Answered;
   try {
-    shared = await sharedFetch(deps, spec, fwd !== "request");
+    shared = await answeredFetch(deps, spec, paying);
   } catch (error) {
+    // This request's own refusal (its charge) is its answer; only an upstream failure may be hidden.
+    if ("error" in refusal && error === refusal.error) throw error;
     const failure: ApiError = upstreamFailure(error);
     if (fallback) {
       // Counted as no upstream call: none answered.

@@ -19,16 +19,28 @@ export interface TestEdge {
 }
 
 /**
+ * The clock test edges run on: a fixed instant, not the wall clock; after the origin dataset's
+ * last day (so its points in time are in the past) and mid-month (so moving the clock by days
+ * never crosses a reset).
+ */
+export function testClock(): ManualClock {
+  return new ManualClock(Date.UTC(2026, 10, 10, 12, 0, 0));
+}
+
+/**
  * The edge app with test infrastructure: a manual clock, the fault-injecting network in front
  * of the real origin, no burst limit unless asked, and extra vars. Each request's background
  * work (usage, revalidation) is awaited before its response is handed back, so tests see it.
  */
 export function testEdge(
-  options: { vars?: Record<string, string>; rateLimiter?: RateLimiter; overrides?: ServiceOverrides } = {},
+  options: {
+    vars?: Record<string, string>;
+    rateLimiter?: RateLimiter;
+    overrides?: ServiceOverrides;
+    clock?: ManualClock;
+  } = {},
 ): TestEdge {
-  // A fixed instant, not the wall clock: after the origin dataset's last day (so its points in
-  // time are in the past) and mid-month (so moving the clock by days never crosses a reset).
-  const clock = new ManualClock(Date.UTC(2026, 10, 10, 12, 0, 0));
+  const clock = options.clock ?? testClock();
   const upstream = new FakeUpstream();
   const testEnv = { ...env, ...options.vars } as Env;
   const app = createApp(

@@ -1,5 +1,6 @@
 import type { Scenario } from "../scenario";
 import { edgeBulkHalf, edgeBulkHit, edgeViewHit, edgeViewMiss } from "./edge-cache";
+import { edgeMissCollapsed } from "./edge-collapsed";
 import { edgeAggregate, edgeSearch, originAggregate, originSearch } from "./queries";
 import { bareBulk, bareD1, bareD1Bulk, bareWorker, originView } from "./reference";
 import { sqlContention, sqlGroupByCountry, sqlIpLookup } from "./sql";
@@ -14,6 +15,7 @@ export const SCENARIOS: readonly Scenario[] = [
   originView,
   edgeViewHit,
   edgeViewMiss,
+  edgeMissCollapsed,
   edgeBulkHit,
   edgeBulkHalf,
   edgeSearch,
