@@ -36,6 +36,10 @@ function mapCache(): DocumentCache & { rows: Map<string, CachedDocument> } {
       for (const { key, doc } of entries) rows.set(id(key), doc);
       return Promise.resolve();
     },
+    putSoon: (entries) => {
+      for (const { key, doc } of entries) rows.set(id(key), doc);
+      return Promise.resolve();
+    },
     purge: () => Promise.resolve(0),
     cleanup: () => Promise.resolve(0),
   };
@@ -50,6 +54,7 @@ function setup(answer: () => Promise<Relayed>) {
     clock: { now: () => now },
     flights: new SingleFlight(10_000),
     negativeTtlSeconds: 5,
+    defer: () => undefined,
     fetchUpstream: (path) => {
       calls.push(path);
       return answer();

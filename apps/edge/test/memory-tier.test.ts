@@ -5,6 +5,7 @@ import type { CachedDocument, DocumentKey } from "../src/cache/interface";
 import { MemoryTieredCache } from "../src/cache/memory-tier";
 import { edgeDb } from "../src/db/client";
 import { ManualClock } from "./support/clock";
+import { delegatingCache } from "./support/delegating-cache";
 
 /** The memory tier over the real D1 cache; D1 rows are changed behind its back to see who answers. */
 function tiered(limits: { holdMs: number; maxChars: number } = { holdMs: 5000, maxChars: 1_000_000 }) {
@@ -52,14 +53,7 @@ describe("the memory tier in front of D1", () => {
     await d1.put([{ key: k, doc: doc('{"v":1}', clock.now()) }]);
     let reads = 0;
     const counting = new MemoryTieredCache(
-      {
-        peek: () => null,
-        get: (asked) => (reads++, d1.get(asked)),
-        getMany: d1.getMany.bind(d1),
-        put: d1.put.bind(d1),
-        purge: d1.purge.bind(d1),
-        cleanup: d1.cleanup.bind(d1),
-      },
+      delegatingCache(d1, { peek: () => null, get: (asked) => (reads++, d1.get(asked)) }),
       clock,
       { holdMs: 5000, maxChars: 1_000_000 },
     );
@@ -69,6 +63,44 @@ describe("the memory tier in front of D1", () => {
     // Held now: peek answers from memory, with no read at all.
     expect(counting.peek(k)?.body).toBe('{"v":1}');
     expect(reads).toBe(1);
+  });
+
+  it("putSoon holds rows at once and writes those stored together to D1 in one deferred batch", async () => {
+    const { clock, d1, cache } = tiered();
+    const [a, b] = [key(), key()];
+    const deferred: Promise<void>[] = [];
+    const defer = (write: Promise<void>) => void deferred.push(write);
+    await Promise.all([
+      cache.putSoon([{ key: a, doc: doc('{"a":1}', clock.now()) }], defer),
+      cache.putSoon([{ key: b, doc: doc('{"b":1}', clock.now()) }], defer),
+    ]);
+    // Visible here at once; not in D1 yet; one write handed off for both rows.
+    expect(cache.peek(a)?.body).toBe('{"a":1}');
+    expect(await d1.get(a)).toBeNull();
+    expect(deferred).toHaveLength(1);
+    await Promise.all(deferred);
+    expect((await d1.get(a))?.body).toBe('{"a":1}');
+    expect((await d1.get(b))?.body).toBe('{"b":1}');
+  });
+
+  it("a purge before the deferred write keeps the row out of D1", async () => {
+    const { clock, d1, cache } = tiered();
+    const k = key();
+    const deferred: Promise<void>[] = [];
+    await cache.putSoon([{ key: k, doc: doc('{"v":1}', clock.now()) }], (write) => void deferred.push(write));
+    await cache.purge(k.index, k.id);
+    await Promise.all(deferred);
+    expect(await d1.get(k)).toBeNull();
+    expect(await cache.get(k)).toBeNull();
+  });
+
+  it("with the memory tier off, putSoon writes D1 before it resolves", async () => {
+    const { clock, d1, cache } = tiered({ holdMs: 0, maxChars: 1_000_000 });
+    const k = key();
+    let deferred = 0;
+    await cache.putSoon([{ key: k, doc: doc('{"v":1}', clock.now()) }], () => void deferred++);
+    expect(deferred).toBe(0);
+    expect((await d1.get(k))?.body).toBe('{"v":1}');
   });
 
   it("holds a row it read from D1, not only the ones it wrote", async () => {

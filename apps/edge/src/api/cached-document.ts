@@ -14,9 +14,13 @@ export interface CachedRoute extends CachedFetchSpec {
   readonly negativeResponse: (c: ApiContext) => Response;
 }
 
-/** What the document cache needs from the edge's services. */
-export function documentFetchDeps(services: EdgeServices): DocumentFetchDeps {
+/** What the document cache needs from the edge's services, and the request's waitUntil. */
+export function documentFetchDeps(
+  services: EdgeServices,
+  defer: (work: Promise<void>) => void,
+): DocumentFetchDeps {
   return {
+    defer,
     cache: services.cache,
     clock: services.clock,
     flights: services.flights,
@@ -94,7 +98,7 @@ function respond(c: ApiContext, route: CachedRoute, outcome: DocumentOutcome, no
 export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Promise<Response> {
   const services = c.get("services");
   const { hitsCharged } = services.config.cache;
-  const deps = documentFetchDeps(services);
+  const deps = documentFetchDeps(services, (work) => c.executionCtx.waitUntil(work));
   const usage = c.get("usage");
   const lookup = await lookupDocument(
     deps,

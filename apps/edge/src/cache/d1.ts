@@ -6,6 +6,8 @@ import type { CachedDocument, DocumentCache, DocumentKey } from "./interface";
 
 /** D1 allows 100 bound parameters per statement; bulk asks for at most 50 ids. */
 const IDS_PER_QUERY = 90;
+/** A document row binds 7 parameters: 14 rows stay under D1's 100. */
+const ROWS_PER_UPSERT = 14;
 
 export class D1DocumentCache implements DocumentCache {
   constructor(private readonly db: EdgeDb) {}
@@ -42,18 +44,33 @@ export class D1DocumentCache implements DocumentCache {
     return found;
   }
 
+  /** Upserts in as few statements as D1's parameter limit allows (one for up to 14 rows). */
   async put(entries: ReadonlyArray<{ key: DocumentKey; doc: CachedDocument }>): Promise<void> {
-    const statements = entries.map(({ key, doc }) =>
-      this.db
-        .insert(documents)
-        .values({ ...key, ...doc })
-        .onConflictDoUpdate({
-          target: [documents.index, documents.id, documents.atTime],
-          set: { body: doc.body, negative: doc.negative, fetchedAt: doc.fetchedAt, expiresAt: doc.expiresAt },
-        }),
-    );
+    const statements = [];
+    for (let i = 0; i < entries.length; i += ROWS_PER_UPSERT) {
+      const rows = entries.slice(i, i + ROWS_PER_UPSERT).map(({ key, doc }) => ({ ...key, ...doc }));
+      statements.push(
+        this.db
+          .insert(documents)
+          .values(rows)
+          .onConflictDoUpdate({
+            target: [documents.index, documents.id, documents.atTime],
+            set: {
+              body: sql`excluded.body`,
+              negative: sql`excluded.negative`,
+              fetchedAt: sql`excluded.fetched_at`,
+              expiresAt: sql`excluded.expires_at`,
+            },
+          }),
+      );
+    }
     const [first, ...rest] = statements;
     if (first) await this.db.batch([first, ...rest]);
+  }
+
+  /** D1 is the shared store itself: written before this resolves. */
+  putSoon(entries: ReadonlyArray<{ key: DocumentKey; doc: CachedDocument }>): Promise<void> {
+    return this.put(entries);
   }
 
   async purge(index: CacheIndex, id: string): Promise<number> {

@@ -25,6 +25,15 @@ export interface DocumentCache {
   /** Current documents of one index by id; missing ids are absent from the map. */
   getMany(index: CacheIndex, ids: readonly string[]): Promise<Map<string, CachedDocument>>;
   put(entries: ReadonlyArray<{ key: DocumentKey; doc: CachedDocument }>): Promise<void>;
+  /**
+   * Makes rows visible to this isolate's readers when it resolves, and to every isolate soon
+   * after: a write to the shared store may be handed to `defer` (the request's waitUntil),
+   * batched with other requests' rows, instead of being awaited.
+   */
+  putSoon(
+    entries: ReadonlyArray<{ key: DocumentKey; doc: CachedDocument }>,
+    defer: (write: Promise<void>) => void,
+  ): Promise<void>;
   /** Removes a document (every `at_time` of it); returns how many rows went. */
   purge(index: CacheIndex, id: string): Promise<number>;
   /**

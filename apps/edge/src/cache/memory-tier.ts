@@ -14,6 +14,9 @@ interface Held {
   readonly until: number;
 }
 
+/** How long a stored row waits for others before they go to D1 together. */
+export const WRITE_BEHIND_MS = 5;
+
 const keyOf = (index: CacheIndex, id: string, atTime: string) => `${index}\u0000${id}\u0000${atTime}`;
 
 /**
@@ -29,6 +32,8 @@ const keyOf = (index: CacheIndex, id: string, atTime: string) => `${index}\u0000
 export class MemoryTieredCache implements DocumentCache {
   private readonly held = new Map<string, Held>();
   private readonly reading = new Map<string, Promise<CachedDocument | null>>();
+  private readonly queued = new Map<string, { key: DocumentKey; doc: CachedDocument }>();
+  private flushing: Promise<void> | null = null;
   private chars = 0;
 
   constructor(
@@ -81,9 +86,48 @@ export class MemoryTieredCache implements DocumentCache {
     for (const { key, doc } of entries) this.hold(keyOf(key.index, key.id, key.atTime), doc);
   }
 
+  /**
+   * Holds the rows at once and writes them to D1 WRITE_BEHIND_MS later, in one batch with the
+   * rows other requests stored meanwhile (one upsert statement per 14 rows); the first request
+   * of a batch hands its write to `defer`. A row memory cannot hold (the tier is off, or the
+   * body is too large) is written before this resolves, as by `put`.
+   */
+  async putSoon(
+    entries: ReadonlyArray<{ key: DocumentKey; doc: CachedDocument }>,
+    defer: (write: Promise<void>) => void,
+  ): Promise<void> {
+    const through: { key: DocumentKey; doc: CachedDocument }[] = [];
+    for (const entry of entries) {
+      const k = keyOf(entry.key.index, entry.key.id, entry.key.atTime);
+      if (this.hold(k, entry.doc)) this.queued.set(k, entry);
+      else through.push(entry);
+    }
+    if (this.queued.size > 0 && !this.flushing) {
+      this.flushing = new Promise<void>((resolve) => setTimeout(resolve, WRITE_BEHIND_MS)).then(() =>
+        this.flush(),
+      );
+      defer(this.flushing);
+    }
+    if (through.length > 0) await this.shared.put(through);
+  }
+
+  /** Writes the queued rows to D1; a failed write is logged (the rows stay in memory for holdMs). */
+  private async flush(): Promise<void> {
+    const batch = [...this.queued.values()];
+    this.queued.clear();
+    this.flushing = null;
+    try {
+      await this.shared.put(batch);
+    } catch (error) {
+      console.error("document cache write failed", error instanceof Error ? error.message : error);
+    }
+  }
+
   async purge(index: CacheIndex, id: string): Promise<number> {
     const prefix = keyOf(index, id, "");
     for (const k of [...this.held.keys()]) if (k.startsWith(prefix)) this.drop(k);
+    // A purge wins over a write still queued: the row must not come back after it.
+    for (const k of [...this.queued.keys()]) if (k.startsWith(prefix)) this.queued.delete(k);
     return this.shared.purge(index, id);
   }
 
@@ -109,8 +153,9 @@ export class MemoryTieredCache implements DocumentCache {
     return entry.doc;
   }
 
-  private hold(k: string, doc: CachedDocument): void {
-    if (this.limits.holdMs <= 0 || doc.body.length > this.limits.maxChars) return;
+  /** Holds `doc` under `k`; false when memory cannot (the tier is off, or the body is too large). */
+  private hold(k: string, doc: CachedDocument): boolean {
+    if (this.limits.holdMs <= 0 || doc.body.length > this.limits.maxChars) return false;
     this.drop(k);
     this.held.set(k, { doc, until: this.clock.now() + this.limits.holdMs });
     this.chars += doc.body.length;
@@ -118,6 +163,7 @@ export class MemoryTieredCache implements DocumentCache {
       if (this.chars <= this.limits.maxChars) break;
       this.drop(oldest);
     }
+    return true;
   }
 
   private drop(k: string): void {

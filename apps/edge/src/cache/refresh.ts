@@ -24,6 +24,8 @@ export interface DocumentFetchDeps {
   readonly negativeTtlSeconds: number;
   /** One upstream GET of `path` (below the API base), bounded by the upstream deadline. */
   fetchUpstream(path: string): Promise<Relayed>;
+  /** Keeps work going after the response (the request's waitUntil): the cache's D1 writes. */
+  defer(work: Promise<void>): void;
 }
 
 export interface Refreshed {
@@ -37,7 +39,8 @@ export function flightKey(key: DocumentKey): string {
 }
 
 /**
- * Asks the upstream for one document and stores a 200 (or a 404 as a negative row). A failed
+ * Asks the upstream for one document and stores a 200 (or a 404 as a negative row): visible to
+ * this isolate's readers before this resolves, written to D1 off the response path. A failed
  * store is logged, not fatal: the caller still gets the upstream's answer.
  */
 export async function fetchAndStore(deps: DocumentFetchDeps, spec: CachedFetchSpec): Promise<Refreshed> {
@@ -61,7 +64,7 @@ export async function fetchAndStore(deps: DocumentFetchDeps, spec: CachedFetchSp
   }
   if (!doc) return { relayed, stored: false };
   try {
-    await deps.cache.put([{ key: spec.key, doc }]);
+    await deps.cache.putSoon([{ key: spec.key, doc }], (write) => deps.defer(write));
     return { relayed, stored: true };
   } catch (error) {
     console.error("document cache store failed", error instanceof Error ? error.message : error);
