@@ -39,7 +39,7 @@ const SOURCES: Record<CatalogIndex, { sql: string; pin: (key: string) => string 
 async function storedDocuments(index: CatalogIndex): Promise<StoredDocument[]> {
   const source = SOURCES[index];
   const { results } = await env.DB.prepare(source.sql).all<{ key: string; doc: string }>();
-  return results.map((row) => ({ pin: source.pin(row.key), document: JSON.parse(row.doc) }));
+  return results.map((row) => ({ pin: source.pin(row.key), document: JSON.parse(row.doc) as unknown }));
 }
 
 /** One sample per leaf path: the first document showing it, with the first value it shows there. */
@@ -66,10 +66,15 @@ function quoted(value: string | number | boolean): string {
 }
 
 /** Documents matching `query` in the index, through its search route. */
-async function searchCount(index: CatalogIndex, query: string): Promise<{ status: number; count: number; detail: string }> {
+async function searchCount(
+  index: CatalogIndex,
+  query: string,
+): Promise<{ status: number; count: number; detail: string }> {
   if (index === "hosts") {
     const q = new URLSearchParams({ q: query, per_page: "1" }).toString();
-    const { res, body } = await getJson<{ result?: { total: number }; detail?: string }>(`/api/v2/hosts/search?${q}`);
+    const { res, body } = await getJson<{ result?: { total: number }; detail?: string }>(
+      `/api/v2/hosts/search?${q}`,
+    );
     return { status: res.status, count: body.result?.total ?? -1, detail: String(body.detail ?? "") };
   }
   const { res, body } = await postJson<{ metadata?: { count: number }; detail?: string }>(
@@ -83,7 +88,9 @@ async function searchCount(index: CatalogIndex, query: string): Promise<{ status
 async function bucketKeys(index: CatalogIndex, field: string, query: string): Promise<string[]> {
   if (index === "hosts") {
     const q = new URLSearchParams({ q: query, field, num_buckets: "100" }).toString();
-    const { res, body } = await getJson<{ result: { buckets: { key: string }[] } }>(`/api/v2/hosts/aggregate?${q}`);
+    const { res, body } = await getJson<{ result: { buckets: { key: string }[] } }>(
+      `/api/v2/hosts/aggregate?${q}`,
+    );
     expect(res.status, `${field} aggregate`).toBe(200);
     return body.result.buckets.map((bucket) => bucket.key);
   }
@@ -105,31 +112,41 @@ function sameKey(key: string, value: string | number | boolean): boolean {
 }
 
 describe.each(CATALOG_INDEXES)("every leaf of the %s documents", (index) => {
-  it("finds its document by the value it shows, or is a listed unsearchable leaf", async () => {
-    const walked = await samples(index);
-    expect(walked.length).toBeGreaterThan(10);
-    const failures: string[] = [];
-    await inParallel(walked, async ({ pin, leaf }) => {
-      const query = `${pin} and ${leaf.path}: ${quoted(leaf.value)}`;
-      const found = await searchCount(index, query);
-      if (!isSearchable(index, leaf.path)) {
-        if (found.status < 400 || !found.detail.includes("unknown field"))
-          failures.push(`${leaf.path} is listed as not searchable but answered ${found.status}`);
-      } else if (found.status !== 200 || found.count !== 1) {
-        failures.push(`${query} -> ${found.status} ${found.count} ${found.detail}`);
-      }
-    });
-    expect(failures).toEqual([]);
-  }, WALK_TIMEOUT);
+  it(
+    "finds its document by the value it shows, or is a listed unsearchable leaf",
+    async () => {
+      const walked = await samples(index);
+      expect(walked.length).toBeGreaterThan(10);
+      const failures: string[] = [];
+      await inParallel(walked, async ({ pin, leaf }) => {
+        const query = `${pin} and ${leaf.path}: ${quoted(leaf.value)}`;
+        const found = await searchCount(index, query);
+        if (!isSearchable(index, leaf.path)) {
+          if (found.status < 400 || !found.detail.includes("unknown field"))
+            failures.push(`${leaf.path} is listed as not searchable but answered ${found.status}`);
+        } else if (found.status !== 200 || found.count !== 1) {
+          failures.push(`${query} -> ${found.status} ${found.count} ${found.detail}`);
+        }
+      });
+      expect(failures).toEqual([]);
+    },
+    WALK_TIMEOUT,
+  );
 
-  it("breaks every searchable leaf down with the document's value among the keys", async () => {
-    const failures: string[] = [];
-    const walked = (await samples(index)).filter(({ leaf }) => isSearchable(index, leaf.path));
-    await inParallel(walked, async ({ pin, leaf }) => {
-      const keys = await bucketKeys(index, leaf.path, pin);
-      if (!keys.some((key) => sameKey(key, leaf.value)))
-        failures.push(`${leaf.path}: ${JSON.stringify(leaf.value)} not in ${JSON.stringify(keys.slice(0, 5))}`);
-    });
-    expect(failures).toEqual([]);
-  }, WALK_TIMEOUT);
+  it(
+    "breaks every searchable leaf down with the document's value among the keys",
+    async () => {
+      const failures: string[] = [];
+      const walked = (await samples(index)).filter(({ leaf }) => isSearchable(index, leaf.path));
+      await inParallel(walked, async ({ pin, leaf }) => {
+        const keys = await bucketKeys(index, leaf.path, pin);
+        if (!keys.some((key) => sameKey(key, leaf.value)))
+          failures.push(
+            `${leaf.path}: ${JSON.stringify(leaf.value)} not in ${JSON.stringify(keys.slice(0, 5))}`,
+          );
+      });
+      expect(failures).toEqual([]);
+    },
+    WALK_TIMEOUT,
+  );
 });

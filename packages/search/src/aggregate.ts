@@ -109,11 +109,14 @@ export function compileAggregate(
     const storage = def.storage;
     if (storage.kind === "leaf") {
       const tables = registry.leaves;
-      if (!tables) throw new Error(`registry ${registry.name}: field ${field} is a leaf but there are no leaf tables`);
+      if (!tables)
+        throw new Error(`registry ${registry.name}: field ${field} is a leaf but there are no leaf tables`);
       // Rows are distinct per (value, document, scope row): counting rows counts documents for
       // root leaves and scope rows (services) for scoped ones, as the other storages do.
       const values = `${sqlIdentifier(tables.values)} ${a}`;
-      const ofMatching = everyDocument ? "" : ` AND ${a}.doc IN (SELECT ${r}.rowid FROM ${rootTable} WHERE ${where.sql})`;
+      const ofMatching = everyDocument
+        ? ""
+        : ` AND ${a}.doc IN (SELECT ${r}.rowid FROM ${rootTable} WHERE ${where.sql})`;
       const matchingParams = everyDocument ? [] : where.params;
       return {
         field: found.name,

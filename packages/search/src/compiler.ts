@@ -180,7 +180,10 @@ function applyToField(
   const { registry, root, scope } = context;
   if (storage.kind === "leaf") {
     const tables = registry.leaves;
-    if (!tables) throw new Error(`registry ${registry.name}: field ${field.name} is a leaf but there are no leaf tables`);
+    if (!tables)
+      throw new Error(
+        `registry ${registry.name}: field ${field.name} is a leaf but there are no leaf tables`,
+      );
     if (scope !== null && storage.scope !== scope.name) throw notInScope(field.name, scope.name, position);
     // Inside a scope the leaf must belong to the very scope row the group's other conditions test.
     const target =
@@ -196,7 +199,8 @@ function applyToField(
   const predicate = (column: string): Expr =>
     countParams(valuePredicate(typed, op, value, column, context.now), value, context);
   if (scope !== null) {
-    if (storage.kind !== "scoped" || storage.scope !== scope.name) throw notInScope(field.name, scope.name, position);
+    if (storage.kind !== "scoped" || storage.scope !== scope.name)
+      throw notInScope(field.name, scope.name, position);
     return predicate(`${SCOPE_ALIAS}.${sqlIdentifier(storage.column)}`);
   }
   const rootKey = `${root}.${sqlIdentifier(registry.root.key)}`;

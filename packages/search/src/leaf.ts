@@ -58,7 +58,11 @@ function condition(context: LeafContext, op: MatchOp, value: Value): Expr {
   if (context.field.type === "text" && op === "match") {
     if (value.kind === "term") return wordMatch(context, value);
     if (value.kind === "wildcard") return withWord(context, "LIKE ? ESCAPE '\\'", wordPattern(value));
-    if (value.kind === "set") return combine("OR", value.items.map((item) => condition(context, op, item)));
+    if (value.kind === "set")
+      return combine(
+        "OR",
+        value.items.map((item) => condition(context, op, item)),
+      );
   }
   return withValue(context, valuePredicate(context.field, op, value, VALUE, context.now));
 }

@@ -110,7 +110,8 @@ export function checkPattern(pattern: string, value: Located): string {
   return pattern;
 }
 
-export const like = (column: string, pattern: string): Expr => expr(`${column} LIKE ? ESCAPE '\\'`, [pattern], 2);
+export const like = (column: string, pattern: string): Expr =>
+  expr(`${column} LIKE ? ESCAPE '\\'`, [pattern], 2);
 const glob = (column: string, pattern: string): Expr => expr(`${column} GLOB ?`, [pattern], 2);
 
 /** Text fields match a word or phrase anywhere in the value (ASCII case-insensitively). */

@@ -135,7 +135,8 @@ export async function generateDataset(options: DatasetOptions, sink: DatasetSink
   }
   for (const [table, row] of websites.rows(websiteRng)) {
     sink.add(table, row);
-    if (table === "websites") emitRows(leaves.rows("websites", JSON.parse(String(row.doc)), Number(row.rowid)));
+    if (table === "websites")
+      emitRows(leaves.rows("websites", JSON.parse(String(row.doc)), Number(row.rowid)));
   }
   emitRows(leaves.catalogRows());
 

@@ -18,7 +18,15 @@ interface CatalogRow {
   scope: string | null;
 }
 
-const FIELD_TYPES: readonly FieldType[] = ["text", "keyword", "integer", "float", "ip", "timestamp", "boolean"];
+const FIELD_TYPES: readonly FieldType[] = [
+  "text",
+  "keyword",
+  "integer",
+  "float",
+  "ip",
+  "timestamp",
+  "boolean",
+];
 
 function isCatalogIndex(name: string): name is CatalogIndex {
   return (CATALOG_INDEXES as readonly string[]).includes(name);
