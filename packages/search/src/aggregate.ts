@@ -1,6 +1,6 @@
 import { sqlIdentifier } from "./compiler";
-import { findField, suggestField } from "./field-lookup";
-import { QueryError, catchQueryError, quoteToken, type QueryResult } from "./query-error";
+import { findField, unknownFieldMessage } from "./field-lookup";
+import { QueryError, catchQueryError, type QueryResult } from "./query-error";
 import type { FieldType, IndexRegistry } from "./registry";
 import type { SqlFragment } from "./sql-expr";
 
@@ -86,9 +86,7 @@ export function compileAggregate(
   return catchQueryError(() => {
     const found = findField(registry, field);
     if (!found) {
-      const suggestion = suggestField(registry, field);
-      const hint = suggestion ? ` (did you mean ${quoteToken(suggestion)}?)` : "";
-      throw new QueryError(`unknown field ${quoteToken(field)}${hint}`, 0, field);
+      throw new QueryError(unknownFieldMessage(registry, field), 0, field);
     }
     const { def } = found;
     const r = sqlIdentifier(options.rootAlias ?? "r");
@@ -109,6 +107,35 @@ export function compileAggregate(
       `FROM (SELECT (${perDocument}) AS n FROM ${rootTable} WHERE ${where.sql})`;
 
     const storage = def.storage;
+    if (storage.kind === "leaf") {
+      const tables = registry.leaves;
+      if (!tables)
+        throw new Error(`registry ${registry.name}: field ${field} is a leaf but there are no leaf tables`);
+      // Rows are distinct per (value, document, scope row): counting rows counts documents for
+      // root leaves and scope rows (services) for scoped ones, as the other storages do.
+      const values = `${sqlIdentifier(tables.values)} ${a}`;
+      const ofMatching = everyDocument
+        ? ""
+        : ` AND ${a}.doc IN (SELECT ${r}.rowid FROM ${rootTable} WHERE ${where.sql})`;
+      const matchingParams = everyDocument ? [] : where.params;
+      return {
+        field: found.name,
+        type: def.type,
+        buckets: {
+          sql:
+            `SELECT ${keyExpression(def.type, `${a}.value`)} AS "key", count(*) AS "count" FROM ${values} ` +
+            `WHERE ${a}.field = ?${ofMatching} GROUP BY ${a}.value ORDER BY "count" DESC, ${a}.value LIMIT ?`,
+          params: [storage.id, ...matchingParams, options.buckets],
+        },
+        totals: {
+          sql:
+            `SELECT (SELECT count(*) FROM ${rootTable} WHERE ${where.sql}) AS documents, ` +
+            `count(DISTINCT ${a}.doc) AS nonnull_documents, count(*) AS value_count FROM ${values} ` +
+            `WHERE ${a}.field = ?${ofMatching}`,
+          params: [...where.params, storage.id, ...matchingParams],
+        },
+      };
+    }
     let buckets: string;
     let totals: string;
     switch (storage.kind) {

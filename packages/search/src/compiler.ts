@@ -1,5 +1,6 @@
 import type { QueryNode, TermValue, Value, WildcardValue, RegexValue } from "./ast";
-import { findField, suggestField } from "./field-lookup";
+import { findField, unknownFieldMessage } from "./field-lookup";
+import { leafCondition } from "./leaf";
 import { ftsString, trailingWildcardPrefix } from "./patterns";
 import { valuePredicate, type MatchOp } from "./predicates";
 import { QueryError, catchQueryError, quoteToken, type QueryResult } from "./query-error";
@@ -141,9 +142,7 @@ function resolveField(name: string, position: number, context: Context): { name:
     if (found) return found;
   }
   const shown = candidates[0] ?? name;
-  const suggestion = suggestField(context.registry, shown);
-  const hint = suggestion ? ` (did you mean ${quoteToken(suggestion)}?)` : "";
-  throw new QueryError(`unknown field ${quoteToken(shown)} at position ${position}${hint}`, position, name);
+  throw new QueryError(unknownFieldMessage(context.registry, shown, position), position, name);
 }
 
 function countParams(compiled: Expr, value: { position: number; raw: string }, context: Context): Expr {
@@ -178,17 +177,30 @@ function applyToField(
 ): Expr {
   const { storage, type } = field.def;
   const typed = { name: field.name, type };
+  const { registry, root, scope } = context;
+  if (storage.kind === "leaf") {
+    const tables = registry.leaves;
+    if (!tables)
+      throw new Error(
+        `registry ${registry.name}: field ${field.name} is a leaf but there are no leaf tables`,
+      );
+    if (scope !== null && storage.scope !== scope.name) throw notInScope(field.name, scope.name, position);
+    // Inside a scope the leaf must belong to the very scope row the group's other conditions test.
+    const target =
+      scope !== null
+        ? { outer: `${SCOPE_ALIAS}.rowid`, column: "scope" as const }
+        : { outer: `${root}.rowid`, column: "doc" as const };
+    return countParams(
+      leafCondition(typed, storage.id, op, value, tables, target, context.now),
+      value,
+      context,
+    );
+  }
   const predicate = (column: string): Expr =>
     countParams(valuePredicate(typed, op, value, column, context.now), value, context);
-  const { registry, root, scope } = context;
   if (scope !== null) {
-    if (storage.kind !== "scoped" || storage.scope !== scope.name) {
-      throw new QueryError(
-        `${quoteToken(field.name)} is not a field of ${scope.name}, so it cannot be used inside ${scope.name}: (...) (at position ${position})`,
-        position,
-        field.name,
-      );
-    }
+    if (storage.kind !== "scoped" || storage.scope !== scope.name)
+      throw notInScope(field.name, scope.name, position);
     return predicate(`${SCOPE_ALIAS}.${sqlIdentifier(storage.column)}`);
   }
   const rootKey = `${root}.${sqlIdentifier(registry.root.key)}`;
@@ -216,6 +228,14 @@ function applyToField(
       );
     }
   }
+}
+
+function notInScope(field: string, scope: string, position: number): QueryError {
+  return new QueryError(
+    `${quoteToken(field)} is not a field of ${scope}, so it cannot be used inside ${scope}: (...) (at position ${position})`,
+    position,
+    field,
+  );
 }
 
 /** A bare term: a value of the enclosing group's field, or else a full-text search. */

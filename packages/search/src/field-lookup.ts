@@ -1,3 +1,4 @@
+import { quoteToken } from "./query-error";
 import type { FieldDef, IndexRegistry } from "./registry";
 
 /** The searchable field names of an index, sorted (for error messages and docs). */
@@ -41,4 +42,16 @@ export function suggestField(registry: IndexRegistry, name: string): string | nu
     }
   }
   return best;
+}
+
+/**
+ * `unknown field "x" at position 3`, or with the nearest known field:
+ * `unknown field "services.tls.cipher_selectd"; did you mean "services.tls.cipher_selected"? (at position 0)`.
+ * Without a position (an aggregate's field parameter) the position is left out.
+ */
+export function unknownFieldMessage(registry: IndexRegistry, name: string, position?: number): string {
+  const suggestion = suggestField(registry, name);
+  const where = position === undefined ? "" : `at position ${position}`;
+  if (suggestion === null) return `unknown field ${quoteToken(name)}${where ? ` ${where}` : ""}`;
+  return `unknown field ${quoteToken(name)}; did you mean ${quoteToken(suggestion)}?${where ? ` (${where})` : ""}`;
 }

@@ -1,4 +1,4 @@
-export type { FieldDef, FieldStorage, FieldType, IndexRegistry, ScopeDef } from "./registry";
+export type { FieldDef, FieldStorage, FieldType, IndexRegistry, LeafTables, ScopeDef } from "./registry";
 export type {
   Dialect,
   ExistsValue,
@@ -24,7 +24,8 @@ export {
   type BucketRow,
   type TotalsRow,
 } from "./aggregate";
-export { fieldNames, findField } from "./field-lookup";
+export { fieldNames, findField, suggestField } from "./field-lookup";
+export { textWords } from "./leaf";
 export { MAX_PATTERN_BYTES } from "./patterns";
 export { MAX_SQL_HEIGHT, type SqlFragment, type SqlParam } from "./sql-expr";
 export { formatIpv4, parseIpv4 } from "./ipv4";

@@ -95,11 +95,11 @@ function within(column: string, { low, high }: Interval): Expr {
 }
 
 /** Case-sensitive equality that an index on the NOCASE column can still narrow first. */
-function exactly(column: string, text: string): Expr {
+export function exactly(column: string, text: string): Expr {
   return expr(`(${column} = ? AND ${column} = ? COLLATE BINARY)`, [text, text], 4);
 }
 
-function checkPattern(pattern: string, value: Located): string {
+export function checkPattern(pattern: string, value: Located): string {
   if (byteLength(pattern) > MAX_PATTERN_BYTES) {
     throw new QueryError(
       `pattern ${quoteToken(value.raw)} at position ${value.position} is too long: patterns match at most ${MAX_PATTERN_BYTES} bytes`,
@@ -110,11 +110,12 @@ function checkPattern(pattern: string, value: Located): string {
   return pattern;
 }
 
-const like = (column: string, pattern: string): Expr => expr(`${column} LIKE ? ESCAPE '\\'`, [pattern], 2);
+export const like = (column: string, pattern: string): Expr =>
+  expr(`${column} LIKE ? ESCAPE '\\'`, [pattern], 2);
 const glob = (column: string, pattern: string): Expr => expr(`${column} GLOB ?`, [pattern], 2);
 
 /** Text fields match a word or phrase anywhere in the value (ASCII case-insensitively). */
-function contains(column: string, text: string): Expr {
+export function contains(column: string, text: string): Expr {
   const pattern = `%${escapeLike(text)}%`;
   if (byteLength(pattern) <= MAX_PATTERN_BYTES) return like(column, pattern);
   // Too long for a LIKE pattern on D1; instr has no such limit and the same ASCII folding.

@@ -19,7 +19,13 @@ export type FieldStorage =
   /** A multi-valued side table: rows of (key, value), `key` referencing the root key. */
   | { kind: "side"; table: string; key: string; column: string }
   /** A column of a nested scope's table (for example one row per service). */
-  | { kind: "scoped"; scope: string; column: string };
+  | { kind: "scoped"; scope: string; column: string }
+  /**
+   * A leaf of the documents in the index's generic leaf tables (`IndexRegistry.leaves`), under
+   * the catalogue id `id`. With `scope`, the leaf belongs to one row of that scope (its `scope`
+   * column holds the scope row's rowid), so it can be used inside `scope: (...)`.
+   */
+  | { kind: "leaf"; id: number; scope?: string };
 
 export interface FieldDef {
   type: FieldType;
@@ -41,4 +47,21 @@ export interface IndexRegistry {
   fields: Record<string, FieldDef>;
   /** An FTS5 table whose rowid equals the root table's rowid, for bare full-text terms. */
   fullText?: { table: string };
+  /** The generic leaf tables, for fields stored as `leaf`. */
+  leaves?: LeafTables;
+}
+
+/**
+ * Every leaf value of a document, one row each, whatever its path:
+ *
+ * - `values`: rows `(field, value, doc, scope)`: the catalogue id, the value (TEXT for keyword
+ *   and text fields, compared `COLLATE NOCASE`; INTEGER or REAL for the other types, stored as
+ *   the column conventions above say), the root row's rowid and the scope row's rowid (0 outside
+ *   scopes). Indexed on `(field, value)`, so a condition on one field is an index range.
+ * - `words`: rows `(field, word, value)` for text fields: each word (`textWords`) of each
+ *   distinct value, so `field: word` is an index lookup of the values holding the word.
+ */
+export interface LeafTables {
+  values: string;
+  words: string;
 }

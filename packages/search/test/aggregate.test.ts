@@ -76,7 +76,7 @@ describe("compileAggregate: statements", () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error).toBeInstanceOf(QueryError);
-    expect(result.error.message).toBe('unknown field "services.prot" (did you mean "services.port"?)');
+    expect(result.error.message).toBe('unknown field "services.prot"; did you mean "services.port"?');
     expect(result.error.token).toBe("services.prot");
   });
 

@@ -285,10 +285,15 @@ describe("compileQuery: errors name the field or token", () => {
       "servics.port: 22",
       0,
       "servics.port",
-      'unknown field "servics.port" at position 0 (did you mean "services.port"?)',
+      'unknown field "servics.port"; did you mean "services.port"? (at position 0)',
     ],
     ["location.country: DE and nope: 1", 25, "nope", 'unknown field "nope" at position 25'],
-    ["services: (prot: 22)", 11, "prot", 'unknown field "services.prot" at position 11'],
+    [
+      "services: (prot: 22)",
+      11,
+      "prot",
+      'unknown field "services.prot"; did you mean "services.port"? (at position 11)',
+    ],
     [
       "services: (location.country: DE)",
       11,

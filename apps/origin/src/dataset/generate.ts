@@ -2,9 +2,11 @@ import { DATASET_NOW, isoSeconds } from "./clock";
 import { AUTHORITIES } from "./certs/authorities";
 import { buildCertificateCatalog, certificateDocument, type CatalogEntry } from "./certs/catalog";
 import { pemToDer } from "./encoding";
+import { LeafRecorder } from "./field-catalog";
 import { HostFactory, type LeafPools } from "./hosts/host";
 import type { TlsLeaf } from "./hosts/services";
 import { Prng } from "./prng";
+import { HOT_REGISTRIES } from "./registries";
 import { certificateRows, hostRows, type TableRow } from "./rows";
 import { InsertBatcher, type DatasetTable, type Row } from "./sql";
 import { WebsiteCollector } from "./websites";
@@ -16,7 +18,7 @@ import { WebsiteCollector } from "./websites";
  */
 
 /** Bumped whenever the generator's output changes, so a seeded database is rebuilt. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 
 export interface DatasetOptions {
   seed: string;
@@ -106,12 +108,17 @@ export async function generateDataset(options: DatasetOptions, sink: DatasetSink
   const served = new Set<string>();
   const domainOf = (sha: string) => catalog.bySha256.get(sha)?.domain;
   const emitRows = (rows: TableRow[]) => rows.forEach(([table, row]) => sink.add(table, row));
+  // The leaves of every stored document, from the very JSON the API serves.
+  const leaves = new LeafRecorder(HOT_REGISTRIES);
   const hostProgress = progress(options, "hosts", options.hosts);
   let services = 0;
   let historyRows = 0;
   for (let i = 0; i < options.hosts; i++) {
     const host = factory.create();
     emitRows(hostRows(host, i + 1, services + 1));
+    const serviceIds = host.current.map((_, k) => services + 1 + k);
+    emitRows(leaves.rows("hosts", host.document, i + 1, serviceIds));
+    emitRows(leaves.rows("ipv4", host.v1Document, i + 1));
     services += host.current.length;
     historyRows += host.historyDocuments.length;
     for (const { spec } of host.current) if (spec.certificate) served.add(spec.certificate);
@@ -123,9 +130,15 @@ export async function generateDataset(options: DatasetOptions, sink: DatasetSink
   for (const [i, entry] of catalog.entries.entries()) {
     const document = certificateDocument(catalog, entry, served.has(entry.parsed.facts.sha256));
     emitRows(certificateRows(entry, document, i + 1));
+    emitRows(leaves.rows("certificates", document, i + 1));
     await sink.drain();
   }
-  emitRows(websites.rows(websiteRng));
+  for (const [table, row] of websites.rows(websiteRng)) {
+    sink.add(table, row);
+    if (table === "websites")
+      emitRows(leaves.rows("websites", JSON.parse(String(row.doc)), Number(row.rowid)));
+  }
+  emitRows(leaves.catalogRows());
 
   const summary: DatasetSummary = {
     seed: options.seed,

@@ -1,7 +1,13 @@
-import type { FieldDef, FieldType, IndexRegistry } from "@scangate/search";
+import type { FieldDef, FieldType, IndexRegistry, LeafTables } from "@scangate/search";
 
-// The public dotted field names of each index, mapped onto the tables of src/db/schema.ts.
-// Types follow the storage conventions of packages/search/src/registry.ts.
+// The hot fields of each index: dotted field names with columns of their own in the tables of
+// src/db/schema.ts (indexed, and the keyset order of host pages). Every other leaf the
+// documents show, text fields included, lives in the generic leaf tables and comes from the
+// field catalogue (field-catalog.ts), which the worker adds to these registries
+// (services/field-catalog.ts). Types follow packages/search/src/registry.ts.
+
+/** The generic leaf tables every index shares (migrations/0006_field_catalog.sql). */
+export const LEAF_TABLES: LeafTables = { values: "field_values", words: "field_words" };
 
 const column = (type: FieldType, name: string): FieldDef => ({
   type,
@@ -30,8 +36,6 @@ function hostPlaceFields(asPrefixField: string, updatedField: string): Record<st
     "location.registered_country": column("keyword", "registered_country"),
     "location.registered_country_code": column("keyword", "registered_country_code"),
     "autonomous_system.asn": column("integer", "asn"),
-    "autonomous_system.name": column("keyword", "as_name"),
-    "autonomous_system.description": column("text", "as_description"),
     "autonomous_system.country_code": column("keyword", "as_country_code"),
     [`autonomous_system.${asPrefixField}`]: column("keyword", "bgp_prefix"),
     [updatedField]: column("timestamp", "last_updated_at"),
@@ -43,6 +47,7 @@ export const hostsRegistryV2: IndexRegistry = {
   root: { table: "hosts", key: "ip" },
   scopes: { services: { table: "host_services", key: "ip" } },
   fullText: { table: "hosts_fts" },
+  leaves: LEAF_TABLES,
   fields: {
     ...hostPlaceFields("bgp_prefix", "last_updated_at"),
     "location.coordinates.latitude": column("float", "latitude"),
@@ -54,13 +59,10 @@ export const hostsRegistryV2: IndexRegistry = {
     "services.software.vendor": service("keyword", "software_vendor"),
     "services.software.product": service("keyword", "software_product"),
     "services.software.version": service("keyword", "software_version"),
-    "services.banner": service("text", "banner"),
     "services.certificate": service("keyword", "certificate"),
     "services.tls.certificates.leaf_fp_sha_256": service("keyword", "certificate"),
     "services.tls.version_selected": service("keyword", "tls_version"),
     "services.http.response.status_code": service("integer", "http_status_code"),
-    "services.http.response.html_title": service("text", "http_title"),
-    "services.http.response.headers.server": service("text", "http_server"),
     "services.observed_at": service("timestamp", "observed_at"),
   },
 };
@@ -70,6 +72,7 @@ export const ipv4RegistryV1: IndexRegistry = {
   root: { table: "hosts", key: "ip" },
   scopes: {},
   fullText: { table: "hosts_fts" },
+  leaves: LEAF_TABLES,
   fields: {
     ...hostPlaceFields("routed_prefix", "updated_at"),
     "location.latitude": column("float", "latitude"),
@@ -91,6 +94,7 @@ export const certificatesRegistry: IndexRegistry = {
   root: { table: "certificates", key: "sha256" },
   scopes: {},
   fullText: { table: "certificates_fts" },
+  leaves: LEAF_TABLES,
   fields: {
     "parsed.fingerprint_sha256": column("keyword", "sha256"),
     "parsed.fingerprint_sha1": column("keyword", "sha1"),
@@ -106,13 +110,9 @@ export const certificatesRegistry: IndexRegistry = {
       "sha256",
       "name",
     ),
-    "parsed.subject_dn": column("text", "subject_dn"),
-    "parsed.issuer_dn": column("text", "issuer_dn"),
     "parsed.subject.common_name": column("keyword", "subject_common_name"),
-    "parsed.subject.organization": column("keyword", "subject_organization"),
     "parsed.subject.country": column("keyword", "subject_country"),
     "parsed.issuer.common_name": column("keyword", "issuer_common_name"),
-    "parsed.issuer.organization": column("keyword", "issuer_organization"),
     "parsed.validity.start": column("timestamp", "not_before"),
     "parsed.validity.end": column("timestamp", "not_after"),
     "parsed.validity.length": column("integer", "validity_length"),
@@ -142,6 +142,7 @@ export const websitesRegistry: IndexRegistry = {
   root: { table: "websites", key: "domain" },
   scopes: {},
   fullText: { table: "websites_fts" },
+  leaves: LEAF_TABLES,
   fields: {
     domain: column("keyword", "domain"),
     alexa_rank: column("integer", "alexa_rank"),
@@ -150,10 +151,14 @@ export const websitesRegistry: IndexRegistry = {
     tags: side("keyword", "website_tags", "domain", "tag"),
     "autonomous_system.asn": column("integer", "asn"),
     "location.country_code": column("keyword", "country_code"),
-    "443.https.tls.certificate.parsed.fingerprint_sha256": column("keyword", "certificate"),
-    "443.https.get.status_code": column("integer", "http_status_code"),
-    "443.https.get.title": column("text", "http_title"),
-    "443.https.get.headers.server": column("text", "http_server"),
     updated_at: column("timestamp", "updated_at"),
   },
 };
+
+/** The hot registry of each catalogued index. */
+export const HOT_REGISTRIES = {
+  hosts: hostsRegistryV2,
+  ipv4: ipv4RegistryV1,
+  certificates: certificatesRegistry,
+  websites: websitesRegistry,
+} as const;

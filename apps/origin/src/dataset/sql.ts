@@ -22,11 +22,16 @@ export const DATASET_TABLES = [
   "website_protocols",
   "website_tags",
   "websites_fts",
+  "field_catalog",
+  "field_values",
+  "field_words",
   "dataset_meta",
 ] as const;
 export type DatasetTable = (typeof DATASET_TABLES)[number];
 
 export const MAX_STATEMENT_BYTES = 90_000;
+/** D1 runs out of memory on a VALUES list of thousands of short rows (the leaf tables' rows). */
+export const MAX_STATEMENT_ROWS = 1_000;
 
 export function sqlLiteral(value: SqlValue): string {
   if (value === null) return "NULL";
@@ -59,7 +64,10 @@ export class InsertBatcher {
       this.buffers.set(table, buffer);
     }
     const tuple = `(${columns.map((c) => sqlLiteral(row[c] ?? null)).join(",")})`;
-    if (buffer.values.length > 0 && buffer.size + tuple.length + 1 > MAX_STATEMENT_BYTES)
+    if (
+      buffer.values.length >= MAX_STATEMENT_ROWS ||
+      (buffer.values.length > 0 && buffer.size + tuple.length + 1 > MAX_STATEMENT_BYTES)
+    )
       this.flushTable(table);
     buffer.values.push(tuple);
     buffer.size += tuple.length + 1;

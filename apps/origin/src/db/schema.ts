@@ -262,6 +262,10 @@ export const websiteTags = sqliteTable(
   (t) => [primaryKey({ columns: [t.domain, t.tag] }), index("website_tags_tag_idx").on(t.tag)],
 );
 
+// The field catalogue and its leaf tables (`field_catalog`, `field_values`, `field_words`) are
+// in the hand-written migrations/0006_field_catalog.sql: WITHOUT ROWID tables and an untyped
+// column are beyond drizzle-kit. See src/dataset/field-catalog.ts.
+
 /** What the seeder loaded (seed, sizes, dataset now), so a reseed with the same inputs is skipped. */
 export const datasetMeta = sqliteTable("dataset_meta", {
   key: text("key").primaryKey(),

@@ -1,4 +1,5 @@
 import { aggregateField } from "./aggregate";
+import { fieldRegistry } from "./field-catalog";
 import { readCertificates, readHost, readHostAt, readV1Document } from "./documents";
 import { searchHosts } from "./hosts-search";
 import { listServiceNames } from "./metadata";
@@ -21,6 +22,8 @@ export interface Dataset {
   searchHosts: Bound<typeof searchHosts>;
   aggregateField: Bound<typeof aggregateField>;
   listServiceNames: Bound<typeof listServiceNames>;
+  /** The searchable fields of an index: its hot columns and the dataset's field catalogue. */
+  registry: Bound<typeof fieldRegistry>;
 }
 
 export function d1Dataset(db: D1Database): Dataset {
@@ -33,5 +36,6 @@ export function d1Dataset(db: D1Database): Dataset {
     searchHosts: (...args) => searchHosts(db, ...args),
     aggregateField: (...args) => aggregateField(db, ...args),
     listServiceNames: () => listServiceNames(db),
+    registry: (...args) => fieldRegistry(db, ...args),
   };
 }

@@ -8,7 +8,6 @@ import {
 import { parseInput, readJsonBody } from "../../http/validation";
 import { defineRoute, jsonBody, jsonResponse, V1_ERRORS } from "../../routing";
 import { compileSearch } from "../../services/search-engine";
-import { V1_INDEX_STORAGE } from "../../services/v1-indexes";
 import { v1IndexParam } from "./search";
 
 /** POST /api/v1/report/{index}: the breakdown of one field over a query's results. */
@@ -23,8 +22,8 @@ export const report = defineRoute(
   async (c) => {
     const index = v1IndexParam(c);
     const body = parseInput(reportBodySchema, await readJsonBody(c));
-    const { registry } = V1_INDEX_STORAGE[index];
     const { services } = c.var;
+    const registry = await services.dataset.registry(index);
     const started = performance.now();
     const where = compileSearch(body.query, "v1", registry, new Date(services.clock.now()));
     const aggregate = await services.dataset.aggregateField(registry, body.field, where, body.buckets, "v1");

@@ -38,7 +38,8 @@ export const search = defineRoute(
     const storage = V1_INDEX_STORAGE[index];
     const { services } = c.var;
     const started = performance.now();
-    const where = compileSearch(body.query, "v1", storage.registry, new Date(services.clock.now()));
+    const registry = await services.dataset.registry(index);
+    const where = compileSearch(body.query, "v1", registry, new Date(services.clock.now()));
     const page = body.page ?? 1;
     // The official client sends `fields: []` when it wants the defaults.
     const fields = body.fields && body.fields.length > 0 ? body.fields : storage.defaultFields;

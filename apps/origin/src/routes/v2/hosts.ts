@@ -16,7 +16,6 @@ import {
   type HostsSearchResult,
 } from "@scangate/core";
 import type { Context } from "hono";
-import { hostsRegistryV2 } from "../../dataset/registries";
 import type { AppEnv } from "../../http/context";
 import { parseInput } from "../../http/validation";
 import { defineRoute, jsonResponse, V2_ERRORS } from "../../routing";
@@ -82,7 +81,8 @@ export const hostsSearch = defineRoute(
     const { services } = c.var;
     const binding: CursorBinding = { q, perPage: params.per_page };
     const cursor = params.cursor ? await decodeCursor(c, params.cursor, binding) : null;
-    const where = compileSearch(q, "v2", hostsRegistryV2, new Date(services.clock.now()));
+    const registry = await services.dataset.registry("hosts");
+    const where = compileSearch(q, "v2", registry, new Date(services.clock.now()));
     const page = await services.dataset.searchHosts(where, params.per_page, cursor, params.fields);
     const result: HostsSearchResult = {
       query: q,
@@ -113,9 +113,10 @@ export const hostsAggregate = defineRoute(
     const params = parseInput(hostsAggregateQuerySchema, queryParams(c));
     const q = params.q ?? "";
     const { services } = c.var;
-    const where = compileSearch(q, "v2", hostsRegistryV2, new Date(services.clock.now()));
+    const registry = await services.dataset.registry("hosts");
+    const where = compileSearch(q, "v2", registry, new Date(services.clock.now()));
     const aggregate = await services.dataset.aggregateField(
-      hostsRegistryV2,
+      registry,
       params.field,
       where,
       params.num_buckets,
