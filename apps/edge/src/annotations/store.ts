@@ -159,7 +159,12 @@ export class AnnotationStore {
     return rows[0] ?? null;
   }
 
-  async addComment(index: AnnotatedIndex, document: string, authorId: string, contents: string): Promise<CommentRow> {
+  async addComment(
+    index: AnnotatedIndex,
+    document: string,
+    authorId: string,
+    contents: string,
+  ): Promise<CommentRow> {
     const now = this.clock.now();
     const rows = await this.db
       .insert(annotationComments)
