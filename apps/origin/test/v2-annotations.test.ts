@@ -52,7 +52,7 @@ async function annotationTables(): Promise<unknown[]> {
 }
 
 async function used(): Promise<number> {
-  const account = (await (await call("GET", "/api/v1/account")).json()) as { quota: { used: number } };
+  const account = await (await call("GET", "/api/v1/account")).json<{ quota: { used: number } }>();
   return account.quota.used;
 }
 

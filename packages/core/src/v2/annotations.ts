@@ -21,7 +21,8 @@ export const ANNOTATED_ID_KEYS = { hosts: "ip", certificates: "fingerprint" } as
  */
 export function annotatedDocumentId(index: AnnotatedIndex, raw: string): string {
   if (index === "hosts") {
-    if (!ipAddressSchema.safeParse(raw).success) throw new ApiError("invalid_query", `Invalid IP address: ${raw}`);
+    if (!ipAddressSchema.safeParse(raw).success)
+      throw new ApiError("invalid_query", `Invalid IP address: ${raw}`);
   } else if (!sha256FingerprintSchema.safeParse(raw).success) {
     throw new ApiError("invalid_query", `Invalid SHA-256 fingerprint: ${raw}`);
   }

@@ -74,5 +74,7 @@ export function renderDocumentComments(
   comments: readonly StoredComment[],
 ) {
   const rendered = comments.map((comment) => renderComment(index, comment));
-  return index === "hosts" ? { ip: document, comments: rendered } : { fingerprint: document, comments: rendered };
+  return index === "hosts"
+    ? { ip: document, comments: rendered }
+    : { fingerprint: document, comments: rendered };
 }
