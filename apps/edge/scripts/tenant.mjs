@@ -12,6 +12,7 @@
 //   node apps/edge/scripts/tenant.mjs audit [--tenant <tenant-id>] [--limit N]
 //   node apps/edge/scripts/tenant.mjs usage [--tenant <tenant-id>] [--since ISO-TIME]
 //   node apps/edge/scripts/tenant.mjs purge-cache <ipv4|websites|certificates|hosts> <id>
+//   node apps/edge/scripts/tenant.mjs delete-comment <comment-id>
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { readLocalEnv } from "./local-setup.mjs";
@@ -133,9 +134,11 @@ export function adminRequestFor(argv) {
         method: "DELETE",
         path: `/admin/cache/${encodeURIComponent(id)}/${encodeURIComponent(extra)}`,
       };
+    case "delete-comment":
+      return { method: "DELETE", path: `/admin/comments/${encodeURIComponent(need(id, command))}` };
     default:
       throw new UsageError(
-        `unknown command ${command ?? "(none)"}: create, list, show, update, disable, enable, delete, rotate, audit, usage, purge-cache`,
+        `unknown command ${command ?? "(none)"}: create, list, show, update, disable, enable, delete, rotate, audit, usage, purge-cache, delete-comment`,
       );
   }
 }

@@ -1,3 +1,4 @@
+import { AnnotationStore } from "./annotations/store";
 import { TenantAuthenticator } from "./auth/tenant-auth";
 import { D1DocumentCache } from "./cache/d1";
 import { MemoryTieredCache } from "./cache/memory-tier";
@@ -28,6 +29,8 @@ export interface EdgeServices {
   readonly tenants: TenantStore;
   readonly auth: TenantAuthenticator;
   readonly audit: AuditLog;
+  /** The team's tags and comments (kept here, never upstream). */
+  readonly annotations: AnnotationStore;
   readonly endedSessions: EndedSessions;
   readonly jobs: JobStore;
   readonly quota: QuotaLedger;
@@ -90,6 +93,7 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
     tenants,
     auth: new TenantAuthenticator(tenants, clock, config.authCacheTtlMs),
     audit: new AuditLog(db, clock),
+    annotations: new AnnotationStore(db, clock),
     endedSessions: new EndedSessions(db),
     jobs: new JobStore(db, clock),
     quota: overrides.quota ?? new D1QuotaLedger(db, clock),

@@ -1,4 +1,5 @@
 import type { Env } from "./env";
+import { d1AnnotationStore, type AnnotationStore } from "./services/annotations";
 import { workersJobQueue, type JobQueue } from "./jobs/queue";
 import { d1JobStore, type JobStore } from "./jobs/store";
 import { d1RawData, type RawData } from "./rawdata/files";
@@ -28,6 +29,8 @@ export interface Services {
   results: ResultStore;
   /** The published snapshot tables job SQL reads (SNAPSHOTS). */
   snapshots: SnapshotCatalogSource;
+  /** The accounts' tags and comments (DB). */
+  annotations: AnnotationStore;
 }
 
 /** Replacements tests make; anything left out is chosen from the bindings. */
@@ -52,6 +55,7 @@ export function createServices(
     jobQueue: deps.jobQueue ?? workersJobQueue(env.JOBS),
     results,
     snapshots: deps.snapshots ?? d1SnapshotCatalogSource(env.SNAPSHOTS),
+    annotations: d1AnnotationStore(env.DB),
   };
 }
 

@@ -1,4 +1,6 @@
 import {
+  adminCommentDeleteResultSchema,
+  type AdminCommentDeleteResult,
   cachePurgeResultSchema,
   tenantListSchema,
   tenantSchema,
@@ -24,7 +26,7 @@ type Signal = { signal?: AbortSignal };
 /** DELETE answers vary (204, or a small JSON body); nothing in them is needed. */
 const anyBody: WireSchema<unknown> = { safeParse: (data) => ({ success: true, data }) };
 
-/** The edge's admin API (`/admin/...`): tenants and cache purges. Not part of the Censys API. */
+/** The edge's admin API (`/admin/...`): tenants, cache purges and comment removal. Not part of the Censys API. */
 export function createAdminClient(options: AdminClientOptions) {
   const transport = createTransport(options, `Bearer ${options.adminToken}`);
   const tenantPath = (id: string) => `/admin/tenants/${encodeURIComponent(id)}`;
@@ -104,6 +106,17 @@ export function createAdminClient(options: AdminClientOptions) {
           path: `/admin/cache/${encodeURIComponent(index)}/${encodeURIComponent(id)}`,
           schema: cachePurgeResultSchema,
           idempotent: true,
+          signal: opts.signal,
+        }),
+    },
+    comments: {
+      /** Removes any tenant's comment (tenants change only their own). */
+      delete: (id: string, opts: Signal = {}): Promise<AdminCommentDeleteResult> =>
+        transport.call({
+          method: "DELETE",
+          path: `/admin/comments/${encodeURIComponent(id)}`,
+          schema: adminCommentDeleteResultSchema,
+          idempotent: false,
           signal: opts.signal,
         }),
     },

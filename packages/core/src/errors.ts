@@ -12,6 +12,7 @@ export const ERROR_KINDS = [
   "forbidden",
   "not_found",
   "method_not_allowed",
+  "conflict",
   "payload_too_large",
   "unsupported_media_type",
   "rate_limited",
@@ -124,6 +125,8 @@ export const ERROR_TABLE: Readonly<Record<ErrorKind, ErrorSpec>> = {
     v2: { status: 404, message: "The requested resource was not found.", shape: "v2" },
   },
   method_not_allowed: same(405, "method not allowed"),
+  /** A write that would break a uniqueness rule (a second tag of the same name). */
+  conflict: same(409, "the request conflicts with the resource's current state"),
   payload_too_large: same(413, `request body exceeds ${MAX_REQUEST_BODY_BYTES} bytes`),
   unsupported_media_type: same(415, "request body must be JSON (Content-Type: application/json)"),
   rate_limited: {
@@ -156,6 +159,7 @@ export const HTTP_REASON_PHRASES: Readonly<Record<number, string>> = {
   403: "Forbidden",
   404: "Not Found",
   405: "Method Not Allowed",
+  409: "Conflict",
   413: "Payload Too Large",
   415: "Unsupported Media Type",
   422: "Unprocessable Entity",

@@ -15,6 +15,9 @@ export * from "./v2/envelope";
 export * from "./v2/host";
 export * from "./v2/hosts-api";
 export * from "./v2/metadata";
+export * from "./v2/annotations";
+export * from "./v2/tags";
+export * from "./v2/comments";
 export * from "./cache-indexes";
 // The edge's own admin API (/admin, bearer ADMIN_TOKEN).
 export * from "./admin/periods";
@@ -23,3 +26,4 @@ export * from "./admin/tenants";
 export * from "./admin/audit";
 export * from "./admin/usage";
 export * from "./admin/cache-purge";
+export * from "./admin/comments";

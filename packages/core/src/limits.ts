@@ -26,6 +26,11 @@ export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
 /** The spec's "typically 15-30 seconds" for query and export jobs. */
 export const QUERY_JOB_TYPICAL_DURATION_MS = { min: 15_000, max: 30_000 } as const;
 
+/** Ours: a tag name is 1..64 characters (after trimming); the public limit is not documented. */
+export const TAG_NAME_MAX_CHARS = 64;
+/** Ours: a comment is 1..4096 characters; the public limit is not documented. */
+export const COMMENT_MAX_CHARS = 4096;
+
 export const LIMITS = {
   BULK_MAX_FINGERPRINTS,
   REPORT_BUCKETS_DEFAULT,
@@ -43,4 +48,6 @@ export const LIMITS = {
   EXPORT_FILE_MAX_BYTES,
   MAX_REQUEST_BODY_BYTES,
   QUERY_JOB_TYPICAL_DURATION_MS,
+  TAG_NAME_MAX_CHARS,
+  COMMENT_MAX_CHARS,
 } as const;

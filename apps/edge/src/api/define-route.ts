@@ -16,7 +16,7 @@ export type CachePolicy =
 
 /** Everything one API route is, written once beside its handler. */
 export interface ApiRouteSpec extends OperationShape {
-  readonly method: "GET" | "POST";
+  readonly method: "GET" | "POST" | "PUT" | "DELETE";
   /** Hono path, with the parameter patterns the router matches. */
   readonly path: string;
   /** The name usage, dashboards and costs know it by; routes may share one (same cost). */

@@ -18,7 +18,7 @@ function hex(bytes: Uint8Array): string {
 }
 
 /** `<prefix>_` + 128 random bits in lower-case hex (our record ids: tnt_, aud_). */
-export function newRecordId(prefix: "tnt" | "aud"): string {
+export function newRecordId(prefix: "tnt" | "aud" | "tag" | "cmt"): string {
   return `${prefix}_${hex(randomBytes(16))}`;
 }
 

@@ -109,3 +109,63 @@ export const endedSessions = sqliteTable(
   },
   (t) => [index("ended_sessions_expires").on(t.expiresAt)],
 );
+
+/**
+ * Tags the team shares (the v2 tag API). Every tenant sees and may change every tag; names are
+ * unique ignoring case (`name_key` is the lowercased name). Kept at the edge, never upstream.
+ */
+export const annotationTags = sqliteTable(
+  "annotation_tags",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    nameKey: text("name_key").notNull().unique(),
+    /** `#rrggbb`, or null for none. */
+    color: text("color"),
+    /** The tenant that created it (kept after that tenant is deleted). */
+    createdBy: text("created_by").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("annotation_tags_created_by").on(t.createdBy, t.createdAt)],
+);
+export type AnnotationTagRow = typeof annotationTags.$inferSelect;
+
+/** Which documents carry which tag: `index` is hosts or certificates, `document` its id. */
+export const annotationTagged = sqliteTable(
+  "annotation_tagged",
+  {
+    tagId: text("tag_id")
+      .notNull()
+      .references(() => annotationTags.id, { onDelete: "cascade" }),
+    index: text("index", { enum: ["hosts", "certificates"] }).notNull(),
+    document: text("document").notNull(),
+    taggedBy: text("tagged_by").notNull(),
+    taggedAt: integer("tagged_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tagId, t.index, t.document] }),
+    index("annotation_tagged_document").on(t.index, t.document),
+  ],
+);
+export type AnnotationTaggedRow = typeof annotationTagged.$inferSelect;
+
+/** Comments on hosts and certificates; the team reads them all, only the author changes one. */
+export const annotationComments = sqliteTable(
+  "annotation_comments",
+  {
+    id: text("id").primaryKey(),
+    index: text("index", { enum: ["hosts", "certificates"] }).notNull(),
+    document: text("document").notNull(),
+    /** The author tenant's id (kept after that tenant is deleted; the admin can remove it). */
+    authorId: text("author_id").notNull(),
+    contents: text("contents").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    index("annotation_comments_document").on(t.index, t.document, t.createdAt),
+    index("annotation_comments_author").on(t.authorId, t.createdAt),
+  ],
+);
+export type AnnotationCommentRow = typeof annotationComments.$inferSelect;

@@ -11,8 +11,8 @@ export interface OperationShape {
   readonly body?: Component;
   /** Query parameters, each an `in: query` parameter. */
   readonly query?: z.ZodObject;
-  /** The success answer; "file" for a download. */
-  readonly ok: Component | "file";
+  /** The success answer; "file" for a download, "empty" for a 204 without a body. */
+  readonly ok: Component | "file" | "empty";
   /** Answers 201 instead of 200. */
   readonly created?: boolean;
 }
@@ -29,7 +29,11 @@ export function componentsOf(shape: OperationShape, family: ErrorFamily): Compon
       : family === "v2"
         ? [ERROR_COMPONENTS.v2, ERROR_COMPONENTS.v2RateLimited]
         : [ERROR_COMPONENTS.v2];
-  return [...(shape.body ? [shape.body] : []), ...(shape.ok === "file" ? [] : [shape.ok]), ...errors];
+  return [
+    ...(shape.body ? [shape.body] : []),
+    ...(typeof shape.ok === "string" ? [] : [shape.ok]),
+    ...errors,
+  ];
 }
 
 function errorResponses(family: ErrorFamily): RouteConfig["responses"] {
@@ -86,7 +90,9 @@ export function openApiOperation(
           description: "The file",
           content: { "application/octet-stream": { schema: { type: "string" as const, format: "binary" } } },
         }
-      : { description: "Success", ...json(shape.ok) };
+      : shape.ok === "empty"
+        ? { description: "Done (no body)" }
+        : { description: "Success", ...json(shape.ok) };
   return {
     method: method.toLowerCase() as RouteConfig["method"],
     path,
@@ -97,6 +103,9 @@ export function openApiOperation(
       ...(shape.query ? { query: shape.query } : {}),
       ...(shape.body ? { body: { required: true, ...json(shape.body) } } : {}),
     },
-    responses: { [shape.created ? 201 : 200]: ok, ...errorResponses(family) },
+    responses: {
+      [shape.ok === "empty" ? 204 : shape.created ? 201 : 200]: ok,
+      ...errorResponses(family),
+    },
   };
 }

@@ -1,4 +1,5 @@
 import type { TenantReport } from "../reports/tenant-report";
+import { RecentAnnotationsCard } from "./components/annotations-card";
 import { QuotaCard, RecentErrorsCard, UsageChartCard, UsageStats } from "./components/tenant-panels";
 import { dateTime } from "./display-format";
 import { Layout } from "./layout";
@@ -29,6 +30,9 @@ export function TenantDashboardPage(props: { report: TenantReport; csrf: string;
       </div>
       <div class="grid">
         <UsageChartCard report={report} />
+      </div>
+      <div class="grid">
+        <RecentAnnotationsCard report={report} />
       </div>
       <div class="grid grid-2">
         <RecentErrorsCard report={report} />

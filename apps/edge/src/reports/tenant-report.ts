@@ -1,4 +1,5 @@
 import type { Account } from "@scangate/core";
+import type { CommentRow, TagRow } from "../annotations/store";
 import type { EdgeConfig } from "../config";
 import type { TenantRow } from "../db/schema";
 import {
@@ -32,7 +33,12 @@ export interface TenantReport {
   errors: ErrorDay[];
   /** Quota the cache hits did not cost (hits are free unless CACHE_HITS_CHARGED). */
   quotaSavedByCache: number;
+  /** The tags this tenant created and the comments it wrote lately, newest first. */
+  annotations: { tags: TagRow[]; comments: CommentRow[] };
 }
+
+/** How many of each the dashboard lists. */
+export const RECENT_ANNOTATIONS = 10;
 
 export function describeTier(config: EdgeConfig, name: string): string {
   const tier = config.rateTiers[name];
@@ -51,9 +57,10 @@ function quotaSavedByCache(config: EdgeConfig, rows: readonly DailyOperationUsag
 
 export async function tenantReport(services: EdgeServices, tenant: TenantRow): Promise<TenantReport> {
   const now = services.clock.now();
-  const [{ account, quota }, rows] = await Promise.all([
+  const [{ account, quota }, rows, annotations] = await Promise.all([
     tenantAccount(services, tenant),
     dailyUsage(services.db, windowStart(now), tenant.id),
+    services.annotations.recentBy(tenant.id, RECENT_ANNOTATIONS),
   ]);
   return {
     now,
@@ -66,5 +73,6 @@ export async function tenantReport(services: EdgeServices, tenant: TenantRow): P
     chart: usageChart(rows, now),
     errors: recentErrors(rows),
     quotaSavedByCache: quotaSavedByCache(services.config, rows),
+    annotations,
   };
 }

@@ -9,8 +9,10 @@ import { queryDefinitionRoutes } from "./v1/query-definitions";
 import { reportRoutes } from "./v1/report";
 import { searchRoutes } from "./v1/search";
 import { viewRoutes } from "./v1/view";
+import { annotationCommentRoutes } from "./v2/comments";
 import { hostRoutes } from "./v2/hosts";
 import { metadataRoutes } from "./v2/metadata";
+import { tagRoutes } from "./v2/tags";
 
 /**
  * Every route the origin serves, in the order the app registers them. The 405 answers (from
@@ -28,6 +30,9 @@ export const ORIGIN_ROUTES: readonly OriginRoute[] = [
   // v2 hosts
   ...hostRoutes,
   ...metadataRoutes,
+  // v2 tags and comments (the calling account's own)
+  ...tagRoutes,
+  ...annotationCommentRoutes,
   // v1 (asynchronous jobs, query definitions, raw data)
   ...queryJobRoutes,
   ...queryDefinitionRoutes,

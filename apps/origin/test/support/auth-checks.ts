@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { basicAuth, call, configuredAccount } from "./requests";
 
 export interface ProtectedRoute {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PUT" | "DELETE";
   path: string;
   body?: unknown;
 }

@@ -6,7 +6,7 @@ export const FINGERPRINT_A = "a".repeat(64);
 export const UNKNOWN_JOB_ID = `job_${"0".repeat(32)}`;
 
 export interface ConcreteRequest {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PUT" | "DELETE";
   path: string;
   body?: unknown;
 }
@@ -22,6 +22,9 @@ const PARAM_VALUES: Record<string, readonly string[]> = {
   result: ["20240515T2359"],
   label: ["hosts"],
   name: ["x.csv"],
+  fingerprint: [FINGERPRINT_A],
+  tag_id: [`tag_${"0".repeat(32)}`],
+  comment_id: [`cmt_${"0".repeat(32)}`],
 };
 
 /** A request body for each operation that takes one. */
@@ -31,6 +34,10 @@ const BODIES: Record<string, unknown> = {
   bulk: { fingerprints: [FINGERPRINT_A] },
   query_start: { query: "SELECT 1" },
   export_start: { query: "SELECT 1" },
+  tag_create: { name: "a-tag" },
+  tag_update: { name: "a-tag" },
+  comment_create: { contents: "a note" },
+  comment_update: { contents: "a note" },
 };
 
 /** A query string for each operation whose route takes one that matters. */
@@ -68,7 +75,7 @@ export function concreteRoutes(): ConcreteRequest[] {
     const method = route.definition.method.toUpperCase() as ConcreteRequest["method"];
     const query = route.definition.request?.query ? QUERIES[route.operation] : undefined;
     const path = fillParams(route) + (query === undefined ? "" : `?${query}`);
-    if (method !== "POST") return { method, path };
+    if (method !== "POST" && !(method === "PUT" && route.operation in BODIES)) return { method, path };
     if (!(route.operation in BODIES)) throw new Error(`no sample body for ${route.operation}`);
     return { method, path, body: BODIES[route.operation] };
   });

@@ -9,6 +9,15 @@ export const AUDIT_ACTIONS = [
   "tenant.rotate",
   "tenant.delete",
   "cache.purge",
+  // Tenants' tags and comments (their `tenant_id` is the acting tenant; `actor` is it, or "admin").
+  "tag.create",
+  "tag.update",
+  "tag.delete",
+  "tag.attach",
+  "tag.detach",
+  "comment.create",
+  "comment.update",
+  "comment.delete",
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;

@@ -1,5 +1,6 @@
 import type { AdminRoute } from "../../api/define-route";
 import { purgeCacheRoute } from "./cache";
+import { deleteCommentRoute } from "./comments";
 import { auditListRoute, usageListRoute } from "./reports";
 import {
   createTenantRoute,
@@ -19,6 +20,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   rotateSecretRoute,
   deleteTenantRoute,
   purgeCacheRoute,
+  deleteCommentRoute,
   auditListRoute,
   usageListRoute,
 ];

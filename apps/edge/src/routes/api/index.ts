@@ -1,5 +1,6 @@
 import type { ApiRoute } from "../../api/define-route";
 import { accountRoute } from "./account";
+import { certificateCommentRoutes, hostCommentRoutes } from "./comments";
 import { bulkRoute } from "./bulk";
 import { rawFileRoute, rawResultRoute, rawSeriesListRoute, rawSeriesRoute } from "./data";
 import { hostsAggregateRoute, hostsSearchRoute } from "./hosts";
@@ -15,6 +16,17 @@ import {
 import { hostsMetadataRoute } from "./metadata";
 import { seriesDetailsRoute, seriesListRoute } from "./query-definitions";
 import { reportRoute, searchRoute } from "./search";
+import {
+  certificateTagRoutes,
+  hostTagRoutes,
+  tagCertificatesRoute,
+  tagCreateRoute,
+  tagDeleteRoute,
+  tagHostsRoute,
+  tagsListRoute,
+  tagUpdateRoute,
+  tagViewRoute,
+} from "./tags";
 import { viewRoute } from "./view";
 
 /**
@@ -44,4 +56,16 @@ export const API_ROUTES: readonly ApiRoute[] = [
   hostsSearchRoute,
   hostViewRoute,
   hostsMetadataRoute,
+  // The team's tags and comments: answered here, never forwarded.
+  tagsListRoute,
+  tagCreateRoute,
+  tagViewRoute,
+  tagUpdateRoute,
+  tagDeleteRoute,
+  tagHostsRoute,
+  tagCertificatesRoute,
+  ...hostTagRoutes,
+  ...certificateTagRoutes,
+  ...hostCommentRoutes,
+  ...certificateCommentRoutes,
 ];

@@ -1,0 +1,155 @@
+import {
+  ApiError,
+  annotatedDocumentId,
+  certificateCommentSchema,
+  certificateCommentsResultSchema,
+  commentWriteSchema,
+  hostCommentSchema,
+  hostCommentsResultSchema,
+  renderComment,
+  renderDocumentComments,
+  v2Envelope,
+  wrapV2,
+  type AnnotatedIndex,
+} from "@scangate/core";
+import { auditAnnotation } from "../../annotations/audit";
+import type { CommentRow } from "../../annotations/store";
+import { defineApiRoute, type ApiRoute } from "../../api/define-route";
+import type { ApiContext } from "../../api/exchange";
+import { parseJsonBody } from "../../http/json-body";
+import { component } from "../../openapi/components";
+import { documentParam } from "./tags";
+
+// Comments on hosts and certificates, kept in the edge's D1 and never forwarded. Every tenant
+// reads them; only the author edits or deletes one (another tenant gets 403; the admin removes
+// any through DELETE /admin/comments/:id). Free (no quota): nothing is asked upstream.
+
+const COMMENT_WRITE = component("CommentWrite", commentWriteSchema);
+
+/** The routes of the comments on one host or certificate. */
+function commentRoutes(index: AnnotatedIndex): ApiRoute[] {
+  const param = documentParam(index);
+  const noun = index === "hosts" ? "host" : "certificate";
+  const hosts = index === "hosts";
+  const one = hosts
+    ? component("HostCommentResponse", v2Envelope(hostCommentSchema))
+    : component("CertificateCommentResponse", v2Envelope(certificateCommentSchema));
+  const list = hosts
+    ? component("HostCommentsResponse", v2Envelope(hostCommentsResultSchema))
+    : component("CertificateCommentsResponse", v2Envelope(certificateCommentsResultSchema));
+  const documentOf = (c: ApiContext) => annotatedDocumentId(index, c.req.param(param) ?? "");
+
+  /** The comment named in the path, on the document named in the path; else 404. */
+  async function existingComment(c: ApiContext, document: string): Promise<CommentRow> {
+    const id = c.req.param("comment_id") ?? "";
+    const comment = await c.get("services").annotations.comment(id);
+    if (!comment || comment.index !== index || comment.document !== document) {
+      throw new ApiError("not_found", `Comment ${id} not found on ${noun} ${document}.`);
+    }
+    return comment;
+  }
+
+  /** Only the author changes a comment. */
+  function requireAuthor(c: ApiContext, comment: CommentRow): void {
+    if (comment.authorId !== c.get("tenant").id) {
+      throw new ApiError(
+        "forbidden",
+        `Comment ${comment.id} was written by another tenant; only its author may change it.`,
+      );
+    }
+  }
+
+  return [
+    defineApiRoute({
+      method: "GET",
+      path: `/api/v2/${index}/:${param}/comments`,
+      operation: "comments_list",
+      version: "v2",
+      cost: 0,
+      summary: `The team's comments on a ${noun}, oldest first`,
+      ok: list,
+      handler: async (c) => {
+        const document = documentOf(c);
+        const comments = await c.get("services").annotations.comments(index, document);
+        return c.json(wrapV2(renderDocumentComments(index, document, comments)));
+      },
+    }),
+    defineApiRoute({
+      method: "POST",
+      path: `/api/v2/${index}/:${param}/comments`,
+      operation: "comment_create",
+      version: "v2",
+      cost: 0,
+      summary: `Comment on a ${noun}`,
+      body: COMMENT_WRITE,
+      ok: one,
+      handler: async (c) => {
+        const document = documentOf(c);
+        const body = await parseJsonBody(c, commentWriteSchema);
+        const row = await c
+          .get("services")
+          .annotations.addComment(index, document, c.get("tenant").id, body.contents);
+        const comment = renderComment(index, row);
+        await auditAnnotation(c, "comment.create", null, comment);
+        return c.json(wrapV2(comment));
+      },
+    }),
+    defineApiRoute({
+      method: "GET",
+      path: `/api/v2/${index}/:${param}/comments/:comment_id`,
+      operation: "comment_view",
+      version: "v2",
+      cost: 0,
+      summary: `One comment on a ${noun}`,
+      ok: one,
+      handler: async (c) => {
+        const comment = await existingComment(c, documentOf(c));
+        return c.json(wrapV2(renderComment(index, comment)));
+      },
+    }),
+    defineApiRoute({
+      method: "PUT",
+      path: `/api/v2/${index}/:${param}/comments/:comment_id`,
+      operation: "comment_update",
+      version: "v2",
+      cost: 0,
+      summary: `Edit your comment on a ${noun} (403 for another tenant's)`,
+      body: COMMENT_WRITE,
+      ok: one,
+      handler: async (c) => {
+        const before = await existingComment(c, documentOf(c));
+        requireAuthor(c, before);
+        const body = await parseJsonBody(c, commentWriteSchema);
+        const row = await c.get("services").annotations.updateComment(before.id, body.contents);
+        if (!row) throw new ApiError("not_found", `Comment ${before.id} not found.`);
+        const comment = renderComment(index, row);
+        await auditAnnotation(c, "comment.update", renderComment(index, before), comment);
+        return c.json(wrapV2(comment));
+      },
+    }),
+    defineApiRoute({
+      method: "DELETE",
+      path: `/api/v2/${index}/:${param}/comments/:comment_id`,
+      operation: "comment_delete",
+      version: "v2",
+      cost: 0,
+      summary: `Delete your comment on a ${noun} (403 for another tenant's); answers the comments left`,
+      ok: list,
+      handler: async (c) => {
+        const document = documentOf(c);
+        const before = await existingComment(c, document);
+        requireAuthor(c, before);
+        const { annotations } = c.get("services");
+        if (!(await annotations.deleteComment(before.id))) {
+          throw new ApiError("not_found", `Comment ${before.id} not found.`);
+        }
+        await auditAnnotation(c, "comment.delete", renderComment(index, before), null);
+        const left = await annotations.comments(index, document);
+        return c.json(wrapV2(renderDocumentComments(index, document, left)));
+      },
+    }),
+  ];
+}
+
+export const hostCommentRoutes = commentRoutes("hosts");
+export const certificateCommentRoutes = commentRoutes("certificates");

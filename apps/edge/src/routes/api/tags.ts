@@ -1,0 +1,221 @@
+import {
+  ANNOTATED_ID_KEYS,
+  ApiError,
+  annotatedDocumentId,
+  certificateTagsResultSchema,
+  hostTagsResultSchema,
+  renderDocumentTags,
+  renderTag,
+  renderTaggedDocuments,
+  tagCertificatesResultSchema,
+  tagHostsResultSchema,
+  tagSchema,
+  tagsListResultSchema,
+  tagWriteSchema,
+  v2Envelope,
+  wrapV2,
+  type AnnotatedIndex,
+} from "@scangate/core";
+import { auditAnnotation } from "../../annotations/audit";
+import type { TagRow } from "../../annotations/store";
+import { defineApiRoute, type ApiRoute } from "../../api/define-route";
+import type { ApiContext } from "../../api/exchange";
+import { parseJsonBody } from "../../http/json-body";
+import { component } from "../../openapi/components";
+
+// The team's tags (the v2 tag API), kept in the edge's D1 and never forwarded: a tag one tenant
+// creates is seen, changed and used by every tenant. Free (no quota): nothing is asked upstream.
+
+const TAG = component("TagResponse", v2Envelope(tagSchema));
+const TAG_WRITE = component("TagWrite", tagWriteSchema);
+
+async function existingTag(c: ApiContext, id: string): Promise<TagRow> {
+  const tag = await c.get("services").annotations.tag(id);
+  if (!tag) throw new ApiError("not_found", `Tag ${id} not found.`);
+  return tag;
+}
+
+function duplicateName(name: string): ApiError {
+  return new ApiError("conflict", `A tag named ${JSON.stringify(name)} already exists.`);
+}
+
+export const tagsListRoute = defineApiRoute({
+  method: "GET",
+  path: "/api/v2/tags",
+  operation: "tags_list",
+  version: "v2",
+  cost: 0,
+  summary: "The team's tags (kept at the edge)",
+  ok: component("TagsListResponse", v2Envelope(tagsListResultSchema)),
+  handler: async (c) => {
+    const tags = await c.get("services").annotations.listTags();
+    return c.json(wrapV2({ tags: tags.map(renderTag) }));
+  },
+});
+
+export const tagCreateRoute = defineApiRoute({
+  method: "POST",
+  path: "/api/v2/tags",
+  operation: "tag_create",
+  version: "v2",
+  cost: 0,
+  summary: "Create a team tag (409 when the name is taken, ignoring case)",
+  body: TAG_WRITE,
+  ok: TAG,
+  handler: async (c) => {
+    const body = await parseJsonBody(c, tagWriteSchema);
+    const created = await c
+      .get("services")
+      .annotations.createTag(
+        { name: body.name, color: body.metadata?.color?.toLowerCase() },
+        c.get("tenant").id,
+      );
+    if (!created.ok) throw duplicateName(body.name);
+    const tag = renderTag(created.tag);
+    await auditAnnotation(c, "tag.create", null, tag);
+    return c.json(wrapV2(tag));
+  },
+});
+
+export const tagViewRoute = defineApiRoute({
+  method: "GET",
+  path: "/api/v2/tags/:id",
+  operation: "tag_view",
+  version: "v2",
+  cost: 0,
+  summary: "One team tag",
+  ok: TAG,
+  handler: async (c) => c.json(wrapV2(renderTag(await existingTag(c, c.req.param("id") ?? "")))),
+});
+
+export const tagUpdateRoute = defineApiRoute({
+  method: "PUT",
+  path: "/api/v2/tags/:id",
+  operation: "tag_update",
+  version: "v2",
+  cost: 0,
+  summary: "Rename or recolor a team tag (without metadata the color is kept)",
+  body: TAG_WRITE,
+  ok: TAG,
+  handler: async (c) => {
+    const before = await existingTag(c, c.req.param("id") ?? "");
+    const body = await parseJsonBody(c, tagWriteSchema);
+    const color = body.metadata ? (body.metadata.color?.toLowerCase() ?? null) : undefined;
+    const updated = await c.get("services").annotations.updateTag(before.id, { name: body.name, color });
+    if (!updated) throw new ApiError("not_found", `Tag ${before.id} not found.`);
+    if (!updated.ok) throw duplicateName(body.name);
+    const tag = renderTag(updated.tag);
+    await auditAnnotation(c, "tag.update", renderTag(before), tag);
+    return c.json(wrapV2(tag));
+  },
+});
+
+export const tagDeleteRoute = defineApiRoute({
+  method: "DELETE",
+  path: "/api/v2/tags/:id",
+  operation: "tag_delete",
+  version: "v2",
+  cost: 0,
+  summary: "Delete a team tag (and take it off every document)",
+  ok: "empty",
+  handler: async (c) => {
+    const id = c.req.param("id") ?? "";
+    const deleted = await c.get("services").annotations.deleteTag(id);
+    if (!deleted) throw new ApiError("not_found", `Tag ${id} not found.`);
+    await auditAnnotation(c, "tag.delete", renderTag(deleted), null);
+    // No body, as the public service's delete (the official client expects none).
+    return c.body(null, 204);
+  },
+});
+
+function taggedDocumentsRoute(index: AnnotatedIndex): ApiRoute {
+  const hosts = index === "hosts";
+  return defineApiRoute({
+    method: "GET",
+    path: `/api/v2/tags/:id/${index}`,
+    operation: hosts ? "tag_hosts" : "tag_certificates",
+    version: "v2",
+    cost: 0,
+    summary: hosts ? "The hosts carrying a tag" : "The certificates carrying a tag",
+    ok: hosts
+      ? component("TagHostsResponse", v2Envelope(tagHostsResultSchema))
+      : component("TagCertificatesResponse", v2Envelope(tagCertificatesResultSchema)),
+    handler: async (c) => {
+      const tag = await existingTag(c, c.req.param("id") ?? "");
+      const rows = await c.get("services").annotations.taggedDocuments(tag.id, index);
+      return c.json(wrapV2(renderTaggedDocuments(index, rows)));
+    },
+  });
+}
+
+export const tagHostsRoute = taggedDocumentsRoute("hosts");
+export const tagCertificatesRoute = taggedDocumentsRoute("certificates");
+
+/** The path parameter naming the document (`:ip`, `:fingerprint`). */
+export function documentParam(index: AnnotatedIndex): string {
+  return ANNOTATED_ID_KEYS[index];
+}
+
+/** The routes of the tags on one host or certificate: list, put on, take off. */
+function documentTagRoutes(index: AnnotatedIndex): ApiRoute[] {
+  const param = documentParam(index);
+  const noun = index === "hosts" ? "host" : "certificate";
+  const documentOf = (c: ApiContext) => annotatedDocumentId(index, c.req.param(param) ?? "");
+  return [
+    defineApiRoute({
+      method: "GET",
+      path: `/api/v2/${index}/:${param}/tags`,
+      operation: "document_tags",
+      version: "v2",
+      cost: 0,
+      summary: `The team's tags on a ${noun}`,
+      ok:
+        index === "hosts"
+          ? component("HostTagsResponse", v2Envelope(hostTagsResultSchema))
+          : component("CertificateTagsResponse", v2Envelope(certificateTagsResultSchema)),
+      handler: async (c) => {
+        const document = documentOf(c);
+        const tags = await c.get("services").annotations.documentTags(index, document);
+        return c.json(wrapV2(renderDocumentTags(index, document, tags)));
+      },
+    }),
+    defineApiRoute({
+      method: "PUT",
+      path: `/api/v2/${index}/:${param}/tags/:tag_id`,
+      operation: "document_tag_add",
+      version: "v2",
+      cost: 0,
+      summary: `Put a team tag on a ${noun} (again: no change)`,
+      ok: "empty",
+      handler: async (c) => {
+        const document = documentOf(c);
+        const tag = await existingTag(c, c.req.param("tag_id") ?? "");
+        const attached = await c
+          .get("services")
+          .annotations.attach(tag.id, index, document, c.get("tenant").id);
+        if (attached) await auditAnnotation(c, "tag.attach", null, { tag_id: tag.id, index, document });
+        return c.body(null, 204);
+      },
+    }),
+    defineApiRoute({
+      method: "DELETE",
+      path: `/api/v2/${index}/:${param}/tags/:tag_id`,
+      operation: "document_tag_remove",
+      version: "v2",
+      cost: 0,
+      summary: `Take a team tag off a ${noun} (404 when it is not on it)`,
+      ok: "empty",
+      handler: async (c) => {
+        const document = documentOf(c);
+        const tag = await existingTag(c, c.req.param("tag_id") ?? "");
+        const detached = await c.get("services").annotations.detach(tag.id, index, document);
+        if (!detached) throw new ApiError("not_found", `Tag ${tag.id} is not on ${noun} ${document}.`);
+        await auditAnnotation(c, "tag.detach", { tag_id: tag.id, index, document }, null);
+        return c.body(null, 204);
+      },
+    }),
+  ];
+}
+
+export const hostTagRoutes = documentTagRoutes("hosts");
+export const certificateTagRoutes = documentTagRoutes("certificates");

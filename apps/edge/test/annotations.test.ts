@@ -1,0 +1,644 @@
+import {
+  adminCommentDeleteResultSchema,
+  auditListSchema,
+  certificateCommentsResultSchema,
+  certificateTagsResultSchema,
+  hostCommentSchema,
+  hostCommentsResultSchema,
+  hostTagsResultSchema,
+  reasonPhrase,
+  tagCertificatesResultSchema,
+  tagHostsResultSchema,
+  tagSchema,
+  tagsListResultSchema,
+  v2Envelope,
+  v2ErrorSchema,
+  type TenantWithSecret,
+} from "@scangate/core";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { admin, buildRequest, createTenant, EDGE, tenantAuth, type Fetch } from "./support/requests";
+import { testEdge } from "./support/test-edge";
+
+/**
+ * The team's tags and comments (the v2 tag and comment API): answered by the edge from its own
+ * D1, shared by every tenant, never forwarded upstream and free of quota.
+ */
+
+const edge = testEdge();
+const FP = "fb444eb8e68437bae06232b9f5091bccff62a768ca09e92eb5c9c2cf9d17c426";
+const unique = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
+
+function call(
+  tenant: TenantWithSecret,
+  method: string,
+  path: string,
+  body?: unknown,
+  fetcher: Fetch = edge.fetch,
+) {
+  return fetcher(buildRequest(method, path, { auth: tenantAuth(tenant), body }));
+}
+
+async function ok<T>(res: Response, schema: { parse(value: unknown): T }, status = 200): Promise<T> {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  return schema.parse(JSON.parse(text));
+}
+
+async function expectError(res: Response, status: number, message?: RegExp): Promise<void> {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+  const body = v2ErrorSchema.parse(JSON.parse(text));
+  expect(body).toMatchObject({ code: status, status: reasonPhrase(status) });
+  if (message) expect(body.error).toMatch(message);
+}
+
+/** Everything the annotation tables hold, to show a refused request changed nothing. */
+async function annotationTables(): Promise<unknown[]> {
+  return Promise.all(
+    ["annotation_tags", "annotation_tagged", "annotation_comments"].map(
+      async (table) => (await env.DB.prepare(`select * from ${table} order by rowid`).all()).results,
+    ),
+  );
+}
+
+async function usedOf(tenantId: string): Promise<number> {
+  const row = await env.DB.prepare("select used from tenants where id = ?")
+    .bind(tenantId)
+    .first<{ used: number }>();
+  return row?.used ?? -1;
+}
+
+const tagEnvelope = v2Envelope(tagSchema);
+
+async function createTag(tenant: TenantWithSecret, name = unique("tag"), color?: string) {
+  const body = color ? { name, metadata: { color } } : { name };
+  return (await ok(await call(tenant, "POST", "/api/v2/tags", body), tagEnvelope)).result;
+}
+
+describe("tags are the team's", async () => {
+  const a = await createTenant({ allowance: 10 }, edge.fetch);
+  const b = await createTenant({ allowance: 10 }, edge.fetch);
+
+  it("a tag one tenant creates is listed, read, renamed and used by another, with no upstream call or quota", async () => {
+    const sentBefore = edge.upstream.requests.length;
+    const name = unique("honeypot");
+    const created = await createTag(a, name, "#FF0000");
+    expect(created).toMatchObject({ name, metadata: { color: "#ff0000" } });
+    expect(created.id).toMatch(/^tag_/);
+    expect(created.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+
+    const listed = await ok(await call(b, "GET", "/api/v2/tags"), v2Envelope(tagsListResultSchema));
+    expect(listed.result.tags).toContainEqual(created);
+    expect((await ok(await call(b, "GET", `/api/v2/tags/${created.id}`), tagEnvelope)).result).toEqual(
+      created,
+    );
+
+    edge.clock.advance(1_000);
+    const renamed = await ok(
+      await call(b, "PUT", `/api/v2/tags/${created.id}`, { name: `${name}-renamed` }),
+      tagEnvelope,
+    );
+    // Without metadata the color is kept; updated_at moves, created_at does not.
+    expect(renamed.result).toMatchObject({ name: `${name}-renamed`, metadata: { color: "#ff0000" } });
+    expect(renamed.result.created_at).toBe(created.created_at);
+    expect(renamed.result.updated_at > created.updated_at).toBe(true);
+    const cleared = await ok(
+      await call(a, "PUT", `/api/v2/tags/${created.id}`, { name, metadata: {} }),
+      tagEnvelope,
+    );
+    expect(cleared.result.metadata).toEqual({});
+
+    expect(edge.upstream.requests.length).toBe(sentBefore);
+    expect(await usedOf(a.id)).toBe(0);
+    expect(await usedOf(b.id)).toBe(0);
+  });
+
+  it("goes on hosts and certificates; the tag's lists and the documents' lists agree", async () => {
+    const tag = await createTag(a);
+    const other = await createTag(b);
+    expect((await call(b, "PUT", `/api/v2/hosts/192.0.2.7/tags/${tag.id}`)).status).toBe(204);
+    expect((await call(a, "PUT", `/api/v2/hosts/2001:DB8::1/tags/${tag.id}`)).status).toBe(204);
+    expect((await call(a, "PUT", `/api/v2/certificates/${FP.toUpperCase()}/tags/${tag.id}`)).status).toBe(
+      204,
+    );
+    expect((await call(a, "PUT", `/api/v2/hosts/192.0.2.7/tags/${other.id}`)).status).toBe(204);
+    // Again: no change, still 204, still one link.
+    const before = await annotationTables();
+    const again = await call(a, "PUT", `/api/v2/hosts/192.0.2.7/tags/${tag.id}`);
+    expect(again.status).toBe(204);
+    expect(await again.text()).toBe("");
+    expect(await annotationTables()).toEqual(before);
+
+    const hosts = await ok(
+      await call(b, "GET", `/api/v2/tags/${tag.id}/hosts`),
+      v2Envelope(tagHostsResultSchema),
+    );
+    expect(hosts.result.hosts.map((h) => h.ip)).toEqual(["192.0.2.7", "2001:db8::1"]);
+    const certs = await ok(
+      await call(b, "GET", `/api/v2/tags/${tag.id}/certificates`),
+      v2Envelope(tagCertificatesResultSchema),
+    );
+    expect(certs.result.certs.map((c) => c.fingerprint)).toEqual([FP]);
+
+    const onHost = await ok(
+      await call(b, "GET", "/api/v2/hosts/192.0.2.7/tags"),
+      v2Envelope(hostTagsResultSchema),
+    );
+    expect(onHost.result.ip).toBe("192.0.2.7");
+    expect(onHost.result.tags.map((t) => t.id).sort()).toEqual([tag.id, other.id].sort());
+    const onCert = await ok(
+      await call(b, "GET", `/api/v2/certificates/${FP}/tags`),
+      v2Envelope(certificateTagsResultSchema),
+    );
+    expect(onCert.result).toMatchObject({ fingerprint: FP, tags: [{ id: tag.id }] });
+
+    expect((await call(b, "DELETE", `/api/v2/hosts/192.0.2.7/tags/${tag.id}`)).status).toBe(204);
+    const after = await ok(
+      await call(a, "GET", `/api/v2/tags/${tag.id}/hosts`),
+      v2Envelope(tagHostsResultSchema),
+    );
+    expect(after.result.hosts.map((h) => h.ip)).toEqual(["2001:db8::1"]);
+
+    // Deleting the tag takes it off every document.
+    const deleted = await call(b, "DELETE", `/api/v2/tags/${tag.id}`);
+    expect(deleted.status).toBe(204);
+    expect(await deleted.text()).toBe("");
+    await expectError(await call(a, "GET", `/api/v2/tags/${tag.id}`), 404);
+    const left = await ok(
+      await call(a, "GET", "/api/v2/hosts/2001:db8::1/tags"),
+      v2Envelope(hostTagsResultSchema),
+    );
+    expect(left.result.tags).toEqual([]);
+    const links = await env.DB.prepare("select count(*) as n from annotation_tagged where tag_id = ?")
+      .bind(tag.id)
+      .first<{ n: number }>();
+    expect(links?.n).toBe(0);
+  });
+});
+
+describe("refused tag requests: a clear 4xx in the v2 shape, nothing stored", async () => {
+  const a = await createTenant({ allowance: 10 }, edge.fetch);
+  const taken = await createTag(a, unique("Taken"));
+  const second = await createTag(a);
+  const missing = "tag_00000000000000000000000000000000";
+  const cases: Array<[string, string, string, unknown, number, RegExp]> = [
+    ["no name", "POST", "/api/v2/tags", {}, 400, /name/],
+    ["an empty name", "POST", "/api/v2/tags", { name: "   " }, 400, /name must not be empty/],
+    ["a name over 64 characters", "POST", "/api/v2/tags", { name: "x".repeat(65) }, 400, /at most 64/],
+    ["a name that is not a string", "POST", "/api/v2/tags", { name: 7 }, 400, /name/],
+    [
+      "a bad color",
+      "POST",
+      "/api/v2/tags",
+      { name: unique("c"), metadata: { color: "red" } },
+      400,
+      /#rrggbb/,
+    ],
+    [
+      "a short color",
+      "POST",
+      "/api/v2/tags",
+      { name: unique("c"), metadata: { color: "#fff" } },
+      400,
+      /#rrggbb/,
+    ],
+    [
+      "metadata that is not an object",
+      "POST",
+      "/api/v2/tags",
+      { name: unique("c"), metadata: "x" },
+      400,
+      /metadata/,
+    ],
+    ["a body that is not JSON", "POST", "/api/v2/tags", "{name", 400, /not valid JSON/],
+    [
+      "a taken name, in another case",
+      "POST",
+      "/api/v2/tags",
+      { name: taken.name.toUpperCase() },
+      409,
+      /already exists/,
+    ],
+    [
+      "a rename onto a taken name",
+      "PUT",
+      `/api/v2/tags/${second.id}`,
+      { name: taken.name },
+      409,
+      /already exists/,
+    ],
+    [
+      "a rename with a bad color",
+      "PUT",
+      `/api/v2/tags/${second.id}`,
+      { name: "ok", metadata: { color: "#12345g" } },
+      400,
+      /#rrggbb/,
+    ],
+    ["an unknown tag", "GET", `/api/v2/tags/${missing}`, undefined, 404, /not found/],
+    ["an update of an unknown tag", "PUT", `/api/v2/tags/${missing}`, { name: "x" }, 404, /not found/],
+    ["a delete of an unknown tag", "DELETE", `/api/v2/tags/${missing}`, undefined, 404, /not found/],
+    ["the hosts of an unknown tag", "GET", `/api/v2/tags/${missing}/hosts`, undefined, 404, /not found/],
+    [
+      "the certificates of an unknown tag",
+      "GET",
+      `/api/v2/tags/${missing}/certificates`,
+      undefined,
+      404,
+      /not found/,
+    ],
+    [
+      "an unknown tag put on a host",
+      "PUT",
+      `/api/v2/hosts/192.0.2.1/tags/${missing}`,
+      undefined,
+      404,
+      /not found/,
+    ],
+    [
+      "a tag taken off a host it is not on",
+      "DELETE",
+      `/api/v2/hosts/192.0.2.1/tags/${second.id}`,
+      undefined,
+      404,
+      /is not on/,
+    ],
+    [
+      "a tag on something that is not an IP",
+      "PUT",
+      `/api/v2/hosts/not-an-ip/tags/${second.id}`,
+      undefined,
+      422,
+      /Invalid IP address/,
+    ],
+    [
+      "the tags of something that is not an IP",
+      "GET",
+      "/api/v2/hosts/300.1.1.1/tags",
+      undefined,
+      422,
+      /Invalid IP address/,
+    ],
+    [
+      "a tag on a bad fingerprint",
+      "PUT",
+      `/api/v2/certificates/abc/tags/${second.id}`,
+      undefined,
+      422,
+      /Invalid SHA-256 fingerprint/,
+    ],
+    [
+      "the tags of a bad fingerprint",
+      "GET",
+      `/api/v2/certificates/${"g".repeat(64)}/tags`,
+      undefined,
+      422,
+      /fingerprint/,
+    ],
+  ];
+  for (const [what, method, path, body, status, message] of cases) {
+    it(`${what} → ${status}`, async () => {
+      const before = await annotationTables();
+      await expectError(await call(a, method, path, body), status, message);
+      expect(await annotationTables()).toEqual(before);
+    });
+  }
+
+  it("a body sent without a JSON content type → 415, nothing stored", async () => {
+    const before = await annotationTables();
+    const res = await edge.fetch(
+      new Request(`${EDGE}/api/v2/tags`, {
+        method: "POST",
+        headers: { authorization: tenantAuth(a), "content-type": "text/plain" },
+        body: JSON.stringify({ name: unique("t") }),
+      }),
+    );
+    await expectError(res, 415);
+    expect(await annotationTables()).toEqual(before);
+  });
+
+  it("a tag route with a method it does not take → 405 with Allow", async () => {
+    const res = await call(a, "PATCH", `/api/v2/tags/${second.id}`, { name: "x" });
+    await expectError(res, 405);
+    expect(res.headers.get("allow")).toMatch(/PUT/);
+  });
+});
+
+describe("comments carry their author", async () => {
+  const a = await createTenant({ allowance: 10 }, edge.fetch);
+  const b = await createTenant({ allowance: 10 }, edge.fetch);
+  const comment = v2Envelope(hostCommentSchema);
+
+  it("every tenant reads them; only the author edits or deletes (403 for another, nothing changed)", async () => {
+    const added = await ok(
+      await call(a, "POST", "/api/v2/hosts/198.51.100.9/comments", { contents: "**seen scanning**" }),
+      comment,
+    );
+    expect(added.result).toMatchObject({
+      ip: "198.51.100.9",
+      author_id: a.id,
+      contents: "**seen scanning**",
+    });
+    expect(added.result.id).toMatch(/^cmt_/);
+    await ok(
+      await call(b, "POST", "/api/v2/hosts/198.51.100.9/comments", { contents: "confirmed" }),
+      comment,
+    );
+
+    const listed = await ok(
+      await call(b, "GET", "/api/v2/hosts/198.51.100.9/comments"),
+      v2Envelope(hostCommentsResultSchema),
+    );
+    expect(listed.result.ip).toBe("198.51.100.9");
+    expect(listed.result.comments.map((c) => [c.author_id, c.contents])).toEqual([
+      [a.id, "**seen scanning**"],
+      [b.id, "confirmed"],
+    ]);
+    const one = await ok(
+      await call(b, "GET", `/api/v2/hosts/198.51.100.9/comments/${added.result.id}`),
+      comment,
+    );
+    expect(one.result).toEqual(added.result);
+
+    const before = await annotationTables();
+    await expectError(
+      await call(b, "PUT", `/api/v2/hosts/198.51.100.9/comments/${added.result.id}`, {
+        contents: "mine now",
+      }),
+      403,
+      /only its author/,
+    );
+    await expectError(await call(b, "DELETE", `/api/v2/hosts/198.51.100.9/comments/${added.result.id}`), 403);
+    expect(await annotationTables()).toEqual(before);
+
+    const edited = await ok(
+      await call(a, "PUT", `/api/v2/hosts/198.51.100.9/comments/${added.result.id}`, { contents: "edited" }),
+      comment,
+    );
+    expect(edited.result).toMatchObject({
+      id: added.result.id,
+      contents: "edited",
+      created_at: added.result.created_at,
+    });
+    const deleted = await ok(
+      await call(a, "DELETE", `/api/v2/hosts/198.51.100.9/comments/${added.result.id}`),
+      v2Envelope(hostCommentsResultSchema),
+    );
+    expect(deleted.result.comments.map((c) => c.contents)).toEqual(["confirmed"]);
+    await expectError(await call(a, "GET", `/api/v2/hosts/198.51.100.9/comments/${added.result.id}`), 404);
+  });
+
+  it("work on certificates too, named by fingerprint in any case", async () => {
+    const added = await ok(
+      await call(a, "POST", `/api/v2/certificates/${FP.toUpperCase()}/comments`, {
+        contents: "expired soon",
+      }),
+      v2Envelope(certificateCommentsResultSchema.shape.comments.element),
+    );
+    expect(added.result).toMatchObject({ fingerprint: FP, author_id: a.id });
+    const listed = await ok(
+      await call(b, "GET", `/api/v2/certificates/${FP}/comments`),
+      v2Envelope(certificateCommentsResultSchema),
+    );
+    expect(listed.result.comments.map((c) => c.id)).toContain(added.result.id);
+  });
+
+  const refusals: Array<[string, string, (id: string) => string, unknown, number, RegExp]> = [
+    ["no contents", "POST", () => "/api/v2/hosts/192.0.2.50/comments", {}, 400, /contents/],
+    [
+      "blank contents",
+      "POST",
+      () => "/api/v2/hosts/192.0.2.50/comments",
+      { contents: "  " },
+      400,
+      /must not be empty/,
+    ],
+    [
+      "contents over 4096 characters",
+      "POST",
+      () => "/api/v2/hosts/192.0.2.50/comments",
+      { contents: "x".repeat(4097) },
+      400,
+      /at most 4096/,
+    ],
+    [
+      "a comment on something that is not an IP",
+      "POST",
+      () => "/api/v2/hosts/example.com/comments",
+      { contents: "x" },
+      422,
+      /Invalid IP address/,
+    ],
+    [
+      "a comment on a bad fingerprint",
+      "POST",
+      () => "/api/v2/certificates/1234/comments",
+      { contents: "x" },
+      422,
+      /fingerprint/,
+    ],
+    [
+      "an unknown comment",
+      "GET",
+      () => "/api/v2/hosts/192.0.2.50/comments/cmt_0",
+      undefined,
+      404,
+      /not found/,
+    ],
+    [
+      "an edit of an unknown comment",
+      "PUT",
+      () => "/api/v2/hosts/192.0.2.50/comments/cmt_0",
+      { contents: "x" },
+      404,
+      /not found/,
+    ],
+    [
+      "a delete of an unknown comment",
+      "DELETE",
+      () => "/api/v2/hosts/192.0.2.50/comments/cmt_0",
+      undefined,
+      404,
+      /not found/,
+    ],
+    [
+      "a comment read through another host",
+      "GET",
+      (id) => `/api/v2/hosts/192.0.2.51/comments/${id}`,
+      undefined,
+      404,
+      /not found/,
+    ],
+    [
+      "a comment read as a certificate's",
+      "GET",
+      (id) => `/api/v2/certificates/${FP}/comments/${id}`,
+      undefined,
+      404,
+      /not found/,
+    ],
+    [
+      "an edit with blank contents",
+      "PUT",
+      (id) => `/api/v2/hosts/192.0.2.50/comments/${id}`,
+      { contents: "" },
+      400,
+      /must not be empty/,
+    ],
+  ];
+  for (const [what, method, path, body, status, message] of refusals) {
+    it(`refuses ${what} → ${status}, nothing stored`, async () => {
+      const existing = await ok(
+        await call(a, "POST", "/api/v2/hosts/192.0.2.50/comments", { contents: unique("note") }),
+        comment,
+      );
+      const before = await annotationTables();
+      await expectError(await call(a, method, path(existing.result.id), body), status, message);
+      expect(await annotationTables()).toEqual(before);
+    });
+  }
+});
+
+describe("the admin removes any comment", async () => {
+  const a = await createTenant({ allowance: 10 }, edge.fetch);
+
+  it("DELETE /admin/comments/:id removes it, audits it as the admin's, and a second time is 404", async () => {
+    const added = await ok(
+      await call(a, "POST", "/api/v2/hosts/203.0.113.5/comments", { contents: "spam" }),
+      v2Envelope(hostCommentSchema),
+    );
+    const res = await admin("DELETE", `/admin/comments/${added.result.id}`, undefined, edge.fetch);
+    const removed = await ok(res, adminCommentDeleteResultSchema);
+    expect(removed.deleted).toMatchObject({
+      id: added.result.id,
+      index: "hosts",
+      document: "203.0.113.5",
+      author_id: a.id,
+    });
+    await expectError(await call(a, "GET", `/api/v2/hosts/203.0.113.5/comments/${added.result.id}`), 404);
+    await expectError(
+      await admin("DELETE", `/admin/comments/${added.result.id}`, undefined, edge.fetch),
+      404,
+    );
+
+    const audit = auditListSchema.parse(
+      await (await admin("GET", `/admin/audit?tenant_id=${a.id}&limit=1`, undefined, edge.fetch)).json(),
+    );
+    expect(audit.entries[0]).toMatchObject({
+      actor: "admin",
+      action: "comment.delete",
+      before: { id: added.result.id },
+    });
+  });
+
+  it("refuses the removal without the admin token", async () => {
+    const added = await ok(
+      await call(a, "POST", "/api/v2/hosts/203.0.113.6/comments", { contents: "keep" }),
+      v2Envelope(hostCommentSchema),
+    );
+    const res = await edge.fetch(
+      buildRequest("DELETE", `/admin/comments/${added.result.id}`, { auth: tenantAuth(a) }),
+    );
+    expect(res.status).toBe(401);
+    expect((await call(a, "GET", `/api/v2/hosts/203.0.113.6/comments/${added.result.id}`)).status).toBe(200);
+  });
+});
+
+describe("every change is in the audit log", () => {
+  it("tag create, update, attach, detach, delete and comment create, update, delete, as the tenant", async () => {
+    const a = await createTenant({ allowance: 10 }, edge.fetch);
+    const tag = await createTag(a);
+    await call(a, "PUT", `/api/v2/tags/${tag.id}`, { name: unique("renamed") });
+    await call(a, "PUT", `/api/v2/hosts/192.0.2.9/tags/${tag.id}`);
+    await call(a, "PUT", `/api/v2/hosts/192.0.2.9/tags/${tag.id}`); // no change: not audited
+    await call(a, "DELETE", `/api/v2/hosts/192.0.2.9/tags/${tag.id}`);
+    await call(a, "DELETE", `/api/v2/tags/${tag.id}`);
+    const added = await ok(
+      await call(a, "POST", "/api/v2/hosts/192.0.2.9/comments", { contents: "one" }),
+      v2Envelope(hostCommentSchema),
+    );
+    await call(a, "PUT", `/api/v2/hosts/192.0.2.9/comments/${added.result.id}`, { contents: "two" });
+    await call(a, "DELETE", `/api/v2/hosts/192.0.2.9/comments/${added.result.id}`);
+    // A refused change is not audited.
+    await call(a, "POST", "/api/v2/tags", { name: "" });
+
+    const { entries } = auditListSchema.parse(
+      await (await admin("GET", `/admin/audit?tenant_id=${a.id}`, undefined, edge.fetch)).json(),
+    );
+    expect(entries.map((e) => e.action).reverse()).toEqual([
+      "tenant.create",
+      "tag.create",
+      "tag.update",
+      "tag.attach",
+      "tag.detach",
+      "tag.delete",
+      "comment.create",
+      "comment.update",
+      "comment.delete",
+    ]);
+    expect(new Set(entries.slice(0, -1).map((e) => e.actor))).toEqual(new Set([a.id]));
+    const update = entries.find((e) => e.action === "comment.update");
+    expect(update).toMatchObject({ before: { contents: "one" }, after: { contents: "two" } });
+  });
+});
+
+describe("the tenant dashboard", () => {
+  it("lists the tenant's recent tags and comments, and not another tenant's", async () => {
+    const a = await createTenant({ allowance: 10 }, edge.fetch);
+    const b = await createTenant({ allowance: 10 }, edge.fetch);
+    const mine = await createTag(a, unique("mine"), "#00aa00");
+    const theirs = await createTag(b, unique("theirs"));
+    await call(a, "POST", "/api/v2/hosts/192.0.2.77/comments", { contents: "a's <b>note</b>" });
+    await call(b, "POST", "/api/v2/hosts/192.0.2.77/comments", { contents: "b's note" });
+
+    const login = await edge.fetch(
+      new Request(`${EDGE}/dashboard/login`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          origin: EDGE,
+          "sec-fetch-site": "same-origin",
+          "cf-connecting-ip": "198.51.100.200",
+        },
+        body: new URLSearchParams({ api_id: a.api_id, secret: a.api_secret }).toString(),
+        redirect: "manual",
+      }),
+    );
+    expect(login.status).toBe(303);
+    const cookie = (login.headers.getSetCookie().find((c) => c.startsWith("sg_tenant=")) ?? "").split(
+      ";",
+    )[0]!;
+    const html = await (await edge.fetch(new Request(`${EDGE}/dashboard`, { headers: { cookie } }))).text();
+    expect(html).toContain("Your recent tags and comments");
+    expect(html).toContain(`data-tag-name="${mine.name}"`);
+    expect(html).toContain('fill="#00aa00"');
+    // Escaped, never markup.
+    expect(html).toContain("a&#39;s &lt;b&gt;note&lt;/b&gt;");
+    expect(html).not.toContain(theirs.name);
+    expect(html).not.toContain("b&#39;s note");
+  });
+
+  it("says so when the tenant has none", async () => {
+    const a = await createTenant({ allowance: 10 }, edge.fetch);
+    const login = await edge.fetch(
+      new Request(`${EDGE}/dashboard/login`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          origin: EDGE,
+          "sec-fetch-site": "same-origin",
+          "cf-connecting-ip": "198.51.100.201",
+        },
+        body: new URLSearchParams({ api_id: a.api_id, secret: a.api_secret }).toString(),
+        redirect: "manual",
+      }),
+    );
+    const cookie = (login.headers.getSetCookie().find((c) => c.startsWith("sg_tenant=")) ?? "").split(
+      ";",
+    )[0]!;
+    const html = await (await edge.fetch(new Request(`${EDGE}/dashboard`, { headers: { cookie } }))).text();
+    expect(html).toContain('data-figure="no-annotations"');
+  });
+});
