@@ -1,6 +1,7 @@
 import { DATASET_NOW, isoSeconds } from "./clock";
 import { AUTHORITIES } from "./certs/authorities";
 import { buildCertificateCatalog, certificateDocument, type CatalogEntry } from "./certs/catalog";
+import { CtLogs } from "./certs/ct-logs";
 import { pemToDer } from "./encoding";
 import { HostFactory, type LeafPools } from "./hosts/host";
 import type { TlsLeaf } from "./hosts/services";
@@ -16,7 +17,7 @@ import { WebsiteCollector } from "./websites";
  */
 
 /** Bumped whenever the generator's output changes, so a seeded database is rebuilt. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 
 export interface DatasetOptions {
   seed: string;
@@ -93,6 +94,7 @@ export async function generateDataset(options: DatasetOptions, sink: DatasetSink
     rng: certRng,
     rootDers,
     leafCount,
+    ctLogs: new CtLogs(options.seed),
     onProgress: progress(options, "certificates issued", leafCount),
   });
 

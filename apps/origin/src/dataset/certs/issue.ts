@@ -19,15 +19,30 @@ import { DAY_MS, DATASET_NOW } from "../clock";
 import { DomainGenerator, countryOfTld, type DomainName } from "../domains";
 import { createKey, deterministicCrypto, type PoolKey } from "../keys/key-pool";
 import type { Prng } from "../prng";
-import { encodeTlv } from "./der";
-import { AUTHORITIES, LEAF_KEY_POOL, POLICY, type AuthorityProfile, type LeafLevel } from "./authorities";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { certificateSpans, encodeTlv } from "./der";
+import {
+  AUTHORITIES,
+  LEAF_KEY_POOL,
+  POLICY,
+  PUBLIC_GENERATED_ROOTS,
+  type AuthorityProfile,
+  type LeafLevel,
+} from "./authorities";
+import { planSubmissions, signScts, type CtLogs, type CtSubmission } from "./ct-logs";
 import { OID } from "./extensions";
+import { encodeSctListExtension } from "./sct";
 
 /**
  * Issues the dataset's generated certificates: the CAs of authorities.ts and `leafCount`
  * leaves (CA-issued and self-signed, some expired, some with weak keys, some precertificates).
  * Every choice comes from the Prng and every signature is deterministic (see keys/key-pool.ts),
  * so one seed gives the same DER.
+ *
+ * Leaves of the public hierarchy are logged to two of the dataset's CT logs (ct-logs.ts). A
+ * final certificate carries the logs' SCTs in its SCT list extension, signed over its own TBS
+ * without that extension, as the precertificate flow of RFC 6962 §3.1 produces; a
+ * precertificate is logged but, like a real one, carries no SCTs.
  */
 
 export interface IssuedCertificate {
@@ -41,6 +56,8 @@ export interface IssuedCertificate {
   domain?: string;
   /** DER of the issuing CA chain up to (not including) the root, leaf first excluded. */
   chain: Uint8Array[];
+  /** The CT logs it was submitted to (empty for certificates nobody logs). */
+  ct: CtSubmission[];
 }
 
 interface IssuedAuthority {
@@ -51,6 +68,10 @@ interface IssuedAuthority {
   chain: Uint8Array[];
   subject: JsonName;
   keyId: string;
+  /** Id of the root this CA chains to (itself for a root). */
+  root: string;
+  /** SHA-256 of its DER SubjectPublicKeyInfo: the issuer_key_hash of precert SCTs it issues. */
+  keyHash: Uint8Array;
 }
 
 const toName = (pairs: [string, string][]): JsonName => pairs.map(([k, v]) => ({ [k]: [v] }));
@@ -149,6 +170,8 @@ async function issueAuthorities(rng: Prng): Promise<Map<string, IssuedAuthority>
       chain: parent ? [der, ...parent.chain] : [],
       subject,
       keyId,
+      root: parent?.root ?? profile.id,
+      keyHash: sha256(certificateSpans(der).spki),
     });
   }
   return issued;
@@ -361,6 +384,7 @@ function planSelfSigned(pool: PoolKey[], domains: DomainGenerator, rng: Prng): L
 export async function issueCertificates(
   rng: Prng,
   leafCount: number,
+  ctLogs: CtLogs,
   onProgress?: (done: number) => void,
 ): Promise<IssuedCertificate[]> {
   const authorities = await issueAuthorities(rng.fork("authorities"));
@@ -373,9 +397,11 @@ export async function issueCertificates(
     role: a.profile.parent ? "intermediate" : "root",
     precert: false,
     chain: a.chain.slice(1),
+    ct: [],
   }));
   const leafRng = rng.fork("leaves");
   const domains = new DomainGenerator(rng.fork("domains"));
+  const ctRng = rng.fork("ct");
   for (let i = 0; i < leafCount; i++) {
     const kind = leafRng.weighted(LEAF_KINDS);
     const issuer = kind === "self" ? undefined : authorities.get(kind);
@@ -383,26 +409,41 @@ export async function issueCertificates(
     plan.extensions.push(new SubjectKeyIdentifierExtension(await keyIdOf(plan.leafKey)));
     const subject = toName(plan.subject);
     const signer = issuer?.key ?? plan.leafKey;
-    const cert = await X509CertificateGenerator.create(
-      {
-        serialNumber: serialHex(leafRng),
-        subject,
-        issuer: issuer?.subject ?? subject,
-        notBefore: new Date(plan.notBefore),
-        notAfter: new Date(plan.notBefore + plan.lifetimeDays * DAY_MS),
-        publicKey: plan.leafKey.keys.publicKey,
-        signingKey: signer.keys.privateKey,
-        signingAlgorithm: signingAlgorithm(signer, issuer?.profile.hash),
-        extensions: plan.extensions,
-      },
-      deterministicCrypto,
-    );
+    const notAfter = plan.notBefore + plan.lifetimeDays * DAY_MS;
+    const params = {
+      serialNumber: serialHex(leafRng),
+      subject,
+      issuer: issuer?.subject ?? subject,
+      notBefore: new Date(plan.notBefore),
+      notAfter: new Date(notAfter),
+      publicKey: plan.leafKey.keys.publicKey,
+      signingKey: signer.keys.privateKey,
+      signingAlgorithm: signingAlgorithm(signer, issuer?.profile.hash),
+      extensions: plan.extensions,
+    };
+    const logged = issuer !== undefined && PUBLIC_GENERATED_ROOTS.includes(issuer.root);
+    const ct = logged ? planSubmissions(ctRng, plan.notBefore, notAfter) : [];
+    let cert = await X509CertificateGenerator.create(params, deterministicCrypto);
+    if (issuer && ct.length > 0 && !plan.precert) {
+      // The SCTs sign the TBS as it is without them, which is this certificate's TBS; the
+      // final certificate is the same TBS with the SCT list appended as its last extension.
+      const tbs = certificateSpans(new Uint8Array(cert.rawData)).tbs;
+      const scts = await signScts(ctLogs, ct, issuer.keyHash, tbs);
+      cert = await X509CertificateGenerator.create(
+        {
+          ...params,
+          extensions: [...plan.extensions, new Extension(OID.sctList, false, encodeSctListExtension(scts))],
+        },
+        deterministicCrypto,
+      );
+    }
     out.push({
       der: new Uint8Array(cert.rawData),
       role: "leaf",
       precert: plan.precert,
       domain: plan.domain,
       chain: issuer?.chain ?? [],
+      ct,
     });
     onProgress?.(i + 1);
   }
