@@ -121,7 +121,9 @@ describe("signed certificate timestamps of generated certificates", () => {
   it("every SCT signature verifies with its log's key over the precert entry", () => {
     const logByLogId = new Map([...logKeys.values()].map((spki) => [sha256(spki).toString("base64"), spki]));
     let verified = 0;
+    const issuerAlgorithms = new Set<string>();
     for (const doc of docs.filter((d) => scts(d).length > 0)) {
+      issuerAlgorithms.add(doc.parsed.signature_algorithm.name.replace(/-?SHA\d+-?/, ""));
       const tbs = tbsWithoutSctList(doc.raw);
       const keyHash = issuerKeyHash(doc);
       for (const sct of scts(doc)) {
@@ -132,6 +134,8 @@ describe("signed certificate timestamps of generated certificates", () => {
       }
     }
     expect(verified).toBeGreaterThan(40);
+    // Both kinds of issuing CA: the TBS the logs signed is the one each issuer signed.
+    expect([...issuerAlgorithms].sort()).toEqual(["ECDSA", "RSA"]);
   });
 
   it("a signature does not verify over another TBS, timestamp or issuer", () => {

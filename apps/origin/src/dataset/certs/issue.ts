@@ -14,6 +14,7 @@ import {
   SubjectKeyIdentifierExtension,
   X509CertificateGenerator,
   type JsonName,
+  type X509CertificateCreateWithKeyParams,
 } from "./x509";
 import { DAY_MS, DATASET_NOW } from "../clock";
 import { DomainGenerator, countryOfTld, type DomainName } from "../domains";
@@ -88,6 +89,29 @@ async function keyIdOf(key: PoolKey): Promise<string> {
 
 function signingAlgorithm(issuer: PoolKey, hash?: "SHA-1"): { name: string; hash: string } {
   return hash ? { ...issuer.signingAlgorithm, hash } : issuer.signingAlgorithm;
+}
+
+/** Long enough to stand in for any signature the dataset's keys make (P-521 r||s is the longest). */
+const PLACEHOLDER_SIGNATURE = new Uint8Array(2 * 66);
+
+/**
+ * The TBSCertificate `params` describe, without signing it: the generator accepts a ready
+ * signature instead of a key, and the algorithm is merged as it merges the key's own.
+ */
+async function unsignedTbs(
+  params: X509CertificateCreateWithKeyParams,
+  algorithm: { name: string; hash: string },
+): Promise<Uint8Array> {
+  const { signingKey, ...rest } = params;
+  const cert = await X509CertificateGenerator.create(
+    {
+      ...rest,
+      signingAlgorithm: { ...algorithm, ...signingKey.algorithm },
+      signature: PLACEHOLDER_SIGNATURE,
+    },
+    deterministicCrypto,
+  );
+  return certificateSpans(new Uint8Array(cert.rawData)).tbs;
 }
 
 function policiesExtension(ids: string[], cps?: string): Extension {
@@ -410,7 +434,8 @@ export async function issueCertificates(
     const subject = toName(plan.subject);
     const signer = issuer?.key ?? plan.leafKey;
     const notAfter = plan.notBefore + plan.lifetimeDays * DAY_MS;
-    const params = {
+    const algorithm = signingAlgorithm(signer, issuer?.profile.hash);
+    const params: X509CertificateCreateWithKeyParams = {
       serialNumber: serialHex(leafRng),
       subject,
       issuer: issuer?.subject ?? subject,
@@ -418,25 +443,21 @@ export async function issueCertificates(
       notAfter: new Date(notAfter),
       publicKey: plan.leafKey.keys.publicKey,
       signingKey: signer.keys.privateKey,
-      signingAlgorithm: signingAlgorithm(signer, issuer?.profile.hash),
+      signingAlgorithm: algorithm,
       extensions: plan.extensions,
     };
     const logged = issuer !== undefined && PUBLIC_GENERATED_ROOTS.includes(issuer.root);
     const ct = logged ? planSubmissions(ctRng, plan.notBefore, notAfter) : [];
-    let cert = await X509CertificateGenerator.create(params, deterministicCrypto);
     if (issuer && ct.length > 0 && !plan.precert) {
-      // The SCTs sign the TBS as it is without them, which is this certificate's TBS; the
-      // final certificate is the same TBS with the SCT list appended as its last extension.
-      const tbs = certificateSpans(new Uint8Array(cert.rawData)).tbs;
-      const scts = await signScts(ctLogs, ct, issuer.keyHash, tbs);
-      cert = await X509CertificateGenerator.create(
-        {
-          ...params,
-          extensions: [...plan.extensions, new Extension(OID.sctList, false, encodeSctListExtension(scts))],
-        },
-        deterministicCrypto,
-      );
+      // The SCTs sign the TBS as it is without them; the final certificate is that TBS with
+      // the SCT list appended as its last extension.
+      const scts = await signScts(ctLogs, ct, issuer.keyHash, await unsignedTbs(params, algorithm));
+      params.extensions = [
+        ...plan.extensions,
+        new Extension(OID.sctList, false, encodeSctListExtension(scts)),
+      ];
     }
+    const cert = await X509CertificateGenerator.create(params, deterministicCrypto);
     out.push({
       der: new Uint8Array(cert.rawData),
       role: "leaf",
