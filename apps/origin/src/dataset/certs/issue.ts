@@ -83,8 +83,30 @@ function serialHex(rng: Prng): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-async function keyIdOf(key: PoolKey): Promise<string> {
-  return (await SubjectKeyIdentifierExtension.create(key.keys.publicKey, false, deterministicCrypto)).keyId;
+// Leaves share the pool's keys, so what the generator would export and hash again for every
+// leaf is computed once per key.
+const keyIds = new WeakMap<PoolKey, Promise<string>>();
+const spkis = new WeakMap<PoolKey, Promise<ArrayBuffer>>();
+
+function keyIdOf(key: PoolKey): Promise<string> {
+  let id = keyIds.get(key);
+  if (!id) {
+    id = SubjectKeyIdentifierExtension.create(key.keys.publicKey, false, deterministicCrypto).then(
+      (ext) => ext.keyId,
+    );
+    keyIds.set(key, id);
+  }
+  return id;
+}
+
+/** The key's DER SubjectPublicKeyInfo, which the certificate generator takes as is. */
+function spkiOf(key: PoolKey): Promise<ArrayBuffer> {
+  let spki = spkis.get(key);
+  if (!spki) {
+    spki = crypto.subtle.exportKey("spki", key.keys.publicKey) as Promise<ArrayBuffer>;
+    spkis.set(key, spki);
+  }
+  return spki;
 }
 
 function signingAlgorithm(issuer: PoolKey, hash?: "SHA-1"): { name: string; hash: string } {
@@ -441,7 +463,7 @@ export async function issueCertificates(
       issuer: issuer?.subject ?? subject,
       notBefore: new Date(plan.notBefore),
       notAfter: new Date(notAfter),
-      publicKey: plan.leafKey.keys.publicKey,
+      publicKey: await spkiOf(plan.leafKey),
       signingKey: signer.keys.privateKey,
       signingAlgorithm: algorithm,
       extensions: plan.extensions,
