@@ -92,6 +92,32 @@ describe("GET /api/v1/data/:series", () => {
     expect(details).toMatchObject({ id: "443-https-tls-full_ipv4", protocol: "https", port: 443 });
   });
 
+  it("describes the primary series as every protocol's snapshot on every port", async () => {
+    const { res, body } = await getJson("/api/v1/data/ipv4");
+    expect(res.status).toBe(200);
+    const details = rawSeriesDetailsSchema.parse(body);
+    expect(details).toMatchObject({
+      id: "ipv4",
+      name: "IPv4 Snapshots",
+      protocol: "all",
+      subprotocol: "snapshot",
+      destination: "full_ipv4",
+      port: 0,
+    });
+    expect(details.results.historical.map((r) => r.id)).toEqual(
+      (await historyDays()).map((d) => `${d}T2359`),
+    );
+    const list = await getJson("/api/v1/data");
+    const entry = (list.body as { primary_series: Record<string, object> }).primary_series.ipv4;
+    expect(Object.keys(entry ?? {}).sort()).toEqual([
+      "description",
+      "details_url",
+      "id",
+      "latest_result",
+      "name",
+    ]);
+  });
+
   it("answers 404 for an unknown series", async () => {
     const res = await call("GET", "/api/v1/data/no-such-series");
     expect(res.status).toBe(404);

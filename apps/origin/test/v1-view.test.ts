@@ -1,4 +1,9 @@
-import { ipv4DocumentSchema, v1ErrorSchema, websiteDocumentSchema } from "@scangate/core";
+import {
+  certificateDocumentSchema,
+  ipv4DocumentSchema,
+  v1ErrorSchema,
+  websiteDocumentSchema,
+} from "@scangate/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { certificateDocs, v1HostDocs, websiteDocs } from "./support/dataset-facts";
 import { call, getJson } from "./support/requests";
@@ -29,6 +34,22 @@ describe("GET /api/v1/view/:index/:id", () => {
     expect(lower.res.status).toBe(200);
     expect(lower.body).toEqual(cert!.doc);
     expect(upper.body).toEqual(cert!.doc);
+  });
+
+  it("returns a logged certificate with its SCTs, one per log of its ct map, at the logged times", async () => {
+    const logged = (await certificateDocs())
+      .map(({ sha256, doc }) => ({ sha256, doc: certificateDocumentSchema.parse(doc) }))
+      .find(({ doc }) => !doc.precert && Object.keys(doc.ct ?? {}).length > 0);
+    if (!logged) throw new Error("the fixture has no logged certificate");
+    const { res, body } = await getJson(`/api/v1/view/certificates/${logged.sha256}`);
+    expect(res.status).toBe(200);
+    const scts = certificateDocumentSchema.parse(body).parsed.extensions?.signed_certificate_timestamps ?? [];
+    const loggedAt = Object.values(logged.doc.ct ?? {}).map((e) => Date.parse(e.added_to_ct_at) / 1000);
+    expect(scts.map((s) => s.timestamp).sort()).toEqual(loggedAt.sort());
+    for (const sct of scts) {
+      expect(sct.version).toBe(0);
+      expect(atob(sct.log_id)).toHaveLength(32);
+    }
   });
 
   it("returns a website by domain in any case", async () => {

@@ -1,6 +1,7 @@
 import { DATASET_NOW, isoSeconds } from "./clock";
 import { AUTHORITIES } from "./certs/authorities";
 import { buildCertificateCatalog, certificateDocument, type CatalogEntry } from "./certs/catalog";
+import { CtLogs } from "./certs/ct-logs";
 import { pemToDer } from "./encoding";
 import { LeafRecorder } from "./field-catalog";
 import { HostFactory, type LeafPools } from "./hosts/host";
@@ -95,6 +96,7 @@ export async function generateDataset(options: DatasetOptions, sink: DatasetSink
     rng: certRng,
     rootDers,
     leafCount,
+    ctLogs: new CtLogs(options.seed),
     onProgress: progress(options, "certificates issued", leafCount),
   });
 

@@ -12,20 +12,25 @@ export interface RawSeriesDefinition {
   kind: "primary" | "raw";
   name: string;
   description: string;
+  /** The application protocol scanned; `all` for the primary series. */
   protocol: string;
+  /** What the scan did (`banner`, `get`, ...); `snapshot` for the primary series. */
   subprotocol: string;
+  /** The address set scanned: every series covers the whole IPv4 space. */
   destination: string;
-  /** 0 for the primary series (all ports). */
+  /** The port scanned; 0 for the primary series, which holds the services of every port. */
   port: number;
 }
 
+// The spec lists protocol, subprotocol, destination and port in every series' details but shows
+// no primary series' values; the primary series says what it holds instead of leaving them empty.
 const primary: RawSeriesDefinition = {
   id: "ipv4",
   kind: "primary",
   name: "IPv4 Snapshots",
   description: "Daily snapshot of every host: one v2 host document per line (JSON lines).",
-  protocol: "",
-  subprotocol: "",
+  protocol: "all",
+  subprotocol: "snapshot",
   destination: "full_ipv4",
   port: 0,
 };

@@ -42,13 +42,19 @@ export const certificateExtensionsSchema = z.looseObject({
       value: z.number().int(),
     })
     .optional(),
+  /** The SCT list extension (RFC 6962 §3.3), one object per SCT as ZCrypto's JSON writes it. */
   signed_certificate_timestamps: z
     .array(
       z.looseObject({
-        log_id: z.string(),
-        signature: z.string(),
-        timestamp: z.number().int(),
-        version: z.number().int(),
+        version: z.number().int().min(0),
+        /** Base64 SHA-256 of the log's DER SubjectPublicKeyInfo. */
+        log_id: z.base64("expected base64"),
+        /** Unix seconds (the SCT itself carries milliseconds). */
+        timestamp: z.number().int().min(0),
+        /** Base64 TLS DigitallySigned: hash and signature algorithm bytes, length, signature. */
+        signature: z.base64("expected base64"),
+        /** Base64 CtExtensions; absent when empty. */
+        extensions: z.base64("expected base64").optional(),
       }),
     )
     .optional(),

@@ -5,6 +5,7 @@ import { base64 } from "../encoding";
 import type { Prng } from "../prng";
 import { PRIVATE_GENERATED_ROOTS, PUBLIC_GENERATED_ROOTS } from "./authorities";
 import { TRUST_STORE_NAMES, buildChains, type ChainFacts, type TrustStoreName } from "./chain";
+import type { CtLogs, CtSubmission } from "./ct-logs";
 import { issueCertificates, type IssuedCertificate } from "./issue";
 import { parseCertificate, type ParsedCertificate } from "./parse";
 import { runLints, type ZlintResult } from "./zlint";
@@ -38,14 +39,6 @@ export interface CertificateCatalog {
   stores: Record<TrustStoreName, Set<string>>;
 }
 
-const CT_LOGS = [
-  "google_argon",
-  "google_xenon",
-  "cloudflare_nimbus",
-  "digicert_wyvern",
-  "letsencrypt_oak",
-  "sectigo_sabre",
-];
 const APPLE_MIN_NOT_BEFORE = Date.UTC(2005, 0, 1);
 
 /**
@@ -73,21 +66,16 @@ function trustStores(
   };
 }
 
-function ctEntries(
-  entry: { parsed: ParsedCertificate; chain: ChainFacts; precert: boolean },
-  rng: Prng,
-): CatalogEntry["ct"] {
-  const publiclyLogged =
-    entry.chain.validation.google_ct_primary.had_trusted_path && entry.parsed.facts.extensions.isCa !== true;
-  if (!publiclyLogged) return {};
-  const end = new Date(entry.parsed.facts.notAfter);
-  const shard = `${end.getUTCFullYear()}h${end.getUTCMonth() < 6 ? 1 : 2}`;
+/**
+ * The `ct` map: the logs the issuer submitted the certificate to, at the times their SCTs carry
+ * (issue.ts decides both), plus when Censys read each entry and its index in the log.
+ */
+function ctEntries(submissions: CtSubmission[], rng: Prng): CatalogEntry["ct"] {
   const out: CatalogEntry["ct"] = {};
-  for (const log of rng.sample(CT_LOGS, 2).sort()) {
-    const added = entry.parsed.facts.notBefore + rng.int(60, 3600) * 1000;
-    out[`${log}_${shard}`] = {
-      added_to_ct_at: isoSeconds(added),
-      ct_to_censys_at: isoSeconds(added + rng.int(10, 7200) * 1000),
+  for (const { log, timestamp } of submissions) {
+    out[log] = {
+      added_to_ct_at: isoSeconds(timestamp),
+      ct_to_censys_at: isoSeconds(timestamp + rng.int(10, 7200) * 1000),
       index: rng.int(1_000_000, 900_000_000),
     };
   }
@@ -117,12 +105,16 @@ export async function buildCertificateCatalog(options: {
   rng: Prng;
   rootDers: Uint8Array[];
   leafCount: number;
+  ctLogs: CtLogs;
   onProgress?: (done: number, total: number) => void;
 }): Promise<CertificateCatalog> {
   const { rng, rootDers, leafCount } = options;
   const realRoots = rootDers.map((der) => parseCertificate(der));
-  const issued: IssuedCertificate[] = await issueCertificates(rng.fork("issue"), leafCount, (done) =>
-    options.onProgress?.(done, leafCount),
+  const issued: IssuedCertificate[] = await issueCertificates(
+    rng.fork("issue"),
+    leafCount,
+    options.ctLogs,
+    (done) => options.onProgress?.(done, leafCount),
   );
   const generated = issued.map((i) => ({ issued: i, parsed: parseCertificate(i.der) }));
   const authorityFingerprints = new Map(
@@ -156,9 +148,8 @@ export async function buildCertificateCatalog(options: {
       precert: issuedInfo?.precert ?? false,
       domain: issuedInfo?.domain,
       chainFingerprints: (issuedInfo?.chain ?? []).map(sha),
-      ct: {} as CatalogEntry["ct"],
+      ct: ctEntries(issuedInfo?.ct ?? [], ctRng),
     };
-    base.ct = ctEntries(base, ctRng);
     // First seen: when it became valid, but not before the dataset's scans began (2020).
     const firstSeen = Math.max(parsed.facts.notBefore, Date.UTC(2020, 0, 1));
     const addedAt = Math.min(DATASET_NOW - 3600_000, firstSeen + timeRng.int(1, 72) * 3600_000);

@@ -13,6 +13,7 @@ import {
 } from "@peculiar/asn1-x509";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { children, contentOf, readTlv } from "./der";
+import { decodeSctListExtension, sctDocument } from "./sct";
 
 /** OIDs of the extensions the document decodes, and of the CT ones fingerprints leave out. */
 export const OID = {
@@ -199,6 +200,9 @@ export function decodeExtensions(extensions: RawExtension[]): DecodedExtensions 
         case OID.ctPoison:
           out.precert = true;
           doc.ct_poison = true;
+          break;
+        case OID.sctList:
+          doc.signed_certificate_timestamps = decodeSctListExtension(ext.value).map(sctDocument);
           break;
         default:
           break;

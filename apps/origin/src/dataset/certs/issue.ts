@@ -14,20 +14,36 @@ import {
   SubjectKeyIdentifierExtension,
   X509CertificateGenerator,
   type JsonName,
+  type X509CertificateCreateWithKeyParams,
 } from "./x509";
 import { DAY_MS, DATASET_NOW } from "../clock";
 import { DomainGenerator, countryOfTld, type DomainName } from "../domains";
 import { createKey, deterministicCrypto, type PoolKey } from "../keys/key-pool";
 import type { Prng } from "../prng";
-import { encodeTlv } from "./der";
-import { AUTHORITIES, LEAF_KEY_POOL, POLICY, type AuthorityProfile, type LeafLevel } from "./authorities";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { certificateSpans, encodeTlv } from "./der";
+import {
+  AUTHORITIES,
+  LEAF_KEY_POOL,
+  POLICY,
+  PUBLIC_GENERATED_ROOTS,
+  type AuthorityProfile,
+  type LeafLevel,
+} from "./authorities";
+import { planSubmissions, signScts, type CtLogs, type CtSubmission } from "./ct-logs";
 import { OID } from "./extensions";
+import { encodeSctListExtension } from "./sct";
 
 /**
  * Issues the dataset's generated certificates: the CAs of authorities.ts and `leafCount`
  * leaves (CA-issued and self-signed, some expired, some with weak keys, some precertificates).
  * Every choice comes from the Prng and every signature is deterministic (see keys/key-pool.ts),
  * so one seed gives the same DER.
+ *
+ * Leaves of the public hierarchy are logged to two of the dataset's CT logs (ct-logs.ts). A
+ * final certificate carries the logs' SCTs in its SCT list extension, signed over its own TBS
+ * without that extension, as the precertificate flow of RFC 6962 §3.1 produces; a
+ * precertificate is logged but, like a real one, carries no SCTs.
  */
 
 export interface IssuedCertificate {
@@ -41,6 +57,8 @@ export interface IssuedCertificate {
   domain?: string;
   /** DER of the issuing CA chain up to (not including) the root, leaf first excluded. */
   chain: Uint8Array[];
+  /** The CT logs it was submitted to (empty for certificates nobody logs). */
+  ct: CtSubmission[];
 }
 
 interface IssuedAuthority {
@@ -51,6 +69,10 @@ interface IssuedAuthority {
   chain: Uint8Array[];
   subject: JsonName;
   keyId: string;
+  /** Id of the root this CA chains to (itself for a root). */
+  root: string;
+  /** SHA-256 of its DER SubjectPublicKeyInfo: the issuer_key_hash of precert SCTs it issues. */
+  keyHash: Uint8Array;
 }
 
 const toName = (pairs: [string, string][]): JsonName => pairs.map(([k, v]) => ({ [k]: [v] }));
@@ -61,12 +83,57 @@ function serialHex(rng: Prng): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-async function keyIdOf(key: PoolKey): Promise<string> {
-  return (await SubjectKeyIdentifierExtension.create(key.keys.publicKey, false, deterministicCrypto)).keyId;
+// Leaves share the pool's keys, so what the generator would export and hash again for every
+// leaf is computed once per key.
+const keyIds = new WeakMap<PoolKey, Promise<string>>();
+const spkis = new WeakMap<PoolKey, Promise<ArrayBuffer>>();
+
+function keyIdOf(key: PoolKey): Promise<string> {
+  let id = keyIds.get(key);
+  if (!id) {
+    id = SubjectKeyIdentifierExtension.create(key.keys.publicKey, false, deterministicCrypto).then(
+      (ext) => ext.keyId,
+    );
+    keyIds.set(key, id);
+  }
+  return id;
+}
+
+/** The key's DER SubjectPublicKeyInfo, which the certificate generator takes as is. */
+function spkiOf(key: PoolKey): Promise<ArrayBuffer> {
+  let spki = spkis.get(key);
+  if (!spki) {
+    spki = crypto.subtle.exportKey("spki", key.keys.publicKey) as Promise<ArrayBuffer>;
+    spkis.set(key, spki);
+  }
+  return spki;
 }
 
 function signingAlgorithm(issuer: PoolKey, hash?: "SHA-1"): { name: string; hash: string } {
   return hash ? { ...issuer.signingAlgorithm, hash } : issuer.signingAlgorithm;
+}
+
+/** Long enough to stand in for any signature the dataset's keys make (P-521 r||s is the longest). */
+const PLACEHOLDER_SIGNATURE = new Uint8Array(2 * 66);
+
+/**
+ * The TBSCertificate `params` describe, without signing it: the generator accepts a ready
+ * signature instead of a key, and the algorithm is merged as it merges the key's own.
+ */
+async function unsignedTbs(
+  params: X509CertificateCreateWithKeyParams,
+  algorithm: { name: string; hash: string },
+): Promise<Uint8Array> {
+  const { signingKey, ...rest } = params;
+  const cert = await X509CertificateGenerator.create(
+    {
+      ...rest,
+      signingAlgorithm: { ...algorithm, ...signingKey.algorithm },
+      signature: PLACEHOLDER_SIGNATURE,
+    },
+    deterministicCrypto,
+  );
+  return certificateSpans(new Uint8Array(cert.rawData)).tbs;
 }
 
 function policiesExtension(ids: string[], cps?: string): Extension {
@@ -149,6 +216,8 @@ async function issueAuthorities(rng: Prng): Promise<Map<string, IssuedAuthority>
       chain: parent ? [der, ...parent.chain] : [],
       subject,
       keyId,
+      root: parent?.root ?? profile.id,
+      keyHash: sha256(certificateSpans(der).spki),
     });
   }
   return issued;
@@ -361,6 +430,7 @@ function planSelfSigned(pool: PoolKey[], domains: DomainGenerator, rng: Prng): L
 export async function issueCertificates(
   rng: Prng,
   leafCount: number,
+  ctLogs: CtLogs,
   onProgress?: (done: number) => void,
 ): Promise<IssuedCertificate[]> {
   const authorities = await issueAuthorities(rng.fork("authorities"));
@@ -373,9 +443,11 @@ export async function issueCertificates(
     role: a.profile.parent ? "intermediate" : "root",
     precert: false,
     chain: a.chain.slice(1),
+    ct: [],
   }));
   const leafRng = rng.fork("leaves");
   const domains = new DomainGenerator(rng.fork("domains"));
+  const ctRng = rng.fork("ct");
   for (let i = 0; i < leafCount; i++) {
     const kind = leafRng.weighted(LEAF_KINDS);
     const issuer = kind === "self" ? undefined : authorities.get(kind);
@@ -383,26 +455,38 @@ export async function issueCertificates(
     plan.extensions.push(new SubjectKeyIdentifierExtension(await keyIdOf(plan.leafKey)));
     const subject = toName(plan.subject);
     const signer = issuer?.key ?? plan.leafKey;
-    const cert = await X509CertificateGenerator.create(
-      {
-        serialNumber: serialHex(leafRng),
-        subject,
-        issuer: issuer?.subject ?? subject,
-        notBefore: new Date(plan.notBefore),
-        notAfter: new Date(plan.notBefore + plan.lifetimeDays * DAY_MS),
-        publicKey: plan.leafKey.keys.publicKey,
-        signingKey: signer.keys.privateKey,
-        signingAlgorithm: signingAlgorithm(signer, issuer?.profile.hash),
-        extensions: plan.extensions,
-      },
-      deterministicCrypto,
-    );
+    const notAfter = plan.notBefore + plan.lifetimeDays * DAY_MS;
+    const algorithm = signingAlgorithm(signer, issuer?.profile.hash);
+    const params: X509CertificateCreateWithKeyParams = {
+      serialNumber: serialHex(leafRng),
+      subject,
+      issuer: issuer?.subject ?? subject,
+      notBefore: new Date(plan.notBefore),
+      notAfter: new Date(notAfter),
+      publicKey: await spkiOf(plan.leafKey),
+      signingKey: signer.keys.privateKey,
+      signingAlgorithm: algorithm,
+      extensions: plan.extensions,
+    };
+    const logged = issuer !== undefined && PUBLIC_GENERATED_ROOTS.includes(issuer.root);
+    const ct = logged ? planSubmissions(ctRng, plan.notBefore, notAfter) : [];
+    if (issuer && ct.length > 0 && !plan.precert) {
+      // The SCTs sign the TBS as it is without them; the final certificate is that TBS with
+      // the SCT list appended as its last extension.
+      const scts = await signScts(ctLogs, ct, issuer.keyHash, await unsignedTbs(params, algorithm));
+      params.extensions = [
+        ...plan.extensions,
+        new Extension(OID.sctList, false, encodeSctListExtension(scts)),
+      ];
+    }
+    const cert = await X509CertificateGenerator.create(params, deterministicCrypto);
     out.push({
       der: new Uint8Array(cert.rawData),
       role: "leaf",
       precert: plan.precert,
       domain: plan.domain,
       chain: issuer?.chain ?? [],
+      ct,
     });
     onProgress?.(i + 1);
   }
