@@ -19,7 +19,7 @@ import { WebsiteCollector } from "./websites";
  */
 
 /** Bumped whenever the generator's output changes, so a seeded database is rebuilt. */
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3;
 
 export interface DatasetOptions {
   seed: string;
