@@ -9,6 +9,9 @@ import { queryDefinitionRoutes } from "./v1/query-definitions";
 import { reportRoutes } from "./v1/report";
 import { searchRoutes } from "./v1/search";
 import { viewRoutes } from "./v1/view";
+import { certificateRoutes } from "./v2/certificates";
+import { hostHistoryRoutes } from "./v2/host-history";
+import { hostNamesRoutes } from "./v2/host-names";
 import { hostRoutes } from "./v2/hosts";
 import { metadataRoutes } from "./v2/metadata";
 
@@ -27,6 +30,9 @@ export const ORIGIN_ROUTES: readonly OriginRoute[] = [
   ...accountRoutes,
   // v2 hosts
   ...hostRoutes,
+  ...hostNamesRoutes,
+  ...hostHistoryRoutes,
+  ...certificateRoutes,
   ...metadataRoutes,
   // v1 (asynchronous jobs, query definitions, raw data)
   ...queryJobRoutes,
