@@ -40,9 +40,7 @@ const names = (ip: string, query = "") =>
 
 describe("GET /api/v2/hosts/:ip/names", () => {
   it("lists the names on the host's certificates and its HTTP host names, sorted, each once", async () => {
-    const [{ host, fromCertificates }] = (await hostsWithCertificates()) as [
-      { host: HostFacts; fromCertificates: string[] },
-    ];
+    const { host, fromCertificates } = (await hostsWithCertificates())[0]!;
     expect(fromCertificates.length).toBeGreaterThan(0);
     const { res, result } = await names(host.ip, "?per_page=1000");
     expect(res.status).toBe(200);
@@ -58,7 +56,9 @@ describe("GET /api/v2/hosts/:ip/names", () => {
 
   it("answers an empty list for a host with no named service", async () => {
     const bare = (await hostFacts()).find((h) =>
-      (h.doc.services as (ServiceDoc & { tls?: unknown })[]).every((s) => !s.certificate && !s.http && !s.tls),
+      (h.doc.services as (ServiceDoc & { tls?: unknown })[]).every(
+        (s) => !s.certificate && !s.http && !s.tls,
+      ),
     );
     expect(bare).toBeDefined();
     const { result } = await names(bare!.ip);
@@ -66,7 +66,7 @@ describe("GET /api/v2/hosts/:ip/names", () => {
   });
 
   it("pages with per_page and walks forward and back with its cursors", async () => {
-    const [{ host }] = (await hostsWithCertificates()) as [{ host: HostFacts }];
+    const { host } = (await hostsWithCertificates())[0]!;
     const all = (await names(host.ip, "?per_page=1000")).result!.names;
     expect(all.length).toBeGreaterThanOrEqual(3);
     const seen: string[] = [];
@@ -82,17 +82,16 @@ describe("GET /api/v2/hosts/:ip/names", () => {
       query = `?per_page=2&cursor=${encodeURIComponent(result!.links.next)}`;
     }
     expect(seen).toEqual(all);
-    expect(first!.names).toEqual(all.slice(0, 2));
+    expect(first.names).toEqual(all.slice(0, 2));
     const back = await names(host.ip, `?per_page=2&cursor=${encodeURIComponent(lastPrev)}`);
     const lastStart = Math.floor((all.length - 1) / 2) * 2;
     expect(back.result!.names).toEqual(all.slice(lastStart - 2, lastStart));
   });
 
   it("refuses a cursor replayed with another per_page or host", async () => {
-    const [{ host }, { host: other }] = (await hostsWithCertificates()) as [
-      { host: HostFacts },
-      { host: HostFacts },
-    ];
+    const [one, two] = await hostsWithCertificates();
+    const host = one!.host;
+    const other = two!.host;
     const { result } = await names(host.ip, "?per_page=1");
     const cursor = encodeURIComponent(result!.links.next);
     expect(cursor).not.toBe("");

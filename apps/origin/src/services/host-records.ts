@@ -115,7 +115,7 @@ export async function readCertificateHosts(
   const firstRow = pageRows[0];
   const lastRow = pageRows[pageRows.length - 1];
   return {
-    known: ((known?.results ?? []) as unknown[]).length > 0 || pageRows.length > 0,
+    known: (known?.results ?? []).length > 0 || pageRows.length > 0,
     hosts,
     prev: hasPrev && firstRow ? { direction: "prev", key: firstRow.ip_num } : null,
     next: hasNext && lastRow ? { direction: "next", key: lastRow.ip_num } : null,
