@@ -13,6 +13,7 @@ export function concreteRoutes(): Array<{ method: "GET" | "POST"; path: string; 
     ":index": "certificates",
     ":id": FINGERPRINT_A,
     ":ip": "1.1.1.1",
+    ":sha256": FINGERPRINT_A,
   };
   return API_ROUTES.map((route) => {
     const path = route.path.replace(

@@ -1,8 +1,11 @@
 import type { ApiRoute } from "../../api/define-route";
 import { accountRoute } from "./account";
 import { bulkRoute } from "./bulk";
+import { certificateHostsRoute } from "./certificate-hosts";
 import { rawFileRoute, rawResultRoute, rawSeriesListRoute, rawSeriesRoute } from "./data";
 import { hostsAggregateRoute, hostsSearchRoute } from "./hosts";
+import { hostDiffRoute, hostEventsRoute } from "./host-history";
+import { hostNamesRoute } from "./host-names";
 import { hostViewRoute } from "./host-view";
 import {
   exportDownloadRoute,
@@ -43,5 +46,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
   hostsAggregateRoute,
   hostsSearchRoute,
   hostViewRoute,
+  hostNamesRoute,
+  hostDiffRoute,
+  hostEventsRoute,
+  certificateHostsRoute,
   hostsMetadataRoute,
 ];
