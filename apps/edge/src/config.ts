@@ -78,6 +78,9 @@ const DEFAULT_TTL_SECONDS: Record<CacheIndex, number> = {
   ipv4: HOUR,
   websites: HOUR,
   hosts: HOUR,
+  // A host's names and a certificate's hosts follow the daily rescans too.
+  host_names: HOUR,
+  certificate_hosts: HOUR,
 };
 
 /** Vars come as strings from .dev.vars/secrets or as JSON values from wrangler.jsonc. */

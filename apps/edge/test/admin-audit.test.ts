@@ -66,7 +66,29 @@ describe("DELETE /admin/cache/:index/:id", () => {
     expect(await res.json()).toEqual({ deleted: 3 });
   });
 
+  it("purges every page of a host's names and of a certificate's hosts", async () => {
+    const pages = ["per_page=100", "per_page=1", "per_page=1&cursor=abc"];
+    await documents.put([
+      ...pages.map((atTime) => ({
+        key: { index: "host_names" as const, id: "10.0.0.9", atTime },
+        doc: unexpiring,
+      })),
+      ...pages.map((atTime) => ({
+        key: { index: "certificate_hosts" as const, id: fp, atTime },
+        doc: unexpiring,
+      })),
+    ]);
+    expect(await (await admin("DELETE", "/admin/cache/host_names/10.0.0.9")).json()).toEqual({ deleted: 3 });
+    expect(
+      await (await admin("DELETE", `/admin/cache/certificate_hosts/${fp.toUpperCase()}`)).json(),
+    ).toEqual({
+      deleted: 3,
+    });
+  });
+
   it("refuses an unknown index or an id that cannot name a document", async () => {
+    expect((await admin("DELETE", "/admin/cache/host_names/not-an-ip")).status).toBe(400);
+    expect((await admin("DELETE", "/admin/cache/certificate_hosts/10.0.0.9")).status).toBe(400);
     expect((await admin("DELETE", `/admin/cache/domains/${fp}`)).status).toBe(400);
     expect((await admin("DELETE", "/admin/cache/certificates/not-a-fingerprint")).status).toBe(400);
     expect((await admin("DELETE", "/admin/cache/ipv4/999.1.1.1")).status).toBe(400);

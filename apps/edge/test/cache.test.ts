@@ -451,3 +451,120 @@ describe("v2 host view cache", () => {
     expect(await usedOf(tenant)).toBe(0);
   });
 });
+
+describe("v2 paged lists cache (host names, hosts by certificate)", () => {
+  const NAMES = `/api/v2/hosts/${facts.presented.ip}/names`;
+  const CERT_HOSTS = `/api/v2/certificates/${facts.presented.certificate}/hosts`;
+
+  it.each([
+    ["host names", NAMES, "?per_page=100", "host_names", facts.presented.ip],
+    ["hosts by certificate", CERT_HOSTS, "?per_page=100", "certificate_hosts", facts.presented.certificate],
+  ])(
+    "serves %s from the cache on the second call, with the default page size spelled either way",
+    async (_, path, spelledOut, index, id) => {
+      const { edge, tenant } = await setup();
+      const first = await view(edge, tenant, path);
+      expect(first.status).toBe(200);
+      expect(first.headers.get("Cache-Status")).toMatch(/fwd=uri-miss; stored/);
+      const body = await first.text();
+      for (const again of [path, `${path}${spelledOut}`, path.replace(id, id.toUpperCase())]) {
+        const hit = await view(edge, tenant, again);
+        expect(hit.headers.get("Cache-Status")).toMatch(/^scangate; hit; ttl=\d+$/);
+        expect(await hit.text()).toBe(body);
+      }
+      expect(edge.upstream.requests).toHaveLength(1);
+      expect(await usedOf(tenant)).toBe(1);
+      const row = await new D1DocumentCache(edgeDb(env.DB)).get({
+        index: index as "host_names",
+        id,
+        atTime: "per_page=100",
+      });
+      expect(row?.body).toBe(body);
+      expect(row?.expiresAt).toBe(row!.fetchedAt + HOUR);
+    },
+  );
+
+  it("keeps each page (per_page, cursor) in a row of its own", async () => {
+    const { edge, tenant } = await setup();
+    const small = await view(edge, tenant, `${NAMES}?per_page=1`);
+    const { result } = await small.json<{ result: { names: string[]; links: { next: string } } }>();
+    expect(result.names).toHaveLength(1);
+    const whole = await (await view(edge, tenant, NAMES)).json<{ result: { names: string[] } }>();
+    expect(whole.result.names[0]).toBe(result.names[0]);
+    expect(result.links.next).not.toBe("");
+    const next = await view(
+      edge,
+      tenant,
+      `${NAMES}?per_page=1&cursor=${encodeURIComponent(result.links.next)}`,
+    );
+    expect((await next.json<{ result: { names: string[] } }>()).result.names).toEqual([
+      whole.result.names[1],
+    ]);
+    const again = await view(
+      edge,
+      tenant,
+      `${NAMES}?cursor=${encodeURIComponent(result.links.next)}&per_page=1`,
+    );
+    expect(again.headers.get("Cache-Status")).toMatch(/^scangate; hit/);
+    expect(edge.upstream.requests).toHaveLength(3);
+  });
+
+  it.each([
+    ["an unknown host", "/api/v2/hosts/10.255.254.253/names", 404],
+    ["an unknown certificate", `/api/v2/certificates/${UNKNOWN}/hosts`, 404],
+  ])("passes %s through as the upstream's %s, uncached and free", async (_, path, status) => {
+    const { edge, tenant } = await setup();
+    for (let i = 0; i < 2; i++) {
+      const res = await view(edge, tenant, path);
+      expect(res.status).toBe(status);
+      expect((await res.json<{ code: number }>()).code).toBe(status);
+    }
+    expect(edge.upstream.requests).toHaveLength(2);
+    expect(await usedOf(tenant)).toBe(0);
+  });
+
+  it.each([
+    ["a malformed IP", "/api/v2/hosts/not-an-ip/names", 422, null],
+    ["a per_page out of range", `${NAMES}?per_page=0`, 400, null],
+    ["an unknown parameter", `${NAMES}?per_page=5&color=red`, 200, null],
+    ["a repeated parameter", `${NAMES}?per_page=5&per_page=6`, 200, null],
+    ["a malformed fingerprint", "/api/v2/certificates/abc/hosts", 422, null],
+    // A cursor is opaque to the edge: it keys a page, and the upstream's refusal is not stored.
+    ["a bad cursor", `${CERT_HOSTS}?cursor=junk`, 400, "scangate; fwd=uri-miss"],
+  ])("answers %s with the upstream's %s and stores nothing", async (_, path, status, cacheStatus) => {
+    const { edge, tenant } = await setup();
+    const res = await view(edge, tenant, path);
+    expect(res.status).toBe(status);
+    expect(res.headers.get("Cache-Status")).toBe(cacheStatus);
+    expect(edge.upstream.requests).toHaveLength(1);
+    const rows = await env.DB.prepare("select count(*) as n from documents").first<{ n: number }>();
+    expect(rows?.n).toBe(0);
+  });
+
+  it("serves a stale page when the upstream fails (stale-if-error)", async () => {
+    const { edge, tenant } = await setup();
+    const body = await (await view(edge, tenant, CERT_HOSTS)).text();
+    edge.clock.advance(3 * HOUR);
+    edge.upstream.answer(() => json(503, { code: 503, status: "Service Unavailable", error: "down" }));
+    const res = await view(edge, tenant, CERT_HOSTS);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Cache-Status")).toMatch(/stale-if-error/);
+    expect(await res.text()).toBe(body);
+  });
+});
+
+describe("v2 host diff and events are not cached", () => {
+  it.each([`/api/v2/hosts/${IP_1}/diff?ip_b=${IP_2}`, `/api/v2/experimental/hosts/${IP_1}/events`])(
+    "%s goes upstream every time and is charged every time",
+    async (path) => {
+      const { edge, tenant } = await setup();
+      for (let i = 0; i < 2; i++) {
+        const res = await view(edge, tenant, path);
+        expect(res.status).toBe(200);
+        expect(res.headers.get("Cache-Status")).toBeNull();
+      }
+      expect(edge.upstream.requests).toHaveLength(2);
+      expect(await usedOf(tenant)).toBe(2);
+    },
+  );
+});

@@ -96,6 +96,48 @@ const CASES: Array<{ name: string; method: "GET" | "POST"; path: string; body?: 
   { name: "v2 host view, not an ip", method: "GET", path: "/api/v2/hosts/not-an-ip" },
   { name: "v2 host view, bad time", method: "GET", path: `/api/v2/hosts/${HOST_B}?at_time=yesterday` },
   { name: "v2 hosts metadata", method: "GET", path: "/api/v2/metadata/hosts" },
+  { name: "v2 host names", method: "GET", path: `/api/v2/hosts/${facts.presented.ip}/names?per_page=2` },
+  { name: "v2 host names, not an ip", method: "GET", path: "/api/v2/hosts/not-an-ip/names" },
+  { name: "v2 host names, bad per_page", method: "GET", path: `/api/v2/hosts/${HOST_B}/names?per_page=0` },
+  { name: "v2 host names, unknown host", method: "GET", path: "/api/v2/hosts/10.9.8.7/names" },
+  {
+    name: "v2 host diff between two times",
+    method: "GET",
+    path: `/api/v2/hosts/${facts.historic.ip}/diff?at_time=${encodeURIComponent(facts.historic.atTime)}`,
+  },
+  {
+    name: "v2 host diff between two hosts",
+    method: "GET",
+    path: `/api/v2/hosts/${HOST_A}/diff?ip_b=${HOST_B}`,
+  },
+  { name: "v2 host diff, bad ip_b", method: "GET", path: `/api/v2/hosts/${HOST_A}/diff?ip_b=1.2.3` },
+  { name: "v2 host diff, unknown host", method: "GET", path: `/api/v2/hosts/${HOST_A}/diff?ip_b=10.9.8.7` },
+  {
+    name: "v2 host events",
+    method: "GET",
+    path: `/api/v2/experimental/hosts/${facts.historic.ip}/events?per_page=3&reversed=True`,
+  },
+  {
+    name: "v2 host events, bad start_time",
+    method: "GET",
+    path: `/api/v2/experimental/hosts/${HOST_A}/events?start_time=yesterday`,
+  },
+  {
+    name: "v2 host events, bad cursor",
+    method: "GET",
+    path: `/api/v2/experimental/hosts/${HOST_A}/events?cursor=x`,
+  },
+  {
+    name: "v2 hosts by certificate",
+    method: "GET",
+    path: `/api/v2/certificates/${facts.presented.certificate}/hosts`,
+  },
+  {
+    name: "v2 hosts by certificate, unknown",
+    method: "GET",
+    path: `/api/v2/certificates/${"e".repeat(64)}/hosts`,
+  },
+  { name: "v2 hosts by certificate, malformed", method: "GET", path: "/api/v2/certificates/xyz/hosts" },
 ];
 
 describe("every forwarded route answers what the origin answers", async () => {

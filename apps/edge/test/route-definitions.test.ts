@@ -27,7 +27,13 @@ describe("the route definitions", () => {
   });
 
   it("mark the routes the cache serves, and only those", () => {
-    expect([...CACHED_OPERATIONS].sort()).toEqual(["bulk", "host_view", "view"]);
+    expect([...CACHED_OPERATIONS].sort()).toEqual([
+      "bulk",
+      "certificate_hosts",
+      "host_names",
+      "host_view",
+      "view",
+    ]);
   });
 
   it("are what /openapi.json describes: path, parameter patterns, cost and cache flag", async () => {

@@ -13,9 +13,13 @@ ends in /api/v1 and it appends /search/..., /view/..., /bulk/..., /report/...).
 
 Every check asserts data, not only the absence of an exception: answers are cross-checked
 against each other (search against view, aggregate against the hosts a search returns, bulk
-against view, report against search counts). Exits 1 when any check fails.
+against view, report against search counts, host names against the certificates, events and
+diffs against the views at their times, hosts by certificate against their views). Exits 1
+when any check fails. The whole run stays within a standard tier's burst limit (60 calls a
+minute), since the e2e suite runs it through the edge with the demo tenant.
 """
 
+import copy
 import datetime
 import os
 import sys
@@ -24,7 +28,7 @@ from collections import Counter
 
 from censys.common.exceptions import CensysNotFoundException, CensysSearchException
 from censys.common.version import __version__ as censys_version
-from censys.search import CensysCertificates, CensysData, CensysHosts
+from censys.search import CensysCertificates, CensysCerts, CensysData, CensysHosts
 
 
 def setting(name, origin_name):
@@ -47,6 +51,7 @@ CLIENT_OPTIONS = {"max_retries": 1, "timeout": 60}
 hosts = CensysHosts(url=f"{SERVICE_URL}/api", **CREDENTIALS, **CLIENT_OPTIONS)
 certificates = CensysCertificates(url=f"{SERVICE_URL}/api/v1", **CREDENTIALS, **CLIENT_OPTIONS)
 data = CensysData(url=f"{SERVICE_URL}/api/v1", **CREDENTIALS, **CLIENT_OPTIONS)
+certs = CensysCerts(url=f"{SERVICE_URL}/api", **CREDENTIALS, **CLIENT_OPTIONS)
 
 failures = []
 
@@ -185,6 +190,135 @@ def hosts_metadata():
     for name in names[:3]:
         hits = hosts.search(f"services.service_name: {name}", per_page=1)()
         assert hits, name
+
+
+def domain_names(names):
+    """The names a host's names list can hold: domains, not wildcard patterns."""
+    return {name.lower() for name in names if not name.startswith("*.")}
+
+
+@check("CensysHosts.view_host_names lists the names on the host's certificates, a page at a time")
+def hosts_view_host_names():
+    hit = hosts.search("services.certificate: *", per_page=1)()[0]
+    host = hosts.view(hit["ip"])
+    names = hosts.view_host_names(host["ip"], per_page=1000)
+    assert isinstance(names, list) and names, names
+    assert names == sorted(set(names)), names
+    for service in host["services"]:
+        leaf = service.get("tls", {}).get("certificates", {}).get("leaf_data", {})
+        assert domain_names(leaf.get("names", [])) <= set(names), (leaf.get("names"), names)
+    fingerprint = next(s["certificate"] for s in host["services"] if "certificate" in s)
+    parsed = certificates.view(fingerprint)["parsed"]
+    assert domain_names(parsed.get("names", [])) <= set(names), (parsed.get("names"), names)
+    # The client returns only the names; the cursor comes from the raw page's links.
+    first = hosts._get(f"/v2/hosts/{host['ip']}/names", {"per_page": 1})["result"]
+    assert first["names"] == names[:1] and first["links"]["prev"] == "", first
+    if len(names) > 1:
+        assert hosts.view_host_names(host["ip"], per_page=1, cursor=first["links"]["next"]) == names[1:2]
+    else:
+        assert first["links"]["next"] == "", first
+    state["named_host"] = (host, fingerprint)
+
+
+@check("CensysHosts.view_host_events tells the history that views at those times show")
+def hosts_view_host_events():
+    # The hosts the search check found; most have changed at least once in the history window.
+    for hit in needs("hits"):
+        events = hosts.view_host_events(hit["ip"], per_page=50)
+        times = sorted({event["timestamp"] for event in events}, key=parse_time)
+        if len(times) >= 2 and len(events) < 50:
+            break
+    else:
+        raise AssertionError("no host the search returned has changed in its history")
+    ip = hit["ip"]
+    for event in events:
+        assert event["_event"] in event and event["timestamp"], event
+    instants = [parse_time(event["timestamp"]) for event in events]
+    assert instants == sorted(instants), "events are not in time order"
+    assert hosts.view_host_events(ip, per_page=50, reversed=True) == list(reversed(events))
+    assert hosts.view_host_events(ip, per_page=2) == events[:2]
+    window = hosts.view_host_events(ip, start_time=times[0], end_time=times[1], per_page=50)
+    start, end = parse_time(times[0]), parse_time(times[1])
+    expected = [e for e in events if start <= parse_time(e["timestamp"]) < end]
+    assert window == expected and window, (window, expected)
+    # The host view at an event's time shows what the event says (the first and last versions).
+    views = {}
+    for time in (times[0], times[-1]):
+        views[time] = view = hosts.view(ip, at_time=time)
+        ports = {(s["port"], s["transport_protocol"]) for s in view["services"]}
+        for event in (e for e in events if e["timestamp"] == time):
+            if event["_event"] in ("service_observed", "service_removed"):
+                service = event[event["_event"]]["id"]
+                seen = (service["port"], service["transport_protocol"]) in ports
+                assert seen == (event["_event"] == "service_observed"), (event, ports)
+            if event["_event"] == "location_updated":
+                assert event["location_updated"]["location"] == view["location"], event
+    state["history"] = (ip, times, views)
+
+
+def apply_patch(document, patch):
+    """RFC 6902 add/remove/replace, applied in order to a copy of the document."""
+    root = {"doc": copy.deepcopy(document)}
+    for op in patch:
+        parts = [p.replace("~1", "/").replace("~0", "~") for p in op["path"].split("/")[1:]]
+        parent, key = root, "doc"
+        for part in parts:
+            parent = parent[key]
+            key = (len(parent) if part == "-" else int(part)) if isinstance(parent, list) else part
+        if isinstance(parent, list):
+            if op["op"] == "remove":
+                del parent[key]
+            elif op["op"] == "add":
+                parent.insert(key, op["value"])
+            else:
+                parent[key] = op["value"]
+        elif op["op"] == "remove":
+            del parent[key]
+        else:
+            parent[key] = op["value"]
+    return root["doc"]
+
+
+@check("CensysHosts.view_host_diff between two times patches the host then into the host later")
+def hosts_view_host_diff_times():
+    ip, times, views = needs("history")
+    older, newer = views[times[0]], views[times[-1]]
+    diff = hosts.view_host_diff(ip, at_time=times[0], at_time_b=times[-1])
+    assert diff["a"] == {"ip": ip, "last_updated_at": older["last_updated_at"]}, diff["a"]
+    assert diff["b"] == {"ip": ip, "last_updated_at": newer["last_updated_at"]}, diff["b"]
+    assert diff["patch"] and apply_patch(older, diff["patch"]) == newer
+
+
+@check("CensysHosts.view_host_diff between two hosts patches one into the other")
+def hosts_view_host_diff_hosts():
+    first = needs("host")  # the view of the first search hit
+    second = needs("hits")[1]
+    diff = hosts.view_host_diff(first["ip"], ip_b=second["ip"])
+    assert (diff["a"]["ip"], diff["b"]["ip"]) == (first["ip"], second["ip"]), diff
+    assert {"op": "replace", "path": "/ip", "value": second["ip"]} in diff["patch"], diff["patch"][:3]
+    assert apply_patch(first, diff["patch"]) == hosts.view(second["ip"])
+
+
+@check("CensysCerts.get_hosts_by_cert lists the hosts whose services present the certificate")
+def certs_hosts_by_cert():
+    host, fingerprint = needs("named_host")
+    found, links = certs.get_hosts_by_cert(fingerprint)
+    assert links.get("next") == "", links
+    ips = [entry["ip"] for entry in found]
+    assert host["ip"] in ips and ips == sorted(ips, key=ip_key), ips
+    # Each host listed presents it in its view (the first two; the named host's view is known).
+    others = [e for e in found if e["ip"] != host["ip"]]
+    for entry in [e for e in found if e["ip"] == host["ip"]] + others[:1]:
+        view = host if entry["ip"] == host["ip"] else hosts.view(entry["ip"])
+        presented = [s for s in view["services"] if s.get("certificate") == fingerprint]
+        assert presented, (entry["ip"], fingerprint)
+        assert entry["observed_at"] == max((s["observed_at"] for s in presented), key=parse_time), entry
+        assert parse_time(entry["first_observed_at"]) <= parse_time(entry["observed_at"]), entry
+    try:
+        certs.get_hosts_by_cert("e" * 64)
+        raise AssertionError("an unknown certificate had hosts")
+    except CensysNotFoundException:
+        pass
 
 
 @check("CensysHosts errors arrive as the client's exceptions")

@@ -18,6 +18,10 @@ export * from "./v2/metadata";
 export * from "./v2/annotations";
 export * from "./v2/tags";
 export * from "./v2/comments";
+export * from "./v2/links";
+export * from "./v2/host-names";
+export * from "./v2/host-history";
+export * from "./v2/certificate-hosts";
 export * from "./cache-indexes";
 // The edge's own admin API (/admin, bearer ADMIN_TOKEN).
 export * from "./admin/periods";

@@ -14,6 +14,18 @@ export const AGGREGATE_BUCKETS_MAX = 1000;
 export const HOSTS_PER_PAGE_DEFAULT = 50;
 export const HOSTS_PER_PAGE_MIN = 0;
 export const HOSTS_PER_PAGE_MAX = 100;
+/** The official client's documented default for host names pages; its maximum is ours. */
+export const HOST_NAMES_PER_PAGE_DEFAULT = 100;
+export const HOST_NAMES_PER_PAGE_MIN = 1;
+export const HOST_NAMES_PER_PAGE_MAX = 1000;
+/** `view_host_events`: "minimum of 1, maximum of 50" (the client's docstring); the default is ours. */
+export const HOST_EVENTS_PER_PAGE_DEFAULT = 50;
+export const HOST_EVENTS_PER_PAGE_MIN = 1;
+export const HOST_EVENTS_PER_PAGE_MAX = 50;
+/** Ours: hosts by certificate (the client sends no per_page; a page holds the default). */
+export const CERTIFICATE_HOSTS_PER_PAGE_DEFAULT = 100;
+export const CERTIFICATE_HOSTS_PER_PAGE_MIN = 1;
+export const CERTIFICATE_HOSTS_PER_PAGE_MAX = 100;
 export const V1_SEARCH_PAGE_SIZE = 100;
 /** Ours: query-job result pages hold a fixed number of rows (pages are 1-indexed). */
 export const QUERY_RESULTS_PAGE_SIZE = 1000;
@@ -41,6 +53,15 @@ export const LIMITS = {
   HOSTS_PER_PAGE_DEFAULT,
   HOSTS_PER_PAGE_MIN,
   HOSTS_PER_PAGE_MAX,
+  HOST_NAMES_PER_PAGE_DEFAULT,
+  HOST_NAMES_PER_PAGE_MIN,
+  HOST_NAMES_PER_PAGE_MAX,
+  HOST_EVENTS_PER_PAGE_DEFAULT,
+  HOST_EVENTS_PER_PAGE_MIN,
+  HOST_EVENTS_PER_PAGE_MAX,
+  CERTIFICATE_HOSTS_PER_PAGE_DEFAULT,
+  CERTIFICATE_HOSTS_PER_PAGE_MIN,
+  CERTIFICATE_HOSTS_PER_PAGE_MAX,
   V1_SEARCH_PAGE_SIZE,
   QUERY_RESULTS_PAGE_SIZE,
   QUERY_RESULTS_RETENTION_MS,

@@ -24,3 +24,19 @@ export const stringListParamSchema = z.union([z.string(), z.array(z.string())]).
     .map((item) => item.trim())
     .filter((item) => item.length > 0),
 );
+
+/**
+ * A boolean query parameter. Python's requests sends `True`/`False` (the official client's
+ * `reversed=True`); `true`/`false` and `1`/`0` are taken too, in any case.
+ */
+export const booleanParamSchema = z
+  .union([
+    z.boolean(),
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .refine((value) => ["true", "false", "1", "0"].includes(value), "expected true or false")
+      .transform((value) => value === "true" || value === "1"),
+  ])
+  .pipe(z.boolean());

@@ -4,8 +4,8 @@ import { PROTOTYPE_NAMES } from "./fixtures";
 import { accepts, rejects } from "./schema-assertions";
 
 describe("cache indexes", () => {
-  it("are the three v1 indexes and v2 hosts", () => {
-    expect(CACHE_INDEXES).toEqual([...V1_INDEXES, "hosts"]);
+  it("are the three v1 indexes, v2 hosts and the two paged v2 lists", () => {
+    expect(CACHE_INDEXES).toEqual([...V1_INDEXES, "hosts", "host_names", "certificate_hosts"]);
     for (const index of CACHE_INDEXES) accepts(cacheIndexSchema, index);
   });
 

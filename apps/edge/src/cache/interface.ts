@@ -1,6 +1,9 @@
 import type { CacheIndex } from "@scangate/core";
 
-/** One cached document. `atTime` is "" for the current one. */
+/**
+ * One cached document. `atTime` is "" for the current one, the point in time of a host view at
+ * one, or the page of a cached list (`api/page-key.ts`), so a purge by id drops every page.
+ */
 export interface DocumentKey {
   readonly index: CacheIndex;
   readonly id: string;

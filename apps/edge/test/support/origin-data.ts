@@ -20,6 +20,8 @@ export interface OriginFacts {
   /** A host with an older version, and a time inside that version. */
   historic: { ip: string; atTime: string };
   certificates: string[];
+  /** A certificate some host's service presents, and a host with a certificate (so with names). */
+  presented: { certificate: string; ip: string };
   websites: string[];
 }
 
@@ -31,10 +33,15 @@ export async function originFacts(): Promise<OriginFacts> {
     "select ip, valid_from from host_history where valid_to is not null and ip like '%.%' order by ip limit 1",
   ).first<{ ip: string; valid_from: number }>();
   if (!historic) throw new Error("the seeded dataset has no host history");
+  const presented = await env.ORIGIN_DB.prepare(
+    "select certificate, ip from host_services where certificate is not null and ip like '%.%' order by certificate limit 1",
+  ).first<{ certificate: string; ip: string }>();
+  if (!presented) throw new Error("the seeded dataset has no host presenting a certificate");
   return {
     hosts: await column("select ip as v from hosts where ip like '%.%' order by ip_num limit 20"),
     historic: { ip: historic.ip, atTime: new Date(historic.valid_from + 1000).toISOString() },
     certificates: await column("select sha256 as v from certificates order by sha256 limit 20"),
+    presented,
     websites: await column("select domain as v from websites order by domain limit 5"),
   };
 }

@@ -17,6 +17,7 @@ export function concreteRoutes(): Array<{ method: ApiRoute["method"]; path: stri
     ":fingerprint": FINGERPRINT_A,
     ":tag_id": "tag_0",
     ":comment_id": "cmt_0",
+    ":sha256": FINGERPRINT_A,
   };
   return API_ROUTES.map((route) => {
     const path = route.path.replace(

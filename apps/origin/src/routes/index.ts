@@ -10,6 +10,9 @@ import { reportRoutes } from "./v1/report";
 import { searchRoutes } from "./v1/search";
 import { viewRoutes } from "./v1/view";
 import { annotationCommentRoutes } from "./v2/comments";
+import { certificateRoutes } from "./v2/certificates";
+import { hostHistoryRoutes } from "./v2/host-history";
+import { hostNamesRoutes } from "./v2/host-names";
 import { hostRoutes } from "./v2/hosts";
 import { metadataRoutes } from "./v2/metadata";
 import { tagRoutes } from "./v2/tags";
@@ -29,6 +32,9 @@ export const ORIGIN_ROUTES: readonly OriginRoute[] = [
   ...accountRoutes,
   // v2 hosts
   ...hostRoutes,
+  ...hostNamesRoutes,
+  ...hostHistoryRoutes,
+  ...certificateRoutes,
   ...metadataRoutes,
   // v2 tags and comments (the calling account's own)
   ...tagRoutes,

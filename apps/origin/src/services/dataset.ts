@@ -1,6 +1,7 @@
 import { aggregateField } from "./aggregate";
 import { fieldRegistry } from "./field-catalog";
 import { readCertificates, readHost, readHostAt, readV1Document } from "./documents";
+import { readCertificateHosts, readCertificateNames, readHostHistory } from "./host-records";
 import { searchHosts } from "./hosts-search";
 import { listServiceNames } from "./metadata";
 import { searchV1 } from "./v1-search";
@@ -18,6 +19,9 @@ export interface Dataset {
   readCertificates: Bound<typeof readCertificates>;
   readHost: Bound<typeof readHost>;
   readHostAt: Bound<typeof readHostAt>;
+  readHostHistory: Bound<typeof readHostHistory>;
+  readCertificateNames: Bound<typeof readCertificateNames>;
+  readCertificateHosts: Bound<typeof readCertificateHosts>;
   searchV1: Bound<typeof searchV1>;
   searchHosts: Bound<typeof searchHosts>;
   aggregateField: Bound<typeof aggregateField>;
@@ -32,6 +36,9 @@ export function d1Dataset(db: D1Database): Dataset {
     readCertificates: (...args) => readCertificates(db, ...args),
     readHost: (...args) => readHost(db, ...args),
     readHostAt: (...args) => readHostAt(db, ...args),
+    readHostHistory: (...args) => readHostHistory(db, ...args),
+    readCertificateNames: (...args) => readCertificateNames(db, ...args),
+    readCertificateHosts: (...args) => readCertificateHosts(db, ...args),
     searchV1: (...args) => searchV1(db, ...args),
     searchHosts: (...args) => searchHosts(db, ...args),
     aggregateField: (...args) => aggregateField(db, ...args),

@@ -16,6 +16,7 @@ const PARAM_VALUES: Record<string, readonly string[]> = {
   index: ["ipv4", "certificates"],
   id: ["1.1.1.1"],
   ip: ["1.1.1.1"],
+  sha256: [FINGERPRINT_A],
   job_id: [UNKNOWN_JOB_ID],
   page: ["1"],
   series: ["ipv4"],

@@ -5,6 +5,7 @@ import {
   documentIdSchema,
   ipAddressSchema,
   normalizeDocumentId,
+  sha256FingerprintSchema,
   V1_INDEXES,
   type V1Index,
 } from "@scangate/core";
@@ -13,7 +14,10 @@ import { component } from "../../openapi/components";
 
 const isV1Index = (index: string): index is V1Index => (V1_INDEXES as readonly string[]).includes(index);
 
-/** DELETE /admin/cache/:index/:id: drops one document (for hosts: every point in time of it). */
+/**
+ * DELETE /admin/cache/:index/:id: drops one document (for hosts: every point in time of it; for
+ * a host's names or a certificate's hosts: every page of the list).
+ */
 export const purgeCacheRoute = defineAdminRoute({
   method: "DELETE",
   path: "/admin/cache/:index/:id",
@@ -28,8 +32,11 @@ export const purgeCacheRoute = defineAdminRoute({
     if (isV1Index(index.data) && !documentIdSchema(index.data).safeParse(raw).success) {
       throw new ApiError("bad_request", `id: not a valid ${index.data} id`);
     }
-    if (index.data === "hosts" && !ipAddressSchema.safeParse(raw).success) {
+    if ((index.data === "hosts" || index.data === "host_names") && !ipAddressSchema.safeParse(raw).success) {
       throw new ApiError("bad_request", "id: not an IP address");
+    }
+    if (index.data === "certificate_hosts" && !sha256FingerprintSchema.safeParse(raw).success) {
+      throw new ApiError("bad_request", "id: not a SHA-256 fingerprint");
     }
     const id = isV1Index(index.data) ? normalizeDocumentId(index.data, raw) : raw.toLowerCase();
     const { cache, audit } = c.get("services");

@@ -2,8 +2,11 @@ import type { ApiRoute } from "../../api/define-route";
 import { accountRoute } from "./account";
 import { certificateCommentRoutes, hostCommentRoutes } from "./comments";
 import { bulkRoute } from "./bulk";
+import { certificateHostsRoute } from "./certificate-hosts";
 import { rawFileRoute, rawResultRoute, rawSeriesListRoute, rawSeriesRoute } from "./data";
 import { hostsAggregateRoute, hostsSearchRoute } from "./hosts";
+import { hostDiffRoute, hostEventsRoute } from "./host-history";
+import { hostNamesRoute } from "./host-names";
 import { hostViewRoute } from "./host-view";
 import {
   exportDownloadRoute,
@@ -55,6 +58,10 @@ export const API_ROUTES: readonly ApiRoute[] = [
   hostsAggregateRoute,
   hostsSearchRoute,
   hostViewRoute,
+  hostNamesRoute,
+  hostDiffRoute,
+  hostEventsRoute,
+  certificateHostsRoute,
   hostsMetadataRoute,
   // The team's tags and comments: answered here, never forwarded.
   tagsListRoute,

@@ -50,7 +50,7 @@ export function precertTimestampInput(input: {
   issuerKeyHash: Uint8Array;
   tbsWithoutScts: Uint8Array;
   extensions?: Uint8Array;
-}): Uint8Array {
+}): Uint8Array<ArrayBuffer> {
   if (input.issuerKeyHash.length !== 32) throw new Error("issuer key hash must be 32 bytes");
   return concat([
     uint(SCT_VERSION_V1, 1),
@@ -80,7 +80,7 @@ export function encodeSct(sct: Sct): Uint8Array {
 }
 
 /** The extnValue of the SCT list extension: an OCTET STRING holding the TLS-encoded list. */
-export function encodeSctListExtension(scts: Sct[]): Uint8Array {
+export function encodeSctListExtension(scts: Sct[]): Uint8Array<ArrayBuffer> {
   const list = opaque(concat(scts.map((sct) => opaque(encodeSct(sct), 2))), 2);
   return new Uint8Array(AsnConvert.serialize(new OctetString(list)));
 }

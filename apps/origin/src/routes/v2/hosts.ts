@@ -8,63 +8,16 @@ import {
   hostsSearchResultSchema,
   hostViewParamsSchema,
   hostViewQuerySchema,
-  ipAddressSchema,
-  parseRfc3339Nanos,
   v2Envelope,
   wrapV2,
   type HostsAggregateResult,
   type HostsSearchResult,
 } from "@scangate/core";
-import type { Context } from "hono";
-import type { AppEnv } from "../../http/context";
 import { parseInput } from "../../http/validation";
 import { defineRoute, jsonResponse, V2_ERRORS } from "../../routing";
-import type { CursorBinding, CursorPosition } from "../../services/cursor";
+import type { CursorBinding } from "../../services/cursor";
 import { compileSearch } from "../../services/search-engine";
-
-/**
- * Refuses percent-escapes that do not decode to UTF-8 (`%FF`): left alone they would be searched
- * as their raw text. In `q` that is an unparseable query (422); elsewhere a bad request.
- */
-function requireUtf8Query(url: string): void {
-  const search = new URL(url).search.slice(1);
-  if (search === "") return;
-  for (const pair of search.split("&")) {
-    const [key = "", value = ""] = pair.split("=", 2);
-    try {
-      decodeURIComponent(key.replaceAll("+", " "));
-      decodeURIComponent(value.replaceAll("+", " "));
-    } catch {
-      if (key === "q") throw new ApiError("invalid_query");
-      throw new ApiError("bad_request", `query parameter ${JSON.stringify(key)} is not valid UTF-8`);
-    }
-  }
-}
-
-/** Query parameters as core's schemas expect them: repeated `fields` as a list. */
-function queryParams(c: Context<AppEnv>): Record<string, unknown> {
-  requireUtf8Query(c.req.url);
-  const params: Record<string, unknown> = { ...c.req.query() };
-  const fields = c.req.queries("fields");
-  if (fields) params.fields = fields;
-  return params;
-}
-
-async function decodeCursor(
-  c: Context<AppEnv>,
-  token: string,
-  binding: CursorBinding,
-): Promise<CursorPosition> {
-  const decoded = await c.var.services.cursors.decode(token, binding);
-  if (decoded.ok) return decoded.position;
-  const why = {
-    malformed: "cursor is not a cursor this service issued",
-    forged: "cursor signature is invalid",
-    mismatched:
-      "cursor was issued for a different q or per_page; repeat the parameters of the call that returned it",
-  }[decoded.reason];
-  throw new ApiError("bad_request", `Invalid cursor: ${why}`);
-}
+import { decodeCursor, queryParams, requireHostIp, requireInstant } from "./inputs";
 
 /** GET /api/v2/hosts/search: keyset pages of matching hosts, with signed cursors. */
 export const hostsSearch = defineRoute(
@@ -150,24 +103,12 @@ export const hostView = defineRoute(
   }),
   { operation: "host_view", cost: 1 },
   async (c) => {
-    const ip = c.req.param("ip");
-    if (!ipAddressSchema.safeParse(ip).success) {
-      throw new ApiError("invalid_query", `Invalid IP address: ${ip}`);
-    }
+    const ip = requireHostIp(c.req.param("ip"));
     const atTimeText = c.req.query("at_time");
-    let document: unknown;
-    if (atTimeText === undefined) {
-      document = await c.var.services.dataset.readHost(ip);
-    } else {
-      const atTime = parseRfc3339Nanos(atTimeText);
-      if (!atTime) {
-        throw new ApiError(
-          "invalid_query",
-          `Invalid at_time: expected an RFC 3339 timestamp, got ${JSON.stringify(atTimeText)}`,
-        );
-      }
-      document = await c.var.services.dataset.readHostAt(ip, atTime.ms);
-    }
+    const document =
+      atTimeText === undefined
+        ? await c.var.services.dataset.readHost(ip)
+        : await c.var.services.dataset.readHostAt(ip, requireInstant("at_time", atTimeText).ms);
     if (document === null) {
       const when = atTimeText === undefined ? "" : ` at ${atTimeText}`;
       throw new ApiError("not_found", `Host ${ip} not found${when}.`);

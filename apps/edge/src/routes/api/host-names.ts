@@ -1,0 +1,44 @@
+import {
+  hostNamesQuerySchema,
+  hostNamesResultSchema,
+  hostViewParamsSchema,
+  v2Envelope,
+} from "@scangate/core";
+import { serveCachedDocument } from "../../api/cached-document";
+import { defineApiRoute } from "../../api/define-route";
+import { chargedRelay, upstreamPath } from "../../api/exchange";
+import { pageVariant } from "../../api/page-key";
+import { renderedError } from "../../http/errors";
+import { component } from "../../openapi/components";
+import { relayedResponse } from "../../upstream/relay";
+
+/**
+ * GET /api/v2/hosts/{ip}/names (`view_host_names`) through the shared cache: one row per host
+ * and page (`per_page`, `cursor`), kept for the host names TTL. A bad IP or any other query is
+ * forwarded uncached for the upstream's own answer; unknown hosts are not cached.
+ */
+export const hostNamesRoute = defineApiRoute({
+  method: "GET",
+  path: "/api/v2/hosts/:ip/names",
+  operation: "host_names",
+  version: "v2",
+  cost: 1,
+  cache: { kind: "document", ttl: "per_index" },
+  summary: "The names a host answers for, a page at a time (cached)",
+  query: hostNamesQuerySchema,
+  ok: component("HostNamesResponse", v2Envelope(hostNamesResultSchema)),
+  handler: async (c) => {
+    const ip = hostViewParamsSchema.safeParse({ ip: c.req.param("ip") });
+    const page = pageVariant(c.req.url, hostNamesQuerySchema);
+    if (!ip.success || page === null) {
+      return relayedResponse(await chargedRelay(c, { method: "GET", path: upstreamPath(c) }));
+    }
+    return serveCachedDocument(c, {
+      key: { index: "host_names", id: ip.data.ip.toLowerCase(), atTime: page },
+      path: upstreamPath(c),
+      ttlSeconds: c.get("services").config.cache.ttlSeconds.host_names,
+      negativeBody: null,
+      negativeResponse: (ctx) => renderedError(ctx, "not_found", "v2"),
+    });
+  },
+});

@@ -1,0 +1,76 @@
+import { ApiError, ipAddressSchema, parseRfc3339Nanos } from "@scangate/core";
+import type { Context } from "hono";
+import type { AppEnv } from "../../http/context";
+import type { CursorBinding, CursorPosition } from "../../services/cursor";
+
+// The inputs every v2 hosts route reads the same way, so each refuses bad input with one answer:
+// an IP or a time that cannot be one is the spec's 422 (as a malformed query is), a cursor the
+// service did not issue for these parameters a 400.
+
+/**
+ * Refuses percent-escapes that do not decode to UTF-8 (`%FF`): left alone they would be searched
+ * as their raw text. In `q` that is an unparseable query (422); elsewhere a bad request.
+ */
+export function requireUtf8Query(url: string): void {
+  const search = new URL(url).search.slice(1);
+  if (search === "") return;
+  for (const pair of search.split("&")) {
+    const [key = "", value = ""] = pair.split("=", 2);
+    try {
+      decodeURIComponent(key.replaceAll("+", " "));
+      decodeURIComponent(value.replaceAll("+", " "));
+    } catch {
+      if (key === "q") throw new ApiError("invalid_query");
+      throw new ApiError("bad_request", `query parameter ${JSON.stringify(key)} is not valid UTF-8`);
+    }
+  }
+}
+
+/** Query parameters as core's schemas expect them: repeated `fields` as a list. */
+export function queryParams(c: Context<AppEnv>): Record<string, unknown> {
+  requireUtf8Query(c.req.url);
+  const params: Record<string, unknown> = { ...c.req.query() };
+  const fields = c.req.queries("fields");
+  if (fields) params.fields = fields;
+  return params;
+}
+
+/** A host address from the path (or `ip_b`): anything else is the spec's 422. */
+export function requireHostIp(ip: string): string {
+  if (!ipAddressSchema.safeParse(ip).success) {
+    throw new ApiError("invalid_query", `Invalid IP address: ${ip}`);
+  }
+  return ip;
+}
+
+/** An RFC 3339 instant from the query parameter `name`: anything else is a 422 naming it. */
+export function requireInstant(name: string, text: string): { ms: number; nanos: string } {
+  const instant = parseRfc3339Nanos(text);
+  if (!instant) {
+    throw new ApiError(
+      "invalid_query",
+      `Invalid ${name}: expected an RFC 3339 timestamp, got ${JSON.stringify(text)}`,
+    );
+  }
+  return instant;
+}
+
+/**
+ * A cursor this service issued for these parameters, or a 400 saying why not. `parameters`
+ * names what the cursor is bound to, for the message.
+ */
+export async function decodeCursor(
+  c: Context<AppEnv>,
+  token: string,
+  binding: CursorBinding,
+  parameters = "q or per_page",
+): Promise<CursorPosition> {
+  const decoded = await c.var.services.cursors.decode(token, binding);
+  if (decoded.ok) return decoded.position;
+  const why = {
+    malformed: "cursor is not a cursor this service issued",
+    forged: "cursor signature is invalid",
+    mismatched: `cursor was issued for a different ${parameters}; repeat the parameters of the call that returned it`,
+  }[decoded.reason];
+  throw new ApiError("bad_request", `Invalid cursor: ${why}`);
+}
