@@ -9,7 +9,7 @@ import { REPO_ROOT } from "./support/system";
 import { censysPython, describeWith, SYSTEM_PYTHON } from "./support/system-deps";
 
 const CHECK_SCRIPT = path.join(REPO_ROOT, "apps", "origin", "compat", "censys_client_check.py");
-const OWN_ACCOUNT_CHECK = "account() of both clients is the expected login and allowance";
+const OWN_ACCOUNT_CHECK = "account() of every client is the expected login and allowance";
 
 /** Every check the script declares; a passing run prints an `ok` line for each. */
 function declaredChecks(): string[] {
