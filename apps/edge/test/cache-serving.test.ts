@@ -164,6 +164,34 @@ describe("serving one document from the cache", () => {
   });
 });
 
+describe("a request whose leaders cannot pay", () => {
+  /** Flights that every time end refused by a leader that is not this request. */
+  class RefusedFlights extends SingleFlight<unknown> {
+    joins = 0;
+    override run<T>(): Promise<{ value: T; leader: boolean }> {
+      this.joins += 1;
+      return Promise.resolve({ value: { refused: new Error("not mine") } as T, leader: false });
+    }
+  }
+
+  it("pays and asks the upstream itself after joining MAX refused flights", async () => {
+    const t = setup(() => Promise.resolve(relayed(200)));
+    const flights = new RefusedFlights(10_000);
+    let paid = 0;
+    const lookup = await lookupDocument(t.deps, POLICY, SPEC, false);
+    if (lookup.kind !== "upstream") throw new Error("expected a miss");
+    const served = await fetchDocument({ ...t.deps, flights }, SPEC, lookup, () => {
+      paid += 1;
+      return Promise.resolve();
+    });
+    expect(flights.joins).toBe(8);
+    expect(paid).toBe(1);
+    expect(served.calledUpstream).toBe(true);
+    expect(served.outcome.kind).toBe("miss");
+    expect(t.calls).toHaveLength(1);
+  });
+});
+
 describe("billing a request by how it was served", () => {
   it("charges an upstream success, never an upstream failure or a stale answer", () => {
     for (const hitsCharged of [false, true]) {

@@ -15,6 +15,8 @@ export interface BulkFetchDeps {
   readonly negativeTtlSeconds: number;
   /** One upstream POST /v1/bulk/certificates of `body`, bounded by the upstream deadline. */
   postBulk(body: Uint8Array): Promise<Relayed>;
+  /** Keeps work going after the response (the request's waitUntil): the cache's D1 writes. */
+  defer(work: Promise<void>): void;
 }
 
 /** One upstream bulk call's outcome: entry texts by fingerprint, or why there are none. */
@@ -29,7 +31,8 @@ export function bulkFlightKey(fingerprint: string): string {
 
 /**
  * Asks the upstream for `fingerprints` (lower case) in ONE bulk call and stores every entry:
- * known certificates for the certificates TTL, unknown ones as negative rows for the short TTL.
+ * known certificates for the certificates TTL, unknown ones as negative rows for the short TTL;
+ * visible to this isolate's readers at once, written to D1 off the response path (as views are).
  */
 export async function fetchBulk(deps: BulkFetchDeps, fingerprints: readonly string[]): Promise<BulkFetch> {
   let relayed: Relayed;
@@ -59,7 +62,7 @@ export async function fetchBulk(deps: BulkFetchDeps, fingerprints: readonly stri
     });
   }
   try {
-    await deps.cache.put(rows);
+    await deps.cache.putSoon(rows, (write) => deps.defer(write));
   } catch (error) {
     console.error("document cache store failed", error instanceof Error ? error.message : error);
   }

@@ -38,9 +38,10 @@ function bulkResponse(text: string, outcome: CacheOutcome, age: number): Respons
   });
 }
 
-function bulkFetchDeps(services: EdgeServices): BulkFetchDeps {
+function bulkFetchDeps(services: EdgeServices, defer: (work: Promise<void>) => void): BulkFetchDeps {
   const { cache, upstreamTimeoutMs } = services.config;
   return {
+    defer,
     cache: services.cache,
     clock: services.clock,
     flights: services.flights,
@@ -106,7 +107,7 @@ export const bulkRoute = defineApiRoute({
     }
     const services = c.get("services");
     const { hitsCharged } = services.config.cache;
-    const deps = bulkFetchDeps(services);
+    const deps = bulkFetchDeps(services, (work) => c.executionCtx.waitUntil(work));
     const usage = c.get("usage");
     const requested = parsed.data.fingerprints;
     const lookup = await lookupBulk(
