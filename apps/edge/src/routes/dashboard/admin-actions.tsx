@@ -11,8 +11,8 @@ import type { AppEnv } from "../../app-env";
 import { SecretOncePage } from "../../pages/admin-secret";
 import { adminOrRedirect, renderConsole, renderTenantAdmin } from "./admin-pages";
 import { CONSOLE_ACTOR, createTenant, rotateSecret, updateTenant } from "../../tenants/actions";
-import { PageError, pageHandler, readForm, renderPage, seeOther } from "./page-response";
-import { ADMIN_SESSION, requireCsrf, requireSameOrigin, type SignedIn } from "./session-guard";
+import { PageError, pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
+import { ADMIN_SESSION, requireCsrf, requireSameOrigin, type SignedIn } from "../../sessions/session-guard";
 
 type PageContext = Context<AppEnv>;
 

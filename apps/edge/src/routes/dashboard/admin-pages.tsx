@@ -13,7 +13,7 @@ import { SignInPage } from "../../pages/sign-in";
 import { credentialFingerprint, endSession, openSession } from "../../sessions/session-cookie";
 import { clientAddress, countSignInAttempt } from "../../sessions/signin-throttle";
 import { fleetReport, tenantSortSchema } from "../../reports/fleet-report";
-import { PageError, pageHandler, readForm, renderPage, seeOther } from "./page-response";
+import { PageError, pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
 import {
   ADMIN_SESSION,
   currentAdmin,
@@ -23,7 +23,7 @@ import {
   requireSameOrigin,
   type SignedIn,
   sessionRoot,
-} from "./session-guard";
+} from "../../sessions/session-guard";
 import { describeTier, tenantReport } from "../../reports/tenant-report";
 
 type PageContext = Context<AppEnv>;

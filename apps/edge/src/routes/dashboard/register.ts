@@ -3,8 +3,8 @@ import type { AppEnv } from "../../app-env";
 import { ASSET_PATHS, CLIENT_SCRIPT, ICON_SVG, STYLESHEET } from "../../pages/assets";
 import { registerAdminActions } from "./admin-actions";
 import { registerAdminPages } from "./admin-pages";
-import { errorPage } from "./page-response";
-import { pageSecurityHeaders } from "./page-security";
+import { errorPage } from "../../pages/page-response";
+import { pageSecurityHeaders } from "../../middleware/page-security";
 import { registerTenantPages } from "./tenant-pages";
 
 /** Every path the pages own. The JSON admin API (/admin/tenants, /admin/cache, ...) is not among them. */

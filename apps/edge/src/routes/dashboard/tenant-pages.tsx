@@ -4,7 +4,7 @@ import { SignInPage } from "../../pages/sign-in";
 import { TenantDashboardPage } from "../../pages/tenant-dashboard";
 import { credentialFingerprint, endSession, openSession } from "../../sessions/session-cookie";
 import { clientAddress, countSignInAttempt } from "../../sessions/signin-throttle";
-import { pageHandler, readForm, renderPage, seeOther } from "./page-response";
+import { pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
 import {
   currentTenant,
   dropStaleSession,
@@ -13,7 +13,7 @@ import {
   requireSameOrigin,
   sessionRoot,
   TENANT_SESSION,
-} from "./session-guard";
+} from "../../sessions/session-guard";
 import { tenantReport } from "../../reports/tenant-report";
 
 type PageContext = Context<AppEnv>;

@@ -12,7 +12,7 @@ import {
 import { parseInput } from "../../http/validation";
 import { defineRoute, jsonResponse, V2_ERRORS } from "../../routing";
 import type { CursorBinding } from "../../services/cursor";
-import { decodeCursor, queryParams } from "./inputs";
+import { decodeCursor, queryParams } from "../../http/inputs";
 
 /**
  * GET /api/v2/certificates/{sha256}/hosts (`CensysCerts.get_hosts_by_cert`): the hosts whose

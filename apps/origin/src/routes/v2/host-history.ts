@@ -20,7 +20,13 @@ import type { CursorBinding } from "../../services/cursor";
 import { hostEvents } from "../../services/host-events";
 import { diffJson } from "../../services/json-patch";
 import { pageByOffset } from "../../services/offset-page";
-import { decodeCursor, queryParams, requireHostIp, requireInstant, requireUtf8Query } from "./inputs";
+import {
+  decodeCursor,
+  queryParams,
+  requireHostIp,
+  requireInstant,
+  requireUtf8Query,
+} from "../../http/inputs";
 
 interface Instant {
   text: string;

@@ -2,9 +2,9 @@ import { ERROR_TABLE, type ErrorKind, MAX_REQUEST_BODY_BYTES } from "@scangate/c
 import type { Context, Handler } from "hono";
 import type { JSX } from "hono/jsx/jsx-runtime";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { AppEnv } from "../../app-env";
-import { ErrorPage } from "../../pages/error-page";
-import type { Area } from "../../pages/layout";
+import type { AppEnv } from "../app-env";
+import { ErrorPage } from "./error-page";
+import type { Area } from "./layout";
 
 type PageContext = Context<AppEnv>;
 

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
-import type { AppEnv } from "../../app-env";
+import type { AppEnv } from "../app-env";
 
 /**
  * Headers of every dashboard and console response. The policy allows only our own stylesheet,

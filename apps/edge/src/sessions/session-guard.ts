@@ -1,9 +1,9 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../../app-env";
-import type { TenantRow } from "../../db/schema";
-import { CSRF_FIELD, csrfToken, csrfTokenValid } from "../../sessions/csrf";
-import { sessionRootSecret } from "../../sessions/keys";
-import { fromSameOrigin } from "../../sessions/same-origin";
+import type { AppEnv } from "../app-env";
+import type { TenantRow } from "../db/schema";
+import { CSRF_FIELD, csrfToken, csrfTokenValid } from "./csrf";
+import { sessionRootSecret } from "./keys";
+import { fromSameOrigin } from "./same-origin";
 import {
   ADMIN_SESSION,
   credentialFingerprint,
@@ -12,8 +12,8 @@ import {
   type SessionClaims,
   type SessionKind,
   TENANT_SESSION,
-} from "../../sessions/session-cookie";
-import { PageError } from "./page-response";
+} from "./session-cookie";
+import { PageError } from "../pages/page-response";
 
 type PageContext = Context<AppEnv>;
 

@@ -1,7 +1,7 @@
 import { ApiError, ipAddressSchema, parseRfc3339Nanos } from "@scangate/core";
 import type { Context } from "hono";
-import type { AppEnv } from "../../http/context";
-import type { CursorBinding, CursorPosition } from "../../services/cursor";
+import type { AppEnv } from "./context";
+import type { CursorBinding, CursorPosition } from "../services/cursor";
 
 // The inputs every v2 hosts route reads the same way, so each refuses bad input with one answer:
 // an IP or a time that cannot be one is the spec's 422 (as a malformed query is), a cursor the
