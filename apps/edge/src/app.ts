@@ -67,8 +67,10 @@ export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Ho
     c.set("version", versionOfPath(c.req.path));
     await next();
   });
+  // Counted only for a request that asks (the header sent), and only where the config allows it.
   app.use("/api/*", async function d1Statements(c, next) {
-    if (!c.get("services").config.statementsHeader) return next();
+    if (!c.get("services").config.statementsHeader || c.req.header("X-D1-Statements") === undefined)
+      return next();
     const meter = new StatementMeter();
     await runMetered(meter, next);
     c.res.headers.set("X-D1-Statements", String(meter.statements));

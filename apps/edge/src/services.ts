@@ -84,7 +84,7 @@ function upstreamFrom(
 /** The one place that picks each implementation from the bindings. */
 export function createServices(env: Env, config: EdgeConfig, overrides: ServiceOverrides = {}): EdgeServices {
   const clock = overrides.clock ?? systemClock;
-  const db = edgeDb(meteredD1(env.DB));
+  const db = edgeDb(config.statementsHeader ? meteredD1(env.DB) : env.DB);
   const tenants = new TenantStore(db, clock);
   return {
     config,

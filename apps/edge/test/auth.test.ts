@@ -107,6 +107,24 @@ describe("credential changes reach every isolate within 5 seconds", () => {
     expect((await account(edge, tenantAuth(tenant))).status).toBe(200);
   });
 
+  it("an Authorization value decoded before is checked again on every request, past the memo's size", async () => {
+    const edge = testEdge();
+    const tenant = await createTenant({}, edge.fetch);
+    const wrong = (n: number) => ({ ...tenant, api_secret: `${tenant.api_secret}${n}` });
+    // More distinct values than the isolate keeps decoded, each refused every time it is sent.
+    for (let n = 0; n < 300; n += 1) {
+      const res = await account(edge, tenantAuth(wrong(n)));
+      expect(res.status).toBe(403);
+      await res.body?.cancel();
+    }
+    await expectRefused(await account(edge, tenantAuth(wrong(299))), "/api/v1/account");
+    expect((await account(edge, tenantAuth(tenant))).status).toBe(200);
+    // The same value once the tenant is disabled: refused, though its decoding is remembered.
+    await env.DB.prepare("update tenants set disabled = 1 where id = ?").bind(tenant.id).run();
+    edge.clock.advance(6_000);
+    await expectRefused(await account(edge, tenantAuth(tenant)), "/api/v1/account");
+  });
+
   it("a disabled tenant is told so on v2 routes too, with 401", async () => {
     const edge = testEdge();
     const tenant = await createTenant({}, edge.fetch);

@@ -236,23 +236,31 @@ describe("v1 view cache", () => {
     slowOrigin(edge);
     const path = `/api/v1/view/ipv4/${IP_5}`;
     const statements = (r: Response) => Number(r.headers.get("X-D1-Statements") ?? Number.NaN);
+    // A request asks for its count by sending the header.
+    const counted = { "X-D1-Statements": "1" };
     // The tenant's first request reads its row and notes when it was last seen (its account
     // answer reads the quota too), so the auth cache knows the tenant from here on.
-    const account = await edge.fetch(buildRequest("GET", "/api/v1/account", { auth: tenantAuth(tenant) }));
+    const account = await edge.fetch(
+      buildRequest("GET", "/api/v1/account", { auth: tenantAuth(tenant), headers: counted }),
+    );
     expect(statements(account)).toBe(3);
-    const [leader, ...joined] = await Promise.all(Array.from({ length: 5 }, () => view(edge, tenant, path)));
+    const [leader, ...joined] = await Promise.all(
+      Array.from({ length: 5 }, () => view(edge, tenant, path, counted)),
+    );
     if (!leader) throw new Error("no response");
     // Cache read and charge; the cache write goes to D1 after the answer (write-behind).
     expect(leader.headers.get("Cache-Status")).toBe("scangate; fwd=uri-miss; stored");
     expect(statements(leader)).toBe(2);
     expect(joined.map(statements)).toEqual([0, 0, 0, 0]);
     // A hit the memory tier answers, for a tenant the auth cache knows: no statement at all.
-    const hit = await view(edge, tenant, path);
+    const hit = await view(edge, tenant, path, counted);
     expect(hit.headers.get("Cache-Status")).toMatch(/^scangate; hit/);
     expect(statements(hit)).toBe(0);
-    // Without the setting, no header.
+    // A request that does not ask is not counted.
+    expect((await view(edge, tenant, path)).headers.has("X-D1-Statements")).toBe(false);
+    // Without the setting, no header even for one that asks.
     const plain = await setup();
-    expect((await view(plain.edge, plain.tenant, path)).headers.has("X-D1-Statements")).toBe(false);
+    expect((await view(plain.edge, plain.tenant, path, counted)).headers.has("X-D1-Statements")).toBe(false);
   });
 
   it("serves a stale document while revalidating it in the background", async () => {

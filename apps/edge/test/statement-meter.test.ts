@@ -28,7 +28,12 @@ describe("statements of a tenant's first requests", () => {
     const tenant = await createTenant({ allowance: 10 }, edge.fetch);
     const responses = await Promise.all(
       Array.from({ length: 8 }, () =>
-        edge.fetch(buildRequest("GET", "/api/v1/account", { auth: tenantAuth(tenant) })),
+        edge.fetch(
+          buildRequest("GET", "/api/v1/account", {
+            auth: tenantAuth(tenant),
+            headers: { "X-D1-Statements": "1" },
+          }),
+        ),
       ),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(8).fill(200));

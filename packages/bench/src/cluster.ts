@@ -123,6 +123,8 @@ export interface ClusterOptions {
   readonly cacheMaxRows?: number;
   /** CACHE_MEMORY_HOLD_MS of the edge; 0 sends every cache read to D1. */
   readonly memoryHoldMs?: number;
+  /** Opens the V8 inspector of the edge's isolate (its heap, CPU profiles): `Cluster.inspectorUrl`. */
+  readonly inspect?: boolean;
 }
 
 export interface Cluster {
@@ -130,6 +132,8 @@ export interface Cluster {
   readonly edgeUrl: string;
   readonly originDb: D1Database;
   readonly edgeDb: D1Database;
+  /** Miniflare's inspector proxy, when the cluster was started with `inspect`. */
+  readonly inspectorUrl?: URL;
   dispose(): Promise<void>;
 }
 
@@ -164,6 +168,7 @@ export async function startCluster(
   const mf = new Miniflare({
     defaultPersistRoot: path.join(stateDir, "v3"),
     handleRuntimeStdio: runtimeLog(stateDir),
+    ...(options.inspect ? { inspectorPort: 0 } : {}),
     workers: [
       builtWorker(ORIGIN_DIR, ORIGIN_NAME, { ORIGIN_ACCOUNTS: accounts }),
       builtWorker(
@@ -175,7 +180,7 @@ export async function startCluster(
             { api_id: secrets.originApiId, api_secret: secrets.originApiSecret },
           ]),
           ...tier.vars,
-          // Each API answer says how many D1 statements it ran (edge-miss-collapsed reads it).
+          // An API request that asks is told how many D1 statements it ran (edge-miss-collapsed asks).
           D1_STATEMENTS_HEADER: "true",
           ...(options.cacheMaxRows !== undefined ? { CACHE_MAX_ROWS: String(options.cacheMaxRows) } : {}),
           ...(options.memoryHoldMs !== undefined
@@ -184,6 +189,7 @@ export async function startCluster(
         },
         {
           ratelimits: tier.ratelimits,
+          ...(options.inspect ? { unsafeInspectorProxy: true } : {}),
           ...(options.edgeDatabaseId !== undefined
             ? { d1Databases: { DB: { id: options.edgeDatabaseId } } }
             : {}),
@@ -204,6 +210,7 @@ export async function startCluster(
       edgeUrl: edge.origin,
       originDb,
       edgeDb,
+      ...(options.inspect ? { inspectorUrl: await mf.getInspectorURL() } : {}),
       dispose: () => mf.dispose(),
     };
   } catch (error) {

@@ -1,5 +1,5 @@
 import { ApiError } from "@scangate/core";
-import { parseBasicAuth } from "@scangate/core/http";
+import { type BasicCredentials, parseBasicAuth } from "@scangate/core/http";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
 import { effectiveQuota } from "../tenants/periods";
@@ -7,15 +7,35 @@ import { effectiveQuota } from "../tenants/periods";
 /** Don't write last_seen_at on every request: once a minute per tenant is plenty. */
 const LAST_SEEN_RESOLUTION_MS = 60_000;
 
+/** How many distinct Authorization values the isolate remembers the parse of. */
+const PARSED_HEADERS_MAX = 256;
+
+/**
+ * The credentials of an Authorization value, decoded once per value while it is remembered:
+ * a team's clients send the same few values on every request. Only the decoding is kept; the
+ * authenticator still checks the secret (and a disabled or deleted tenant) on every request.
+ */
+function credentialsOf(request: Request, parsed: Map<string, BasicCredentials | null>) {
+  const header = request.headers.get("Authorization");
+  if (header === null) return null;
+  const known = parsed.get(header);
+  if (known !== undefined) return known;
+  const credentials = parseBasicAuth(request);
+  if (parsed.size >= PARSED_HEADERS_MAX) parsed.clear();
+  parsed.set(header, credentials);
+  return credentials;
+}
+
 /**
  * HTTP Basic auth of tenants (API id as user name, secret as password), what every Censys
  * client sends. v1 refuses with 403 (the spec's `unathorized` body), v2 with 401 and a
  * `WWW-Authenticate` challenge; both bodies come from core's error table.
  */
 export function tenantAuth(): MiddlewareHandler<AppEnv> {
+  const parsed = new Map<string, BasicCredentials | null>();
   return async function tenantAuth(c, next) {
     const services = c.get("services");
-    const credentials = parseBasicAuth(c.req.raw);
+    const credentials = credentialsOf(c.req.raw, parsed);
     const outcome = credentials
       ? await services.auth.authenticate(credentials.username, credentials.password)
       : ({ ok: false, reason: "missing" } as const);

@@ -57,7 +57,8 @@ export const edgeMissCollapsed: Scenario = {
   title: `edge view, ${COLLAPSED_ROUND} concurrent misses of one certificate`,
   async run(ctx: BenchContext) {
     const tenant = await ctx.newTenant("miss-collapsed");
-    const headers = tenantHeaders(tenant);
+    // Each request asks the edge to count its D1 statements (the cluster allows it).
+    const headers = { ...tenantHeaders(tenant), "x-d1-statements": "1" };
     const originHeaders = { authorization: ctx.originAuth };
     // Certificates the run has not asked for yet: the tail of the probe's list.
     const fresh = [...ctx.probe.fingerprints].reverse();

@@ -8,7 +8,7 @@ import {
 } from "@scangate/core";
 import { serveCachedDocument } from "../../api/cached-document";
 import { defineApiRoute } from "../../api/define-route";
-import { chargedRelay, upstreamPath } from "../../api/exchange";
+import { chargedRelay, requestTarget, upstreamPath } from "../../api/exchange";
 import { UNKNOWN_CERTIFICATE_ENTRY } from "../../cache/bulk-merge";
 import { renderedError } from "../../http/errors";
 import { relayedResponse } from "../../upstream/relay";
@@ -34,7 +34,7 @@ export const viewRoute = defineApiRoute({
   ),
   handler: async (c) => {
     const params = viewParamsSchema.safeParse(c.req.param());
-    if (!params.success || new URL(c.req.url).search !== "") {
+    if (!params.success || requestTarget(c.req.url).search !== "") {
       return relayedResponse(await chargedRelay(c, { method: "GET", path: upstreamPath(c) }));
     }
     const { index, id } = params.data;
