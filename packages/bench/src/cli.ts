@@ -81,7 +81,10 @@ async function runScenarios(
   stateDir: string,
   secrets: Secrets,
 ): Promise<MainRun> {
-  const cluster = await timed(phases, "start workers", () => startCluster(stateDir, secrets));
+  // The inspector is open for the Zipf scenario's heap readings; nothing attaches before it.
+  const cluster = await timed(phases, "start workers", () =>
+    startCluster(stateDir, secrets, { inspect: true }),
+  );
   running.add(cluster);
   const probe = await probeDataset(cluster.originDb);
   const originAuth = basicAuth(secrets.originApiId, secrets.originApiSecret);

@@ -123,7 +123,7 @@ export interface ClusterOptions {
   readonly cacheMaxRows?: number;
   /** CACHE_MEMORY_HOLD_MS of the edge; 0 sends every cache read to D1. */
   readonly memoryHoldMs?: number;
-  /** Opens the V8 inspector of the edge's isolate (its heap, CPU profiles): `Cluster.inspectorUrl`. */
+  /** Opens the V8 inspector of both workers' isolates (heap, CPU profiles): `Cluster.inspectorUrl`. */
   readonly inspect?: boolean;
 }
 
@@ -170,7 +170,12 @@ export async function startCluster(
     handleRuntimeStdio: runtimeLog(stateDir),
     ...(options.inspect ? { inspectorPort: 0 } : {}),
     workers: [
-      builtWorker(ORIGIN_DIR, ORIGIN_NAME, { ORIGIN_ACCOUNTS: accounts }),
+      builtWorker(
+        ORIGIN_DIR,
+        ORIGIN_NAME,
+        { ORIGIN_ACCOUNTS: accounts },
+        options.inspect ? { unsafeInspectorProxy: true } : {},
+      ),
       builtWorker(
         EDGE_DIR,
         EDGE_NAME,

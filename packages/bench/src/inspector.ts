@@ -16,7 +16,16 @@ export interface HeapUsage {
   readonly totalSize: number;
 }
 
+/** The largest heap seen while watching, in bytes, and how many readings were taken. */
+export interface HeapPeak {
+  readonly usedSize: number;
+  readonly totalSize: number;
+  readonly readings: number;
+}
+
 export interface WorkerInspector {
+  /** Reads the heap every `intervalMs` until `stop`, which gives the largest reading. */
+  watchHeap(intervalMs: number): { stop(): Promise<HeapPeak> };
   /** Heap use after a full collection: what the isolate keeps, not what it has yet to free. */
   heapAfterCollection(): Promise<HeapUsage>;
   /** Runs `during` with the sampling profiler on and writes the profile (a .cpuprofile) to `file`. */
@@ -57,12 +66,35 @@ export async function inspectWorker(inspectorUrl: URL, workerName: string): Prom
       socket.send(JSON.stringify({ id, method, params }));
     });
   };
+  const heapUsage = async () => (await send("Runtime.getHeapUsage")) as HeapUsage;
   return {
+    watchHeap(intervalMs) {
+      let peak: HeapPeak = { usedSize: 0, totalSize: 0, readings: 0 };
+      const read = async () => {
+        const usage = await heapUsage();
+        peak = {
+          usedSize: Math.max(peak.usedSize, usage.usedSize),
+          totalSize: Math.max(peak.totalSize, usage.totalSize),
+          readings: peak.readings + 1,
+        };
+      };
+      let reading = read();
+      const timer = setInterval(() => {
+        reading = reading.then(read);
+      }, intervalMs);
+      return {
+        async stop() {
+          clearInterval(timer);
+          await reading.then(read);
+          return peak;
+        },
+      };
+    },
     async heapAfterCollection() {
       await send("HeapProfiler.enable");
       await send("HeapProfiler.collectGarbage");
       await send("HeapProfiler.disable");
-      return (await send("Runtime.getHeapUsage")) as HeapUsage;
+      return heapUsage();
     },
     async profile(file, during) {
       await send("Profiler.enable");

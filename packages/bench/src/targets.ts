@@ -175,6 +175,27 @@ function zipfUpstreamCalls(inputs: TargetInputs): TargetResult {
   };
 }
 
+/** Workers give an isolate 128 MB; the edge keeps to half of it with its memory tier full. */
+export const EDGE_HEAP_LIMIT_BYTES = 64 * 1024 * 1024;
+
+function edgeHeapUnderZipf(inputs: TargetInputs): TargetResult {
+  const id = "edge-memory";
+  const requirement = "edge isolate heap during the Zipf lookups < 64 MB";
+  const zipf = usable(inputs.scenarios.get("zipf"), "zipf");
+  if (!zipf.ok) return unavailable(id, requirement, [zipf]);
+  const { edge_heap_peak_bytes: peak, edge_heap_after_gc_bytes: kept } = zipf.m.counts;
+  if (peak === undefined || kept === undefined) {
+    return { id, requirement, status: "N/A", measured: "zipf read no heap (no inspector)" };
+  }
+  const mb = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);
+  return {
+    id,
+    requirement,
+    status: peak < EDGE_HEAP_LIMIT_BYTES ? "PASS" : "MISS",
+    measured: `peak ${mb(peak)} MB total heap; ${mb(kept)} MB used after a full collection at the end`,
+  };
+}
+
 /** The origin query measured on TARGET_HOSTS hosts: this run's, or the scaling mode's. */
 function atTargetSize(
   inputs: TargetInputs,
@@ -308,6 +329,7 @@ export function evaluateTargets(inputs: TargetInputs): TargetResult[] {
     bulkAgainstBare(inputs),
     collapsedMisses(inputs),
     zipfUpstreamCalls(inputs),
+    edgeHeapUnderZipf(inputs),
     originLatency(
       inputs,
       "origin-search-100k",

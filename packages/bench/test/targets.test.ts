@@ -51,7 +51,14 @@ const passing = [
   }),
   m("zipf", {
     requests: 20_000,
-    counts: { lookups: 20_000, distinct_keys: 1700, upstream_calls: 1700, origin_calls: 1700 },
+    counts: {
+      lookups: 20_000,
+      distinct_keys: 1700,
+      upstream_calls: 1700,
+      origin_calls: 1700,
+      edge_heap_peak_bytes: 30 * 1024 * 1024,
+      edge_heap_after_gc_bytes: 12.5 * 1024 * 1024,
+    },
   }),
   m("origin-search", { connections: 1, p50Ms: 12.5, p99Ms: 30 }),
   m("origin-aggregate", { connections: 1, p50Ms: 250, p99Ms: 400 }),
@@ -65,6 +72,21 @@ const passing = [
 ];
 
 describe("evaluateTargets", () => {
+  it("misses the memory target at 64 MB of heap, and says N/A when no heap was read", () => {
+    const zipf = (counts: Record<string, number>) =>
+      m("zipf", {
+        requests: 100,
+        counts: { lookups: 100, distinct_keys: 10, upstream_calls: 10, ...counts },
+      });
+    const at = (counts: Record<string, number>) =>
+      target(evaluateTargets(inputs([zipf(counts)])), "edge-memory");
+    expect(at({ edge_heap_peak_bytes: 64 * 1024 * 1024, edge_heap_after_gc_bytes: 1 }).status).toBe("MISS");
+    expect(at({ edge_heap_peak_bytes: 64 * 1024 * 1024 - 1, edge_heap_after_gc_bytes: 1 }).status).toBe(
+      "PASS",
+    );
+    expect(at({})).toMatchObject({ status: "N/A", measured: "zipf read no heap (no inspector)" });
+  });
+
   it("passes every target with figures inside their bounds, and shows the figures", () => {
     const results = evaluateTargets(inputs(passing));
     expect(results.map((r) => [r.id, r.status])).toEqual([
@@ -73,6 +95,7 @@ describe("evaluateTargets", () => {
       ["bulk-vs-bare", "PASS"],
       ["edge-miss-collapsed", "PASS"],
       ["zipf-upstream", "PASS"],
+      ["edge-memory", "PASS"],
       ["origin-search-100k", "PASS"],
       ["origin-aggregate-100k", "PASS"],
       ["sql-group-by-country-100k", "PASS"],
@@ -92,6 +115,9 @@ describe("evaluateTargets", () => {
     );
     expect(target(results, "edge-miss-collapsed").measured).toBe(
       "6.50 = 9.00 - 2.50 ms; 40 upstream calls in 40 rounds",
+    );
+    expect(target(results, "edge-memory").measured).toBe(
+      "peak 30.0 MB total heap; 12.5 MB used after a full collection at the end",
     );
     expect(target(results, "origin-search-100k").measured).toBe("p50 12.5 ms, p99 30.0 ms (1 connection)");
     expect(target(results, "sql-group-by-country-100k").measured).toBe(
@@ -118,7 +144,13 @@ describe("evaluateTargets", () => {
         }),
         m("zipf", {
           requests: 20_000,
-          counts: { lookups: 20_000, distinct_keys: 1700, upstream_calls: 1703 },
+          counts: {
+            lookups: 20_000,
+            distinct_keys: 1700,
+            upstream_calls: 1703,
+            edge_heap_peak_bytes: 64 * 1024 * 1024,
+            edge_heap_after_gc_bytes: 1,
+          },
         }),
         m("origin-search", { p50Ms: 50 }),
         m("origin-aggregate", { p50Ms: 300 }),
@@ -131,7 +163,7 @@ describe("evaluateTargets", () => {
         m("sql-contention-account-loaded", { p50Ms: 2 }),
       ]),
     );
-    expect(results.map((r) => r.status)).toEqual(Array.from({ length: 11 }, () => "MISS"));
+    expect(results.map((r) => r.status)).toEqual(Array.from({ length: 12 }, () => "MISS"));
     expect(target(results, "bulk-vs-bare").measured).toBe("0.88 = 880 / 1,000 req/s");
     expect(target(results, "zipf-upstream").measured).toBe("1,703 upstream calls for 1,700 distinct keys");
   });

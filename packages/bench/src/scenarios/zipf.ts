@@ -2,6 +2,8 @@
 // upstream. Every distinct certificate should cost exactly one upstream call, however many
 // concurrent lookups ask for it while the first is in flight.
 import { originQuotaUsed } from "../admin-client";
+import { EDGE_NAME } from "../cluster";
+import { inspectWorker } from "../inspector";
 import { purgeCertificateCache } from "../dataset";
 import { runLoad } from "../load";
 import { preflight, type Scenario, settledUsage, tenantHeaders, usageCounts, viewPath } from "../scenario";
@@ -20,6 +22,11 @@ export const zipfLookups: Scenario = {
     await preflight(`${ctx.cluster.edgeUrl}/api/v1/account`, { headers });
     await purgeCertificateCache(ctx.cluster.edgeDb);
     const originBefore = await originQuotaUsed(ctx.cluster.originUrl, ctx.originAuth);
+    // The edge isolate's heap while the memory tier fills, read four times a second.
+    const inspector = ctx.cluster.inspectorUrl
+      ? await inspectWorker(ctx.cluster.inspectorUrl, EDGE_NAME)
+      : undefined;
+    const heap = inspector?.watchHeap(250);
     const sample = await runLoad({
       baseUrl: ctx.cluster.edgeUrl,
       headers,
@@ -28,6 +35,10 @@ export const zipfLookups: Scenario = {
       connections: zipfConcurrency,
       durationSeconds: ctx.options.duration,
     });
+    const peak = await heap?.stop();
+    // What the isolate keeps once garbage is collected, with the memory tier still holding rows.
+    const kept = await inspector?.heapAfterCollection();
+    inspector?.close();
     const usage = await settledUsage(ctx, tenant, sample.requests + 1);
     const originCalls = (await originQuotaUsed(ctx.cluster.originUrl, ctx.originAuth)) - originBefore;
     return {
@@ -40,9 +51,18 @@ export const zipfLookups: Scenario = {
         distinct_keys: workload.distinct,
         origin_calls: originCalls,
         ...usageCounts(usage),
+        ...(peak && kept
+          ? {
+              edge_heap_peak_bytes: peak.totalSize,
+              edge_heap_peak_used_bytes: peak.usedSize,
+              edge_heap_readings: peak.readings,
+              edge_heap_after_gc_bytes: kept.usedSize,
+            }
+          : {}),
       },
       notes: [
         "upstream_calls: the edge's usage rollups for the scenario's tenant; origin_calls: what the origin charged the bench's account meanwhile",
+        "edge_heap_*: the edge isolate's V8 heap (Runtime.getHeapUsage through the inspector): the largest total and used sizes read during the load, and the used size after a full collection at its end",
       ],
     };
   },
