@@ -19,11 +19,16 @@ export interface BenchTenant {
 }
 
 /** A tenant on the bench's tier, with an allowance the run cannot spend, so neither shapes the figures. */
-export async function createTenant(edgeUrl: string, adminToken: string, name: string): Promise<BenchTenant> {
+export async function createTenant(
+  edgeUrl: string,
+  adminToken: string,
+  name: string,
+  tier: string = BENCH_TIER,
+): Promise<BenchTenant> {
   const response = await fetch(`${edgeUrl}/admin/tenants`, {
     method: "POST",
     headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-    body: JSON.stringify({ name, allowance: 1_000_000_000, period: "monthly", tier: BENCH_TIER }),
+    body: JSON.stringify({ name, allowance: 1_000_000_000, period: "monthly", tier }),
   });
   const tenant = tenantWithSecretSchema.parse(await expectOk(response, "POST /admin/tenants"));
   return { id: tenant.id, authorization: basicAuth(tenant.api_id, tenant.api_secret) };

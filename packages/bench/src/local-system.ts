@@ -10,12 +10,13 @@ import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
-import { basicAuth } from "./admin-client";
+import { basicAuth, createTenant } from "./admin-client";
 import { formatCount } from "./format";
 import { measure, type Measurement, type Skipped } from "./measurement";
 import { REPO_ROOT, RESULTS_DIR, STATE_DIR } from "./paths";
 import { noteLines, scenarioTable, targetLines } from "./report";
 import type { ScenarioOutcome } from "./scenario";
+import { COLLAPSED_ROUND, collapsedRounds } from "./scenarios/edge-collapsed";
 import {
   contention,
   countriesChecked,
@@ -39,6 +40,7 @@ const USAGE = `usage: pnpm --filter @scangate/bench local-system [-- options]
   --sql-poll-ms N    pause between a job's status answer and the next poll (default 25)
   --idle-seconds S   seconds the contention probes run idle (default 10)
   --start-timeout S  seconds the start (seed included) may take (default 3600)
+  --collapsed-rounds N  rounds of edge-miss-collapsed (default 10: the high tier's 600 requests a minute hold 11)
   --out FILE         results JSON (default packages/bench/bench-results/local-system-<time>.json)
 `;
 
@@ -64,6 +66,8 @@ function readEnvFile(file: string): Record<string, string> {
 
 interface LocalSystem {
   readonly endpoint: SqlEndpoint;
+  readonly edgeUrl: string;
+  readonly adminToken: string;
   stop(): Promise<void>;
 }
 
@@ -129,11 +133,68 @@ async function startLocalSystem(stateDir: string, hosts: number, timeoutMs: numb
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   const env = readEnvFile(envFile);
-  const { ORIGIN_URL: originUrl, ORIGIN_API_ID: id, ORIGIN_API_SECRET: secret } = env;
-  if (!originUrl || !id || !secret)
-    throw new Error(`${envFile} lacks ORIGIN_URL, ORIGIN_API_ID or ORIGIN_API_SECRET`);
-  log(`up after ${Math.round((performance.now() - started) / 1000)} s: origin ${originUrl}`);
-  return { endpoint: { originUrl, authorization: basicAuth(id, secret) }, stop };
+  const {
+    ORIGIN_URL: originUrl,
+    ORIGIN_API_ID: id,
+    ORIGIN_API_SECRET: secret,
+    EDGE_URL: edgeUrl,
+    ADMIN_TOKEN: adminToken,
+  } = env;
+  if (!originUrl || !id || !secret || !edgeUrl || !adminToken)
+    throw new Error(`${envFile} lacks ORIGIN_URL, ORIGIN_API_ID, ORIGIN_API_SECRET, EDGE_URL or ADMIN_TOKEN`);
+  log(`up after ${Math.round((performance.now() - started) / 1000)} s: origin ${originUrl}, edge ${edgeUrl}`);
+  return { endpoint: { originUrl, authorization: basicAuth(id, secret) }, edgeUrl, adminToken, stop };
+}
+
+/** The certificates the origin holds, by SHA-256 (its v1 search), for the collapsed rounds. */
+async function certificateFingerprints(endpoint: SqlEndpoint, count: number): Promise<string[]> {
+  const response = await fetch(`${endpoint.originUrl}/api/v1/search/certificates`, {
+    method: "POST",
+    headers: { authorization: endpoint.authorization, "content-type": "application/json" },
+    body: JSON.stringify({ query: "*", fields: ["parsed.fingerprint_sha256"], per_page: count }),
+  });
+  if (!response.ok) throw new Error(`certificate search answered ${response.status}`);
+  const body = (await response.json()) as { results: Array<Record<string, unknown>> };
+  return body.results.map((r) => String(r["parsed.fingerprint_sha256"]));
+}
+
+/**
+ * edge-miss-collapsed on the local system: a new tenant on the high tier (the local system's
+ * burst limits are real), each certificate purged through the admin API before its round.
+ */
+async function collapsedOnSystem(system: LocalSystem, rounds: number): Promise<ScenarioOutcome> {
+  const admin = { authorization: `Bearer ${system.adminToken}` };
+  const tenant = await createTenant(
+    system.edgeUrl,
+    system.adminToken,
+    `local-system collapsed ${Date.now()}`,
+    "high",
+  );
+  try {
+    const fingerprints = await certificateFingerprints(system.endpoint, rounds + 1);
+    const headers = { authorization: tenant.authorization, "x-d1-statements": "1" };
+    // The route is there before the clock starts (wrangler dev builds on first request).
+    await (await fetch(`${system.edgeUrl}/api/v1/account`, { headers })).arrayBuffer();
+    return await collapsedRounds({
+      edgeUrl: system.edgeUrl,
+      originUrl: system.endpoint.originUrl,
+      headers,
+      originHeaders: { authorization: system.endpoint.authorization },
+      fingerprints,
+      purge: async (fingerprint) => {
+        const response = await fetch(`${system.edgeUrl}/admin/cache/certificates/${fingerprint}`, {
+          method: "DELETE",
+          headers: admin,
+        });
+        if (!response.ok) throw new Error(`cache purge answered ${response.status}`);
+        await response.arrayBuffer();
+      },
+      deadline: Number.POSITIVE_INFINITY,
+      maxRounds: rounds,
+    });
+  } finally {
+    await fetch(`${system.edgeUrl}/admin/tenants/${tenant.id}`, { method: "DELETE", headers: admin });
+  }
 }
 
 function positiveInt(name: string, value: string): number {
@@ -152,6 +213,7 @@ async function main(): Promise<number> {
       "sql-poll-ms": { type: "string", default: "25" },
       "idle-seconds": { type: "string", default: "10" },
       "start-timeout": { type: "string", default: "3600" },
+      "collapsed-rounds": { type: "string", default: "10" },
       out: { type: "string" },
       help: { type: "boolean", default: false },
     },
@@ -200,6 +262,11 @@ async function main(): Promise<number> {
         "origin search and account probes, idle and while the worst SQL jobs run",
         () => contention(system.endpoint, dataset, settings),
       ],
+      [
+        "edge-miss-collapsed",
+        `edge view, ${COLLAPSED_ROUND} concurrent misses of one certificate`,
+        () => collapsedOnSystem(system, positiveInt("collapsed-rounds", values["collapsed-rounds"])),
+      ],
     ];
     for (const [id, title, work] of runs) {
       log(`${id}: ${title}...`);
@@ -229,7 +296,7 @@ async function main(): Promise<number> {
   const targets = evaluateTargets({
     scenarios: new Map(measurements.map((m) => [m.id, m])),
     datasetHosts: hosts,
-  }).filter((t) => t.id.startsWith("sql-"));
+  }).filter((t) => t.id.startsWith("sql-") || t.id === "edge-miss-collapsed");
   const load = os
     .loadavg()
     .map((n) => n.toFixed(2))
