@@ -75,3 +75,19 @@ export function bulkBody(fingerprints: readonly string[]): string {
   const body: BulkBody = { fingerprints: [...fingerprints] };
   return JSON.stringify(body);
 }
+
+/**
+ * Purges a certificate from the edge's cache through the admin API: D1, and the memory tier of
+ * the isolate that answers (the only one, in the bench and in `wrangler dev`).
+ */
+export async function purgeCertificate(
+  edgeUrl: string,
+  adminToken: string,
+  fingerprint: string,
+): Promise<void> {
+  const response = await fetch(`${edgeUrl}/admin/cache/certificates/${fingerprint}`, {
+    method: "DELETE",
+    headers: { authorization: `Bearer ${adminToken}` },
+  });
+  await expectOk(response, "DELETE /admin/cache/certificates/:id");
+}

@@ -16,15 +16,24 @@ export interface HeapUsage {
   readonly totalSize: number;
 }
 
-/** The largest heap seen while watching, in bytes, and how many readings were taken. */
+/**
+ * The largest heap readings while watching, in bytes: `totalSize` and `usedSize` as V8 had them
+ * (garbage not yet collected included), and `liveSize`, what was used right after a full
+ * collection (what the isolate holds). With `readings`, how many times it looked.
+ */
 export interface HeapPeak {
   readonly usedSize: number;
   readonly totalSize: number;
+  readonly liveSize: number;
   readonly readings: number;
 }
 
 export interface WorkerInspector {
-  /** Reads the heap every `intervalMs` until `stop`, which gives the largest reading. */
+  /**
+   * Reads the heap every `intervalMs` until `stop`, which gives the largest readings. Each reading
+   * also runs a full collection (a pause of the isolate's own, as V8 makes when it needs room),
+   * so the live size is measured, not only what garbage happened to be left.
+   */
   watchHeap(intervalMs: number): { stop(): Promise<HeapPeak> };
   /** Heap use after a full collection: what the isolate keeps, not what it has yet to free. */
   heapAfterCollection(): Promise<HeapUsage>;
@@ -50,7 +59,6 @@ export async function inspectWorker(inspectorUrl: URL, workerName: string): Prom
   const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   socket.on("message", (data: Buffer) => {
     // A text frame, as a Buffer (the default binaryType).
-
     const reply = JSON.parse(data.toString("utf8")) as ProtocolReply;
     if (reply.id === undefined) return;
     const waiter = pending.get(reply.id);
@@ -67,14 +75,22 @@ export async function inspectWorker(inspectorUrl: URL, workerName: string): Prom
     });
   };
   const heapUsage = async () => (await send("Runtime.getHeapUsage")) as HeapUsage;
+  const collectedHeap = async () => {
+    await send("HeapProfiler.enable");
+    await send("HeapProfiler.collectGarbage");
+    await send("HeapProfiler.disable");
+    return heapUsage();
+  };
   return {
     watchHeap(intervalMs) {
-      let peak: HeapPeak = { usedSize: 0, totalSize: 0, readings: 0 };
+      let peak: HeapPeak = { usedSize: 0, totalSize: 0, liveSize: 0, readings: 0 };
       const read = async () => {
         const usage = await heapUsage();
+        const live = await collectedHeap();
         peak = {
           usedSize: Math.max(peak.usedSize, usage.usedSize),
           totalSize: Math.max(peak.totalSize, usage.totalSize),
+          liveSize: Math.max(peak.liveSize, live.usedSize),
           readings: peak.readings + 1,
         };
       };
@@ -90,12 +106,7 @@ export async function inspectWorker(inspectorUrl: URL, workerName: string): Prom
         },
       };
     },
-    async heapAfterCollection() {
-      await send("HeapProfiler.enable");
-      await send("HeapProfiler.collectGarbage");
-      await send("HeapProfiler.disable");
-      return heapUsage();
-    },
+    heapAfterCollection: collectedHeap,
     async profile(file, during) {
       await send("Profiler.enable");
       await send("Profiler.setSamplingInterval", { interval: 200 });

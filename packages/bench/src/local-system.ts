@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
-import { basicAuth, createTenant } from "./admin-client";
+import { basicAuth, createTenant, purgeCertificate } from "./admin-client";
 import { formatCount } from "./format";
 import { measure, type Measurement, type Skipped } from "./measurement";
 import { REPO_ROOT, RESULTS_DIR, STATE_DIR } from "./paths";
@@ -181,14 +181,7 @@ async function collapsedOnSystem(system: LocalSystem, rounds: number): Promise<S
       headers,
       originHeaders: { authorization: system.endpoint.authorization },
       fingerprints,
-      purge: async (fingerprint) => {
-        const response = await fetch(`${system.edgeUrl}/admin/cache/certificates/${fingerprint}`, {
-          method: "DELETE",
-          headers: admin,
-        });
-        if (!response.ok) throw new Error(`cache purge answered ${response.status}`);
-        await response.arrayBuffer();
-      },
+      purge: (fingerprint) => purgeCertificate(system.edgeUrl, system.adminToken, fingerprint),
       deadline: Number.POSITIVE_INFINITY,
       maxRounds: rounds,
     });
