@@ -75,10 +75,10 @@ export async function inspectWorker(inspectorUrl: URL, workerName: string): Prom
     });
   };
   const heapUsage = async () => (await send("Runtime.getHeapUsage")) as HeapUsage;
+  // Enabled once: workerd stopped answering collectGarbage after some enable/disable cycles.
+  await send("HeapProfiler.enable");
   const collectedHeap = async () => {
-    await send("HeapProfiler.enable");
     await send("HeapProfiler.collectGarbage");
-    await send("HeapProfiler.disable");
     return heapUsage();
   };
   return {
