@@ -77,7 +77,7 @@ export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Ho
   });
   app.use("/api/*", tenantAuth());
   app.use("/api/*", usageAndQuotaHeaders());
-  app.use("/api/*", burstLimit());
+  app.use("/api/*", burstLimit(API_ROUTES));
   registerApiRoutes(app, API_ROUTES);
 
   app.use("/admin/*", adminAuth());

@@ -11,7 +11,7 @@ import {
 import type { TierOption } from "../../pages/components/tenant-form-fields";
 import { SignInPage } from "../../pages/sign-in";
 import { credentialFingerprint, endSession, openSession } from "../../sessions/session-cookie";
-import { clientAddress, countSignInAttempt } from "../../sessions/signin-throttle";
+import { clientAddress } from "../../sessions/signin-throttle";
 import { fleetReport, tenantSortSchema } from "../../reports/fleet-report";
 import { PageError, pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
 import {
@@ -122,15 +122,17 @@ export function registerAdminPages(app: Hono<AppEnv>): void {
       const token = (await readForm(c)).get("token") ?? "";
       if (token === "") return renderPage(c, <SignInPage area="admin" error="Enter the admin token." />, 400);
       const services = c.get("services");
-      // Per address only: a per-account limit on the one admin account would let anyone lock it out.
-      const throttle = await countSignInAttempt(c.env, services.clock, [
-        { scope: "address", key: clientAddress((name) => c.req.header(name)) },
-      ]);
+      // The console's own bucket per address, and only a delay on the console as a whole: a hard
+      // limit on the one admin account would let anyone lock it out (sessions/signin-throttle.ts).
+      const throttle = await services.signIn.admitAdmin(clientAddress(c.req.raw));
       if (!throttle.allowed) {
         c.header("Retry-After", String(throttle.retryAfterSeconds));
         return renderPage(
           c,
-          <SignInPage area="admin" error="Too many sign-in attempts. Wait a minute, then try again." />,
+          <SignInPage
+            area="admin"
+            error="Too many sign-in attempts from this address. Wait a minute, then try again."
+          />,
           429,
         );
       }
