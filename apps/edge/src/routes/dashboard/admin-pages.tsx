@@ -13,7 +13,14 @@ import { SignInPage } from "../../pages/sign-in";
 import { credentialFingerprint, endSession, openSession } from "../../sessions/session-cookie";
 import { clientAddress } from "../../sessions/signin-throttle";
 import { fleetReport, tenantSortSchema } from "../../reports/fleet-report";
-import { PageError, pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
+import {
+  noticeNamed,
+  PageError,
+  pageHandler,
+  readForm,
+  renderPage,
+  seeOther,
+} from "../../pages/page-response";
 import {
   ADMIN_SESSION,
   currentAdmin,
@@ -111,7 +118,7 @@ export function registerAdminPages(app: Hono<AppEnv>): void {
     pageHandler("admin", async (c) => {
       if (await currentAdmin(c)) return seeOther(c, "/admin");
       dropStaleSession(c, ADMIN_SESSION);
-      return renderPage(c, <SignInPage area="admin" notice={NOTICES[c.req.query("notice") ?? ""]} />);
+      return renderPage(c, <SignInPage area="admin" notice={noticeNamed(NOTICES, c.req.query("notice"))} />);
     }),
   );
 
@@ -176,7 +183,8 @@ export function registerAdminPages(app: Hono<AppEnv>): void {
       const admin = await adminOrRedirect(c);
       if (admin instanceof Response) return admin;
       const done = c.req.query("done");
-      const known = done !== undefined && done in DONE_MESSAGES ? (done as DoneCode) : undefined;
+      // Own keys only: `done=constructor` names no message.
+      const known = done !== undefined && Object.hasOwn(DONE_MESSAGES, done) ? (done as DoneCode) : undefined;
       return renderTenantAdmin(c, admin, c.req.param("id") ?? "", { done: known });
     }),
   );

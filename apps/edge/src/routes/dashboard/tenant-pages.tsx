@@ -4,7 +4,7 @@ import { SignInPage } from "../../pages/sign-in";
 import { TenantDashboardPage } from "../../pages/tenant-dashboard";
 import { credentialFingerprint, endSession, openSession } from "../../sessions/session-cookie";
 import { clientAddress } from "../../sessions/signin-throttle";
-import { pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
+import { noticeNamed, pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
 import {
   currentTenant,
   dropStaleSession,
@@ -48,7 +48,7 @@ export function registerTenantPages(app: Hono<AppEnv>): void {
     pageHandler("tenant", async (c) => {
       if (await currentTenant(c)) return seeOther(c, "/dashboard");
       dropStaleSession(c, TENANT_SESSION);
-      const notice = NOTICES[c.req.query("notice") ?? ""];
+      const notice = noticeNamed(NOTICES, c.req.query("notice"));
       return renderPage(c, <SignInPage area="tenant" notice={notice} />);
     }),
   );
