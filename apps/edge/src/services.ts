@@ -55,6 +55,8 @@ export interface EdgeServices {
 /** Replacements tests make: a clock they move, a fake network, deterministic limiters. */
 export interface ServiceOverrides {
   clock?: Clock;
+  /** Wraps the D1 binding (the fault tests inject failing statements through it). */
+  d1?: (db: D1Database) => D1Database;
   transport?: Transport;
   upstream?: Upstream;
   rateLimiter?: RateLimiter;
@@ -98,7 +100,8 @@ function upstreamFrom(
 /** The one place that picks each implementation from the bindings. */
 export function createServices(env: Env, config: EdgeConfig, overrides: ServiceOverrides = {}): EdgeServices {
   const clock = overrides.clock ?? systemClock;
-  const db = edgeDb(config.statementsHeader ? meteredD1(env.DB) : env.DB);
+  const d1 = overrides.d1 ? overrides.d1(env.DB) : env.DB;
+  const db = edgeDb(config.statementsHeader ? meteredD1(d1) : d1);
   const tenants = new TenantStore(db, clock);
   return {
     config,
