@@ -11,6 +11,7 @@ import { registerAdminRoutes, registerApiRoutes } from "./api/define-route";
 import { adminAuth } from "./middleware/admin-auth";
 import { buildOpenApiDocument } from "./openapi/document";
 import { burstLimit } from "./middleware/burst-limit";
+import { requestLimits } from "./middleware/request-limits";
 import { tenantAuth } from "./middleware/tenant-auth";
 import { usageAndQuotaHeaders } from "./middleware/usage";
 import { ServiceRegistry } from "./registry";
@@ -22,7 +23,7 @@ export type { AppEnv } from "./app-env";
 
 /**
  * Builds the edge app. A request meets, in order: request id; config and services; for /api,
- * its version (error shape), tenant Basic auth, quota headers and usage (recorded after the
+ * its version (error shape), the length limits of ours (URL, q, cursor), tenant Basic auth, quota headers and usage (recorded after the
  * answer), the tier's burst limit, then its route; for /admin, the bearer admin token.
  */
 export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Hono<AppEnv> {
@@ -67,6 +68,7 @@ export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Ho
     c.set("version", versionOfPath(c.req.path));
     await next();
   });
+  app.use("/api/*", requestLimits());
   // Counted only for a request that asks (the header sent), and only where the config allows it.
   app.use("/api/*", async function d1Statements(c, next) {
     if (!c.get("services").config.statementsHeader || c.req.header("X-D1-Statements") === undefined)
@@ -77,7 +79,7 @@ export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Ho
   });
   app.use("/api/*", tenantAuth());
   app.use("/api/*", usageAndQuotaHeaders());
-  app.use("/api/*", burstLimit());
+  app.use("/api/*", burstLimit(API_ROUTES));
   registerApiRoutes(app, API_ROUTES);
 
   app.use("/admin/*", adminAuth());

@@ -71,6 +71,17 @@ export const DEFAULT_RATE_TIERS: Readonly<Record<string, RateTier>> = {
   unlimited: { unlimited: true },
 };
 
+/**
+ * Account reads (GET /api/v1/account) count against a small bucket of their own instead of the
+ * tier's, so a tenant at its burst limit can still read why it is refused. Bounded for every
+ * tier, so it is no way around the burst limit (mirrors its `ratelimits` entry in wrangler.jsonc).
+ */
+export const ACCOUNT_READ_LIMIT = {
+  binding: "RATE_LIMIT_ACCOUNT_READS",
+  limit: 20,
+  periodSeconds: 60,
+} as const;
+
 const HOUR = 3600;
 const DEFAULT_TTL_SECONDS: Record<CacheIndex, number> = {
   // Certificates never change once issued; hosts and websites are rescanned daily.

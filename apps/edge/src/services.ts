@@ -5,15 +5,21 @@ import { MemoryTieredCache } from "./cache/memory-tier";
 import type { DocumentCache } from "./cache/interface";
 import { SingleFlight } from "./cache/single-flight";
 import { type Clock, systemClock } from "@scangate/core/http";
-import type { EdgeConfig } from "./config";
+import { ACCOUNT_READ_LIMIT, type EdgeConfig } from "./config";
 import { edgeDb, type EdgeDb } from "./db/client";
 import { meteredD1 } from "./db/statement-meter";
 import type { Env } from "./env";
 import { JobStore } from "./jobs/store";
 import { D1QuotaLedger, type QuotaLedger } from "./quota/ledger";
 import type { RateLimiter } from "./ratelimit/interface";
-import { WorkersRateLimiter } from "./ratelimit/workers";
+import { bindingRateLimiter, WorkersRateLimiter } from "./ratelimit/workers";
 import { EndedSessions } from "./sessions/ended-sessions";
+import {
+  type SignInLimiters,
+  SignInThrottle,
+  wallClockPause,
+  workersSignInLimiters,
+} from "./sessions/signin-throttle";
 import { AuditLog } from "./tenants/audit";
 import { TenantStore } from "./tenants/store";
 import { CredentialPool } from "./upstream/credential-pool";
@@ -35,6 +41,10 @@ export interface EdgeServices {
   readonly jobs: JobStore;
   readonly quota: QuotaLedger;
   readonly rateLimiter: RateLimiter;
+  /** Account reads' own small bucket (config.ts ACCOUNT_READ_LIMIT), instead of the tier's. */
+  readonly accountReads: RateLimiter;
+  /** Dashboard and admin console sign-in attempts. */
+  readonly signIn: SignInThrottle;
   readonly upstream: Upstream;
   readonly cache: DocumentCache;
   /** Concurrent cache misses of one document share one upstream call. */
@@ -42,12 +52,18 @@ export interface EdgeServices {
   readonly usage: BatchedUsageRecorder;
 }
 
-/** Replacements tests make: a clock they move, a fake network, a deterministic limiter. */
+/** Replacements tests make: a clock they move, a fake network, deterministic limiters. */
 export interface ServiceOverrides {
   clock?: Clock;
+  /** Wraps the D1 binding (the fault tests inject failing statements through it). */
+  d1?: (db: D1Database) => D1Database;
   transport?: Transport;
   upstream?: Upstream;
   rateLimiter?: RateLimiter;
+  accountReads?: RateLimiter;
+  signInLimiters?: SignInLimiters;
+  /** How the sign-in delay waits (the wall clock unless replaced). */
+  pause?: (ms: number) => Promise<void>;
   cache?: DocumentCache;
   quota?: QuotaLedger;
 }
@@ -84,7 +100,8 @@ function upstreamFrom(
 /** The one place that picks each implementation from the bindings. */
 export function createServices(env: Env, config: EdgeConfig, overrides: ServiceOverrides = {}): EdgeServices {
   const clock = overrides.clock ?? systemClock;
-  const db = edgeDb(config.statementsHeader ? meteredD1(env.DB) : env.DB);
+  const d1 = overrides.d1 ? overrides.d1(env.DB) : env.DB;
+  const db = edgeDb(config.statementsHeader ? meteredD1(d1) : d1);
   const tenants = new TenantStore(db, clock);
   return {
     config,
@@ -98,6 +115,13 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
     jobs: new JobStore(db, clock),
     quota: overrides.quota ?? new D1QuotaLedger(db, clock),
     rateLimiter: overrides.rateLimiter ?? new WorkersRateLimiter(env, config.rateTiers),
+    accountReads:
+      overrides.accountReads ??
+      bindingRateLimiter(env[ACCOUNT_READ_LIMIT.binding], ACCOUNT_READ_LIMIT, clock),
+    signIn: new SignInThrottle(
+      overrides.signInLimiters ?? workersSignInLimiters(env, clock),
+      overrides.pause ?? wallClockPause,
+    ),
     upstream: overrides.upstream ?? upstreamFrom(env, config, clock, overrides.transport),
     cache:
       overrides.cache ??

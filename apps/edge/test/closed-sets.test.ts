@@ -2,7 +2,15 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { seedOrigin } from "./support/origin-data";
 import { PROTOTYPE_NAMES } from "./support/prototype-names";
-import { admin, buildRequest, createTenant, tenantAuth, workerFetch } from "./support/requests";
+import {
+  admin,
+  adminAuth,
+  buildRequest,
+  createTenant,
+  EDGE,
+  tenantAuth,
+  workerFetch,
+} from "./support/requests";
 
 // Indexes are closed sets: a name every object inherits is answered as any unknown index is.
 // (Tiers and periods: admin-tenants.test.ts; the lookups themselves: rate-tiers.test.ts and core.)
@@ -53,5 +61,58 @@ describe("indexes refuse inherited names through the public surface", () => {
     const res = await admin("DELETE", `/admin/cache/${name}/x`);
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual(await unknown.json());
+  });
+});
+
+describe("page notices are closed sets too", () => {
+  const page = (path: string, cookie?: string) =>
+    workerFetch(new Request(`${EDGE}${path}`, { headers: cookie ? { cookie } : {}, redirect: "manual" }));
+
+  async function adminCookie(): Promise<string> {
+    const res = await workerFetch(
+      new Request(`${EDGE}/admin/login`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          "cf-connecting-ip": "198.51.100.201",
+          origin: EDGE,
+          "sec-fetch-site": "same-origin",
+        },
+        body: new URLSearchParams({ token: adminAuth().replace(/^Bearer /, "") }).toString(),
+        redirect: "manual",
+      }),
+    );
+    expect(res.status).toBe(303);
+    return res.headers.getSetCookie()[0]!.split(";")[0]!;
+  }
+
+  /** The page's text with the per-response CSRF token and nonces taken out. */
+  const comparable = async (res: Response) =>
+    (await res.text()).replace(/(value|nonce)="[^"]*"/g, '$1=""').replace(/nonce-[^' ;]+/g, "nonce-");
+
+  it.each(PROTOTYPE_NAMES)(
+    "GET /dashboard/login?notice=%s shows no notice, as an unknown code",
+    async (name) => {
+      const unknown = await page("/dashboard/login?notice=planets");
+      const res = await page(`/dashboard/login?notice=${name}`);
+      expect(res.status).toBe(200);
+      expect(await comparable(res)).toBe(await comparable(unknown));
+    },
+  );
+
+  it.each(PROTOTYPE_NAMES)("GET /admin/login?notice=%s shows no notice, as an unknown code", async (name) => {
+    const unknown = await page("/admin/login?notice=planets");
+    const res = await page(`/admin/login?notice=${name}`);
+    expect(res.status).toBe(200);
+    expect(await comparable(res)).toBe(await comparable(unknown));
+  });
+
+  it.each(PROTOTYPE_NAMES)("GET /admin/console/tenants/:id?done=%s shows no banner", async (name) => {
+    const cookie = await adminCookie();
+    const unknown = await page(`/admin/console/tenants/${tenant.id}?done=planets`, cookie);
+    expect(unknown.status).toBe(200);
+    const res = await page(`/admin/console/tenants/${tenant.id}?done=${name}`, cookie);
+    expect(res.status).toBe(200);
+    expect(await comparable(res)).toBe(await comparable(unknown));
   });
 });

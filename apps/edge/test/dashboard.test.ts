@@ -26,14 +26,15 @@ const freshAddress = () => `198.51.100.${++addressCounter}`;
 function form(
   path: string,
   fields: Record<string, string>,
-  options: { cookie?: string; address: string; origin?: string },
+  // `address: null` sends no CF-Connecting-IP: a client whose address nobody reports.
+  options: { cookie?: string; address: string | null; origin?: string },
 ) {
   const headers: Record<string, string> = {
     "content-type": "application/x-www-form-urlencoded",
-    "cf-connecting-ip": options.address,
     origin: options.origin ?? EDGE,
     "sec-fetch-site": options.origin && options.origin !== EDGE ? "cross-site" : "same-origin",
   };
+  if (options.address !== null) headers["cf-connecting-ip"] = options.address;
   if (options.cookie) headers.cookie = options.cookie;
   const body = new URLSearchParams(fields).toString();
   return workerFetch(new Request(`${EDGE}${path}`, { method: "POST", headers, body, redirect: "manual" }));
@@ -57,7 +58,7 @@ function csrfOf(html: string): string {
   return match[1]!;
 }
 
-async function signIn(tenant: TenantWithSecret, address = freshAddress()): Promise<string> {
+async function signIn(tenant: TenantWithSecret, address: string | null = freshAddress()): Promise<string> {
   const res = await form(
     "/dashboard/login",
     { api_id: tenant.api_id, secret: tenant.api_secret },
@@ -70,7 +71,7 @@ async function signIn(tenant: TenantWithSecret, address = freshAddress()): Promi
   return cookie;
 }
 
-async function adminSignIn(address = freshAddress()): Promise<string> {
+async function adminSignIn(address: string | null = freshAddress()): Promise<string> {
   const token = adminAuth().replace(/^Bearer /, "");
   const res = await form("/admin/login", { token }, { address });
   expect(res.status).toBe(303);
@@ -164,26 +165,92 @@ describe("tenant sign-in", () => {
     expect(cookieFrom(res, "sg_tenant")).toBeNull();
   });
 
-  it("slows repeated attempts on one API ID down: the sixth within a minute is 429 with Retry-After", async () => {
+  it("refuses the sixth attempt on one API ID from one address within a minute with 429 and Retry-After", async () => {
     const tenant = await createTenant();
+    const address = freshAddress();
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const res = await form(
-        "/dashboard/login",
-        { api_id: tenant.api_id, secret: "wrong" },
-        { address: freshAddress() },
-      );
+      const res = await form("/dashboard/login", { api_id: tenant.api_id, secret: "wrong" }, { address });
       statuses.push(res.status);
-      if (res.status === 429) expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+      if (res.status === 429) {
+        expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+        expect(await res.text()).toContain("Too many sign-in attempts from this address.");
+      }
     }
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
-    // Even the right secret waits: the limit counts attempts, not failures.
+    // That address waits even with the right secret: the limit counts attempts, not failures.
     const right = await form(
       "/dashboard/login",
       { api_id: tenant.api_id, secret: tenant.api_secret },
-      { address: freshAddress() },
+      { address },
     );
     expect(right.status).toBe(429);
+    expect(cookieFrom(right, "sg_tenant")).toBeNull();
+  });
+
+  it("never locks the owner out: after a stranger's wrong posts from other addresses, the right secret signs in", async () => {
+    const tenant = await createTenant();
+    const stranger = freshAddress();
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const res = await form(
+        "/dashboard/login",
+        { api_id: tenant.api_id, secret: "wrong" },
+        { address: i < 5 ? stranger : freshAddress() },
+      );
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401]);
+    // Past five attempts a minute the account is slowed down (sessions/signin-throttle.ts), never shut.
+    const started = Date.now();
+    await signIn(tenant);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+  });
+
+  it("refuses an address past 20 attempts a minute, whichever API ids it names", async () => {
+    const address = freshAddress();
+    for (let i = 0; i < 20; i++) {
+      const res = await form("/dashboard/login", { api_id: crypto.randomUUID(), secret: "x" }, { address });
+      expect(res.status).toBe(401);
+    }
+    const tenant = await createTenant();
+    const res = await form(
+      "/dashboard/login",
+      { api_id: tenant.api_id, secret: tenant.api_secret },
+      { address },
+    );
+    expect(res.status).toBe(429);
+    // Another address is not affected.
+    await signIn(tenant);
+  });
+
+  it("keeps the admin console's bucket apart: an address past the tenant limit still signs in to the console", async () => {
+    const address = freshAddress();
+    for (let i = 0; i < 21; i++)
+      await form("/dashboard/login", { api_id: crypto.randomUUID(), secret: "x" }, { address });
+    const tenant = await createTenant();
+    expect(
+      (await form("/dashboard/login", { api_id: tenant.api_id, secret: tenant.api_secret }, { address }))
+        .status,
+    ).toBe(429);
+    await adminSignIn(address);
+  });
+
+  it("gives a client without an address no shared bucket: others' failures lock out neither a tenant nor the console", async () => {
+    for (let i = 0; i < 30; i++) {
+      const res = await form(
+        "/dashboard/login",
+        { api_id: crypto.randomUUID(), secret: "x" },
+        { address: null },
+      );
+      expect(res.status).toBe(401);
+    }
+    for (let i = 0; i < 6; i++) {
+      const res = await form("/admin/login", { token: "not-the-token" }, { address: null });
+      expect(res.status).toBe(401);
+    }
+    await signIn(await createTenant(), null);
+    await adminSignIn(null);
   });
 
   it("refuses a form that is not url-encoded with 415", async () => {

@@ -14,6 +14,8 @@ const SEARCH_OK = {
   metadata: { count: 0, query: "*", backend_time: 1, page: 1, pages: 0 },
   results: [],
 };
+const tags = (t: { api_id: string; api_secret: string }) =>
+  buildRequest("GET", "/api/v2/tags", { auth: tenantAuth(t) });
 const search = (auth: string) => buildRequest("POST", "/api/v1/search/ipv4", { body: { query: "*" }, auth });
 
 async function usedOf(tenantId: string): Promise<number> {
@@ -187,29 +189,73 @@ describe("burst limit", () => {
     const edge = testEdge({ rateLimiter: new FixedWindowRateLimiter(1, 60, clock) });
     const a = await createTenant({}, edge.fetch);
     const b = await createTenant({}, edge.fetch);
-    const account = (t: typeof a) =>
-      edge.fetch(buildRequest("GET", "/api/v1/account", { auth: tenantAuth(t) }));
-    expect((await account(a)).status).toBe(200);
-    expect((await account(a)).status).toBe(429);
-    expect((await account(b)).status).toBe(200);
+    expect((await edge.fetch(tags(a))).status).toBe(200);
+    expect((await edge.fetch(tags(a))).status).toBe(429);
+    expect((await edge.fetch(tags(b))).status).toBe(200);
   });
 
   it("uses the Workers Rate Limiting binding of the tenant's tier", async () => {
     const tenant = await createTenant({ tier: "low" });
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) {
-      const res = await workerFetch(buildRequest("GET", "/api/v1/account", { auth: tenantAuth(tenant) }));
-      statuses.push(res.status);
-    }
+    for (let i = 0; i < 12; i++) statuses.push((await workerFetch(tags(tenant))).status);
     // RATE_LIMIT_LOW allows 10 per 60 s.
     expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
     expect(statuses.slice(10)).toEqual([429, 429]);
     const unlimited = await createTenant({ tier: "unlimited" });
-    for (let i = 0; i < 12; i++) {
-      expect(
-        (await workerFetch(buildRequest("GET", "/api/v1/account", { auth: tenantAuth(unlimited) }))).status,
-      ).toBe(200);
-    }
+    for (let i = 0; i < 12; i++) expect((await workerFetch(tags(unlimited))).status).toBe(200);
+  });
+});
+
+describe("account reads' own bucket", () => {
+  const account = (t: { api_id: string; api_secret: string }) =>
+    buildRequest("GET", "/api/v1/account", { auth: tenantAuth(t) });
+
+  it("lets a tenant at its burst limit read its own quota", async () => {
+    const clock = new ManualClock();
+    const edge = testEdge({
+      rateLimiter: new FixedWindowRateLimiter(2, 60, clock),
+      accountReads: new FixedWindowRateLimiter(3, 60, clock),
+    });
+    edge.upstream.answer(() => json(200, SEARCH_OK));
+    const tenant = await createTenant({ allowance: 10 }, edge.fetch);
+    expect((await edge.fetch(search(tenantAuth(tenant)))).status).toBe(200);
+    expect((await edge.fetch(search(tenantAuth(tenant)))).status).toBe(200);
+    expect((await edge.fetch(search(tenantAuth(tenant)))).status).toBe(429);
+    const res = await edge.fetch(account(tenant));
+    expect(res.status).toBe(200);
+    expect(accountSchema.parse(await res.json()).quota).toMatchObject({ used: 2, allowance: 10 });
+    // HEAD is the same read.
+    expect(
+      (await edge.fetch(buildRequest("HEAD", "/api/v1/account", { auth: tenantAuth(tenant) }))).status,
+    ).toBe(200);
+  });
+
+  it("is bounded itself: past its own limit an account read is 429 rate_limit_exceeded, with Retry-After", async () => {
+    const clock = new ManualClock();
+    const edge = testEdge({
+      rateLimiter: new FixedWindowRateLimiter(100, 60, clock),
+      accountReads: new FixedWindowRateLimiter(3, 60, clock),
+    });
+    const tenant = await createTenant({ allowance: 10 }, edge.fetch);
+    for (let i = 0; i < 3; i++) expect((await edge.fetch(account(tenant))).status).toBe(200);
+    const res = await edge.fetch(account(tenant));
+    expect(res.status).toBe(429);
+    expect(v1RateLimitErrorSchema.parse(await res.json()).error_type).toBe("rate_limit_exceeded");
+    expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
+    // Spent account reads leave the tier's bucket alone, and the window passes.
+    expect((await edge.fetch(tags(tenant))).status).toBe(200);
+    clock.advance(60_000);
+    expect((await edge.fetch(account(tenant))).status).toBe(200);
+  });
+
+  it("uses its own Workers Rate Limiting binding: 20 a minute, whatever the tier's state", async () => {
+    const tenant = await createTenant({ tier: "low" });
+    for (let i = 0; i < 11; i++) await workerFetch(tags(tenant));
+    expect((await workerFetch(tags(tenant))).status).toBe(429);
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) statuses.push((await workerFetch(account(tenant))).status);
+    expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
+    expect(statuses[20]).toBe(429);
   });
 });
 

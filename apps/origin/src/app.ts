@@ -5,7 +5,7 @@ import { requestId } from "hono/request-id";
 import { requireAccount } from "./http/auth";
 import type { AppEnv } from "./http/context";
 import { ApiErrorWithHeaders, handleError, handleNotFound, renderApiError } from "./http/errors";
-import { limitBodySize } from "./http/validation";
+import { limitBodySize, limitRequestTarget } from "./http/validation";
 import { servicesFactory, type AppDeps } from "./infrastructure";
 import { ORIGIN_ROUTES } from "./routes";
 import { registerRoutes } from "./routing";
@@ -14,7 +14,7 @@ export type { AppEnv } from "./http/context";
 
 /**
  * Builds the origin app. A request meets, in order: request id, 405 detection, the services
- * chosen from the bindings, then on /api: no-store caching, the body size limit and HTTP Basic
+ * chosen from the bindings, then on /api: no-store caching, the URL and body size limits and HTTP Basic
  * auth; then its route (routes/index.ts), charged its quota cost first when it has one. Errors
  * of any layer are rendered by one handler from core's error table, in the body shape of the
  * path's API version.
@@ -43,7 +43,7 @@ export function createApp(deps: AppDeps = {}): Hono<AppEnv> {
     // Answers depend on the caller's credentials and quota: never stored by shared caches.
     c.header("Cache-Control", "no-store");
   });
-  app.use("/api/*", limitBodySize(), requireAccount());
+  app.use("/api/*", limitRequestTarget(), limitBodySize(), requireAccount());
 
   registerRoutes(app, ORIGIN_ROUTES);
   return app;

@@ -42,6 +42,15 @@ export const QUERY_JOB_TYPICAL_DURATION_MS = { min: 15_000, max: 30_000 } as con
 export const TAG_NAME_MAX_CHARS = 64;
 /** Ours: a comment is 1..4096 characters; the public limit is not documented. */
 export const COMMENT_MAX_CHARS = 4096;
+/**
+ * Ours: the longest request target (path and query) the edge reads, in characters. Longer is a
+ * JSON 400 in the route's shape, well before the runtime's own header limits answer in plain text.
+ */
+export const REQUEST_TARGET_MAX_CHARS = 8192;
+/** Ours: the longest `q` (v2 search language) a request may send, in characters. */
+export const SEARCH_QUERY_MAX_CHARS = 4096;
+/** Ours: the longest `cursor` a request may send; our cursors are far shorter. */
+export const CURSOR_MAX_CHARS = 1024;
 
 export const LIMITS = {
   BULK_MAX_FINGERPRINTS,
@@ -71,4 +80,7 @@ export const LIMITS = {
   QUERY_JOB_TYPICAL_DURATION_MS,
   TAG_NAME_MAX_CHARS,
   COMMENT_MAX_CHARS,
+  REQUEST_TARGET_MAX_CHARS,
+  SEARCH_QUERY_MAX_CHARS,
+  CURSOR_MAX_CHARS,
 } as const;

@@ -25,8 +25,15 @@ export interface ApiRouteSpec extends OperationShape {
   /** Quota units one request costs (cache hits are free unless CACHE_HITS_CHARGED is set). */
   readonly cost: number;
   readonly cache: CachePolicy;
+  /**
+   * The burst bucket a request counts against: the tenant's tier, or (`account_reads`) the small
+   * bucket of its own that lets a tenant at its burst limit still read its quota.
+   */
+  readonly burst: BurstBucket;
   readonly handler: (c: ApiContext) => Promise<Response>;
 }
+
+export type BurstBucket = "tier" | "account_reads";
 
 export interface ApiRoute extends ApiRouteSpec {
   /** The route as OpenAPI describes it (`createRoute`'s input), derived from the facts above. */
@@ -35,11 +42,14 @@ export interface ApiRoute extends ApiRouteSpec {
 
 const NO_CACHE: CachePolicy = { kind: "none" };
 
-export function defineApiRoute(spec: Omit<ApiRouteSpec, "cache"> & { cache?: CachePolicy }): ApiRoute {
+export function defineApiRoute(
+  spec: Omit<ApiRouteSpec, "cache" | "burst"> & { cache?: CachePolicy; burst?: BurstBucket },
+): ApiRoute {
   const cache = spec.cache ?? NO_CACHE;
   return {
     ...spec,
     cache,
+    burst: spec.burst ?? "tier",
     openapi: openApiOperation(spec.method, spec.path, spec, spec.version, {
       tags: [spec.version === "v1" ? "Censys v1" : "Censys v2"],
       security: [{ tenantBasic: [] }],

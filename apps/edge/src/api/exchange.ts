@@ -40,9 +40,19 @@ export async function chargeRequest(c: ApiContext): Promise<Charge | null> {
   throw new ApiError("quota_exceeded");
 }
 
+/**
+ * Gives the charge back. A refund that fails keeps the charge and still lets the request answer:
+ * the write may have landed before D1 reported the failure, so retrying it could give the
+ * charge back twice, and a refund is not worth failing the upstream's answer for.
+ */
 export async function refundRequest(c: ApiContext, charge: Charge | null): Promise<void> {
   if (!charge) return;
-  await c.get("services").quota.refund(charge);
+  try {
+    await c.get("services").quota.refund(charge);
+  } catch (error) {
+    console.error("quota refund failed; the charge stands", error instanceof Error ? error.message : error);
+    return;
+  }
   const quota = c.get("quota");
   noteQuota(c, { ...quota, used: Math.max(0, quota.used - charge.cost) });
   c.get("usage").quotaSpent -= charge.cost;

@@ -85,3 +85,14 @@ export async function readForm(c: PageContext): Promise<URLSearchParams> {
 export function seeOther(c: PageContext, location: string): Response {
   return c.redirect(location, 303);
 }
+
+/**
+ * The notice a `?notice=` code names, looked up by own key: `notice=constructor` names none
+ * (an inherited name would otherwise render a function).
+ */
+export function noticeNamed(
+  notices: Readonly<Record<string, string>>,
+  code: string | undefined,
+): string | undefined {
+  return code !== undefined && Object.hasOwn(notices, code) ? notices[code] : undefined;
+}

@@ -1,5 +1,7 @@
+import type { Clock } from "@scangate/core/http";
 import { rateTierNamed, type RateTier } from "../config";
 import type { Env } from "../env";
+import { FixedWindowRateLimiter } from "./fixed-window";
 import type { RateDecision, RateLimiter } from "./interface";
 
 /**
@@ -22,4 +24,22 @@ export class WorkersRateLimiter implements RateLimiter {
     const { success } = await binding.limit({ key: tenantId });
     return success ? { allowed: true } : { allowed: false, retryAfterSeconds: tier.periodSeconds };
   }
+}
+
+/**
+ * One fixed limit on one Rate Limiting binding, keyed by the caller; for a deployment that
+ * lacks the binding, exact fixed windows in this isolate's memory (weaker, but never unlimited).
+ */
+export function bindingRateLimiter(
+  binding: RateLimit | undefined,
+  limits: { readonly limit: number; readonly periodSeconds: number },
+  clock: Clock,
+): RateLimiter {
+  if (!binding) return new FixedWindowRateLimiter(limits.limit, limits.periodSeconds, clock);
+  return {
+    check: async (key) =>
+      (await binding.limit({ key })).success
+        ? { allowed: true }
+        : { allowed: false, retryAfterSeconds: limits.periodSeconds },
+  };
 }

@@ -137,7 +137,8 @@ const V2_QUERY_SYNTAX = [
   ["a SQL tautology with a lone quote", "' OR 1=1 --"],
   ["an unclosed set", "services.port: {22, 80"],
   ["a dangling NOT", "location.country: US and not"],
-  ["10,000 nested parentheses", `${"(".repeat(10_000)}x${")".repeat(10_000)}`],
+  // Within SEARCH_QUERY_MAX_CHARS, so the parser sees it (a longer q is the edge's 400, below).
+  ["2,000 nested parentheses", `${"(".repeat(2_000)}x${")".repeat(2_000)}`],
 ] as const;
 
 export const API_ROWS: BadRequest[] = [
@@ -535,6 +536,12 @@ export const API_ROWS: BadRequest[] = [
       expect: V2_422,
     }),
   ),
+  {
+    what: "host search q with 10,000 nested parentheses (past SEARCH_QUERY_MAX_CHARS)",
+    method: "GET",
+    path: `/api/v2/hosts/search?q=${enc(`${"(".repeat(10_000)}x${")".repeat(10_000)}`)}`,
+    expect: V2_400,
+  },
   {
     what: "host search q with invalid UTF-8",
     method: "GET",

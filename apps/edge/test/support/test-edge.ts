@@ -36,6 +36,8 @@ export function testEdge(
   options: {
     vars?: Record<string, string>;
     rateLimiter?: RateLimiter;
+    /** Account reads' own bucket (none unless asked, like the burst limit). */
+    accountReads?: RateLimiter;
     overrides?: ServiceOverrides;
     clock?: ManualClock;
   } = {},
@@ -48,6 +50,7 @@ export function testEdge(
       clock,
       transport: upstream.transport,
       rateLimiter: options.rateLimiter ?? unlimitedRateLimiter,
+      accountReads: options.accountReads ?? unlimitedRateLimiter,
       ...options.overrides,
     }),
   );

@@ -1,5 +1,6 @@
 import { ApiError, MAX_REQUEST_BODY_BYTES, type ErrorKind } from "@scangate/core";
 import type { Context, MiddlewareHandler } from "hono";
+import { requestLimitProblem } from "@scangate/core/http";
 import { bodyLimit } from "hono/body-limit";
 import type { z } from "zod";
 
@@ -20,6 +21,15 @@ export function parseInput<S extends z.ZodType>(
   const result = schema.safeParse(value);
   if (!result.success) throw new ApiError(kind, describeIssues(result.error));
   return result.data;
+}
+
+/** Our length limits on the URL, `q` and `cursor` (core's limits.ts): a 400 in the route's shape. */
+export function limitRequestTarget(): MiddlewareHandler {
+  return async function limitRequestTarget(c, next) {
+    const problem = requestLimitProblem(c.req.url);
+    if (problem !== undefined) throw new ApiError("bad_request", problem);
+    await next();
+  };
 }
 
 /** Refuses request bodies over the limit while they stream in (413 in the route's shape). */

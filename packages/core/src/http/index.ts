@@ -6,3 +6,4 @@ export * from "./constant-time";
 export * from "./http-exceptions";
 export * from "./paths";
 export * from "./timestamps";
+export * from "./request-limits";

@@ -13,6 +13,8 @@ export const accountRoute = defineApiRoute({
   operation: "account",
   version: "v1",
   cost: 0,
+  // Its own small bucket: a tenant at its burst limit can still see why it is refused.
+  burst: "account_reads",
   summary: "The tenant's own account and quota",
   ok: component("Account", accountSchema),
   handler: async (c) => {

@@ -11,9 +11,16 @@ import {
 import type { TierOption } from "../../pages/components/tenant-form-fields";
 import { SignInPage } from "../../pages/sign-in";
 import { credentialFingerprint, endSession, openSession } from "../../sessions/session-cookie";
-import { clientAddress, countSignInAttempt } from "../../sessions/signin-throttle";
+import { clientAddress } from "../../sessions/signin-throttle";
 import { fleetReport, tenantSortSchema } from "../../reports/fleet-report";
-import { PageError, pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
+import {
+  noticeNamed,
+  PageError,
+  pageHandler,
+  readForm,
+  renderPage,
+  seeOther,
+} from "../../pages/page-response";
 import {
   ADMIN_SESSION,
   currentAdmin,
@@ -111,7 +118,7 @@ export function registerAdminPages(app: Hono<AppEnv>): void {
     pageHandler("admin", async (c) => {
       if (await currentAdmin(c)) return seeOther(c, "/admin");
       dropStaleSession(c, ADMIN_SESSION);
-      return renderPage(c, <SignInPage area="admin" notice={NOTICES[c.req.query("notice") ?? ""]} />);
+      return renderPage(c, <SignInPage area="admin" notice={noticeNamed(NOTICES, c.req.query("notice"))} />);
     }),
   );
 
@@ -122,15 +129,17 @@ export function registerAdminPages(app: Hono<AppEnv>): void {
       const token = (await readForm(c)).get("token") ?? "";
       if (token === "") return renderPage(c, <SignInPage area="admin" error="Enter the admin token." />, 400);
       const services = c.get("services");
-      // Per address only: a per-account limit on the one admin account would let anyone lock it out.
-      const throttle = await countSignInAttempt(c.env, services.clock, [
-        { scope: "address", key: clientAddress((name) => c.req.header(name)) },
-      ]);
+      // The console's own bucket per address, and only a delay on the console as a whole: a hard
+      // limit on the one admin account would let anyone lock it out (sessions/signin-throttle.ts).
+      const throttle = await services.signIn.admitAdmin(clientAddress(c.req.raw));
       if (!throttle.allowed) {
         c.header("Retry-After", String(throttle.retryAfterSeconds));
         return renderPage(
           c,
-          <SignInPage area="admin" error="Too many sign-in attempts. Wait a minute, then try again." />,
+          <SignInPage
+            area="admin"
+            error="Too many sign-in attempts from this address. Wait a minute, then try again."
+          />,
           429,
         );
       }
@@ -174,7 +183,8 @@ export function registerAdminPages(app: Hono<AppEnv>): void {
       const admin = await adminOrRedirect(c);
       if (admin instanceof Response) return admin;
       const done = c.req.query("done");
-      const known = done !== undefined && done in DONE_MESSAGES ? (done as DoneCode) : undefined;
+      // Own keys only: `done=constructor` names no message.
+      const known = done !== undefined && Object.hasOwn(DONE_MESSAGES, done) ? (done as DoneCode) : undefined;
       return renderTenantAdmin(c, admin, c.req.param("id") ?? "", { done: known });
     }),
   );

@@ -3,8 +3,8 @@ import type { AppEnv } from "../../app-env";
 import { SignInPage } from "../../pages/sign-in";
 import { TenantDashboardPage } from "../../pages/tenant-dashboard";
 import { credentialFingerprint, endSession, openSession } from "../../sessions/session-cookie";
-import { clientAddress, countSignInAttempt } from "../../sessions/signin-throttle";
-import { pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
+import { clientAddress } from "../../sessions/signin-throttle";
+import { noticeNamed, pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
 import {
   currentTenant,
   dropStaleSession,
@@ -48,7 +48,7 @@ export function registerTenantPages(app: Hono<AppEnv>): void {
     pageHandler("tenant", async (c) => {
       if (await currentTenant(c)) return seeOther(c, "/dashboard");
       dropStaleSession(c, TENANT_SESSION);
-      const notice = NOTICES[c.req.query("notice") ?? ""];
+      const notice = noticeNamed(NOTICES, c.req.query("notice"));
       return renderPage(c, <SignInPage area="tenant" notice={notice} />);
     }),
   );
@@ -66,14 +66,12 @@ export function registerTenantPages(app: Hono<AppEnv>): void {
         return signInPage(c, 401, { error: "The API ID or secret is not correct." });
 
       const services = c.get("services");
-      const throttle = await countSignInAttempt(c.env, services.clock, [
-        { scope: "account", key: apiId.toLowerCase() },
-        { scope: "address", key: clientAddress((name) => c.req.header(name)) },
-      ]);
+      // Before the credentials are looked at: every attempt counts (sessions/signin-throttle.ts).
+      const throttle = await services.signIn.admitTenant(apiId, clientAddress(c.req.raw));
       if (!throttle.allowed) {
         c.header("Retry-After", String(throttle.retryAfterSeconds));
         return signInPage(c, 429, {
-          error: "Too many sign-in attempts. Wait a minute, then try again.",
+          error: "Too many sign-in attempts from this address. Wait a minute, then try again.",
           apiId,
         });
       }
