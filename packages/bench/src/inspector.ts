@@ -17,22 +17,19 @@ export interface HeapUsage {
 }
 
 /**
- * The largest heap readings while watching, in bytes: `totalSize` and `usedSize` as V8 had them
- * (garbage not yet collected included), and `liveSize`, what was used right after a full
- * collection (what the isolate holds). With `readings`, how many times it looked.
+ * The largest heap readings while watching, in bytes, as V8 had them (garbage not yet collected
+ * included), and how many times it looked.
  */
 export interface HeapPeak {
   readonly usedSize: number;
   readonly totalSize: number;
-  readonly liveSize: number;
   readonly readings: number;
 }
 
 export interface WorkerInspector {
   /**
-   * Reads the heap every `intervalMs` until `stop`, which gives the largest readings. Each reading
-   * also runs a full collection (a pause of the isolate's own, as V8 makes when it needs room),
-   * so the live size is measured, not only what garbage happened to be left.
+   * Reads the heap every `intervalMs` until `stop`, which gives the largest readings. Nothing is
+   * collected meanwhile: under load, forced collections left requests unanswered in workerd.
    */
   watchHeap(intervalMs: number): { stop(): Promise<HeapPeak> };
   /** Heap use after a full collection: what the isolate keeps, not what it has yet to free. */
@@ -83,14 +80,12 @@ export async function inspectWorker(inspectorUrl: URL, workerName: string): Prom
   };
   return {
     watchHeap(intervalMs) {
-      let peak: HeapPeak = { usedSize: 0, totalSize: 0, liveSize: 0, readings: 0 };
+      let peak: HeapPeak = { usedSize: 0, totalSize: 0, readings: 0 };
       const read = async () => {
         const usage = await heapUsage();
-        const live = await collectedHeap();
         peak = {
           usedSize: Math.max(peak.usedSize, usage.usedSize),
           totalSize: Math.max(peak.totalSize, usage.totalSize),
-          liveSize: Math.max(peak.liveSize, live.usedSize),
           readings: peak.readings + 1,
         };
       };
