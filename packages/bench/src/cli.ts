@@ -22,7 +22,7 @@ import { datasetStateDir, REPO_ROOT } from "./paths";
 import { stopRunning } from "./processes";
 import { countLines, noteLines, scenarioTable, scaleTable, targetLines } from "./report";
 import { type ScaleLevel, scaleCached, scaleHosts } from "./scale";
-import { type BenchContext, bulkFingerprints, SkipScenario } from "./scenario";
+import { type BenchContext, bulkFingerprints, SkipScenario, sleep } from "./scenario";
 import { SCENARIO_IDS, SCENARIOS } from "./scenarios";
 import { evaluateTargets, type ScaledQueries } from "./targets";
 
@@ -119,7 +119,10 @@ async function runScenarios(
     const selected = SCENARIOS.filter(
       (s) => options.scenarios.length === 0 || options.scenarios.includes(s.id),
     );
-    for (const scenario of selected) {
+    for (const [i, scenario] of selected.entries()) {
+      // Work an earlier scenario left behind (batched writes, queued jobs, collections) settles
+      // before the next one starts its clock.
+      if (i > 0) await sleep(SETTLE_MS);
       try {
         const outcome = await timed(
           phases,
@@ -179,6 +182,9 @@ async function runScenarios(
     },
   };
 }
+
+/** The pause between scenarios. */
+const SETTLE_MS = 3000;
 
 interface Secrets {
   readonly originApiId: string;
