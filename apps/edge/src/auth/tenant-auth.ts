@@ -9,6 +9,15 @@ export type AuthOutcome =
 
 const MAX_CACHED_TENANTS = 10_000;
 
+/**
+ * A row older than this share of its time in memory is read again in the background while it
+ * still answers, so a busy tenant's requests do not all wait on the read when the row expires.
+ */
+const REFRESH_AHEAD_SHARE = 0.8;
+
+/** Keeps background work alive past the response (the request's `waitUntil`). */
+export type Defer = (work: Promise<unknown>) => void;
+
 const encoder = new TextEncoder();
 
 interface CachedTenant {
@@ -38,8 +47,12 @@ export class TenantAuthenticator {
     private readonly ttlMs: number,
   ) {}
 
-  async authenticate(apiId: string, secret: string): Promise<AuthOutcome> {
-    const entry = await this.lookup(apiId);
+  /**
+   * `defer` keeps a background re-read of the tenant's row alive (the request's `waitUntil`);
+   * without it the row is only read again once it has expired.
+   */
+  async authenticate(apiId: string, secret: string, defer?: Defer): Promise<AuthOutcome> {
+    const entry = await this.lookup(apiId, defer);
     if (!entry) return { ok: false, reason: "unknown_api_id" };
     const { row } = entry;
     const now = this.clock.now();
@@ -73,13 +86,22 @@ export class TenantAuthenticator {
     this.loading.delete(apiId);
   }
 
-  private async lookup(apiId: string): Promise<CachedTenant | null> {
+  private async lookup(apiId: string, defer: Defer | undefined): Promise<CachedTenant | null> {
     const now = this.clock.now();
     const cached = this.cache.get(apiId);
-    if (cached && now - cached.loadedAt < this.ttlMs) return cached;
+    if (cached && now - cached.loadedAt < this.ttlMs) {
+      if (defer && now - cached.loadedAt >= this.ttlMs * REFRESH_AHEAD_SHARE && !this.loading.has(apiId)) {
+        // A failed re-read leaves the row to expire as usual; the next request reads it again.
+        defer(this.shared(apiId, now).catch(() => undefined));
+      }
+      return cached;
+    }
     // Concurrent requests of one tenant that the cache cannot answer share one D1 read.
-    const under = this.loading.get(apiId);
-    if (under) return under;
+    return this.loading.get(apiId) ?? this.shared(apiId, now);
+  }
+
+  /** One read of the tenant's row, shared by whoever asks while it is under way. */
+  private async shared(apiId: string, now: number): Promise<CachedTenant | null> {
     const load = this.load(apiId, now);
     this.loading.set(apiId, load);
     try {
@@ -101,6 +123,9 @@ export class TenantAuthenticator {
       if (!oldest.done) this.cache.delete(oldest.value);
     }
     const entry: CachedTenant = { row, loadedAt: now };
+    // A secret that matched the same hash still does; a rotation changes the hash.
+    const previous = this.cache.get(apiId);
+    if (previous?.verified && previous.row.secretHash === row.secretHash) entry.verified = previous.verified;
     this.cache.delete(apiId);
     this.cache.set(apiId, entry);
     return entry;

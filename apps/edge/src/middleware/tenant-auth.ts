@@ -37,7 +37,9 @@ export function tenantAuth(): MiddlewareHandler<AppEnv> {
     const services = c.get("services");
     const credentials = credentialsOf(c.req.raw, parsed);
     const outcome = credentials
-      ? await services.auth.authenticate(credentials.username, credentials.password)
+      ? await services.auth.authenticate(credentials.username, credentials.password, (work) =>
+          c.executionCtx.waitUntil(work),
+        )
       : ({ ok: false, reason: "missing" } as const);
     if (!outcome.ok) {
       c.header("WWW-Authenticate", 'Basic realm="scangate"');
