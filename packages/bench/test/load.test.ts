@@ -29,7 +29,9 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-describe("runLoad", () => {
+// Each load is bounded by its own durationSeconds (10 s); on a busy machine that is past
+// vitest's default 5 s, which would fail the test for slowness alone.
+describe("runLoad", { timeout: 30_000 }, () => {
   it("walks a list of requests exactly once with amount = its length, over many connections", async () => {
     seen.length = 0;
     const paths = Array.from({ length: 300 }, (_, i) => `/item/${i}`);
