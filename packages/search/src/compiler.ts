@@ -4,7 +4,7 @@ import { leafCondition } from "./leaf";
 import { ftsString, trailingWildcardPrefix } from "./patterns";
 import { valuePredicate, type MatchOp } from "./predicates";
 import { QueryError, catchQueryError, quoteToken, type QueryResult } from "./query-error";
-import type { FieldDef, IndexRegistry, ScopeDef } from "./registry";
+import { type FieldDef, type IndexRegistry, ownEntry, type ScopeDef } from "./registry";
 import {
   MATCH_ALL,
   MATCH_NONE,
@@ -110,8 +110,8 @@ function compileNode(node: QueryNode, context: Context): Expr {
 
 function compileGroup(field: string, position: number, body: QueryNode, context: Context): Expr {
   const full = context.prefix === null ? field : `${context.prefix}.${field}`;
-  const scopeName = [full, field].find((name) => context.registry.scopes[name] !== undefined);
-  const scopeDef = scopeName === undefined ? undefined : context.registry.scopes[scopeName];
+  const scopeName = [full, field].find((name) => ownEntry(context.registry.scopes, name) !== undefined);
+  const scopeDef = scopeName === undefined ? undefined : ownEntry(context.registry.scopes, scopeName);
   if (scopeName === undefined || scopeDef === undefined)
     return compileNode(body, { ...context, prefix: full });
   if (context.scope !== null) {
@@ -160,7 +160,7 @@ function countParams(compiled: Expr, value: { position: number; raw: string }, c
 function compileField(name: string, position: number, op: MatchOp, value: Value, context: Context): Expr {
   // `services: *`: the document has at least one row of the scope.
   if (value.kind === "exists" && context.scope === null && context.prefix === null) {
-    const scope = context.registry.scopes[name];
+    const scope = ownEntry(context.registry.scopes, name);
     if (scope) return compileGroup(name, position, { type: "all" }, context);
   }
   const field = resolveField(name, position, context);

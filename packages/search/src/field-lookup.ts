@@ -1,5 +1,5 @@
 import { quoteToken } from "./query-error";
-import type { FieldDef, IndexRegistry } from "./registry";
+import { type FieldDef, type IndexRegistry, ownEntry } from "./registry";
 
 /** The searchable field names of an index, sorted (for error messages and docs). */
 export function fieldNames(registry: IndexRegistry): string[] {
@@ -8,7 +8,7 @@ export function fieldNames(registry: IndexRegistry): string[] {
 
 /** A field by its dotted name; names match case-insensitively when there is no exact one. */
 export function findField(registry: IndexRegistry, name: string): { name: string; def: FieldDef } | null {
-  const exact = registry.fields[name];
+  const exact = ownEntry(registry.fields, name);
   if (exact) return { name, def: exact };
   const lower = name.toLowerCase();
   for (const [candidate, def] of Object.entries(registry.fields)) {

@@ -65,3 +65,11 @@ export interface LeafTables {
   values: string;
   words: string;
 }
+
+/**
+ * The entry of a registry record under a name a query gave: own keys only, so `toString` or
+ * `__proto__` names no field or scope (an inherited property would otherwise be taken for one).
+ */
+export function ownEntry<T>(record: Readonly<Record<string, T>>, name: string): T | undefined {
+  return Object.hasOwn(record, name) ? record[name] : undefined;
+}

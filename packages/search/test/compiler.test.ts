@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   QueryError,
+  compileAggregate,
   compileQuery,
   compileSearch,
   parseQuery,
@@ -393,4 +394,18 @@ describe("compileQuery: errors name the field or token", () => {
     };
     expect(() => compileSearch("name: x", "v2", broken)).toThrow(/not a plain SQL name/);
   });
+});
+
+describe("names a query gives are own keys of the registry", () => {
+  for (const name of ["toString", "__proto__", "constructor", "hasOwnProperty", "valueOf"]) {
+    it(`${name} is no field and no scope`, () => {
+      expect(compileError(`${name}: 1`).message).toContain(`unknown field "${name}"`);
+      expect(compileError(`${name}: (port: 22)`).message).toContain("unknown field");
+      expect(compileError(`services: (${name}: 1)`).message).toContain("unknown field");
+      const where = compileSearch("*", "v2", hostsRegistry, { now: NOW });
+      if (!where.ok) throw where.error;
+      const aggregate = compileAggregate(hostsRegistry, name, where.value, { buckets: 5 });
+      expect(aggregate.ok).toBe(false);
+    });
+  }
 });

@@ -235,6 +235,9 @@ export const API_ROWS: BadRequest[] = [
       ["fractional buckets", { query: "*", field: "location.country", buckets: 2.5 }],
       ["a field that does not exist", { query: "*", field: "no.such.field" }],
       ["a SQL injection as the field", { query: "*", field: "ip; drop table hosts" }],
+      ["an inherited property name as the field", { query: "*", field: "toString" }],
+      ["__proto__ as the field", { query: "*", field: "__proto__" }],
+      ["an inherited property name as a query field", { query: "constructor: 1", field: "location.country" }],
     ] as const
   ).map(
     ([what, body]): BadRequest => ({
