@@ -37,7 +37,7 @@ import { testEdge } from "../support/test-edge";
 import { changedTables, snapshotAll } from "./d1-snapshot";
 import { configuredUpstreamCredentials, suiteSecretWatch } from "./secret-watch";
 
-/** Cases per route and kind, and of junk: ~3,100 edge cases (the budget: README "Tests"). */
+/** Cases per route and kind, and of junk: ~3,600 edge cases (the budget: README "Tests"). */
 const RUNS = { valid: 15, mutated: 30, junk: 1_000 } as const;
 /** One case in this many also compares D1 before and after (a snapshot reads every table). */
 const D1_SAMPLE = 200;
