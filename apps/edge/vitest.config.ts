@@ -49,6 +49,8 @@ export default defineConfig(async () => {
               { api_id: "origin-local", api_secret: "origin-local-secret" },
             ]),
             USAGE_FLUSH_DELAY_MS: "0",
+            // The fuzz suite's seed, to replay a failing run (test/reliability/fuzz.test.ts).
+            FUZZ_SEED: process.env.FUZZ_SEED ?? "",
           },
           // The origin's database, bound here too so tests can migrate and seed it.
           d1Databases: { ORIGIN_DB: ORIGIN_TEST_DB, ORIGIN_SNAPSHOTS: ORIGIN_TEST_SNAPSHOTS },

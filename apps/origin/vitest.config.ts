@@ -12,7 +12,14 @@ export default defineConfig(async () => {
       cloudflareTest({
         main: "./src/index.ts",
         wrangler: { configPath: "./wrangler.jsonc" },
-        miniflare: { bindings: { TEST_MIGRATIONS: migrations, TEST_DATASET: dataset } },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            TEST_DATASET: dataset,
+            // The fuzz suite's seed, to replay a failing run (test/fuzz.test.ts).
+            FUZZ_SEED: process.env.FUZZ_SEED ?? "",
+          },
+        },
       }),
     ],
     test: {

@@ -15,6 +15,8 @@ declare global {
       TEST_DATASET: DatasetFixture;
       /** The fault-injecting upstream worker (test/fault-upstream/worker.mjs). */
       FAULTS: Fetcher;
+      /** The fuzz suite's seed from the FUZZ_SEED environment variable ("" for a fresh one). */
+      FUZZ_SEED: string;
     }
     interface GlobalProps {
       mainModule: typeof EdgeModule;

@@ -9,6 +9,8 @@ declare global {
       TEST_MIGRATIONS: D1Migration[];
       /** The generated test dataset's SQL (see test/seed-fixture.ts). */
       TEST_DATASET: DatasetFixture;
+      /** The fuzz suite's seed from the FUZZ_SEED environment variable ("" for a fresh one). */
+      FUZZ_SEED: string;
     }
     interface GlobalProps {
       mainModule: typeof OriginModule;

@@ -13,6 +13,11 @@ import type { Fetch } from "./requests";
 
 export interface TestEdge {
   fetch: Fetch;
+  /**
+   * The same app without the suite's secret watch, for a suite that checks every answer itself
+   * (the fuzz suite: the watch would keep all of its 20,000 answers until the file ends).
+   */
+  unwatchedFetch: Fetch;
   clock: ManualClock;
   upstream: FakeUpstream;
   env: Env;
@@ -54,17 +59,13 @@ export function testEdge(
       ...options.overrides,
     }),
   );
-  return {
-    clock,
-    upstream,
-    env: testEnv,
-    fetch: suiteSecretWatch.watch(async (request) => {
-      const ctx = createExecutionContext();
-      const response = await app.fetch(request, testEnv, ctx);
-      await waitOnExecutionContext(ctx);
-      return response;
-    }),
+  const unwatchedFetch: Fetch = async (request) => {
+    const ctx = createExecutionContext();
+    const response = await app.fetch(request, testEnv, ctx);
+    await waitOnExecutionContext(ctx);
+    return response;
   };
+  return { clock, upstream, env: testEnv, fetch: suiteSecretWatch.watch(unwatchedFetch), unwatchedFetch };
 }
 
 export { FixedWindowRateLimiter };

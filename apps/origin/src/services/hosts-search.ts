@@ -37,7 +37,7 @@ const SUMMARY_COLUMNS = `r.ip as ip, r.ip_num as ip_num,
 
 function toHit(row: HitRow, fields: readonly string[] | undefined): HostHit {
   if (fields && fields.length > 0 && row.doc) {
-    return { ip: row.ip, ...projectFields(JSON.parse(row.doc), fields, false) } as HostHit;
+    return { ip: row.ip, ...projectFields(JSON.parse(row.doc), fields, false) };
   }
   const hit: HostHit = { ip: row.ip, services: JSON.parse(row.services) as HostHit["services"] };
   if (row.location) hit.location = JSON.parse(row.location) as HostHit["location"];

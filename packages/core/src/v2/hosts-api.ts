@@ -65,7 +65,8 @@ export type HostHitService = z.infer<typeof hostHitServiceSchema>;
 
 export const hostHitSchema = z.looseObject({
   ip: ipAddressSchema,
-  services: z.array(hostHitServiceSchema),
+  /** Absent when a `fields` projection leaves it out (a projected hit is `ip` and those fields). */
+  services: z.array(hostHitServiceSchema).optional(),
   location: hostLocationSchema.partial().optional(),
   autonomous_system: autonomousSystemSchema.partial().optional(),
   last_updated_at: rfc3339Schema.optional(),

@@ -1,0 +1,256 @@
+/**
+ * Property-based fuzzing of every edge route (API_ROUTES, ADMIN_ROUTES) and of paths beside
+ * them, through the real app in front of the real origin. Three kinds of case: valid requests,
+ * valid requests with one field made bad, and raw junk. Every answer: no 5xx; JSON in the
+ * route version's error shape, or the route's own success shape; no upstream secret or admin
+ * token in it (nor in any log line). A sample of cases also compares both workers' D1 before
+ * and after: a refused request changes no stored row.
+ *
+ * The seed is printed at the start ("edge fuzz seed N"); replay a failure with
+ * `FUZZ_SEED=N npx vitest run test/reliability/fuzz.test.ts`. fast-check's own failure message
+ * also gives the seed and the shrunk counterexample.
+ */
+import { type TenantWithSecret } from "@scangate/core";
+import { versionOfPath } from "@scangate/core/http";
+import { env } from "cloudflare:workers";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  answerProblem,
+  type Credentials,
+  type Expectation,
+  type FuzzRequest,
+  type FuzzRoute,
+  fuzzSeed,
+  jsonSchemaOf,
+  junkRequest,
+  mutatedRequest,
+  type Samples,
+  toRequest,
+  validRequest,
+} from "../../../origin/test/support/fuzz";
+import { ADMIN_ROUTES } from "../../src/routes/admin";
+import { API_ROUTES } from "../../src/routes/api";
+import { originFacts, seedOrigin } from "../support/origin-data";
+import { adminAuth, createTenant, tenantAuth } from "../support/requests";
+import { testEdge } from "../support/test-edge";
+import { changedTables, snapshotAll } from "./d1-snapshot";
+import { configuredUpstreamCredentials, suiteSecretWatch } from "./secret-watch";
+
+/** Cases per route and kind, and of junk: ~3,600 edge cases (the budget: README "Tests"). */
+const RUNS = { valid: 15, mutated: 30, junk: 1_000 } as const;
+/** One case in this many also compares D1 before and after (a snapshot reads every table). */
+const D1_SAMPLE = 200;
+
+const seed = fuzzSeed(env.FUZZ_SEED);
+console.log(
+  `edge fuzz seed ${seed} (replay: FUZZ_SEED=${seed} npx vitest run test/reliability/fuzz.test.ts)`,
+);
+
+const edge = testEdge();
+const BASE = "http://edge.test";
+
+const routes: FuzzRoute[] = [
+  ...API_ROUTES.map(
+    (route): FuzzRoute => ({
+      method: route.method,
+      path: route.path,
+      operation: route.operation,
+      version: route.version,
+      auth: "tenant",
+      query: route.query && jsonSchemaOf(route.query),
+      body: route.body && jsonSchemaOf(route.body.schema),
+      ok: typeof route.ok === "string" ? route.ok : route.ok.schema,
+    }),
+  ),
+  ...ADMIN_ROUTES.map(
+    (route): FuzzRoute => ({
+      method: route.method,
+      path: route.path,
+      operation: `admin_${route.path.split("/")[2] ?? ""}`,
+      version: "v2",
+      auth: "admin",
+      query: route.query && jsonSchemaOf(route.query),
+      body: route.body && jsonSchemaOf(route.body.schema),
+      ok: typeof route.ok === "string" ? route.ok : route.ok.schema,
+    }),
+  ),
+];
+
+/** What no answer or log line may carry: the upstream credentials and the admin token. */
+const secrets = [
+  ...configuredUpstreamCredentials().flatMap((c) => [c.api_secret, btoa(`${c.api_id}:${c.api_secret}`)]),
+  env.ADMIN_TOKEN ?? "",
+].filter((s) => s !== "");
+suiteSecretWatch.addMarkers(secrets);
+
+const credentials: Credentials = { tenant: "", admin: adminAuth() };
+const samples: Samples = {};
+let tenant: TenantWithSecret;
+
+beforeAll(async () => {
+  await seedOrigin();
+  // Unlimited tier: the suite sends thousands of requests, more than any burst tier allows.
+  tenant = await createTenant({ allowance: 1_000_000_000, tier: "unlimited" }, edge.fetch);
+  credentials.tenant = tenantAuth(tenant);
+  // The admin routes' target: never the fuzzing tenant (a valid PATCH may disable its target).
+  const victim = await createTenant({}, edge.fetch);
+  const facts = await originFacts();
+  const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+    const res = await edge.fetch(
+      new Request(`${BASE}${path}`, {
+        method,
+        headers: { authorization: credentials.tenant, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
+    if (res.status >= 300) throw new Error(`setup ${method} ${path}: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  const rawSeries = (await call("GET", "/api/v1/data/ipv4")) as { results: { latest: { id: string } } };
+  const tables = (await call("GET", "/api/v1/query_definitions/ipv4")) as { tables: string[] };
+  const search = (await call("GET", "/api/v2/hosts/search?per_page=1")) as {
+    result: { links: { next: string } };
+  };
+  const tag = (await call("POST", "/api/v2/tags", { name: "fuzz-tag" })) as { result: { id: string } };
+  const host = facts.hosts[0] ?? "1.1.1.1";
+  const comment = (await call("POST", `/api/v2/hosts/${host}/comments`, { contents: "fuzz" })) as {
+    result: { id: string };
+  };
+  const table = tables.tables.at(-1) ?? "ipv4";
+  Object.assign(samples, {
+    index: ["ipv4", "websites", "certificates"],
+    id: [...facts.hosts.slice(0, 2), ...facts.certificates.slice(0, 1), ...facts.websites.slice(0, 1)],
+    ip: [...facts.hosts.slice(0, 2), facts.historic.ip],
+    sha256: facts.certificates.slice(0, 2),
+    fingerprint: facts.certificates.slice(0, 2),
+    series: ["ipv4", "certificates"],
+    result: [rawSeries.results.latest.id],
+    label: ["1", "hosts"],
+    file: ["1"],
+    job_id: [`job_${"0".repeat(32)}`],
+    page: ["1"],
+    tag_id: [tag.result.id],
+    comment_id: [comment.result.id],
+    "tag_view.id": [tag.result.id],
+    "tag_update.id": [tag.result.id],
+    "tag_delete.id": [`tag_${"0".repeat(32)}`],
+    "tag_hosts.id": [tag.result.id],
+    "tag_certificates.id": [tag.result.id],
+    "admin_tenants.id": [victim.id],
+    "admin_comments.id": [`cmt_${"0".repeat(32)}`],
+    "admin_cache.id": facts.hosts.slice(0, 1),
+    query: ["*", `ip: ${host}`, "location.country: US"],
+    "query_start.query": [`select ip from "${table}" limit 3`, "select 1"],
+    "export_start.query": [`select ip from "${table}" limit 3`],
+    field: ["location.country", "services.port"],
+    q: ["", "services.port: 22", "location.country: US"],
+    cursor: [search.result.links.next],
+    at_time: [facts.historic.atTime],
+    fingerprints: [facts.certificates.slice(0, 2)],
+    name: ["fuzz-tag-2", "another tag"],
+    contents: ["a note"],
+    tenant_id: [tenant.id],
+  } satisfies Samples);
+}, 60_000);
+
+let caseNumber = 0;
+
+/**
+ * Waits until the origin has finished every job valid cases started: its queue consumer writes
+ * their rows in the background, which a before/after comparison would blame on the next case.
+ */
+async function jobsSettled(): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const pending = await env.ORIGIN_DB.prepare(
+      "select count(*) as n from jobs where status = 'pending'",
+    ).first<{
+      n: number;
+    }>();
+    if (!pending?.n) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("origin jobs stayed pending");
+}
+
+/** Sends one case and checks its answer; every D1_SAMPLE-th generated case also checks D1. */
+async function check(request: FuzzRequest, expected: Expectation, compareD1: boolean): Promise<void> {
+  caseNumber += 1;
+  // The fault-injecting network records what it forwards; nothing here reads it.
+  edge.upstream.requests.length = 0;
+  if (compareD1) await jobsSettled();
+  const before = compareD1 ? await snapshotAll() : undefined;
+  const response = await edge.unwatchedFetch(toRequest(BASE, request));
+  const status = response.status;
+  const problem = await answerProblem(request, response, expected, secrets);
+  if (problem !== null)
+    throw new Error(
+      `${problem}: ${request.what}: ${request.method} ${request.path.slice(0, 300)} → ${status}`,
+    );
+  if (before && status >= 400) {
+    const changed = changedTables(before, await snapshotAll());
+    if (changed.length > 0)
+      throw new Error(`a refused ${request.what} (${status}) changed stored rows: ${changed.join(", ")}`);
+  }
+}
+
+const versionOf = (target: string) => versionOfPath(new URL(`${BASE}${target}`).pathname);
+function isPagePath(target: string): boolean {
+  const path = new URL(`${BASE}${target}`).pathname.replace(/\/+$/, "");
+  return (
+    path === "/admin" ||
+    path === "/admin/login" ||
+    path === "/admin/logout" ||
+    /^\/(dashboard|admin\/console)(\/|$)/.test(path)
+  );
+}
+const sampled = fc.nat({ max: D1_SAMPLE - 1 }).map((n) => n === 0);
+/** Each property's own seed, fixed by its place (so `-t` or a changed route list replays the rest). */
+const options = (numRuns: number, place: number) => ({ numRuns, seed: seed + place, endOnFailure: true });
+
+describe("edge fuzz", () => {
+  for (const [k, kind] of (["valid", "mutated"] as const).entries()) {
+    it(`${kind} requests to every route: no 5xx, JSON in the route's shape, no refused write`, async () => {
+      for (const [r, route] of routes.entries()) {
+        const make = kind === "valid" ? validRequest : mutatedRequest;
+        await fc.assert(
+          fc.asyncProperty(make(route, samples, credentials), sampled, (request, compare) =>
+            check(
+              request,
+              { version: route.version, ok: request.routeMayChange ? undefined : route.ok },
+              compare,
+            ),
+          ),
+          options(RUNS[kind], 1_000 * k + r),
+        );
+      }
+    }, 600_000);
+  }
+
+  it("raw junk: any method, path, header and body", async () => {
+    const prefixes = [
+      "/",
+      "/api",
+      "/api/v1/",
+      "/api/v2/",
+      "/api/v2/hosts/",
+      "/admin/",
+      "/admin/tenants/",
+      "/x",
+    ];
+    await fc.assert(
+      fc.asyncProperty(
+        // The people-facing pages (dashboard, admin console: register.ts PAGE_PATHS) answer HTML
+        // and redirects by design, so junk stays off exactly those paths.
+        junkRequest(prefixes, credentials).filter((request) => !isPagePath(request.path)),
+        sampled,
+        (request, compare) => check(request, { version: versionOf(request.path) }, compare),
+      ),
+      options(RUNS.junk, 2_000),
+    );
+  }, 600_000);
+
+  it("ran every case", () => {
+    expect(caseNumber).toBeGreaterThanOrEqual(routes.length * (RUNS.valid + RUNS.mutated) + RUNS.junk);
+  });
+});

@@ -1,0 +1,582 @@
+import { reasonPhrase, v1ErrorSchema, v1UnauthorizedErrorSchema, v2ErrorSchema } from "@scangate/core";
+import fc from "fast-check";
+import { z } from "zod";
+
+// The request generators and answer checks of the fuzz suites (this worker's test/fuzz.test.ts
+// and the edge's test/reliability/fuzz.test.ts): a route list in, fast-check arbitraries out.
+// Shapes come from the core zod schemas, through their JSON Schema (what /openapi.json shows).
+
+/** The JSON Schema subset the core request schemas convert to. */
+export interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  anyOf?: JsonSchema[];
+  enum?: unknown[];
+  const?: unknown;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  items?: JsonSchema;
+  minItems?: number;
+  maxItems?: number;
+}
+
+export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+  return z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+}
+
+/** One route, as both workers' definitions give it. Paths use Hono's `:name{pattern}`. */
+export interface FuzzRoute {
+  method: string;
+  path: string;
+  operation: string;
+  /** The error body family: v1 or v2 (the admin API answers in the v2 shape). */
+  version: "v1" | "v2";
+  auth: "tenant" | "admin";
+  params?: JsonSchema;
+  query?: JsonSchema;
+  body?: JsonSchema;
+  /** The success body; "file" for a download, "empty" for a 204. */
+  ok: z.ZodType | "file" | "empty";
+}
+
+/** Values that make a field mean something to the service (a real host, a query that parses). */
+export type Samples = Record<string, readonly unknown[]>;
+
+/** A request ready to send; `what` says how it was made, for the failure message. */
+export interface FuzzRequest {
+  what: string;
+  /**
+   * A path parameter was made bad: the request may now match another route (an empty `:series`
+   * makes `/api/v1/data/` the series list), so only the error shape of the answer is checked.
+   */
+  routeMayChange?: true;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+export interface Credentials {
+  tenant: string;
+  admin: string;
+}
+
+const MAX_GENERATED_STRING = 40;
+
+/** Values of `schema` (any JSON where the schema says nothing). */
+export function arbitraryOf(schema: JsonSchema): fc.Arbitrary<unknown> {
+  if ("const" in schema) return fc.constant(schema.const);
+  if (schema.enum) return fc.constantFrom(...schema.enum);
+  if (schema.anyOf) return fc.oneof(...schema.anyOf.map(arbitraryOf));
+  if (Array.isArray(schema.type))
+    return fc.oneof(...schema.type.map((type) => arbitraryOf({ ...schema, type })));
+  switch (schema.type) {
+    case "string":
+      if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern));
+      return fc.string({
+        minLength: schema.minLength ?? 0,
+        maxLength: Math.min(schema.maxLength ?? MAX_GENERATED_STRING, MAX_GENERATED_STRING),
+      });
+    case "integer": {
+      const min = Math.max(schema.minimum ?? -(2 ** 31), -(2 ** 31));
+      const max = Math.min(schema.maximum ?? 2 ** 31 - 1, 2 ** 31 - 1);
+      return fc.oneof(
+        fc.integer({ min, max }),
+        fc.constantFrom(schema.minimum ?? min, schema.maximum ?? max),
+      );
+    }
+    case "number":
+      return fc.oneof(
+        fc.integer({
+          min: Math.max(schema.minimum ?? -1000, -1000),
+          max: Math.min(schema.maximum ?? 1000, 1000),
+        }),
+        fc.double({ noNaN: true, noDefaultInfinity: true, min: schema.minimum, max: schema.maximum }),
+      );
+    case "boolean":
+      return fc.boolean();
+    case "array": {
+      const minLength = schema.minItems ?? 0;
+      return fc.array(arbitraryOf(schema.items ?? {}), {
+        minLength,
+        maxLength: Math.max(minLength, Math.min(schema.maxItems ?? 4, 4)),
+      });
+    }
+    case "object":
+      return objectOf(schema, {});
+    default:
+      return fc.jsonValue({ maxDepth: 2 });
+  }
+}
+
+/** An object of `schema`, a sample or a generated value per property (samples first). */
+function objectOf(schema: JsonSchema, samples: Samples): fc.Arbitrary<Record<string, unknown>> {
+  const properties = schema.properties ?? {};
+  const fields = Object.fromEntries(
+    Object.entries(properties).map(([name, property]) => {
+      const known = samples[name];
+      const generated = arbitraryOf(property);
+      return [
+        name,
+        known && known.length > 0
+          ? fc.oneof({ arbitrary: fc.constantFrom(...known), weight: 3 }, { arbitrary: generated, weight: 1 })
+          : generated,
+      ];
+    }),
+  );
+  return fc.record(fields, { requiredKeys: schema.required ?? [] });
+}
+
+/** The parts of a request before it is rendered: what the mutations change one at a time. */
+interface Parts {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+  auth: string | null;
+  contentType: string | null;
+}
+
+const PARAM = /:([a-z_]+)(\{[^}]*\})?/g;
+
+export function paramNames(route: FuzzRoute): string[] {
+  return [...route.path.matchAll(PARAM)].map((match) => match[1] ?? "");
+}
+
+function paramArbitrary(route: FuzzRoute, name: string, samples: Samples): fc.Arbitrary<unknown> {
+  const known = samples[`${route.operation}.${name}`] ?? samples[name];
+  if (known && known.length > 0) return fc.constantFrom(...known);
+  const property = route.params?.properties?.[name];
+  if (property) return arbitraryOf(property);
+  const pattern = /\{([^}]*)\}/.exec(route.path.slice(route.path.indexOf(`:${name}`)))?.[1];
+  return pattern ? fc.stringMatching(new RegExp(`^${pattern}$`)) : fc.string({ minLength: 1, maxLength: 20 });
+}
+
+/** Samples under `operation.field` win over plain `field` (a job's `query` is SQL, a search's is not). */
+function samplesFor(route: FuzzRoute, samples: Samples): Samples {
+  const own: Samples = { ...samples };
+  for (const [key, values] of Object.entries(samples)) {
+    const [operation, field] = key.split(".");
+    if (field !== undefined && operation === route.operation) own[field] = values;
+  }
+  return own;
+}
+
+function validParts(route: FuzzRoute, samples: Samples, credentials: Credentials): fc.Arbitrary<Parts> {
+  const own = samplesFor(route, samples);
+  const params = fc.record(
+    Object.fromEntries(
+      // An empty parameter would make the path another route's (`/comments/` is the list).
+      paramNames(route).map((name) => [
+        name,
+        paramArbitrary(route, name, samples).filter((v) => asText(v) !== ""),
+      ]),
+    ),
+  );
+  const query = route.query ? objectOf(route.query, own) : fc.constant({});
+  const body = route.body ? objectOf(route.body, own) : fc.constant(undefined);
+  return fc.record({
+    params,
+    query,
+    body,
+    auth: fc.constant(route.auth === "admin" ? credentials.admin : credentials.tenant),
+    contentType: fc.constant(route.body ? "application/json" : null),
+  });
+}
+
+/** Strings that have broken parsers, SQL, HTML and file paths before. */
+export const INJECTIONS = [
+  "' OR 1=1 --",
+  '" OR ""="',
+  "'; DROP TABLE tenants; --",
+  "1; select sqlite_version()",
+  '") UNION SELECT * FROM sqlite_master --',
+  "<script>alert(1)</script>",
+  "<img src=x onerror=alert(1)>",
+  "../../etc/passwd",
+  "..%2F..%2F..%2Fetc%2Fpasswd",
+  "%00",
+  "\u0000",
+  "%ZZ",
+  "%",
+  "${7*7}",
+  "{{7*7}}",
+  "$(id)",
+  "`id`",
+  "\\",
+  "*",
+  "\r\nX-Injected: 1",
+] as const;
+
+export const PROTOTYPE_KEYS = [
+  "__proto__",
+  "constructor",
+  "prototype",
+  "toString",
+  "hasOwnProperty",
+  "valueOf",
+  "__defineGetter__",
+] as const;
+
+/** One bad value: wrong type, out of range, too long, odd unicode, a prototype name, an injection. */
+export const badValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc.oneof(
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }),
+    fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 2 }),
+  ),
+  fc.constantFrom(
+    -1,
+    0,
+    -0,
+    2 ** 31,
+    2 ** 53 + 2,
+    1e308,
+    -1e308,
+    0.5,
+    "NaN",
+    "Infinity",
+    "-1",
+    "1e309",
+    "0x10",
+    "",
+  ),
+  fc
+    .tuple(fc.integer({ min: 1_000, max: 70_000 }), fc.constantFrom("x", "é", "😀", "(", "%", " "))
+    .map(([n, c]) => c.repeat(n)),
+  fc.oneof(
+    fc.string({ unit: "grapheme", maxLength: 30 }),
+    fc.string({ unit: "binary", maxLength: 30 }),
+    fc.constantFrom("\u202e", "\u200b", "\ufeff", "\ud800", "e\u0301", "ﬀ", "𝕏", "\u0000x"),
+  ),
+  fc.constantFrom(...PROTOTYPE_KEYS),
+  fc.constantFrom(...INJECTIONS),
+);
+
+/** A field of a request and what replaces it. */
+type Mutation =
+  | { part: "params" | "query" | "body"; field: string; value: unknown }
+  | { part: "wholeBody"; value: unknown }
+  | { part: "auth"; value: string | null }
+  | { part: "contentType"; value: string | null };
+
+const badAuth = (credentials: Credentials): fc.Arbitrary<string | null> =>
+  fc.oneof(
+    fc.constant(null),
+    fc.constantFrom(
+      "Basic",
+      "Basic !!!",
+      `Basic ${btoa("no-colon")}`,
+      `Basic ${btoa(":")}`,
+      `Basic ${btoa("' OR 1=1 --:x")}`,
+      "Bearer",
+      "Bearer ' OR 1=1 --",
+      `Bearer ${credentials.admin}x`,
+      credentials.admin,
+      credentials.tenant.replace("Basic", "Bearer"),
+    ),
+    fc.string({ maxLength: 30 }).map((s) => `Basic ${btoa(s)}`),
+  );
+
+function mutation(route: FuzzRoute, credentials: Credentials): fc.Arbitrary<Mutation> {
+  const fieldsOf = (schema: JsonSchema | undefined) => [
+    ...Object.keys(schema?.properties ?? {}),
+    ...PROTOTYPE_KEYS,
+  ];
+  const choices: Array<fc.Arbitrary<Mutation>> = [
+    fc.record({
+      part: fc.constant("query" as const),
+      field: fc.constantFrom(...fieldsOf(route.query)),
+      value: badValue,
+    }),
+    fc.record({ part: fc.constant("auth" as const), value: badAuth(credentials) }),
+  ];
+  const params = paramNames(route);
+  if (params.length > 0)
+    choices.push(
+      fc.record({ part: fc.constant("params" as const), field: fc.constantFrom(...params), value: badValue }),
+    );
+  if (route.body || route.method !== "GET")
+    choices.push(
+      fc.record({
+        part: fc.constant("body" as const),
+        field: fc.constantFrom(...fieldsOf(route.body)),
+        value: badValue,
+      }),
+      fc.record({ part: fc.constant("wholeBody" as const), value: badValue }),
+      fc.record({
+        part: fc.constant("contentType" as const),
+        value: fc.constantFrom(
+          null,
+          "text/plain",
+          "application/x-www-form-urlencoded",
+          "multipart/form-data; boundary=x",
+          "application/json; charset=utf-16",
+          "application/json, text/html",
+        ),
+      }),
+    );
+  return fc.oneof(...choices);
+}
+
+/** `{...object, [field]: value}` as an own property even for `__proto__`. */
+function withField(object: unknown, field: string, value: unknown): Record<string, unknown> {
+  const copy = Object.create(null) as Record<string, unknown>;
+  if (object && typeof object === "object" && !Array.isArray(object)) Object.assign(copy, object);
+  copy[field] = value;
+  return copy;
+}
+
+function mutate(parts: Parts, change: Mutation): Parts {
+  switch (change.part) {
+    case "params":
+    case "query":
+      return { ...parts, [change.part]: withField(parts[change.part], change.field, change.value) };
+    case "body":
+      return {
+        ...parts,
+        body: withField(parts.body, change.field, change.value),
+        contentType: "application/json",
+      };
+    case "wholeBody":
+      return { ...parts, body: change.value, contentType: parts.contentType ?? "application/json" };
+    case "auth":
+      return { ...parts, auth: change.value };
+    case "contentType":
+      return { ...parts, contentType: change.value };
+  }
+}
+
+const asText = (value: unknown): string =>
+  typeof value === "string" ? value : (JSON.stringify(value) ?? "");
+
+/** Percent-encodes the UTF-8 of `text` (a lone surrogate as U+FFFD, as a client would send it). */
+function percentEncode(text: string): string {
+  return Array.from(new TextEncoder().encode(text), (byte) =>
+    /[A-Za-z0-9_.~-]/.test(String.fromCharCode(byte))
+      ? String.fromCharCode(byte)
+      : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`,
+  ).join("");
+}
+
+function render(route: FuzzRoute, parts: Parts, what: string): FuzzRequest {
+  const path = route.path.replace(PARAM, (_, name: string) => percentEncode(asText(parts.params[name])));
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(parts.query)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) search.append(key, asText(item));
+  }
+  const headers: Record<string, string> = {};
+  if (parts.auth !== null) headers.authorization = parts.auth;
+  if (parts.contentType !== null && parts.body !== undefined) headers["content-type"] = parts.contentType;
+  const query = search.toString();
+  return {
+    what,
+    method: route.method,
+    path: query === "" ? path : `${path}?${query}`,
+    headers,
+    body: parts.body === undefined ? undefined : JSON.stringify(parts.body),
+  };
+}
+
+/** Well-formed requests to `route`: sample or generated values in every field. */
+export function validRequest(
+  route: FuzzRoute,
+  samples: Samples,
+  credentials: Credentials,
+): fc.Arbitrary<FuzzRequest> {
+  return validParts(route, samples, credentials).map((parts) =>
+    render(route, parts, `valid ${route.method} ${route.path}`),
+  );
+}
+
+/** A well-formed request to `route` with one field (or its auth, body or type) made bad. */
+export function mutatedRequest(
+  route: FuzzRoute,
+  samples: Samples,
+  credentials: Credentials,
+): fc.Arbitrary<FuzzRequest> {
+  return fc
+    .tuple(validParts(route, samples, credentials), mutation(route, credentials))
+    .map(([parts, change]) => {
+      const request = render(
+        route,
+        mutate(parts, change),
+        `mutated ${route.method} ${route.path}: ${change.part}${"field" in change ? `.${change.field}` : ""}`,
+      );
+      return change.part === "params" ? { ...request, routeMayChange: true as const } : request;
+    });
+}
+
+/**
+ * Methods workerd's `Request` accepts, in any case. Other tokens it refuses to build; from a
+ * socket the runtime answers them itself with a plain-text 501 (the edge README's API notes).
+ */
+const method = fc
+  .tuple(
+    fc.constantFrom(
+      ...["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "PURGE", "COPY", "LOCK", "MOVE"],
+      ...["MKCOL", "PROPFIND", "SEARCH", "REPORT", "MERGE", "NOTIFY", "SUBSCRIBE", "ACL"],
+    ),
+    fc.boolean(),
+  )
+  .map(([name, lower]) => (lower ? name.toLowerCase() : name));
+
+const segment = fc.oneof(
+  fc.stringMatching(/^[a-z0-9_.~-]{0,12}$/),
+  fc.constantFrom(
+    "..",
+    ".",
+    "%2e%2e",
+    "%2F",
+    "%00",
+    "%ZZ",
+    "%",
+    ";",
+    "api",
+    "v1",
+    "v2",
+    "admin",
+    "hosts",
+    "tenants",
+  ),
+  fc.string({ unit: "grapheme", maxLength: 8 }).map(percentEncode),
+  fc.constantFrom(...INJECTIONS).map(percentEncode),
+);
+
+/** Any path under `prefixes`, or beside them: random segments, a query string sometimes. */
+export function junkPath(prefixes: readonly string[]): fc.Arbitrary<string> {
+  return fc
+    .tuple(
+      fc.constantFrom(...prefixes),
+      fc.array(segment, { maxLength: 5 }),
+      fc.option(
+        fc.string({ maxLength: 40 }).map((s) => `?${s.replace(/#/g, "%23")}`),
+        { nil: "" },
+      ),
+      fc.boolean(),
+    )
+    .map(([prefix, segments, query, trailingSlash]) => {
+      const path = [prefix.replace(/\/$/, ""), ...segments].join("/");
+      return `${path}${trailingSlash ? "/" : ""}${query}` || "/";
+    });
+}
+
+const headerName = fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/);
+const headerValue = fc.stringMatching(/^[\x20-\x7e]{0,60}$/).map((v) => v.trim());
+
+/** Raw junk: any method, path, headers and body, with or without valid credentials. */
+export function junkRequest(
+  prefixes: readonly string[],
+  credentials: Credentials,
+): fc.Arbitrary<FuzzRequest> {
+  return fc
+    .record({
+      method,
+      path: junkPath(prefixes),
+      auth: fc.oneof(fc.constant(credentials.tenant), fc.constant(credentials.admin), badAuth(credentials)),
+      contentType: fc.option(
+        fc.oneof(headerValue, fc.constantFrom("application/json", "text/plain", "application/octet-stream")),
+        { nil: null },
+      ),
+      extra: fc.dictionary(headerName, headerValue, { maxKeys: 3 }),
+      body: fc.option(
+        fc.oneof(
+          fc.string({ maxLength: 200 }),
+          fc.uint8Array({ maxLength: 200 }),
+          fc.json({ maxDepth: 3 }),
+          badValue.map((v) => JSON.stringify(v) ?? ""),
+        ),
+        { nil: undefined },
+      ),
+    })
+    .map(({ method, path, auth, contentType, extra, body }) => {
+      const headers: Record<string, string> = { ...extra };
+      if (auth !== null) headers.authorization = auth;
+      if (contentType !== null) headers["content-type"] = contentType;
+      const upper = method.toUpperCase();
+      return {
+        what: "junk",
+        method,
+        path,
+        headers,
+        body: upper === "GET" || upper === "HEAD" ? undefined : body,
+      };
+    });
+}
+
+export function toRequest(base: string, request: FuzzRequest): Request {
+  return new Request(`${base}${request.path}`, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+  });
+}
+
+/** What an answer must be: its error shape, and its success body where the route is known. */
+export interface Expectation {
+  version: "v1" | "v2";
+  ok?: FuzzRoute["ok"];
+}
+
+function errorShapeProblem(body: unknown, status: number, version: "v1" | "v2"): string | null {
+  if (version === "v1") {
+    const v1 = v1ErrorSchema.safeParse(body);
+    if (v1.success && v1.data.error_code === status) return null;
+    if ((status === 401 || status === 403) && v1UnauthorizedErrorSchema.safeParse(body).success) return null;
+    return `not a v1 error body for ${status}`;
+  }
+  const v2 = v2ErrorSchema.safeParse(body);
+  if (v2.success && v2.data.code === status && v2.data.status === reasonPhrase(status)) return null;
+  return `not a v2 error body for ${status}`;
+}
+
+/**
+ * What is wrong with an answer, or null: a 5xx, a body that is not JSON in its version's shape
+ * (errors) or its route's (successes), or a secret anywhere in it.
+ */
+export async function answerProblem(
+  request: FuzzRequest,
+  response: Response,
+  expected: Expectation,
+  secrets: readonly string[],
+): Promise<string | null> {
+  const text = await response.text();
+  const headers = [...response.headers].map(([k, v]) => `${k}: ${v}`).join("\n");
+  for (const secret of secrets)
+    if (text.includes(secret) || headers.includes(secret)) return "a secret in the answer";
+  const { status } = response;
+  if (status >= 500) return `a ${status}`;
+  if (status < 200 || (status >= 300 && status < 400)) return `a ${status}`;
+  // HEAD answers carry no body; a 204 carries none by definition.
+  if (request.method.toUpperCase() === "HEAD" || status === 204)
+    return text === "" ? null : `a body on a ${status} ${request.method}`;
+  if (status < 300 && expected.ok === "file") return null;
+  if (!(response.headers.get("content-type") ?? "").startsWith("application/json"))
+    return `content-type ${response.headers.get("content-type")}`;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return "a body that is not JSON";
+  }
+  if (status >= 400) return errorShapeProblem(body, status, expected.version);
+  if (expected.ok === undefined || typeof expected.ok === "string") return null;
+  const parsed = expected.ok.safeParse(body);
+  if (parsed.success) return null;
+  const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".")}: ${i.message}`);
+  return `a ${status} body not in the route's shape (${issues.join("; ")}): ${text.slice(0, 300)}`;
+}
+
+/** The run's seed: FUZZ_SEED when set (to replay a failure), else a fresh one. */
+export function fuzzSeed(configured: string | undefined): number {
+  const seed = configured ? Number(configured) : Date.now() % 2 ** 31;
+  if (!Number.isSafeInteger(seed)) throw new Error("FUZZ_SEED must be an integer");
+  return seed;
+}
