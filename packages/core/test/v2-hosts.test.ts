@@ -170,10 +170,14 @@ describe("hosts search", () => {
   it("result accepts hits and links with empty strings at the ends", () => {
     accepts(hostsSearchResultSchema, result);
   });
-  it("result refuses null links, a missing links object and a hit without services", () => {
+  it("result refuses null links, a missing links object and a hit without its ip", () => {
     rejects(hostsSearchResultSchema, { ...result, links: { prev: null, next: "" } }, ["links", "prev"]);
     const { links: _l, ...noLinks } = result;
     rejects(hostsSearchResultSchema, noLinks, ["links"]);
-    rejects(hostsSearchResultSchema, { ...result, hits: [{ ip: "1.2.3.4" }] }, ["hits", 0, "services"]);
+    rejects(hostsSearchResultSchema, { ...result, hits: [{ services: [] }] }, ["hits", 0, "ip"]);
+  });
+
+  it("result takes a hit of only the fields asked for (`fields=`): no services then", () => {
+    expect(hostsSearchResultSchema.safeParse({ ...result, hits: [{ ip: "1.2.3.4" }] }).success).toBe(true);
   });
 });
