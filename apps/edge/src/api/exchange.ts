@@ -1,4 +1,5 @@
 import { ApiError, MAX_REQUEST_BODY_BYTES } from "@scangate/core";
+import { requestTarget } from "@scangate/core/http";
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
 import type { Charge } from "../quota/ledger";
@@ -66,18 +67,6 @@ export async function readRequestBody(c: ApiContext): Promise<Uint8Array | undef
   const body = new Uint8Array(await c.req.arrayBuffer());
   if (body.byteLength > MAX_REQUEST_BODY_BYTES) throw new ApiError("payload_too_large");
   return body;
-}
-
-/**
- * The path and query of a request URL as the runtime serialised it (what `URL`'s `pathname` and
- * `search` give, an empty `?` being no query), cut from the string: every request asks, and
- * parsing the whole URL again costs more than the answer of a cached document.
- */
-export function requestTarget(url: string): { pathname: string; search: string } {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  const query = url.indexOf("?", start);
-  if (query === -1) return { pathname: url.slice(start), search: "" };
-  return { pathname: url.slice(start, query), search: query === url.length - 1 ? "" : url.slice(query) };
 }
 
 /** The request's path below `/api`, with its query string exactly as sent. */

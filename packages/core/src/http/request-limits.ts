@@ -1,3 +1,4 @@
+import { targetStart } from "./paths";
 import { CURSOR_MAX_CHARS, REQUEST_TARGET_MAX_CHARS, SEARCH_QUERY_MAX_CHARS } from "../limits";
 
 /** Query parameters with a length limit of ours, and that limit. */
@@ -14,7 +15,7 @@ const SHORTEST_PARAMETER_LIMIT = Math.min(...PARAMETER_LIMITS.map(([, max]) => m
  * the query parsed only when it is long enough to hold an over-long value: every request asks.
  */
 export function requestLimitProblem(url: string): string | undefined {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
+  const start = targetStart(url);
   const target = start === -1 ? 0 : url.length - start;
   if (target > REQUEST_TARGET_MAX_CHARS) return `request URL exceeds ${REQUEST_TARGET_MAX_CHARS} characters`;
   const query = url.indexOf("?", start);

@@ -6,9 +6,10 @@ import {
   viewParamsSchema,
   websiteDocumentSchema,
 } from "@scangate/core";
+import { requestTarget } from "@scangate/core/http";
 import { serveCachedDocument } from "../../api/cached-document";
 import { defineApiRoute } from "../../api/define-route";
-import { chargedRelay, requestTarget, upstreamPath } from "../../api/exchange";
+import { chargedRelay, upstreamPath } from "../../api/exchange";
 import { UNKNOWN_CERTIFICATE_ENTRY } from "../../cache/bulk-merge";
 import { renderedError } from "../../http/errors";
 import { relayedResponse } from "../../upstream/relay";

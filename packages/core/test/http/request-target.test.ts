@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { requestTarget } from "../src/api/exchange";
+import { requestTarget } from "../../src/http";
 
 describe("requestTarget: the path and query cut from a request URL", () => {
   const urls = [
