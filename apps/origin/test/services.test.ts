@@ -37,15 +37,15 @@ describe("services swapped in by tests", () => {
   it.each([
     ["/api/v1/query", { query: "SELECT 1" }],
     ["/api/v1/export", { query: "SELECT 1" }],
-  ])("POST %s answers the generic v1 500 and ends its job when the queue refuses it", async (path, body) => {
+  ])("POST %s answers a v1 503 and ends its job when the queue refuses it", async (path, body) => {
     const jobQueue = failingJobQueue();
     const jobs = memoryJobStore();
     const before = await jobsInDatabase();
     const res = await fetchWith({ jobQueue, jobs, snapshots }, "POST", path, body);
-    expect(res.status).toBe(500);
+    expect(res.status).toBe(503);
     expect(v1ErrorSchema.parse(await res.json())).toEqual({
-      error_code: 500,
-      error: "unknown error occurred",
+      error_code: 503,
+      error: "the job could not be queued; please retry",
     });
     // The job that could not be queued is ended at once: nothing is left pending for the sweep.
     expect(jobQueue.attempts).toHaveLength(1);

@@ -19,6 +19,7 @@ export const ERROR_KINDS = [
   "quota_exceeded",
   "upstream_error",
   "upstream_timeout",
+  "unavailable",
   "internal",
 ] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
@@ -149,6 +150,8 @@ export const ERROR_TABLE: Readonly<Record<ErrorKind, ErrorSpec>> = {
   },
   upstream_error: same(502, "upstream service error; retry later"),
   upstream_timeout: same(504, "upstream service timed out; retry later"),
+  /** A part of the service this request needs (the job queue) is down for now. */
+  unavailable: same(503, "service temporarily unavailable; retry later"),
   internal: same(500, "unknown error occurred"),
 };
 
@@ -166,6 +169,7 @@ export const HTTP_REASON_PHRASES: Readonly<Record<number, string>> = {
   429: "Too Many Requests",
   500: "Internal Server Error",
   502: "Bad Gateway",
+  503: "Service Unavailable",
   504: "Gateway Timeout",
 };
 

@@ -15,6 +15,7 @@ import { isUsableDelimiter } from "../../exports/csv";
 import type { ExportOptions } from "../../exports/export-job";
 import { expireExport, isPastRetention } from "../../jobs/expiry";
 import { newJobId } from "../../jobs/messages";
+import { enqueueStoredJob } from "../../jobs/queue";
 import { findOwnedJob, invalidQuery } from "../../jobs/owned-job";
 import { exportFilesOf, type JobRow } from "../../jobs/store";
 import { planJobSqlIn } from "../../jobs/job-sql";
@@ -87,7 +88,7 @@ export const exportStart = defineRoute(
     if (!isUsableDelimiter(body.delimeter)) {
       throw new ApiError("bad_request", "delimeter: must not be a double quote or a line break");
     }
-    const { clock, jobs, jobQueue, snapshots } = c.var.services;
+    const { clock, jobs, snapshots } = c.var.services;
     const planned = planJobSqlIn(await snapshots.load(), body.query);
     if (!planned.ok) throw invalidQuery(planned.error);
     const options: ExportOptions = {
@@ -107,12 +108,7 @@ export const exportStart = defineRoute(
       options,
       now: new Date(clock.now()),
     });
-    try {
-      await jobQueue.enqueue(job.id);
-    } catch (error) {
-      await jobs.markFailed(job.id, "the job could not be queued; please retry", new Date(clock.now()));
-      throw error;
-    }
+    await enqueueStoredJob(c.var.services, job.id);
     const started: ExportJob = { status: "pending", job_id: job.id, configuration: configurationOf(job) };
     return c.json(started);
   },

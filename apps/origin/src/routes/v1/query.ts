@@ -13,6 +13,7 @@ import { z } from "zod";
 import { parseInput, readJsonBody } from "../../http/validation";
 import { isPastRetention } from "../../jobs/expiry";
 import { newJobId } from "../../jobs/messages";
+import { enqueueStoredJob } from "../../jobs/queue";
 import { findOwnedJob, invalidQuery } from "../../jobs/owned-job";
 import { readResultPage } from "../../jobs/query-job";
 import { resultSchemaOf, type JobRow } from "../../jobs/store";
@@ -50,7 +51,7 @@ export const queryStart = defineRoute(
   { operation: "query_start", cost: null },
   async (c) => {
     const { query } = parseInput(queryJobStartBodySchema, await readJsonBody(c));
-    const { clock, jobs, jobQueue, snapshots } = c.var.services;
+    const { clock, jobs, snapshots } = c.var.services;
     const planned = planJobSqlIn(await snapshots.load(), query);
     if (!planned.ok) throw invalidQuery(planned.error);
     const job = await jobs.insert({
@@ -61,12 +62,7 @@ export const queryStart = defineRoute(
       checkedSql: query,
       now: new Date(clock.now()),
     });
-    try {
-      await jobQueue.enqueue(job.id);
-    } catch (error) {
-      await jobs.markFailed(job.id, "the job could not be queued; please retry", new Date(clock.now()));
-      throw error;
-    }
+    await enqueueStoredJob(c.var.services, job.id);
     return c.json(statusBody(job));
   },
 );
