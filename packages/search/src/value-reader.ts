@@ -170,7 +170,7 @@ export function readBracket(cursor: Cursor, field: string): RangeValue | SetValu
   const first = readItem(cursor, start, "range");
   cursor.skipWs();
   const next = cursor.peek();
-  if (open === "{" && cursor.dialect === "v2" && (next === "," || next === "}"))
+  if (open === "{" && cursor.dialect !== "v1" && (next === "," || next === "}"))
     return readSet(cursor, start, first);
   if (next === ",") {
     throw new QueryError(
