@@ -240,6 +240,20 @@ function whole(source: string): string {
   return /(^|[^\\])(\\\\)*\$$/.test(start) ? start : `${start}$`;
 }
 
+function hasFullText(node: QueryNode): boolean {
+  switch (node.type) {
+    case "text":
+      return true;
+    case "and":
+    case "or":
+      return node.children.some(hasFullText);
+    case "not":
+      return hasFullText(node.child);
+    default:
+      return false;
+  }
+}
+
 /** Legacy (v1 or v2 dialect) query for an index → CenQL text; errors per the parser's own reading. */
 export function convertLegacyQuery(
   text: string,
@@ -251,6 +265,13 @@ export function convertLegacyQuery(
   if (!parsed.ok) return parsed;
   return catchQueryError(() => {
     const converter = new Converter(dialect, index, options.registry);
-    return printCenql(converter.convert(parsed.value, { prefix: null, inScope: false }));
+    const converted = converter.convert(parsed.value, { prefix: null, inScope: false });
+    // Bare terms alone search hosts; `cert: (...)` keeps a certificate query's full text on certificates.
+    const resource = RESOURCE_OF[index];
+    const scoped =
+      resource !== "host" && hasFullText(converted)
+        ? { type: "group" as const, field: resource, position: 0, body: converted }
+        : converted;
+    return printCenql(scoped);
   });
 }

@@ -8,6 +8,20 @@ import { QueryError, quoteToken, type QueryResult } from "./query-error";
 import type { IndexRegistry } from "./registry";
 import type { SqlFragment } from "./sql-expr";
 
+/** Lone surrogate halves (in `u` mode a proper pair is one code point, so it does not match). */
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+
+/**
+ * The first character D1 cannot bind inside a string (it fails on NUL and lone surrogates), or
+ * null. The origin's legacy search refuses the same characters before parsing.
+ */
+export function unbindableCharacter(text: string): { index: number; char: string } | null {
+  const nul = text.indexOf("\u0000");
+  const lone = LONE_SURROGATE.exec(text);
+  if (nul >= 0 && (!lone || nul < lone.index)) return { index: nul, char: "\u0000" };
+  return lone ? { index: lone.index, char: lone[0] } : null;
+}
+
 /** The legacy registry each CenQL resource compiles against. */
 export type CenqlRegistries = Readonly<Record<CenqlResource, IndexRegistry>>;
 
@@ -76,6 +90,12 @@ export function compileCenqlSearch(
   registries: CenqlRegistries,
   options?: CompileOptions,
 ): QueryResult<{ resource: CenqlResource; where: SqlFragment }> {
+  const unbindable = unbindableCharacter(text);
+  if (unbindable) {
+    const code = (unbindable.char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0");
+    const message = `character U+${code} at position ${unbindable.index} cannot be searched for`;
+    return { ok: false, error: new QueryError(message, unbindable.index, unbindable.char) };
+  }
   const parsed = parseQuery(text, "cenql");
   if (!parsed.ok) return parsed;
   const targeted = cenqlTarget(parsed.value, {

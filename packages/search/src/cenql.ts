@@ -59,14 +59,14 @@ class Targeting {
 
   /** The resource and CenQL path a name written inside `scope` stands for. */
   resolve(name: string, position: number, scope: Scope): { resource: CenqlResource; path: string } {
-    if (scope.resource !== null && scope.path !== null) {
+    if (scope.resource !== null) {
       // Relative to the group, unless written out in full (`host.services: (host.services.port: 22)`).
-      const full = `${scope.resource}.${scope.path}.`;
+      const resourcePrefix = `${scope.resource}.`;
+      const full = scope.path === null ? resourcePrefix : `${resourcePrefix}${scope.path}.`;
       if (name.toLowerCase().startsWith(full.toLowerCase()))
-        return { resource: scope.resource, path: name.slice(full.length) };
-      return { resource: scope.resource, path: `${scope.path}.${name}` };
+        return { resource: scope.resource, path: name.slice(resourcePrefix.length) };
+      return { resource: scope.resource, path: scope.path === null ? name : `${scope.path}.${name}` };
     }
-    if (scope.resource !== null) return { resource: scope.resource, path: name };
     const split = splitResource(name);
     if (split === null || split.path === "")
       throw new QueryError(missingResourceMessage(name, position), position, name);

@@ -40,4 +40,9 @@ export {
 export { cenqlField, cenqlTarget, type CenqlTargetOptions } from "./cenql";
 export { convertLegacyQuery, type ConvertOptions } from "./cenql-convert";
 export { printCenql } from "./cenql-print";
-export { cenqlAggregateField, compileCenqlSearch, type CenqlRegistries } from "./cenql-search";
+export {
+  cenqlAggregateField,
+  compileCenqlSearch,
+  unbindableCharacter,
+  type CenqlRegistries,
+} from "./cenql-search";
