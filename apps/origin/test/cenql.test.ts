@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { ApiError } from "@scangate/core";
-import { textWords, type IndexRegistry } from "@scangate/search";
+import { convertLegacyQuery, textWords, type IndexRegistry } from "@scangate/search";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { CatalogIndex } from "../src/dataset/field-catalog";
 import {
@@ -443,6 +443,37 @@ describe("CenQL against the dataset", () => {
       }
     }
     expect(failures).toEqual([]);
+  });
+
+  it("converts each legacy query to CenQL that finds the same rows", async () => {
+    const failures: string[] = [];
+    let converted = 0;
+    for (const c of cases) {
+      const registry = await fieldRegistry(env.DB, c.index);
+      const index = c.index === "ipv4" ? "hosts" : c.index;
+      const cenql = convertLegacyQuery(c.legacy, c.dialect, index, { registry });
+      if (!cenql.ok) {
+        // Per-port website fields have no CenQL name of their own (web properties are one port each).
+        if (!/per-port website field/.test(cenql.error.message))
+          failures.push(`${c.legacy}: ${cenql.error.message}`);
+        continue;
+      }
+      converted++;
+      try {
+        const { resource, where } = compileCenql(cenql.value, NOW, registries);
+        const expected = await keys(resource, compileSearch(c.legacy, c.dialect, registry, NOW));
+        const actual = await keys(resource, where);
+        if (resource !== RESOURCE_OF[c.index] || JSON.stringify(actual) !== JSON.stringify(expected))
+          failures.push(
+            `${c.legacy} → ${cenql.value}: ${resource} ${actual.length} rows, legacy ${expected.length}`,
+          );
+      } catch (error) {
+        const detail = error instanceof ApiError ? String(error.extra?.detail) : String(error);
+        failures.push(`${c.legacy} → ${cenql.value}: ${detail}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(converted).toBeGreaterThanOrEqual(cases.length - 8);
   });
 
   it("does not match everything: a selective query finds fewer rows than its table holds", async () => {
