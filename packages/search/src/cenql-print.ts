@@ -21,9 +21,11 @@ function escapeChars(text: string, special: RegExp): string {
 /** An unquoted word as written: specials escaped, and a leading character that would start something else. */
 function word(text: string, bareTerm: boolean): string {
   if (text === "") return '""';
-  let out = escapeChars(text, bareTerm ? TEXT_SPECIAL : VALUE_SPECIAL);
-  if (OPERATOR_WORD.test(text) || (bareTerm && /^[-+]/.test(text))) out = `\\${out}`;
-  return out;
+  const special = bareTerm ? TEXT_SPECIAL : VALUE_SPECIAL;
+  const out = escapeChars(text, special);
+  // `field: >5` is a comparison, and `-x` / `+x` as a bare term are Lucene's prefix operators.
+  const leading = OPERATOR_WORD.test(text) || /^[<>]/.test(text) || (bareTerm && /^[-+]/.test(text));
+  return leading && !special.test(text.charAt(0)) ? `\\${out}` : out;
 }
 
 function quoted(text: string): string {
@@ -48,7 +50,7 @@ function wildcard(value: WildcardValue, bareTerm = false): string {
       out += escapeChars(char, bareTerm ? TEXT_SPECIAL : VALUE_SPECIAL);
     }
   }
-  return bareTerm && /^[-+!]/.test(out) ? `\\${out}` : out;
+  return /^[<>]/.test(out) || (bareTerm && /^[-+!]/.test(out)) ? `\\${out}` : out;
 }
 
 function item(value: TermValue | WildcardValue): string {
@@ -59,7 +61,12 @@ function range(name: string, value: RangeValue): string {
   const { lower, upper } = value;
   if (lower && !upper) return `${name} ${lower.inclusive ? ">=" : ">"} ${term(lower.value)}`;
   if (upper && !lower) return `${name} ${upper.inclusive ? "<=" : "<"} ${term(upper.value)}`;
-  const low = lower ? term(lower.value) : "*";
+  // A lower bound reading "to" would be taken for the range's own TO: escape it.
+  const low = !lower
+    ? "*"
+    : /^to$/i.test(lower.value.text) && !lower.value.quoted
+      ? `\\${term(lower.value)}`
+      : term(lower.value);
   const high = upper ? term(upper.value) : "*";
   return `${name}: ${lower?.inclusive === false ? "{" : "["}${low} to ${high}${upper?.inclusive === false ? "}" : "]"}`;
 }

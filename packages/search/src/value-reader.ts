@@ -179,7 +179,7 @@ export function readBracket(cursor: Cursor, field: string): RangeValue | SetValu
       ",",
     );
   }
-  if (first?.kind === "term" && !first.quoted && first.text.toUpperCase() === "TO") {
+  if (first?.kind === "term" && !first.quoted && first.raw.toUpperCase() === "TO") {
     throw new QueryError(
       `missing lower bound before "TO" at position ${first.position} (write * for an open end)`,
       first.position,
