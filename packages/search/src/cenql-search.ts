@@ -110,8 +110,10 @@ export function compileCenqlSearch(
   if (error.message.startsWith("unknown field")) {
     const written = writtenFieldAt(parsed.value, error.position);
     if (written !== null) {
-      const full =
-        written.includes(".") && /^(host|cert|web)\./i.test(written) ? written : `${resource}.${error.token}`;
+      // A name written relative to its group is shown in full, read back from the legacy name.
+      const full = /^(host|cert|web)\./i.test(written)
+        ? written
+        : `${resource}.${cenqlPath(resource, error.token) ?? error.token}`;
       return { ok: false, error: unknownCenqlField(resource, registry, full, error.position) };
     }
   }

@@ -231,6 +231,14 @@ describe("compileCenqlSearch", () => {
     });
   });
 
+  it("names a field written relative to its group by its full CenQL name", () => {
+    const result = compileCenqlSearch("host.services: (endpoints.http.status_cod: 200)", REGISTRIES);
+    expect(result.ok || result.error).toMatchObject({
+      position: 16,
+      token: "host.services.endpoints.http.status_cod",
+    });
+  });
+
   it("refuses characters the database cannot bind before parsing", () => {
     const result = compileCenqlSearch("host.location.city: a\u0000b", REGISTRIES);
     expect(result.ok || result.error).toMatchObject({ position: 21, token: "\u0000" });
