@@ -484,6 +484,15 @@ describe("CenQL against the dataset", () => {
   });
 });
 
+describe("compileCenql without the catalogue's registries", () => {
+  it("compiles the hot columns, and names a catalogue-only field as unknown", () => {
+    expect(compileCenql("host.services.port: 22", NOW).resource).toBe("host");
+    const error = refusal(() => compileCenql("cert.parsed.subject.organization: acme", NOW));
+    expect(String(error.extra?.detail)).toMatch(/unknown field "cert\.parsed\.subject\.organization"/);
+    expect(compileCenql("cert.parsed.subject.organization: acme", NOW, registries).resource).toBe("cert");
+  });
+});
+
 function refusal(run: () => unknown): ApiError {
   try {
     run();

@@ -220,6 +220,15 @@ describe("compileCenqlSearch", () => {
     expect(cenql.ok && cenql.value.where.params).toEqual(["SSH", 22]);
   });
 
+  it("compileSearch takes CenQL for the registry of the resource the query searches", () => {
+    const cenql = compileSearch("host.services.protocol: SSH", "cenql", hostsRegistry);
+    expect(cenql).toEqual(compileSearch("services.service_name: SSH", "v2", hostsRegistry));
+    const other = compileSearch("cert.names: example.com", "cenql", hostsRegistry);
+    expect(other.ok || other.error.message).toBe(
+      "this query searches cert records (the certificates index), not hosts",
+    );
+  });
+
   it("names an unknown field by its CenQL name, with the nearest one", () => {
     const result = compileCenqlSearch("host.services: (port: 22 and protocl: SSH)", REGISTRIES);
     expect(result.ok).toBe(false);
