@@ -130,7 +130,7 @@ class Converter {
   }
 
   private cenqlName(legacy: string, position: number): string {
-    const path = cenqlPath(this.resource, this.ipv4 ? (IPV4_NAMES[legacy] ?? legacy) : legacy);
+    const path = cenqlPath(this.resource, this.ipv4 ? (ownEntry(IPV4_NAMES, legacy) ?? legacy) : legacy);
     if (path === null) {
       throw new QueryError(
         `${quoteToken(legacy)} at position ${position} is a per-port website field, which has no CenQL equivalent (web properties are one port each: search web.port and web.endpoints.http fields)`,
@@ -212,7 +212,7 @@ class Converter {
     value: Value,
   ): QueryNode {
     const [, port = "", , rest = ""] = parts;
-    const path = IPV4_PORT_PATHS[rest];
+    const path = ownEntry(IPV4_PORT_PATHS, rest);
     if (path === undefined) {
       throw new QueryError(
         `${quoteToken(legacy)} at position ${position} has no CenQL equivalent to convert to (per-port fields that convert: ${Object.keys(

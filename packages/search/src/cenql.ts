@@ -7,6 +7,7 @@ import {
   splitResource,
 } from "./cenql-fields";
 import { QueryError, catchQueryError, quoteToken, type QueryResult } from "./query-error";
+import { ownEntry } from "./registry";
 
 /**
  * A parsed CenQL query (`parseQuery(text, "cenql")`) rewritten onto the legacy registries'
@@ -96,14 +97,11 @@ class Targeting {
             raw,
           );
         }
-        return this.field(node.value.position, `${scope.path}`, "match", node.value, {
-          ...scope,
-          path: null,
-        });
+        return this.field(node.value.position, scope.resource ?? "host", scope.path, "match", node.value);
       case "field": {
         const { resource, path } = this.resolve(node.field, node.position, scope);
         this.note(resource, `${resource}.${path}`, node.position);
-        return this.field(node.position, path, node.op, node.value, { ...scope, resource, path: null });
+        return this.field(node.position, resource, path, node.op, node.value);
       }
       case "group": {
         if (scope.resource === null) {
@@ -115,7 +113,7 @@ class Targeting {
         }
         const { resource, path } = this.resolve(node.field, node.position, scope);
         this.note(resource, `${resource}.${path}`, node.position);
-        const legacyScope = CENQL_SCOPES[resource][path];
+        const legacyScope = ownEntry(CENQL_SCOPES[resource], path);
         const inner: Scope = {
           resource,
           path,
@@ -128,15 +126,14 @@ class Targeting {
     }
   }
 
-  /** `path` (a CenQL path of `scope.resource`) compared with `value`, on legacy names. */
+  /** `path` (a CenQL path of `resource`) compared with `value`, on legacy names. */
   private field(
     position: number,
+    resource: CenqlResource,
     path: string,
     op: "match" | "exact",
     value: Value,
-    scope: Scope,
   ): QueryNode {
-    const resource = scope.resource ?? "host";
     let names = legacyFieldNames(resource, path);
     if (names.length > 1 && this.options.hasField) {
       const present = names.filter((name) => this.options.hasField?.(resource, name));

@@ -123,6 +123,7 @@ describe("convertLegacyQuery: what the converted queries read like", () => {
     ["example and parsed.names: x", "v1", "certificates", "cert: (example and names: x)"],
     ["domain: example.com", "v1", "websites", "web.hostname: example.com"],
     ["ports: 443", "v1", "websites", "web.port: 443"],
+    ["toString: x and constructor: (y)", "v1", "hosts", "host.toString: x and host.constructor: y"],
   ];
 
   it.each(CASES)("%j (%s, %s) converts to %j", (input, dialect, index, expected) => {
@@ -138,6 +139,7 @@ describe("convertLegacyQuery: what cannot convert is an error naming it", () => 
     ["443.https.get.title: x", "v1", "websites", 0, "443.https.get.title", /per-port website field/],
     ["22.ssh.v2.banner.raw: x", "v1", "hosts", 0, "22.ssh.v2.banner.raw", /no CenQL equivalent/],
     ["protocols: 22", "v1", "hosts", 11, "22", /values like "443\/https"/],
+    ["80.http.toString: x", "v1", "hosts", 0, "80.http.toString", /no CenQL equivalent/],
     ["protocols: *ssh", "v1", "hosts", 11, "*ssh", /values like "443\/https"/],
   ];
 

@@ -248,6 +248,14 @@ describe("compileCenqlSearch", () => {
     });
   });
 
+  it.each(["host.toString: x", "host.constructor: (port: 22)", "host.__proto__.x: 1", "cert: (valueOf: 1)"])(
+    "%j names no field or scope (prototype names are not table entries)",
+    (query) => {
+      const result = compileCenqlSearch(query, REGISTRIES);
+      expect(result.ok || result.error.message).toMatch(/^unknown field/);
+    },
+  );
+
   it("refuses characters the database cannot bind before parsing", () => {
     const result = compileCenqlSearch("host.location.city: a\u0000b", REGISTRIES);
     expect(result.ok || result.error).toMatchObject({ position: 21, token: "\u0000" });
