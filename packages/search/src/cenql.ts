@@ -164,6 +164,18 @@ export function cenqlTarget(
   });
 }
 
+/**
+ * The resources a parsed CenQL query's fields name: one, or none for a query of bare terms
+ * only (the convert route's `targets`, which leave out what full-text search may return).
+ */
+export function cenqlTargets(node: QueryNode): QueryResult<CenqlResource[]> {
+  return catchQueryError(() => {
+    const targeting = new Targeting({});
+    targeting.rewrite(node, { resource: null, path: null, scope: null });
+    return targeting.resource === null ? [] : [targeting.resource.value];
+  });
+}
+
 /** A CenQL field path → { resource, legacy field } (for aggregate's `field`), or an error naming the nearest field. */
 export function cenqlField(path: string): QueryResult<{ resource: CenqlResource; field: string }> {
   return catchQueryError(() => {

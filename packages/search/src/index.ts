@@ -37,7 +37,7 @@ export {
   type CenqlResource,
   type LegacyIndex,
 } from "./cenql-fields";
-export { cenqlField, cenqlTarget, type CenqlTargetOptions } from "./cenql";
+export { cenqlField, cenqlTarget, cenqlTargets, type CenqlTargetOptions } from "./cenql";
 export { convertLegacyQuery, type ConvertOptions } from "./cenql-convert";
 export { printCenql } from "./cenql-print";
 export {

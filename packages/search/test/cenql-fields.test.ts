@@ -5,6 +5,7 @@ import {
   cenqlField,
   cenqlPath,
   cenqlTarget,
+  cenqlTargets,
   compileCenqlSearch,
   compileSearch,
   legacyFieldNames,
@@ -178,6 +179,29 @@ describe("cenqlTarget", () => {
 
   it("refuses a bare term directly inside a scope", () => {
     expect(targetError("host.services: (SSH)")).toMatchObject({ position: 16, token: "SSH" });
+  });
+});
+
+describe("cenqlTargets", () => {
+  it.each([
+    ["host.services.port: 22 and nginx", ["host"]],
+    ["cert: (example)", ["cert"]],
+    ["web.port: 443", ["web"]],
+    ["nginx and not apache", []],
+    ["", []],
+  ])("%j targets %j", (query, expected) => {
+    const parsed = parseQuery(query, "cenql");
+    if (!parsed.ok) throw parsed.error;
+    expect(cenqlTargets(parsed.value)).toEqual({ ok: true, value: expected });
+  });
+
+  it("refuses a query mixing resources, as cenqlTarget does", () => {
+    const parsed = parseQuery("host.ip: 1.2.3.4 or web.port: 80", "cenql");
+    if (!parsed.ok) throw parsed.error;
+    expect(cenqlTargets(parsed.value)).toMatchObject({
+      ok: false,
+      error: { position: 20, token: "web.port" },
+    });
   });
 });
 
