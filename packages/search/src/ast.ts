@@ -1,11 +1,11 @@
 /**
- * The syntax tree both dialects parse into. Dialect differences (implicit OR vs AND, `+`/`-`
+ * The syntax tree every dialect (v1, v2 and CenQL) parses into. Dialect differences (implicit OR vs AND, `+`/`-`
  * occurrence rules) are resolved by the parser, so the compiler sees plain boolean logic.
  *
  * Every leaf keeps `position` (0-based offset in the query text) and `raw` (its source text)
  * so the compiler can point at the token when a field or value is wrong.
  */
-export type Dialect = "v1" | "v2";
+export type Dialect = "v1" | "v2" | "cenql";
 
 /** A plain value: an unquoted word (escapes resolved) or a "phrase" / `backtick` literal. */
 export interface TermValue {
@@ -27,7 +27,10 @@ export interface WildcardValue {
   raw: string;
 }
 
-/** `/source/`: the regular expression between the slashes, `\/` turned into `/`. */
+/**
+ * `/source/` (v1, v2): the regular expression between the slashes, `\/` turned into `/`; or
+ * CenQL's `field =~ "source"` (the quoted string's escapes resolved).
+ */
 export interface RegexValue {
   kind: "regex";
   source: string;

@@ -17,7 +17,7 @@ export function findField(registry: IndexRegistry, name: string): { name: string
   return null;
 }
 
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];

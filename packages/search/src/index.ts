@@ -29,3 +29,20 @@ export { textWords } from "./leaf";
 export { MAX_PATTERN_BYTES } from "./patterns";
 export { MAX_SQL_HEIGHT, type SqlFragment, type SqlParam } from "./sql-expr";
 export { formatIpv4, parseIpv4 } from "./ipv4";
+export {
+  CENQL_INDEX,
+  CENQL_RESOURCES,
+  cenqlPath,
+  legacyFieldNames,
+  type CenqlResource,
+  type LegacyIndex,
+} from "./cenql-fields";
+export { cenqlField, cenqlTarget, cenqlTargets, type CenqlTargetOptions } from "./cenql";
+export { convertLegacyQuery, type ConvertOptions } from "./cenql-convert";
+export { printCenql } from "./cenql-print";
+export {
+  cenqlAggregateField,
+  compileCenqlSearch,
+  unbindableCharacter,
+  type CenqlRegistries,
+} from "./cenql-search";

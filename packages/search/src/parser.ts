@@ -8,8 +8,14 @@ export const MAX_QUERY_LENGTH = 8192;
 export const MAX_NESTING = 20;
 
 /**
- * Parse a query of either dialect. Empty (or blank) input and `*` / `*:*` mean "match all".
+ * Parse a query of any dialect. Empty (or blank) input and `*` / `*:*` mean "match all".
  * Returns a result value; a QueryError names the position and token where parsing failed.
+ *
+ * CenQL (the Platform's language) reads like v2 (adjacent terms AND, `=` exact, sets,
+ * backticks) with its own differences: `field =~ "regex"` instead of `/regex/` (a `/` starts
+ * an ordinary word, as in paths), no `same_service(...)` alias, and `!=` refused with a hint.
+ * Its field names keep their resource prefix (`host.`, `cert.`, `web.`); `cenqlTarget`
+ * resolves them.
  */
 export function parseQuery(input: string, dialect: Dialect): QueryResult<QueryNode> {
   return catchQueryError(() => new Parser(input, dialect).parse());
@@ -129,12 +135,12 @@ class Parser implements Cursor {
     return orOf(branches);
   }
 
-  /** Clauses written next to each other: OR in v1, AND in v2. */
+  /** Clauses written next to each other: OR in v1, AND in v2 and CenQL. */
   private parseSequence(): QueryNode {
     const clauses = [this.parseAnd()];
     while (this.startsClause()) clauses.push(this.parseAnd());
     if (clauses.length === 1 && clauses[0]) return clauses[0].node;
-    if (this.dialect === "v2") return andOf(clauses.map((clause) => clause.node));
+    if (this.dialect !== "v1") return andOf(clauses.map((clause) => clause.node));
     // v1 follows Lucene: `+` clauses are required, `-`/NOT clauses excluded, and the plain
     // clauses are alternatives, of which one must match unless a required clause is present.
     const must = clauses.filter((clause) => clause.occur === "must").map((clause) => clause.node);
@@ -203,7 +209,7 @@ class Parser implements Cursor {
       return this.nested(start, "(", () => this.parseGroupBody(start));
     }
     if (char === '"' || char === "`") return { type: "text", value: readQuoted(this) };
-    if (char === "/") return { type: "text", value: readRegex(this) };
+    if (char === "/" && this.dialect !== "cenql") return { type: "text", value: readRegex(this) };
     if (char === "*" && this.isDelimiter(start + 1)) {
       this.pos++;
       return { type: "all" };
@@ -264,10 +270,20 @@ class Parser implements Cursor {
     while (next < this.input.length && /\s/.test(this.input[next] ?? "")) next++;
     const operator = this.input[next];
     if (name.toLowerCase() === "same_service" && operator === "(") {
+      if (this.dialect === "cenql") {
+        throw new QueryError(
+          `same_service(...) is legacy syntax, at position ${start}; in CenQL write host.services: (...)`,
+          start,
+          name,
+        );
+      }
       this.pos = next + 1;
       // Censys's alias for `services: (...)`: every condition applies to one service.
       const body = this.nested(start, name, () => this.parseGroupBody(next));
       return { type: "group", field: "services", position: start, body };
+    }
+    if (operator === "!" && this.input[next + 1] === "=" && this.dialect === "cenql") {
+      throw new QueryError(`"!=" is not CenQL, at position ${next}; write not ${name} = value`, next, "!=");
     }
     if (operator !== ":" && operator !== "=" && operator !== "<" && operator !== ">") return null;
     if (!FIELD_NAME.test(name)) {
@@ -275,6 +291,7 @@ class Parser implements Cursor {
     }
     this.pos = next;
     if (operator === "<" || operator === ">") return this.parseComparison(name, start);
+    if (operator === "=" && this.input[next + 1] === "~") return this.parseRegexMatch(name, start);
     this.pos++;
     if (operator === "=" && this.dialect === "v1") {
       throw new QueryError(
@@ -288,6 +305,44 @@ class Parser implements Cursor {
     if (operator === ":" && (this.peek() === ">" || this.peek() === "<"))
       return this.parseComparison(name, start);
     return this.parseFieldValue(name, start, operator === "=" ? "exact" : "match");
+  }
+
+  /**
+   * CenQL's `field =~ "regex"`: the pattern is a quoted string (its escapes resolved, so `\\.`
+   * in the query is the regex `\.`). Elsewhere `=~` is not an operator.
+   */
+  private parseRegexMatch(field: string, fieldPos: number): QueryNode {
+    const opPos = this.pos;
+    if (this.dialect !== "cenql") {
+      throw new QueryError(
+        `"=~" is CenQL syntax at position ${opPos}; here write ${field}: /regex/`,
+        opPos,
+        "=~",
+      );
+    }
+    this.pos += 2;
+    this.skipWs();
+    const char = this.peek();
+    if (char !== '"' && char !== "`") {
+      if (char === undefined || ")]},".includes(char) || this.operatorAt() !== null)
+        throw this.expectedValue(field);
+      const token = this.tokenAt();
+      throw new QueryError(
+        `a regular expression after "=~" is a quoted string, like ${field} =~ "ab.*", at position ${this.pos}, found ${quoteToken(token)}`,
+        this.pos,
+        token,
+      );
+    }
+    const quoted = readQuoted(this);
+    if (quoted.text === "") {
+      throw new QueryError(
+        `empty regular expression at position ${quoted.position}`,
+        quoted.position,
+        quoted.raw,
+      );
+    }
+    const value: Value = { kind: "regex", source: quoted.text, position: quoted.position, raw: quoted.raw };
+    return { type: "field", field, position: fieldPos, op: "match", value };
   }
 
   /** `field > 5`, `field >= 2020-01-01`, `field < now-1d`, `field <= 9`: one-sided ranges. */
@@ -355,7 +410,7 @@ class Parser implements Cursor {
       value = { kind: "exists", position: start, raw: "*" };
     } else if (char === "[" || char === "{") {
       value = readBracket(this, field);
-    } else if (char === "/") {
+    } else if (char === "/" && this.dialect !== "cenql") {
       value = readRegex(this);
     } else if (char === '"' || char === "`") {
       value = readQuoted(this);

@@ -170,7 +170,7 @@ export function readBracket(cursor: Cursor, field: string): RangeValue | SetValu
   const first = readItem(cursor, start, "range");
   cursor.skipWs();
   const next = cursor.peek();
-  if (open === "{" && cursor.dialect === "v2" && (next === "," || next === "}"))
+  if (open === "{" && cursor.dialect !== "v1" && (next === "," || next === "}"))
     return readSet(cursor, start, first);
   if (next === ",") {
     throw new QueryError(
@@ -179,7 +179,7 @@ export function readBracket(cursor: Cursor, field: string): RangeValue | SetValu
       ",",
     );
   }
-  if (first?.kind === "term" && !first.quoted && first.text.toUpperCase() === "TO") {
+  if (first?.kind === "term" && !first.quoted && first.raw.toUpperCase() === "TO") {
     throw new QueryError(
       `missing lower bound before "TO" at position ${first.position} (write * for an open end)`,
       first.position,

@@ -1,0 +1,277 @@
+import { andOf, orOf, type QueryNode, type TermValue, type Value } from "./ast";
+import { type CenqlResource, type LegacyIndex, cenqlPath } from "./cenql-fields";
+import { printCenql } from "./cenql-print";
+import { findField } from "./field-lookup";
+import { parseQuery } from "./parser";
+import { QueryError, catchQueryError, quoteToken, type QueryResult } from "./query-error";
+import { type IndexRegistry, ownEntry } from "./registry";
+
+/**
+ * Legacy queries → CenQL, as the origin itself reads them: the v1/v2 parser gives the tree,
+ * field names are resolved the way the compiler resolves them (relative inside `field: (...)`
+ * first), renamed through the one table of `cenql-fields.ts`, and the tree is printed as CenQL.
+ * Converting, parsing the result as CenQL and `cenqlTarget` give a query that compiles to the
+ * same condition (the tests check it). What has no CenQL equivalent is an error naming it.
+ */
+export interface ConvertOptions {
+  /**
+   * The legacy index's registry: resolves names inside groups exactly as the compiler does and
+   * tells keyword from text fields for regexes (keyword regexes match the whole value). Without
+   * it names inside a group are read as relative and every field as keyword.
+   */
+  registry?: IndexRegistry;
+}
+
+const RESOURCE_OF: Readonly<Record<LegacyIndex, CenqlResource>> = {
+  hosts: "host",
+  certificates: "cert",
+  websites: "web",
+};
+
+/** The v1 ipv4 index's own names for what v2 hosts call otherwise. */
+const IPV4_NAMES: Readonly<Record<string, string>> = {
+  ports: "services.port",
+  "location.latitude": "location.coordinates.latitude",
+  "location.longitude": "location.coordinates.longitude",
+  "autonomous_system.routed_prefix": "autonomous_system.bgp_prefix",
+  updated_at: "last_updated_at",
+};
+
+/** v1 per-port paths (after `<port>.<protocol>.`) → the service field of v2 hosts (CenQL path after `services.`). */
+const IPV4_PORT_PATHS: Readonly<Record<string, string>> = {
+  "get.status_code": "endpoints.http.status_code",
+  "get.title": "endpoints.http.html_title",
+  "get.headers.server": "endpoints.http.headers.server",
+  "tls.certificate.parsed.fingerprint_sha256": "cert.fingerprint_sha256",
+  "tls.version": "tls.version_selected",
+  "tls.cipher_suite.name": "tls.cipher_selected",
+};
+
+const LEGACY_SCOPES: Readonly<Record<LegacyIndex, readonly string[]>> = {
+  hosts: ["services"],
+  certificates: [],
+  websites: [],
+};
+
+interface Place {
+  /** Legacy name prefix inside `field: (...)`, null at the top. */
+  prefix: string | null;
+  /** Inside a scope group. */
+  inScope: boolean;
+}
+
+class Converter {
+  readonly resource: CenqlResource;
+
+  constructor(
+    readonly dialect: "v1" | "v2",
+    readonly index: LegacyIndex,
+    readonly registry: IndexRegistry | undefined,
+  ) {
+    this.resource = RESOURCE_OF[index];
+  }
+
+  /** v1 on hosts is the ipv4 index, with its own names. */
+  private get ipv4(): boolean {
+    return this.index === "hosts" && this.dialect === "v1";
+  }
+
+  convert(node: QueryNode, place: Place): QueryNode {
+    switch (node.type) {
+      case "all":
+        return node;
+      case "and":
+        return andOf(node.children.map((child) => this.convert(child, place)));
+      case "or":
+        return orOf(node.children.map((child) => this.convert(child, place)));
+      case "not":
+        return { type: "not", child: this.convert(node.child, place) };
+      case "text": {
+        if (place.prefix !== null) {
+          return this.field(place.prefix, node.value.position, "match", node.value);
+        }
+        if (node.value.kind === "regex") {
+          throw new QueryError(
+            `a regular expression needs a field, like field: ${node.value.raw}, at position ${node.value.position}`,
+            node.value.position,
+            node.value.raw,
+          );
+        }
+        return node;
+      }
+      case "field":
+        return this.field(this.resolve(node.field, place), node.position, node.op, node.value);
+      case "group": {
+        const full = place.prefix === null ? node.field : `${place.prefix}.${node.field}`;
+        const scopes = this.registry ? Object.keys(this.registry.scopes) : LEGACY_SCOPES[this.index];
+        const scope = [full, node.field].find((name) => scopes.includes(name));
+        if (scope === undefined || place.inScope) {
+          // A plain group only prefixes names; its conditions read the same written out in full.
+          return this.convert(node.body, { prefix: scope ?? full, inScope: place.inScope });
+        }
+        const body = this.convert(node.body, { prefix: scope, inScope: true });
+        return { type: "group", field: this.cenqlName(scope, node.position), position: node.position, body };
+      }
+    }
+  }
+
+  /** The legacy field a name written at `place` reads (the compiler's order: relative first). */
+  private resolve(name: string, place: Place): string {
+    if (place.prefix === null) return name;
+    const candidates = [`${place.prefix}.${name}`, name];
+    if (this.registry) {
+      for (const candidate of candidates) {
+        const found = findField(this.registry, candidate);
+        if (found) return found.name;
+      }
+      if (ownEntry(this.registry.scopes, name)) return name;
+    }
+    return candidates[0] ?? name;
+  }
+
+  private cenqlName(legacy: string, position: number): string {
+    const path = cenqlPath(this.resource, this.ipv4 ? (ownEntry(IPV4_NAMES, legacy) ?? legacy) : legacy);
+    if (path === null) {
+      throw new QueryError(
+        `${quoteToken(legacy)} at position ${position} is a per-port website field, which has no CenQL equivalent (web properties are one port each: search web.port and web.endpoints.http fields)`,
+        position,
+        legacy,
+      );
+    }
+    return `${this.resource}.${path}`;
+  }
+
+  private field(legacy: string, position: number, op: "match" | "exact", value: Value): QueryNode {
+    if (this.ipv4) {
+      if (legacy === "protocols") return this.protocols(position, value);
+      const perPort = /^(\d+)\.([a-z0-9_]+)\.(.+)$/.exec(legacy);
+      if (perPort) return this.portField(legacy, perPort, position, op, value);
+    }
+    const name = this.cenqlName(legacy, position);
+    const written =
+      value.kind === "regex" && !this.isText(legacy) ? { ...value, source: whole(value.source) } : value;
+    return { type: "field", field: name, position, op, value: written };
+  }
+
+  private isText(legacy: string): boolean {
+    return this.registry ? findField(this.registry, legacy)?.def.type === "text" : false;
+  }
+
+  /** v1 `protocols: "443/https"` → `host.services: (port: 443 and protocol: https)`. */
+  private protocols(position: number, value: Value): QueryNode {
+    const items = value.kind === "term" ? [value] : value.kind === "set" ? value.items : [];
+    const terms = items.filter((item): item is TermValue => item.kind === "term");
+    if (terms.length === 0 || terms.length !== items.length) {
+      throw new QueryError(
+        `protocols takes values like "443/https" to convert, not ${quoteToken(value.raw)} at position ${value.position}`,
+        value.position,
+        value.raw,
+      );
+    }
+    return orOf(
+      terms.map((item) => {
+        const match = /^(\d+)\/([A-Za-z0-9_-]+)$/.exec(item.text.trim());
+        if (!match?.[1] || !match[2]) {
+          throw new QueryError(
+            `protocols takes values like "443/https", not ${quoteToken(item.raw)} at position ${item.position}`,
+            item.position,
+            item.raw,
+          );
+        }
+        const [, port, name] = match;
+        // v1's "https" is an HTTP service over TLS: the v2 extended service name says so.
+        const nameField = name.toLowerCase() === "https" ? "extended_service_name" : "protocol";
+        const at = { position: item.position, raw: item.raw };
+        const body = andOf([
+          {
+            type: "field",
+            field: "host.services.port",
+            position,
+            op: "match",
+            value: { kind: "term", text: port, quoted: false, ...at },
+          },
+          {
+            type: "field",
+            field: `host.services.${nameField}`,
+            position,
+            op: "match",
+            value: { kind: "term", text: name, quoted: false, ...at },
+          },
+        ]);
+        return { type: "group", field: "host.services", position, body };
+      }),
+    );
+  }
+
+  /** v1 `443.https.get.title: x` → `host.services: (port: 443 and endpoints.http.html_title: x)`. */
+  private portField(
+    legacy: string,
+    parts: RegExpExecArray,
+    position: number,
+    op: "match" | "exact",
+    value: Value,
+  ): QueryNode {
+    const [, port = "", , rest = ""] = parts;
+    const path = ownEntry(IPV4_PORT_PATHS, rest);
+    if (path === undefined) {
+      throw new QueryError(
+        `${quoteToken(legacy)} at position ${position} has no CenQL equivalent to convert to (per-port fields that convert: ${Object.keys(
+          IPV4_PORT_PATHS,
+        )
+          .map((p) => `<port>.<protocol>.${p}`)
+          .join(", ")})`,
+        position,
+        legacy,
+      );
+    }
+    const written = value.kind === "regex" ? { ...value, source: whole(value.source) } : value;
+    const portValue: Value = { kind: "term", text: port, quoted: false, position, raw: port };
+    const body = andOf([
+      { type: "field", field: "host.services.port", position, op: "match", value: portValue },
+      { type: "field", field: `host.services.${path}`, position, op, value: written },
+    ]);
+    return { type: "group", field: "host.services", position, body };
+  }
+}
+
+/** A legacy keyword regex matches the whole value; CenQL's matches anywhere unless anchored. */
+function whole(source: string): string {
+  const start = source.startsWith("^") ? source : `^${source}`;
+  return /(^|[^\\])(\\\\)*\$$/.test(start) ? start : `${start}$`;
+}
+
+function hasFullText(node: QueryNode): boolean {
+  switch (node.type) {
+    case "text":
+      return true;
+    case "and":
+    case "or":
+      return node.children.some(hasFullText);
+    case "not":
+      return hasFullText(node.child);
+    default:
+      return false;
+  }
+}
+
+/** Legacy (v1 or v2 dialect) query for an index → CenQL text; errors per the parser's own reading. */
+export function convertLegacyQuery(
+  text: string,
+  dialect: "v1" | "v2",
+  index: LegacyIndex,
+  options: ConvertOptions = {},
+): QueryResult<string> {
+  const parsed = parseQuery(text, dialect);
+  if (!parsed.ok) return parsed;
+  return catchQueryError(() => {
+    const converter = new Converter(dialect, index, options.registry);
+    const converted = converter.convert(parsed.value, { prefix: null, inScope: false });
+    // Bare terms alone search hosts; `cert: (...)` keeps a certificate query's full text on certificates.
+    const resource = RESOURCE_OF[index];
+    const scoped =
+      resource !== "host" && hasFullText(converted)
+        ? { type: "group" as const, field: resource, position: 0, body: converted }
+        : converted;
+    return printCenql(scoped);
+  });
+}

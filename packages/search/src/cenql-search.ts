@@ -1,0 +1,136 @@
+import type { QueryNode } from "./ast";
+import { cenqlField, cenqlTarget } from "./cenql";
+import { type CenqlResource, cenqlPath, knownCenqlNames } from "./cenql-fields";
+import { compileQuery, type CompileOptions } from "./compiler";
+import { editDistance, findField } from "./field-lookup";
+import { parseQuery } from "./parser";
+import { QueryError, quoteToken, type QueryResult } from "./query-error";
+import type { IndexRegistry } from "./registry";
+import type { SqlFragment } from "./sql-expr";
+
+/** Lone surrogate halves (in `u` mode a proper pair is one code point, so it does not match). */
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+
+/**
+ * The first character D1 cannot bind inside a string (it fails on NUL and lone surrogates), or
+ * null. The origin's legacy search refuses the same characters before parsing.
+ */
+export function unbindableCharacter(text: string): { index: number; char: string } | null {
+  const nul = text.indexOf("\u0000");
+  const lone = LONE_SURROGATE.exec(text);
+  if (nul >= 0 && (!lone || nul < lone.index)) return { index: nul, char: "\u0000" };
+  return lone ? { index: lone.index, char: lone[0] } : null;
+}
+
+/** The legacy registry each CenQL resource compiles against. */
+export type CenqlRegistries = Readonly<Record<CenqlResource, IndexRegistry>>;
+
+/** The CenQL names of a registry's fields (and the table's own), for "did you mean" hints. */
+function cenqlNames(resource: CenqlResource, registry: IndexRegistry): string[] {
+  const names = new Set(knownCenqlNames(resource));
+  for (const legacy of Object.keys(registry.fields)) {
+    const path = cenqlPath(resource, legacy);
+    if (path !== null) names.add(`${resource}.${path}`);
+  }
+  return [...names].sort();
+}
+
+function nearest(name: string, candidates: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = 3;
+  for (const candidate of candidates) {
+    const distance = editDistance(candidate.toLowerCase(), name.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+function unknownCenqlField(
+  resource: CenqlResource,
+  registry: IndexRegistry,
+  name: string,
+  position?: number,
+): QueryError {
+  const suggestion = nearest(name, cenqlNames(resource, registry));
+  const where = position === undefined ? "" : ` at position ${position}`;
+  const hint = suggestion === null ? "" : `; did you mean ${quoteToken(suggestion)}?`;
+  return new QueryError(`unknown field ${quoteToken(name)}${where}${hint}`, position ?? 0, name);
+}
+
+/** The CenQL field (as written) of the tree at `position`, to name it in an error. */
+function writtenFieldAt(node: QueryNode, position: number): string | null {
+  switch (node.type) {
+    case "and":
+    case "or":
+      for (const child of node.children) {
+        const found = writtenFieldAt(child, position);
+        if (found !== null) return found;
+      }
+      return null;
+    case "not":
+      return writtenFieldAt(node.child, position);
+    case "field":
+      return node.position === position ? node.field : null;
+    case "group":
+      return node.position === position ? node.field : writtenFieldAt(node.body, position);
+    default:
+      return null;
+  }
+}
+
+/**
+ * Parse a CenQL query, find its resource and compile it against that resource's legacy
+ * registry. Unknown fields are reported by their CenQL names, with the nearest CenQL name.
+ */
+export function compileCenqlSearch(
+  text: string,
+  registries: CenqlRegistries,
+  options?: CompileOptions,
+): QueryResult<{ resource: CenqlResource; where: SqlFragment }> {
+  const unbindable = unbindableCharacter(text);
+  if (unbindable) {
+    const code = (unbindable.char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0");
+    const message = `character U+${code} at position ${unbindable.index} cannot be searched for`;
+    return { ok: false, error: new QueryError(message, unbindable.index, unbindable.char) };
+  }
+  const parsed = parseQuery(text, "cenql");
+  if (!parsed.ok) return parsed;
+  const targeted = cenqlTarget(parsed.value, {
+    hasField: (resource, field) => findField(registries[resource], field) !== null,
+  });
+  if (!targeted.ok) return targeted;
+  const { resource, node } = targeted.value;
+  const registry = registries[resource];
+  const compiled = compileQuery(node, registry, options);
+  if (compiled.ok) return { ok: true, value: { resource, where: compiled.value } };
+  const { error } = compiled;
+  if (error.message.startsWith("unknown field")) {
+    const written = writtenFieldAt(parsed.value, error.position);
+    if (written !== null) {
+      // A name written relative to its group is shown in full, read back from the legacy name.
+      const full = /^(host|cert|web)\./i.test(written)
+        ? written
+        : `${resource}.${cenqlPath(resource, error.token) ?? error.token}`;
+      return { ok: false, error: unknownCenqlField(resource, registry, full, error.position) };
+    }
+  }
+  return compiled;
+}
+
+/** An aggregate's CenQL field → its resource and the legacy field of that resource's registry. */
+export function cenqlAggregateField(
+  path: string,
+  registries: CenqlRegistries,
+): QueryResult<{ resource: CenqlResource; field: string }> {
+  const mapped = cenqlField(path);
+  if (!mapped.ok) return mapped;
+  const { resource, field } = mapped.value;
+  const registry = registries[resource];
+  if (findField(registry, field) === null) {
+    return { ok: false, error: unknownCenqlField(resource, registry, path.trim()) };
+  }
+  return mapped;
+}
