@@ -12,14 +12,25 @@ import type { SqlFragment } from "./sql-expr";
 const LONE_SURROGATE = /[\ud800-\udfff]/u;
 
 /**
- * The first character D1 cannot bind inside a string (it fails on NUL and lone surrogates), or
- * null. The origin's legacy search refuses the same characters before parsing.
+ * The first character D1 cannot bind inside a string (it fails on NUL and lone surrogates), as
+ * the QueryError that refuses the query before parsing, or null. Every dialect's search asks.
  */
-export function unbindableCharacter(text: string): { index: number; char: string } | null {
+export function unbindableCharacterError(text: string): QueryError | null {
   const nul = text.indexOf("\u0000");
   const lone = LONE_SURROGATE.exec(text);
-  if (nul >= 0 && (!lone || nul < lone.index)) return { index: nul, char: "\u0000" };
-  return lone ? { index: lone.index, char: lone[0] } : null;
+  const found =
+    nul >= 0 && (!lone || nul < lone.index)
+      ? { index: nul, char: "\u0000" }
+      : lone
+        ? { index: lone.index, char: lone[0] }
+        : null;
+  if (!found) return null;
+  const code = (found.char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0");
+  return new QueryError(
+    `character U+${code} at position ${found.index} cannot be searched for`,
+    found.index,
+    found.char,
+  );
 }
 
 /** The legacy registry each CenQL resource compiles against. */
@@ -90,12 +101,8 @@ export function compileCenqlSearch(
   registries: CenqlRegistries,
   options?: CompileOptions,
 ): QueryResult<{ resource: CenqlResource; where: SqlFragment }> {
-  const unbindable = unbindableCharacter(text);
-  if (unbindable) {
-    const code = (unbindable.char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0");
-    const message = `character U+${code} at position ${unbindable.index} cannot be searched for`;
-    return { ok: false, error: new QueryError(message, unbindable.index, unbindable.char) };
-  }
+  const unbindable = unbindableCharacterError(text);
+  if (unbindable) return { ok: false, error: unbindable };
   const parsed = parseQuery(text, "cenql");
   if (!parsed.ok) return parsed;
   const targeted = cenqlTarget(parsed.value, {

@@ -43,6 +43,6 @@ export { printCenql } from "./cenql-print";
 export {
   cenqlAggregateField,
   compileCenqlSearch,
-  unbindableCharacter,
+  unbindableCharacterError,
   type CenqlRegistries,
 } from "./cenql-search";

@@ -1,5 +1,10 @@
 import { ApiError } from "@scangate/core";
-import { compileSearch as compileQueryString, type IndexRegistry, type SqlFragment } from "@scangate/search";
+import {
+  compileSearch as compileQueryString,
+  type IndexRegistry,
+  type SqlFragment,
+  unbindableCharacterError,
+} from "@scangate/search";
 
 /** A boolean SQL expression over the root table (alias `r`) with its bound values. */
 export type CompiledWhere = SqlFragment;
@@ -26,23 +31,6 @@ export function invalidQuery(problem: QueryProblem, _dialect: Dialect): ApiError
   });
 }
 
-/** Lone surrogate halves (in `u` mode a proper pair is one code point, so it does not match). */
-const LONE_SURROGATE = /[\ud800-\udfff]/u;
-
-/** The first character D1 cannot bind inside a string (it fails on NUL and lone surrogates). */
-function firstUnbindable(text: string): { index: number; char: string } | null {
-  const nul = text.indexOf("\u0000");
-  const lone = LONE_SURROGATE.exec(text);
-  const candidates = [
-    nul >= 0 ? { index: nul, char: "\u0000" } : null,
-    lone ? { index: lone.index, char: lone[0] } : null,
-  ];
-  return candidates.reduce<{ index: number; char: string } | null>(
-    (first, next) => (next && (!first || next.index < first.index) ? next : first),
-    null,
-  );
-}
-
 /**
  * Compiles a client's search query for `registry` (an empty query matches everything). A query
  * that does not parse or names a field the index does not have is an `invalid_query` error.
@@ -53,12 +41,8 @@ export function compileSearch(
   registry: IndexRegistry,
   now: Date,
 ): CompiledWhere {
-  const unbindable = firstUnbindable(query);
-  if (unbindable) {
-    const code = (unbindable.char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0");
-    const message = `character U+${code} at position ${unbindable.index} cannot be searched for`;
-    throw invalidQuery({ message, position: unbindable.index, token: unbindable.char }, dialect);
-  }
+  const unbindable = unbindableCharacterError(query);
+  if (unbindable) throw invalidQuery(unbindable, dialect);
   const compiled = compileQueryString(query, dialect, registry, { now });
   if (!compiled.ok) throw invalidQuery(compiled.error, dialect);
   return compiled.value;
