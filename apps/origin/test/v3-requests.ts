@@ -50,7 +50,7 @@ export function v3Call(method: string, path: string, options: V3CallOptions = {}
 
 export async function v3Get<T = Record<string, unknown>>(path: string, options: V3CallOptions = {}) {
   const res = await v3Call("GET", path, options);
-  return { res, body: (await res.json()) as T };
+  return { res, body: (await res.clone().json()) as T };
 }
 
 export async function v3Post<T = Record<string, unknown>>(
@@ -59,7 +59,7 @@ export async function v3Post<T = Record<string, unknown>>(
   options: V3CallOptions = {},
 ) {
   const res = await v3Call("POST", path, { ...options, body });
-  return { res, body: (await res.json()) as T };
+  return { res, body: (await res.clone().json()) as T };
 }
 
 /** Asserts `res` is a problem document of `status` and returns it, parsed with core's schema. */
