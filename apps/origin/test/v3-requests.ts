@@ -26,7 +26,7 @@ export function platformAccount(): PlatformAccountConfig {
 }
 
 export interface V3CallOptions {
-  /** A JSON value, or a raw string body. */
+  /** A JSON value, or a raw body (text or bytes). */
   body?: unknown;
   /** The bearer token; null sends no Authorization. Defaults to the configured account's. */
   token?: string | null;
@@ -39,9 +39,10 @@ export function v3Call(method: string, path: string, options: V3CallOptions = {}
   const headers: Record<string, string> = { ...options.headers };
   const token = options.token === undefined ? platformAccount().personal_access_token : options.token;
   if (token !== null) headers.Authorization = `Bearer ${token}`;
-  let body: string | undefined;
+  let body: string | Uint8Array | undefined;
   if (options.body !== undefined) {
-    body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+    const raw = typeof options.body === "string" || options.body instanceof Uint8Array;
+    body = raw ? (options.body as string | Uint8Array) : JSON.stringify(options.body);
     headers["Content-Type"] ??= "application/json";
   }
   const request = new Request(`${ORIGIN}${path}`, { method, headers, body });
