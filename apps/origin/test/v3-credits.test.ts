@@ -48,7 +48,7 @@ function organization(organizationId: string, credits: number, now = NOW) {
       v3Call(method, path, as(n, extra)),
     async json(method: string, path: string, n: 1 | 2 = 1, extra: V3CallOptions = {}) {
       const res = await v3Call(method, path, as(n, extra));
-      return { res, body: (await res.clone().json()) as unknown };
+      return { res, body: await res.clone().json<unknown>() };
     },
     ledger: async () =>
       (
