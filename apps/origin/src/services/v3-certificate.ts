@@ -45,6 +45,28 @@ function rootStore(v1: Json) {
 /** The validation level as the Platform spells it (`dv`/`ov`/`ev`, else empty). */
 const validationLevel = (level: unknown) => (level === "dv" || level === "ov" || level === "ev" ? level : "");
 
+/**
+ * v1 extensions in the Platform's shape: the same ZCrypto names, except that a signed
+ * certificate timestamp's time is RFC 3339 (v1: epoch seconds) and its signature an object.
+ */
+function v3Extensions(v1: Json): Json {
+  const scts = v1.signed_certificate_timestamps;
+  if (!Array.isArray(scts)) return v1;
+  return {
+    ...v1,
+    signed_certificate_timestamps: scts.map((entry) => {
+      const sct = obj(entry);
+      const seconds = num(sct.timestamp);
+      return {
+        version: num(sct.version),
+        log_id: str(sct.log_id),
+        timestamp: seconds === undefined ? undefined : new Date(seconds * 1000).toISOString(),
+        signature: { signature: str(sct.signature) },
+      };
+    }),
+  };
+}
+
 export function v3Certificate(v1Document: unknown): V3Certificate {
   const doc = obj(v1Document);
   const parsed = obj(doc.parsed);
@@ -99,7 +121,7 @@ export function v3Certificate(v1Document: unknown): V3Certificate {
         fingerprint_sha256: str(keyInfo.fingerprint_sha256),
         key_algorithm: obj(keyInfo.key_algorithm),
       },
-      extensions: obj(parsed.extensions),
+      extensions: v3Extensions(obj(parsed.extensions)),
       redacted: bool(parsed.redacted),
     },
     ct: obj(doc.ct),

@@ -6,7 +6,7 @@ import { v3Certificate } from "./v3-certificate";
  * (current or historical), so v2 and v3 answer from one record. Services become the Platform's
  * `Service` (`protocol`, lowercase `transport_protocol`, `scan_time`, `software` as CPE
  * attributes, HTTP as an endpoint), their certificate the Platform's `Certificate`; a
- * protocol's own block (`ssh`, `dns`, ...) passes through under its name.
+ * protocol's own block passes through under its name where the two shapes agree.
  */
 
 type Json = Record<string, unknown>;
@@ -17,24 +17,13 @@ const str = (value: unknown): string | undefined => (typeof value === "string" ?
 const num = (value: unknown): number | undefined => (typeof value === "number" ? value : undefined);
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
-/** Keys of a v2 service that are not a protocol's own block. */
-const SERVICE_KEYS = new Set([
-  "_decoded",
-  "_encoding",
-  "banner",
-  "certificate",
-  "extended_service_name",
-  "observed_at",
-  "perspective_id",
-  "port",
-  "service_name",
-  "software",
-  "source_ip",
-  "transport_protocol",
-  "truncated",
-  "http",
-  "tls",
-]);
+/**
+ * Protocol blocks whose v2 shape is the Platform's own (`Ssh`, `Dns`, `Ftp`, `Mysql`, `Smtp`,
+ * `Redis`, `Postgres` in the SDK), passed through under their name. Others differ in shape
+ * (v2 telnet options are lists where the Platform keeps maps, v2 RDP names its protocol where
+ * the Platform nests it) and are left out rather than sent in a shape the SDKs refuse.
+ */
+const SHARED_PROTOCOL_BLOCKS = new Set(["ssh", "dns", "ftp", "mysql", "smtp", "redis", "postgres"]);
 
 /** v2 `software` entries (CPE in `uniform_resource_identifier`) as the Platform's `Attribute`. */
 export function v3Software(software: unknown): V3Attribute[] {
@@ -147,8 +136,8 @@ export function v3Service(
   if (certificate !== undefined) result.cert = v3Certificate(certificate);
   if (service.tls !== undefined) result.tls = v3Tls(service.tls);
   if (service.http !== undefined) result.endpoints = [v3HttpEndpoint(service, ip)];
-  for (const [key, value] of Object.entries(service)) {
-    if (!SERVICE_KEYS.has(key)) result[key] = value;
+  for (const block of SHARED_PROTOCOL_BLOCKS) {
+    if (service[block] !== undefined) result[block] = service[block];
   }
   return result;
 }
