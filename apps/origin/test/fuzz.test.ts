@@ -62,7 +62,9 @@ function okOf(definition: Definition): FuzzRoute["ok"] {
     Object.entries(definition.responses).find(([status]) => status.startsWith("2")) ?? [];
   if (status === "204" || !response?.content) return "empty";
   // JSON in `application/json` or a media type of its own (v3: `application/vnd...+json`).
-  const json = Object.entries(response.content).find(([type]) => /^application\/([\w.-]+\+)?json$/.test(type));
+  const json = Object.entries(response.content).find(([type]) =>
+    /^application\/([\w.-]+\+)?json$/.test(type),
+  );
   return json ? (json[1].schema as z.ZodType) : "file";
 }
 
@@ -195,7 +197,16 @@ describe("origin fuzz", () => {
   }
 
   it("raw junk: any method, path, header and body", async () => {
-    const prefixes = ["/", "/api", "/api/v1/", "/api/v2/", "/api/v2/hosts/", "/v3/global/asset/", "/health", "/x"];
+    const prefixes = [
+      "/",
+      "/api",
+      "/api/v1/",
+      "/api/v2/",
+      "/api/v2/hosts/",
+      "/v3/global/asset/",
+      "/health",
+      "/x",
+    ];
     await fc.assert(
       fc.asyncProperty(junkRequest(prefixes, credentials), sampled, (request, compare) =>
         check(
