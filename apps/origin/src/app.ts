@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import { requireAccount } from "./http/auth";
+import { requirePlatformAccount } from "./http/platform-auth";
 import type { AppEnv } from "./http/context";
 import { ApiErrorWithHeaders, handleError, handleNotFound, renderApiError } from "./http/errors";
 import { limitBodySize, limitRequestTarget } from "./http/validation";
@@ -15,9 +16,10 @@ export type { AppEnv } from "./http/context";
 /**
  * Builds the origin app. A request meets, in order: request id, 405 detection, the services
  * chosen from the bindings, then on /api: no-store caching, the URL and body size limits and HTTP Basic
- * auth; then its route (routes/index.ts), charged its quota cost first when it has one. Errors
- * of any layer are rendered by one handler from core's error table, in the body shape of the
- * path's API version.
+ * auth (on /v3, the Platform's: bearer personal access token and organization); then its route
+ * (routes/index.ts), charged its quota cost first when it has one (v3 routes: their credits,
+ * after a successful answer). Errors of any layer are rendered by one handler from core's error
+ * table, in the body shape of the path's API version (v3: problem+json).
  */
 export function createApp(deps: AppDeps = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: lenientPath });
@@ -38,12 +40,15 @@ export function createApp(deps: AppDeps = {}): Hono<AppEnv> {
     c.set("services", await services(c.env));
     await next();
   });
-  app.use("/api/*", async function noStore(c, next) {
-    await next();
-    // Answers depend on the caller's credentials and quota: never stored by shared caches.
-    c.header("Cache-Control", "no-store");
-  });
+  for (const prefix of ["/api/*", "/v3/*"]) {
+    app.use(prefix, async function noStore(c, next) {
+      await next();
+      // Answers depend on the caller's credentials and quota: never stored by shared caches.
+      c.header("Cache-Control", "no-store");
+    });
+  }
   app.use("/api/*", limitRequestTarget(), limitBodySize(), requireAccount());
+  app.use("/v3/*", limitRequestTarget(), limitBodySize(), requirePlatformAccount());
 
   registerRoutes(app, ORIGIN_ROUTES);
   return app;

@@ -3,7 +3,10 @@ import type { JobMessage } from "./jobs/messages";
 /** Bindings of the origin worker, as declared in wrangler.jsonc. */
 export interface Env {
   DB: D1Database;
-  /** JSON array of the origin's own accounts: api_id, api_secret, login, email, allowance. */
+  /**
+   * JSON array of the origin's own accounts: api_id, api_secret, login, email, allowance, and
+   * for the Platform API (v3) personal_access_token, organization_id, user_id (see accounts.ts).
+   */
   ORIGIN_ACCOUNTS: string;
   /**
    * HMAC key for v2 search cursors. A secret in production (`wrangler secret put CURSOR_SECRET`);

@@ -5,6 +5,7 @@ import { d1JobStore, type JobStore } from "./jobs/store";
 import { d1RawData, type RawData } from "./rawdata/files";
 import { parseAccounts, type OriginAccount } from "./services/accounts";
 import { systemClock, type Clock } from "./services/clock";
+import { d1CreditLedger, type CreditLedger } from "./services/credits";
 import { createCursorCodec, DEV_CURSOR_SECRET, type CursorCodec } from "./services/cursor";
 import { d1Dataset, type Dataset } from "./services/dataset";
 import { d1QuotaLedger, type QuotaLedger } from "./services/quota";
@@ -16,6 +17,8 @@ export interface Services {
   clock: Clock;
   accounts: readonly OriginAccount[];
   quota: QuotaLedger;
+  /** Platform (v3) credits of the organizations (DB). */
+  credits: CreditLedger;
   cursors: CursorCodec;
   /** The scan dataset (DB). */
   dataset: Dataset;
@@ -35,7 +38,10 @@ export interface Services {
 
 /** Replacements tests make; anything left out is chosen from the bindings. */
 export type AppDeps = Partial<
-  Pick<Services, "clock" | "quota" | "dataset" | "rawData" | "jobs" | "jobQueue" | "results" | "snapshots">
+  Pick<
+    Services,
+    "clock" | "quota" | "credits" | "dataset" | "rawData" | "jobs" | "jobQueue" | "results" | "snapshots"
+  >
 >;
 
 /** The one place that picks each implementation from the bindings. */
@@ -49,6 +55,7 @@ export function createServices(
     ...configured,
     clock: deps.clock ?? systemClock,
     quota: deps.quota ?? d1QuotaLedger(env.DB),
+    credits: deps.credits ?? d1CreditLedger(env.DB),
     dataset: deps.dataset ?? d1Dataset(env.DB),
     rawData: deps.rawData ?? d1RawData(env.DB, results),
     jobs: deps.jobs ?? d1JobStore(env.DB),

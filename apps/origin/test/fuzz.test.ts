@@ -25,6 +25,7 @@ import {
   type FuzzRequest,
   type FuzzRoute,
   fuzzSeed,
+  fuzzVersionOfPath,
   jsonSchemaOf,
   junkRequest,
   mutatedRequest,
@@ -33,6 +34,7 @@ import {
   validRequest,
 } from "./support/fuzz";
 import { configuredAccount, defaultAuth } from "./support/requests";
+import { platformAccount } from "./v3-requests";
 
 /** Cases per route and kind, and of junk (see the edge README's "Tests" for the budget). */
 const RUNS = { valid: 5, mutated: 8, junk: 300 } as const;
@@ -59,20 +61,24 @@ function okOf(definition: Definition): FuzzRoute["ok"] {
   const [status, response] =
     Object.entries(definition.responses).find(([status]) => status.startsWith("2")) ?? [];
   if (status === "204" || !response?.content) return "empty";
-  const json = response.content["application/json"];
-  return json ? (json.schema as z.ZodType) : "file";
+  // JSON in `application/json` or a media type of its own (v3: `application/vnd...+json`).
+  const json = Object.entries(response.content).find(([type]) =>
+    /^application\/([\w.-]+\+)?json$/.test(type),
+  );
+  return json ? (json[1].schema as z.ZodType) : "file";
 }
 
 const routes: FuzzRoute[] = ORIGIN_ROUTES.map((route) => {
   const definition = route.definition as unknown as Definition;
   const path = definition.path.replace(/\{(\w+)\}/g, ":$1");
   const body = definition.request?.body?.content["application/json"]?.schema;
+  const version = fuzzVersionOfPath(path, versionOfPath);
   return {
     method: definition.method.toUpperCase(),
     path,
     operation: route.operation,
-    version: versionOfPath(path),
-    auth: "tenant",
+    version,
+    auth: version === "v3" ? "platform" : "tenant",
     params: definition.request?.params && jsonSchemaOf(definition.request.params),
     query: definition.request?.query && jsonSchemaOf(definition.request.query),
     body: body && jsonSchemaOf(body),
@@ -81,9 +87,14 @@ const routes: FuzzRoute[] = ORIGIN_ROUTES.map((route) => {
 });
 
 const account = configuredAccount();
-const secrets = [account.api_secret, btoa(`${account.api_id}:${account.api_secret}`)];
+const { personal_access_token: token } = platformAccount();
+const secrets = [account.api_secret, btoa(`${account.api_id}:${account.api_secret}`), token];
 /** The origin has no admin API: its "admin" credential is just another wrong one. */
-const credentials: Credentials = { tenant: defaultAuth(), admin: "Bearer not-an-origin-credential" };
+const credentials: Credentials = {
+  tenant: defaultAuth(),
+  admin: "Bearer not-an-origin-credential",
+  platform: `Bearer ${token}`,
+};
 const samples: Samples = {};
 
 beforeAll(async () => {
@@ -107,6 +118,19 @@ beforeAll(async () => {
     fingerprints: [certificates],
     name: ["fuzz-tag"],
     contents: ["a note"],
+    // v3 (the Platform API)
+    host_id: hosts,
+    host_ids: [hosts],
+    certificate_id: certificates,
+    certificate_ids: [certificates],
+    webproperty_id: hosts.map((ip) => `${ip}:80`),
+    webproperty_ids: [hosts.map((ip) => `${ip}:80`)],
+    organization_id: [platformAccount().organization_id],
+    user_id: [platformAccount().user_id],
+    at_time: ["2026-10-15T00:00:00Z"],
+    start_time: ["2030-01-01T00:00:00Z"],
+    end_time: ["2020-01-01T00:00:00Z"],
+    granularity: ["daily", "monthly"],
   } satisfies Samples);
 }, 60_000);
 
@@ -173,10 +197,23 @@ describe("origin fuzz", () => {
   }
 
   it("raw junk: any method, path, header and body", async () => {
-    const prefixes = ["/", "/api", "/api/v1/", "/api/v2/", "/api/v2/hosts/", "/health", "/x"];
+    const prefixes = [
+      "/",
+      "/api",
+      "/api/v1/",
+      "/api/v2/",
+      "/api/v2/hosts/",
+      "/v3/global/asset/",
+      "/health",
+      "/x",
+    ];
     await fc.assert(
       fc.asyncProperty(junkRequest(prefixes, credentials), sampled, (request, compare) =>
-        check(request, { version: versionOfPath(new URL(`${BASE}${request.path}`).pathname) }, compare),
+        check(
+          request,
+          { version: fuzzVersionOfPath(new URL(`${BASE}${request.path}`).pathname, versionOfPath) },
+          compare,
+        ),
       ),
       options(RUNS.junk, 2_000),
     );

@@ -31,3 +31,5 @@ export * from "./admin/audit";
 export * from "./admin/usage";
 export * from "./admin/cache-purge";
 export * from "./admin/comments";
+// The Censys Platform API (v3).
+export * from "./v3";

@@ -2,6 +2,7 @@ import type { Env } from "../env";
 import type { Services } from "../infrastructure";
 import type { OriginAccount } from "../services/accounts";
 import type { UsageRow } from "../services/quota";
+import type { PlatformCaller } from "./platform-auth";
 
 /** The Hono environment of every origin route. */
 export type AppEnv = {
@@ -12,5 +13,9 @@ export type AppEnv = {
     account: OriginAccount;
     /** Set by the quota middleware: the account's counters after this request's charge. */
     usage: UsageRow;
+    /** Set by the Platform auth middleware on /v3 routes: the member and its organization. */
+    platform: PlatformCaller;
+    /** Set by a v3 route that is charged per asset: how many assets it answered with. */
+    creditAssets: number;
   };
 };

@@ -1,4 +1,10 @@
-import { ApiError, type ApiVersion, type ErrorKind } from "@scangate/core";
+import {
+  ApiError,
+  renderV3Problem,
+  V3_PROBLEM_MEDIA_TYPE,
+  type ApiVersion,
+  type ErrorKind,
+} from "@scangate/core";
 import { errorKindOfHttpStatus, versionOfPath } from "@scangate/core/http";
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
@@ -24,8 +30,26 @@ function kindHeaders(error: ApiError, version: ApiVersion): Record<string, strin
   return {};
 }
 
+/** Paths of the Platform API, whose errors are problem documents. */
+export function isPlatformPath(path: string): boolean {
+  return path === "/v3" || path.startsWith("/v3/");
+}
+
+/** An ApiError as the Platform's `application/problem+json` (core's v3 error table). */
+function renderProblem(c: Context, error: ApiError): Response {
+  const { status, body } = renderV3Problem(error.kind, error.clientMessage, error.extra);
+  const headers: Record<string, string> = {
+    ...(error.kind === "unauthorized" ? { "WWW-Authenticate": 'Bearer realm="scangate"' } : {}),
+    ...(error instanceof ApiErrorWithHeaders ? error.headers : {}),
+    "Cache-Control": "no-store",
+    "Content-Type": V3_PROBLEM_MEDIA_TYPE,
+  };
+  return c.body(JSON.stringify(body), status as 400, headers);
+}
+
 /** Renders an ApiError as the JSON body of the request's API version (core's one error table). */
 export function renderApiError(c: Context, error: ApiError): Response {
+  if (isPlatformPath(c.req.path)) return renderProblem(c, error);
   const version = versionOfPath(c.req.path);
   const { status, body } = error.render(version);
   const headers = {

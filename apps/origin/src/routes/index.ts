@@ -16,6 +16,7 @@ import { hostNamesRoutes } from "./v2/host-names";
 import { hostRoutes } from "./v2/hosts";
 import { metadataRoutes } from "./v2/metadata";
 import { tagRoutes } from "./v2/tags";
+import { v3Routes } from "./v3";
 
 /**
  * Every route the origin serves, in the order the app registers them. The 405 answers (from
@@ -44,4 +45,6 @@ export const ORIGIN_ROUTES: readonly OriginRoute[] = [
   ...queryDefinitionRoutes,
   ...exportJobRoutes,
   ...rawDataRoutes,
+  // v3: the Censys Platform API (bearer token, organization, credits)
+  ...v3Routes,
 ];

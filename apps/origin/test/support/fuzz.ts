@@ -1,4 +1,11 @@
-import { reasonPhrase, v1ErrorSchema, v1UnauthorizedErrorSchema, v2ErrorSchema } from "@scangate/core";
+import {
+  reasonPhrase,
+  v1ErrorSchema,
+  v1UnauthorizedErrorSchema,
+  v2ErrorSchema,
+  v3ProblemSchema,
+  V3_PROBLEM_MEDIA_TYPE,
+} from "@scangate/core";
 import fc from "fast-check";
 import { z } from "zod";
 
@@ -33,9 +40,10 @@ export interface FuzzRoute {
   method: string;
   path: string;
   operation: string;
-  /** The error body family: v1 or v2 (the admin API answers in the v2 shape). */
-  version: "v1" | "v2";
-  auth: "tenant" | "admin";
+  /** The error body family: v1 or v2 (the admin API answers in the v2 shape), v3 problem+json. */
+  version: FuzzVersion;
+  /** Which credential a valid request carries (`platform`: the Platform API's bearer token). */
+  auth: "tenant" | "admin" | "platform";
   params?: JsonSchema;
   query?: JsonSchema;
   body?: JsonSchema;
@@ -63,6 +71,15 @@ export interface FuzzRequest {
 export interface Credentials {
   tenant: string;
   admin: string;
+  /** The Authorization of a Platform (v3) caller, where the worker serves /v3. */
+  platform?: string;
+}
+
+export type FuzzVersion = "v1" | "v2" | "v3";
+
+/** The error body family of a path: v1, v2 (everything else), or v3 (the Platform API). */
+export function fuzzVersionOfPath(path: string, legacy: (path: string) => "v1" | "v2"): FuzzVersion {
+  return path === "/v3" || path.startsWith("/v3/") ? "v3" : legacy(path);
 }
 
 const MAX_GENERATED_STRING = 40;
@@ -182,7 +199,13 @@ function validParts(route: FuzzRoute, samples: Samples, credentials: Credentials
     params,
     query,
     body,
-    auth: fc.constant(route.auth === "admin" ? credentials.admin : credentials.tenant),
+    auth: fc.constant(
+      route.auth === "admin"
+        ? credentials.admin
+        : route.auth === "platform"
+          ? (credentials.platform ?? credentials.tenant)
+          : credentials.tenant,
+    ),
     contentType: fc.constant(route.body ? "application/json" : null),
   });
 }
@@ -480,7 +503,12 @@ export function junkRequest(
     .record({
       method,
       path: junkPath(prefixes),
-      auth: fc.oneof(fc.constant(credentials.tenant), fc.constant(credentials.admin), badAuth(credentials)),
+      auth: fc.oneof(
+        fc.constant(credentials.tenant),
+        fc.constant(credentials.admin),
+        fc.constant(credentials.platform ?? credentials.tenant),
+        badAuth(credentials),
+      ),
       contentType: fc.option(
         fc.oneof(headerValue, fc.constantFrom("application/json", "text/plain", "application/octet-stream")),
         { nil: null },
@@ -521,11 +549,16 @@ export function toRequest(base: string, request: FuzzRequest): Request {
 
 /** What an answer must be: its error shape, and its success body where the route is known. */
 export interface Expectation {
-  version: "v1" | "v2";
+  version: FuzzVersion;
   ok?: FuzzRoute["ok"];
 }
 
-function errorShapeProblem(body: unknown, status: number, version: "v1" | "v2"): string | null {
+function errorShapeProblem(body: unknown, status: number, version: FuzzVersion): string | null {
+  if (version === "v3") {
+    const problem = v3ProblemSchema.safeParse(body);
+    if (problem.success && problem.data.status === status) return null;
+    return `not a v3 problem for ${status}`;
+  }
   if (version === "v1") {
     const v1 = v1ErrorSchema.safeParse(body);
     if (v1.success && v1.data.error_code === status) return null;
@@ -558,8 +591,15 @@ export async function answerProblem(
   if (request.method.toUpperCase() === "HEAD" || status === 204)
     return text === "" ? null : `a body on a ${status} ${request.method}`;
   if (status < 300 && expected.ok === "file") return null;
-  if (!(response.headers.get("content-type") ?? "").startsWith("application/json"))
-    return `content-type ${response.headers.get("content-type")}`;
+  const contentType = response.headers.get("content-type") ?? "";
+  // v3: errors are problem+json; successes JSON in the route's own media type (`...+json`).
+  const json =
+    expected.version === "v3"
+      ? status >= 400
+        ? contentType === V3_PROBLEM_MEDIA_TYPE
+        : /^application\/([\w.-]+\+)?json$/.test(contentType)
+      : contentType.startsWith("application/json");
+  if (!json) return `content-type ${contentType}`;
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -1,0 +1,88 @@
+import { ApiError, type V3ErrorDetail } from "@scangate/core";
+import type { Context } from "hono";
+import type { z } from "zod";
+import type { AppEnv } from "./context";
+import { readJsonBody } from "./validation";
+
+/**
+ * Inputs of the Platform (v3) routes. A failure is a 400 problem whose `errors` name each bad
+ * input as the Platform does: `location` (`body.host_ids[3]`, `query.at_time`), `message` and
+ * the `value` sent.
+ */
+
+function location(where: "body" | "query" | "path", path: readonly PropertyKey[]): string {
+  return path.reduce<string>(
+    (at, key) => (typeof key === "number" ? `${at}[${key}]` : `${at}.${String(key)}`),
+    where,
+  );
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+export function v3ValidationError(
+  where: "body" | "query" | "path",
+  input: unknown,
+  issues: readonly z.core.$ZodIssue[],
+): ApiError {
+  const errors: V3ErrorDetail[] = issues.slice(0, 20).map((issue) => ({
+    location: location(where, issue.path),
+    message: issue.message,
+    value: valueAt(input, issue.path),
+  }));
+  const first = errors[0];
+  return new ApiError(
+    "bad_request",
+    first ? `validation failed: ${first.location}: ${first.message}` : "validation failed",
+    { errors },
+  );
+}
+
+/** Validates `input` (from `where`) against a core schema; a 400 problem otherwise. */
+export function parseV3<S extends z.ZodType>(
+  where: "body" | "query" | "path",
+  schema: S,
+  input: unknown,
+): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw v3ValidationError(where, input, result.error.issues);
+  return result.data;
+}
+
+/** Each id of the body's `field` that fails `valid` is named in one 400 (`body.host_ids[2]`). */
+export function requireIds(
+  field: string,
+  ids: readonly string[],
+  valid: (id: string) => boolean,
+  message: string,
+): void {
+  const errors: V3ErrorDetail[] = ids.flatMap((id, i) =>
+    valid(id) ? [] : [{ location: `body.${field}[${i}]`, message, value: id }],
+  );
+  const first = errors[0];
+  if (first) {
+    throw new ApiError("bad_request", `validation failed: ${first.location}: ${message}`, { errors });
+  }
+}
+
+/** The JSON body, validated (malformed JSON, an empty body or non-UTF-8 bytes are a 400). */
+export async function v3Body<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S>> {
+  return parseV3("body", schema, await readJsonBody(c));
+}
+
+/** The query parameters, validated. */
+export function v3Query<S extends z.ZodType>(c: Context<AppEnv>, schema: S): z.output<S> {
+  const { organization_id: _organization, ...query } = c.req.query();
+  return parseV3("query", schema, query);
+}
+
+/** Answers `body` as JSON of the route's own media type (the SDK matches success by it). */
+export function v3Json(c: Context<AppEnv>, body: unknown, mediaType: string): Response {
+  return c.body(JSON.stringify(body), 200, { "Content-Type": mediaType });
+}

@@ -1,0 +1,138 @@
+import { createRoute } from "@hono/zod-openapi";
+import {
+  ApiError,
+  assetOf,
+  ipAddressSchema,
+  parseRfc3339Nanos,
+  v3AtTimeQuerySchema,
+  v3Envelope,
+  v3HostAssetSchema,
+  v3HostListInputSchema,
+  v3HostTimelineQuerySchema,
+  v3HostTimelineSchema,
+  V3_MEDIA_TYPES,
+  wrapV3,
+} from "@scangate/core";
+import { z } from "zod";
+import type { Context } from "hono";
+import type { AppEnv } from "../../http/context";
+import { withCredits } from "../../http/credits";
+import { parseV3, requireIds, v3Body, v3Json, v3Query } from "../../http/v3-inputs";
+import { defineRoute, jsonBody } from "../../routing";
+import { presentedCertificates, v3Host } from "../../services/v3-host";
+import { historyCertificates, hostTimelineEvents } from "../../services/v3-timeline";
+import { V3_ERRORS, v3Response } from "./responses";
+
+/** Epoch ms of an RFC 3339 text already validated by a core schema. */
+const msOf = (text: string) => parseRfc3339Nanos(text)?.ms ?? Number.NaN;
+
+const hostIdParam = z.object({ host_id: ipAddressSchema });
+
+/** The v2 document of `ip` now or at `atMs`, with the certificates its services present. */
+async function hostAsset(c: Context<AppEnv>, ip: string, atMs: number | undefined) {
+  const { dataset } = c.var.services;
+  const document = atMs === undefined ? await dataset.readHost(ip) : await dataset.readHostAt(ip, atMs);
+  if (document === null) return null;
+  const certificates = await dataset.readCertificates(presentedCertificates(document));
+  return assetOf(v3Host(document, certificates));
+}
+
+/** GET /v3/global/asset/host/{host_id}: a host now, or as it was at `at_time`. */
+export const getHost = defineRoute(
+  createRoute({
+    method: "get",
+    path: "/v3/global/asset/host/{host_id}",
+    request: { params: hostIdParam, query: v3AtTimeQuerySchema },
+    responses: {
+      200: v3Response(v3Envelope(v3HostAssetSchema), V3_MEDIA_TYPES.host, "The host"),
+      ...V3_ERRORS,
+    },
+  }),
+  { operation: "v3_host", cost: null },
+  withCredits("v3_host", async (c) => {
+    const { host_id: ip } = parseV3("path", hostIdParam, { host_id: c.req.param("host_id") });
+    const { at_time } = v3Query(c, v3AtTimeQuerySchema);
+    const asset = await hostAsset(c, ip, at_time === undefined ? undefined : msOf(at_time));
+    if (!asset) throw new ApiError("not_found", `Host ${ip} not found${at_time ? ` at ${at_time}` : ""}.`);
+    return v3Json(c, wrapV3(asset), V3_MEDIA_TYPES.host);
+  }),
+);
+
+/**
+ * POST /v3/global/asset/host: several hosts (`host_ids`), optionally at `at_time`. The answer
+ * lists the hosts found, in the order asked (each once); an address the dataset does not hold
+ * is left out and costs nothing, while text that is no address is a 400 naming it.
+ */
+export const getHosts = defineRoute(
+  createRoute({
+    method: "post",
+    path: "/v3/global/asset/host",
+    request: { body: jsonBody(v3HostListInputSchema) },
+    responses: {
+      200: v3Response(v3Envelope(z.array(v3HostAssetSchema)), V3_MEDIA_TYPES.host, "The hosts found"),
+      ...V3_ERRORS,
+    },
+  }),
+  { operation: "v3_hosts", cost: null },
+  withCredits("v3_hosts", async (c) => {
+    const input = await v3Body(c, v3HostListInputSchema);
+    requireIds(
+      "host_ids",
+      input.host_ids,
+      (id) => ipAddressSchema.safeParse(id).success,
+      "not an IP address",
+    );
+    const atMs = input.at_time === undefined ? undefined : msOf(input.at_time);
+    const ips = [...new Set(input.host_ids)];
+    const assets = (await Promise.all(ips.map((ip) => hostAsset(c, ip, atMs)))).filter((a) => a !== null);
+    c.set("creditAssets", assets.length);
+    return v3Json(c, wrapV3(assets), V3_MEDIA_TYPES.host);
+  }),
+);
+
+/**
+ * GET /v3/global/asset/host/{host_id}/timeline: what changed on the host between `end_time`
+ * (the earlier bound) and `start_time` (the later), newest first, from the history the origin
+ * keeps for `at_time`.
+ */
+export const getHostTimeline = defineRoute(
+  createRoute({
+    method: "get",
+    path: "/v3/global/asset/host/{host_id}/timeline",
+    request: { params: hostIdParam, query: v3HostTimelineQuerySchema },
+    responses: {
+      200: v3Response(v3Envelope(v3HostTimelineSchema), V3_MEDIA_TYPES.hostTimeline, "The host's events"),
+      ...V3_ERRORS,
+    },
+  }),
+  { operation: "v3_host_timeline", cost: null },
+  withCredits("v3_host_timeline", async (c) => {
+    const { host_id: ip } = parseV3("path", hostIdParam, { host_id: c.req.param("host_id") });
+    const query = v3Query(c, v3HostTimelineQuerySchema);
+    const startMs = msOf(query.start_time);
+    const endMs = msOf(query.end_time);
+    if (startMs < endMs) {
+      throw new ApiError(
+        "bad_request",
+        "start_time must not be earlier than end_time (start_time is the later bound).",
+        {
+          errors: [
+            {
+              location: "query.start_time",
+              message: "must not be earlier than end_time",
+              value: query.start_time,
+            },
+          ],
+        },
+      );
+    }
+    const { dataset } = c.var.services;
+    const versions = await dataset.readHostHistory(ip);
+    if (versions.length === 0) throw new ApiError("not_found", `Host ${ip} not found.`);
+    const certificates = await dataset.readCertificates(historyCertificates(versions));
+    const events = hostTimelineEvents(versions, { startMs, endMs }, certificates);
+    return v3Json(c, wrapV3({ events, scanned_to: query.end_time }), V3_MEDIA_TYPES.hostTimeline);
+  }),
+);
+
+export const v3HostRoutes = [getHosts, getHostTimeline, getHost];

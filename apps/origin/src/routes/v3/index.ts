@@ -1,0 +1,7 @@
+import { v3AccountRoutes } from "./accounts";
+import { v3CertificateRoutes } from "./certificates";
+import { v3HostRoutes } from "./hosts";
+import { v3WebpropertyRoutes } from "./webproperties";
+
+/** The Platform API (v3) over the dataset: global data lookups and account management. */
+export const v3Routes = [...v3HostRoutes, ...v3CertificateRoutes, ...v3WebpropertyRoutes, ...v3AccountRoutes];
