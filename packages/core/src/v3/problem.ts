@@ -86,6 +86,11 @@ export const V3_ERROR_TABLE: Readonly<Record<ErrorKind, V3Rendering>> = {
   quota_exceeded: { status: 422, title: "Unprocessable Entity", detail: "Unprocessable Entity" },
   upstream_error: { status: 502, title: "Bad Gateway", detail: "Upstream service error; retry later." },
   upstream_timeout: { status: 504, title: "Gateway Timeout", detail: "Upstream service timed out." },
+  unavailable: {
+    status: 503,
+    title: "Service Unavailable",
+    detail: "Service temporarily unavailable; retry later.",
+  },
   internal: { status: 500, title: "Internal Server Error", detail: "An unexpected error occurred." },
 };
 
