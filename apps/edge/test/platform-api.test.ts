@@ -197,7 +197,7 @@ describe("/v3 forwarding", () => {
     );
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/vnd.censys.api.v3.host.v1+json");
-    const { result } = (await res.json()) as Echo;
+    const { result } = await res.json<Echo>();
     const pool = POOL[result.pool_index];
     expect(pool).toBeDefined();
     const url = new URL(result.url);
@@ -215,7 +215,7 @@ describe("/v3 forwarding", () => {
     const edge = echoEdge();
     const { auth } = await tenantWithToken(edge.fetch);
     const res = await edge.fetch(buildRequest("GET", HOST, { auth }));
-    const { result } = (await res.json()) as Echo;
+    const { result } = await res.json<Echo>();
     expect(new URL(result.url).search).toBe("");
     expect(POOL.map((p) => p.organization_id)).toContain(result.organization);
   });
@@ -227,7 +227,7 @@ describe("/v3 forwarding", () => {
     const res = await edge.fetch(
       buildRequest("POST", "/v3/global/search/query?organization_id=mine", { auth, body }),
     );
-    const { result } = (await res.json()) as Echo;
+    const { result } = await res.json<Echo>();
     expect(result.method).toBe("POST");
     expect(JSON.parse(result.body)).toEqual(body);
     expect(result.content_type).toBe("application/json");
