@@ -25,3 +25,11 @@ export function ensureDemoTenant(options: {
   known?: Record<string, string>;
   fetch?: (request: Request) => Promise<Response>;
 }): Promise<{ tenantId: string | null; apiId: string; apiSecret: string; reused: boolean }>;
+export const DEMO_PLATFORM_PROBE: string;
+export function ensureDemoPlatformToken(options: {
+  edgeUrl: string;
+  adminToken: string;
+  tenantId: string | null;
+  known?: Record<string, string>;
+  fetch?: (request: Request) => Promise<Response>;
+}): Promise<{ token: string; reused: boolean } | null>;

@@ -6,6 +6,8 @@
 //                       { adminToken, originApiId, originApiSecret }.
 //   ensureDemoTenant({ edgeUrl, adminToken, root })  once the edge answers: creates (or reuses)
 //                       the "demo" tenant; returns { tenantId, apiId, apiSecret, reused }.
+//   ensureDemoPlatformToken({ edgeUrl, adminToken, tenantId })  then: the demo tenant's Platform
+//                       (/v3) bearer token, reused while the edge accepts it, else issued anew.
 //   ensureDevVars()     the .dev.vars part of ensureLocalSecrets, with more options.
 //   readLocalEnv() / writeLocalEnv()  the KEY=value file .scangate/local.env.
 // CLI: node apps/edge/scripts/local-setup.mjs dev-vars
@@ -181,6 +183,42 @@ export async function ensureDemoTenant({
         period: "monthly",
       });
   return { tenantId: tenant.id, apiId: tenant.api_id, apiSecret: tenant.api_secret, reused: false };
+}
+
+/** A /v3 request the demo token's check sends (the edge's 401 says it refused the token). */
+export const DEMO_PLATFORM_PROBE = "/v3/global/asset/host/8.8.8.8";
+
+/**
+ * The demo tenant's Platform (/v3) bearer token: `known.DEMO_PLATFORM_TOKEN` while the edge
+ * still accepts it (any answer but the edge's own 401), else a new one issued for `tenantId`
+ * (tokens are shown only once). Returns { token, reused }, or null without a tenant id.
+ */
+export async function ensureDemoPlatformToken({
+  edgeUrl,
+  adminToken,
+  tenantId,
+  known = {},
+  fetch: fetchImpl = fetch,
+}) {
+  if (known.DEMO_PLATFORM_TOKEN) {
+    const res = await fetchImpl(
+      new Request(new URL(DEMO_PLATFORM_PROBE, edgeUrl), {
+        headers: { authorization: `Bearer ${known.DEMO_PLATFORM_TOKEN}` },
+      }),
+    );
+    await res.body?.cancel();
+    if (res.status !== 401) return { token: known.DEMO_PLATFORM_TOKEN, reused: true };
+  }
+  if (!tenantId) return null;
+  const issued = await adminCall(
+    fetchImpl,
+    edgeUrl,
+    adminToken,
+    "POST",
+    `/admin/tenants/${encodeURIComponent(tenantId)}/platform-token`,
+    { grace_seconds: 0 },
+  );
+  return { token: issued.token, reused: false };
 }
 
 async function main(argv) {

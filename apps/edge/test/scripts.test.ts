@@ -1,7 +1,7 @@
 import { tenantSchema, tenantWithSecretSchema } from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ensureDemoTenant } from "../scripts/local-setup.mjs";
+import { ensureDemoPlatformToken, ensureDemoTenant } from "../scripts/local-setup.mjs";
 import { adminRequestFor, runTenantCommand } from "../scripts/tenant.mjs";
 import { EDGE, workerFetch } from "./support/requests";
 
@@ -71,5 +71,35 @@ describe("scripts/local-setup.mjs ensureDemoTenant", () => {
       }),
     );
     expect(res.status).toBe(200);
+  });
+});
+
+describe("scripts/local-setup.mjs ensureDemoPlatformToken", () => {
+  it("issues the demo tenant's token, reuses it while the edge accepts it, and issues anew once revoked", async () => {
+    const options = { edgeUrl: EDGE, adminToken: env.ADMIN_TOKEN ?? "", fetch: workerFetch };
+    const demo = await ensureDemoTenant({ ...options, known: {} });
+    const first = await ensureDemoPlatformToken({ ...options, tenantId: demo.tenantId });
+    expect(first?.reused).toBe(false);
+    expect(first?.token).toMatch(/^sgt_/);
+    const again = await ensureDemoPlatformToken({
+      ...options,
+      tenantId: demo.tenantId,
+      known: { DEMO_PLATFORM_TOKEN: first?.token ?? "" },
+    });
+    expect(again).toEqual({ token: first?.token, reused: true });
+    await workerFetch(
+      new Request(`${EDGE}/admin/tenants/${demo.tenantId ?? ""}/platform-token`, {
+        method: "DELETE",
+        headers: { authorization: `Bearer ${env.ADMIN_TOKEN ?? ""}` },
+      }),
+    );
+    const reissued = await ensureDemoPlatformToken({
+      ...options,
+      tenantId: demo.tenantId,
+      known: { DEMO_PLATFORM_TOKEN: first?.token ?? "" },
+    });
+    expect(reissued?.reused).toBe(false);
+    expect(reissued?.token).not.toBe(first?.token);
+    expect(await ensureDemoPlatformToken({ ...options, tenantId: null })).toBeNull();
   });
 });
