@@ -1,4 +1,9 @@
-import { tenantSchema, tenantWithSecretSchema } from "@scangate/core";
+import {
+  platformTokenStatusSchema,
+  platformTokenWithSecretSchema,
+  tenantSchema,
+  tenantWithSecretSchema,
+} from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ensureDemoPlatformToken, ensureDemoTenant } from "../scripts/local-setup.mjs";
@@ -49,6 +54,24 @@ describe("scripts/tenant.mjs", () => {
     expect(() => adminRequestFor(["list", "--colour", "red"])).toThrow(/unknown option/);
     expect(() => adminRequestFor(["create", "--name"])).toThrow(/needs a value/);
     expect(adminRequestFor(["create", "--name=bob"]).body).toEqual({ name: "bob" });
+  });
+});
+
+describe("scripts/tenant.mjs Platform tokens", () => {
+  it("issues a token, shows its state without it, rotates with a grace period and revokes", async () => {
+    const tenant = tenantWithSecretSchema.parse((await run(["create", "--name", "tokens"])).body);
+    const issued = await run(["token", tenant.id]);
+    expect(issued.status).toBe(201);
+    const first = platformTokenWithSecretSchema.parse(issued.body);
+    const status = platformTokenStatusSchema.strict().parse((await run(["token-status", tenant.id])).body);
+    expect(status.token_id).toBe(first.token_id);
+    const rotated = platformTokenWithSecretSchema.parse(
+      (await run(["token", tenant.id, "--grace", "60"])).body,
+    );
+    expect(rotated.previous_token_expires_at).not.toBeNull();
+    expect((await run(["revoke-token", tenant.id])).body).toEqual({ tenant_id: tenant.id, revoked: 2 });
+    expect(() => adminRequestFor(["token"])).toThrow(/needs a tenant id/);
+    expect(() => adminRequestFor(["token", tenant.id, "--grace", "-1"])).toThrow(/whole number/);
   });
 });
 
