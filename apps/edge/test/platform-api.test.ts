@@ -1,10 +1,11 @@
 import { platformTokenWithSecretSchema, v1UnauthorizedErrorSchema, v2ErrorSchema } from "@scangate/core";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { admin, basicAuth, buildRequest, createTenant, type Fetch, tenantAuth } from "./support/requests";
 import { json } from "./support/fake-upstream";
 import { FixedWindowRateLimiter, testClock, testEdge } from "./support/test-edge";
+import { suiteSecretWatch } from "./reliability/secret-watch";
 
 // The Platform API (/v3) at the edge: bearer-token auth of tenants, problem+json errors, and
 // the pass-through to the Platform token pool (scripted answers stand in for the upstream's /v3).
@@ -22,6 +23,9 @@ const POOL = [
   { token: "pool-token-beta-0123456789", organization_id: "22222222-2222-4222-8222-222222222222" },
 ];
 const VARS = { PLATFORM_CREDENTIALS: JSON.stringify(POOL) };
+
+// Every answer of this file, and every console line, must be free of the pool's tokens.
+beforeAll(() => suiteSecretWatch.addMarkers(POOL.map((p) => p.token)));
 const HOST = "/v3/global/asset/host/1.1.1.1";
 
 async function expectProblem(res: Response, status: number, detail?: RegExp) {
