@@ -394,6 +394,27 @@ describe("/v3 token pool", () => {
     expect(edge.upstream.requests).toHaveLength(0);
   });
 
+  it("a bad Platform setting answers /v3 with a 500 problem+json that names the variable, not its value", async () => {
+    const edge = testEdge({ vars: { PLATFORM_CREDENTIALS: '[{"token":"leaky-token-value"}]' } });
+    const res = await edge.fetch(buildRequest("GET", HOST, { auth: "Bearer sgt_x" }));
+    const text = await res.clone().text();
+    await expectProblem(res, 500, /PLATFORM_CREDENTIALS\.0\.organization_id/);
+    expect(text).not.toContain("leaky-token-value");
+  });
+
+  it("/v3 itself is the Platform API's too (authenticated, forwarded); /v3x is not", async () => {
+    const edge = echoEdge();
+    const { auth } = await tenantWithToken(edge.fetch);
+    const bare = await edge.fetch(buildRequest("GET", "/v3", { auth }));
+    expect(bare.status).toBe(200);
+    expect(new URL((await bare.json<Echo>()).result.url).pathname).toBe("/v3");
+    await expectProblem(await edge.fetch(buildRequest("GET", "/v3")), 401);
+    const beside = await edge.fetch(buildRequest("GET", "/v3x", { auth }));
+    expect(beside.status).toBe(404);
+    expect(v2ErrorSchema.parse(await beside.json()).code).toBe(404);
+    expect(edge.upstream.requests).toHaveLength(1);
+  });
+
   it("the burst limit applies to /v3 too, as problem+json with Retry-After", async () => {
     const clock = testClock();
     const limited = testEdge({ vars: VARS, clock, rateLimiter: new FixedWindowRateLimiter(1, 60, clock) });
