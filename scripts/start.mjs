@@ -105,11 +105,13 @@ async function main() {
 
   startScheduledWork(await triggers, { origin: originUrl, edge: edgeUrl });
 
-  const demo = await edgeSetup.ensureDemoTenant({
+  const known = edgeSetup.readLocalEnv(envFile);
+  const demo = await edgeSetup.ensureDemoTenant({ edgeUrl, adminToken: local.adminToken, root, known });
+  const demoToken = await edgeSetup.ensureDemoPlatformToken({
     edgeUrl,
     adminToken: local.adminToken,
-    root,
-    known: edgeSetup.readLocalEnv(envFile),
+    tenantId: demo.tenantId,
+    known,
   });
   const env = {
     EDGE_URL: edgeUrl,
@@ -119,6 +121,7 @@ async function main() {
     ADMIN_TOKEN: local.adminToken,
     ORIGIN_API_ID: local.originApiId,
     ORIGIN_API_SECRET: local.originApiSecret,
+    ...(demoToken ? { DEMO_PLATFORM_TOKEN: demoToken.token } : {}),
   };
   writeFileSync(
     envFile,
@@ -223,7 +226,9 @@ scangate is running.
   demo tenant   API ID ${env.DEMO_API_ID}
                 secret ${env.DEMO_API_SECRET}
   admin token   ${env.ADMIN_TOKEN}
-  dashboard     ${env.EDGE_URL}/dashboard
+  dashboard     ${env.EDGE_URL}/dashboard${
+    env.DEMO_PLATFORM_TOKEN ? `\n  /v3 token     ${env.DEMO_PLATFORM_TOKEN}` : ""
+  }
 
 These values are also in ${displayPath(envFile)}.
 
@@ -234,7 +239,13 @@ Try it:
   python3 -c 'from censys.search import CensysHosts; h = CensysHosts(url="${env.EDGE_URL}/api", api_id="${env.DEMO_API_ID}", api_secret="${env.DEMO_API_SECRET}"); print(h.search("services.service_name: HTTP", per_page=5)())'
 
   node packages/client/bin/scangate.mjs account   # the project's own CLI; reads .scangate/local.env
-
+${
+  env.DEMO_PLATFORM_TOKEN
+    ? `
+  curl -H "Authorization: Bearer ${env.DEMO_PLATFORM_TOKEN}" ${env.EDGE_URL}/v3/global/asset/host/8.8.8.8   # the Platform API
+`
+    : ""
+}
 Ctrl-C stops both workers.
 `);
 }

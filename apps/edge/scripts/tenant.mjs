@@ -9,6 +9,8 @@
 //   node apps/edge/scripts/tenant.mjs update <tenant-id> [--allowance N] [--period P] [--tier T] [--name N] [--email E] [--used N]
 //   node apps/edge/scripts/tenant.mjs disable|enable|delete <tenant-id>
 //   node apps/edge/scripts/tenant.mjs rotate <tenant-id> [--grace SECONDS]
+//   node apps/edge/scripts/tenant.mjs token <tenant-id> [--grace SECONDS]   (Platform /v3 token; rotates)
+//   node apps/edge/scripts/tenant.mjs token-status|revoke-token <tenant-id>
 //   node apps/edge/scripts/tenant.mjs audit [--tenant <tenant-id>] [--limit N]
 //   node apps/edge/scripts/tenant.mjs usage [--tenant <tenant-id>] [--since ISO-TIME]
 //   node apps/edge/scripts/tenant.mjs purge-cache <ipv4|websites|certificates|hosts> <id>
@@ -121,6 +123,16 @@ export function adminRequestFor(argv) {
         path: `/admin/tenants/${need(id, command)}/rotate`,
         body: compact({ grace_seconds: integer("grace", values.grace) }),
       };
+    case "token":
+      return {
+        method: "POST",
+        path: `/admin/tenants/${need(id, command)}/platform-token`,
+        body: compact({ grace_seconds: integer("grace", values.grace) }),
+      };
+    case "token-status":
+      return { method: "GET", path: `/admin/tenants/${need(id, command)}/platform-token` };
+    case "revoke-token":
+      return { method: "DELETE", path: `/admin/tenants/${need(id, command)}/platform-token` };
     case "audit":
     case "usage": {
       const query = new URLSearchParams(

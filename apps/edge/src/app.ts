@@ -1,16 +1,18 @@
 import { ApiError, type ApiVersion, isApiError } from "@scangate/core";
 import { errorKindOfHttpStatus, lenientPath, versionOfPath } from "@scangate/core/http";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import type { AppEnv } from "./app-env";
 import { runMetered, StatementMeter } from "./db/statement-meter";
 import { errorResponse, renderedError } from "./http/errors";
+import { isPlatformPath, problemResponse } from "./http/problem";
 import { registerAdminRoutes, registerApiRoutes } from "./api/define-route";
 import { adminAuth } from "./middleware/admin-auth";
 import { buildOpenApiDocument } from "./openapi/document";
 import { burstLimit } from "./middleware/burst-limit";
+import { platformAuth } from "./middleware/platform-auth";
 import { requestLimits } from "./middleware/request-limits";
 import { tenantAuth } from "./middleware/tenant-auth";
 import { usageAndQuotaHeaders } from "./middleware/usage";
@@ -18,23 +20,30 @@ import { ServiceRegistry } from "./registry";
 import { ADMIN_ROUTES } from "./routes/admin";
 import { API_ROUTES } from "./routes/api";
 import { registerDashboardRoutes } from "./routes/dashboard/register";
+import { PLATFORM_ROUTES } from "./routes/v3";
+import { registerPlatformRoutes } from "./routes/v3/define";
 
 export type { AppEnv } from "./app-env";
 
 /**
  * Builds the edge app. A request meets, in order: request id; config and services; for /api,
  * its version (error shape), the length limits of ours (URL, q, cursor), tenant Basic auth, quota headers and usage (recorded after the
- * answer), the tier's burst limit, then its route; for /admin, the bearer admin token.
+ * answer), the tier's burst limit, then its route; for /v3 (the Platform API) the same chain
+ * with a tenant's bearer token instead of Basic auth, every error in problem+json; for /admin,
+ * the bearer admin token.
  */
 export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: lenientPath });
+  /** An error in the shape of the path's API: problem+json on /v3, v1 or v2 bodies elsewhere. */
+  const errorFor = (c: Context<AppEnv>, error: ApiError, version: ApiVersion) =>
+    isPlatformPath(c.req.path) ? problemResponse(c, error) : errorResponse(c, error, version);
   app.use(requestId());
   app.use(
     methodNotAllowed({
       app,
       onMethodNotAllowed: (c, methods) => {
         c.header("Allow", methods.join(", "));
-        return errorResponse(c, new ApiError("method_not_allowed"), versionOfPath(c.req.path));
+        return errorFor(c, new ApiError("method_not_allowed"), versionOfPath(c.req.path));
       },
     }),
   );
@@ -42,6 +51,12 @@ export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Ho
     const resolved = registry.resolve(c.env);
     if (!resolved.ok) {
       console.error(`edge config invalid: ${resolved.problems.join("; ")}`);
+      if (isPlatformPath(c.req.path)) {
+        return problemResponse(
+          c,
+          new ApiError("internal", `edge misconfigured: ${resolved.problems.join("; ")}`),
+        );
+      }
       return renderedError(
         c,
         "internal",
@@ -82,18 +97,25 @@ export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Ho
   app.use("/api/*", burstLimit(API_ROUTES));
   registerApiRoutes(app, API_ROUTES);
 
+  // The Platform API: the same chain with bearer tokens; errors in problem+json (errorFor).
+  app.use("/v3/*", requestLimits());
+  app.use("/v3/*", platformAuth());
+  app.use("/v3/*", usageAndQuotaHeaders());
+  app.use("/v3/*", burstLimit([]));
+  registerPlatformRoutes(app, PLATFORM_ROUTES);
+
   app.use("/admin/*", adminAuth());
   registerAdminRoutes(app, ADMIN_ROUTES);
 
-  app.notFound((c) => errorResponse(c, new ApiError("not_found"), versionOfPath(c.req.path)));
+  app.notFound((c) => errorFor(c, new ApiError("not_found"), versionOfPath(c.req.path)));
   app.onError((error, c) => {
     // Unset when the error happened before the /api middleware ran.
     const version: ApiVersion = c.get("version") ?? versionOfPath(c.req.path);
-    if (isApiError(error)) return errorResponse(c, error, version);
+    if (isApiError(error)) return errorFor(c, error, version);
     if (error instanceof HTTPException)
-      return errorResponse(c, new ApiError(errorKindOfHttpStatus(error.status)), version);
+      return errorFor(c, new ApiError(errorKindOfHttpStatus(error.status)), version);
     console.error(`unhandled error on ${c.req.method} ${c.req.path}: ${error.message}`);
-    return errorResponse(c, new ApiError("internal"), version);
+    return errorFor(c, new ApiError("internal"), version);
   });
   return app;
 }

@@ -8,6 +8,24 @@ export interface UpstreamCredential {
   readonly apiSecret: string;
 }
 
+/**
+ * One Platform (/v3) credential of the pool: a personal access token and the organization it
+ * acts for. Never logged, never echoed.
+ */
+export interface PlatformCredential {
+  readonly token: string;
+  readonly organizationId: string;
+}
+
+/**
+ * Where /v3 goes, with which credentials: PLATFORM_URL over the internet, or the ORIGIN service
+ * binding when the legacy upstream is the origin too (the local default).
+ */
+export interface PlatformUpstreamConfig {
+  readonly target: { readonly kind: "service" } | { readonly kind: "url"; readonly baseUrl: string };
+  readonly credentials: readonly PlatformCredential[];
+}
+
 /** A burst tier: a Workers Rate Limiting binding (its limit/period mirror wrangler.jsonc), or none. */
 export type RateTier =
   | { readonly unlimited: true }
@@ -24,6 +42,8 @@ export interface EdgeConfig {
   readonly upstream: { readonly kind: "service" } | { readonly kind: "url"; readonly baseUrl: string };
   readonly upstreamCredentials: readonly UpstreamCredential[];
   readonly upstreamTimeoutMs: number;
+  /** The /v3 upstream; null when none is configured (/v3 then answers a 502 that says so). */
+  readonly platform: PlatformUpstreamConfig | null;
   readonly cache: {
     readonly ttlSeconds: Readonly<Record<CacheIndex, number>>;
     readonly negativeTtlSeconds: number;
@@ -151,6 +171,22 @@ const envSchema = z.object({
       ),
   ),
   UPSTREAM_TIMEOUT_MS: intVar(1, 600_000, 90_000),
+  PLATFORM_URL: z.preprocess(
+    blankAsUnset,
+    z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+  ),
+  PLATFORM_CREDENTIALS: jsonVar(
+    z
+      .array(
+        z.strictObject({
+          token: z.string().min(1),
+          organization_id: z.string().min(1).max(200),
+        }),
+        { error: 'must be a JSON array like [{"token":"...","organization_id":"..."}]' },
+      )
+      .min(1, "must hold at least one credential")
+      .optional(),
+  ),
   CACHE_TTL_SECONDS: jsonVar(z.partialRecord(z.enum(CACHE_INDEXES), z.number().int().min(0)).optional()),
   CACHE_NEGATIVE_TTL_SECONDS: intVar(0, 30 * 24 * HOUR, 300),
   CACHE_STALE_WHILE_REVALIDATE_SECONDS: intVar(0, 30 * 24 * HOUR, HOUR),
@@ -183,6 +219,23 @@ export function loadConfig(env: Env): ConfigResult {
   const problems: string[] = [];
   if (!vars.UPSTREAM_URL && !env.ORIGIN) {
     problems.push("UPSTREAM_URL: is not set and there is no ORIGIN service binding (set one of them)");
+  }
+  if (vars.PLATFORM_URL && !vars.PLATFORM_CREDENTIALS) {
+    problems.push(
+      'PLATFORM_CREDENTIALS: is not set but PLATFORM_URL is (a secret: JSON array like [{"token":"...","organization_id":"..."}])',
+    );
+  }
+  // Without PLATFORM_URL the /v3 upstream is the origin, and only when the legacy one is too: an
+  // edge in front of the public legacy API never sends Platform tokens to a leftover binding.
+  const platformTarget: PlatformUpstreamConfig["target"] | null = vars.PLATFORM_URL
+    ? { kind: "url", baseUrl: vars.PLATFORM_URL.replace(/\/+$/, "") }
+    : !vars.UPSTREAM_URL && env.ORIGIN
+      ? { kind: "service" }
+      : null;
+  if (vars.PLATFORM_CREDENTIALS && !platformTarget) {
+    problems.push(
+      "PLATFORM_URL: is not set but PLATFORM_CREDENTIALS is (e.g. https://api.platform.censys.io)",
+    );
   }
   // No prototype, so even a lookup written as `name in tiers` or `tiers[name]` sees only the tiers.
   const rateTiers = Object.assign(
@@ -224,6 +277,16 @@ export function loadConfig(env: Env): ConfigResult {
         apiSecret: c.api_secret,
       })),
       upstreamTimeoutMs: vars.UPSTREAM_TIMEOUT_MS,
+      platform:
+        platformTarget && vars.PLATFORM_CREDENTIALS
+          ? {
+              target: platformTarget,
+              credentials: vars.PLATFORM_CREDENTIALS.map((c) => ({
+                token: c.token,
+                organizationId: c.organization_id,
+              })),
+            }
+          : null,
       cache: {
         ttlSeconds: { ...DEFAULT_TTL_SECONDS, ...vars.CACHE_TTL_SECONDS },
         negativeTtlSeconds: vars.CACHE_NEGATIVE_TTL_SECONDS,

@@ -17,6 +17,10 @@ export interface Env {
   /** Secret: JSON array of `{api_id, api_secret}` upstream credentials. */
   UPSTREAM_CREDENTIALS?: string;
   UPSTREAM_TIMEOUT_MS?: string | number;
+  /** The Censys Platform API base for /v3, e.g. https://api.platform.censys.io; unset locally (ORIGIN is used). */
+  PLATFORM_URL?: string;
+  /** Secret: JSON array of `{token, organization_id}` Platform credentials (the /v3 pool). */
+  PLATFORM_CREDENTIALS?: string;
 
   CACHE_TTL_SECONDS?: string | Record<string, number>;
   CACHE_NEGATIVE_TTL_SECONDS?: string | number;

@@ -1,5 +1,6 @@
 import { AnnotationStore } from "./annotations/store";
 import { TenantAuthenticator } from "./auth/tenant-auth";
+import { PlatformTokenAuthenticator } from "./auth/token-auth";
 import { D1DocumentCache } from "./cache/d1";
 import { MemoryTieredCache } from "./cache/memory-tier";
 import type { DocumentCache } from "./cache/interface";
@@ -21,9 +22,11 @@ import {
   workersSignInLimiters,
 } from "./sessions/signin-throttle";
 import { AuditLog } from "./tenants/audit";
+import { PlatformTokenStore } from "./tenants/platform-tokens";
 import { TenantStore } from "./tenants/store";
 import { CredentialPool } from "./upstream/credential-pool";
 import type { Transport, Upstream } from "./upstream/interface";
+import { PlatformPool, PlatformUpstream } from "./upstream/platform";
 import { PooledUpstream } from "./upstream/pooled";
 import { BatchedUsageRecorder } from "./usage/recorder";
 
@@ -33,6 +36,9 @@ export interface EdgeServices {
   readonly clock: Clock;
   readonly db: EdgeDb;
   readonly tenants: TenantStore;
+  /** Tenants' Platform (/v3) bearer tokens, stored as hashes. */
+  readonly platformTokens: PlatformTokenStore;
+  /** Checks Basic credentials, and (`auth.tokens`) Platform bearer tokens. */
   readonly auth: TenantAuthenticator;
   readonly audit: AuditLog;
   /** The team's tags and comments (kept here, never upstream). */
@@ -46,6 +52,8 @@ export interface EdgeServices {
   /** Dashboard and admin console sign-in attempts. */
   readonly signIn: SignInThrottle;
   readonly upstream: Upstream;
+  /** The Platform API (/v3) upstream with its token pool; null when none is configured. */
+  readonly platform: PlatformUpstream | null;
   readonly cache: DocumentCache;
   /** Concurrent cache misses of one document share one upstream call. */
   readonly flights: SingleFlight<unknown>;
@@ -97,18 +105,50 @@ function upstreamFrom(
   );
 }
 
+/** Base URL of the origin's Platform API behind the service binding (its /v3 is at the root). */
+export const SERVICE_BINDING_PLATFORM_URL = "http://scangate-origin.internal";
+
+function platformFrom(
+  env: Env,
+  config: EdgeConfig,
+  clock: Clock,
+  transport: Transport | undefined,
+): PlatformUpstream | null {
+  const platform = config.platform;
+  if (!platform) return null;
+  const pool = new PlatformPool(platform.credentials, clock);
+  if (platform.target.kind === "url") {
+    return new PlatformUpstream(platform.target.baseUrl, transport ?? ((request) => fetch(request)), pool);
+  }
+  const origin = env.ORIGIN;
+  if (!origin && !transport)
+    throw new Error("no ORIGIN service binding (config validation should have said so)");
+  return new PlatformUpstream(
+    SERVICE_BINDING_PLATFORM_URL,
+    transport ?? ((request) => (origin as Fetcher).fetch(request)),
+    pool,
+  );
+}
+
 /** The one place that picks each implementation from the bindings. */
 export function createServices(env: Env, config: EdgeConfig, overrides: ServiceOverrides = {}): EdgeServices {
   const clock = overrides.clock ?? systemClock;
   const d1 = overrides.d1 ? overrides.d1(env.DB) : env.DB;
   const db = edgeDb(config.statementsHeader ? meteredD1(d1) : d1);
   const tenants = new TenantStore(db, clock);
+  const platformTokens = new PlatformTokenStore(db, clock);
   return {
     config,
     clock,
     db,
     tenants,
-    auth: new TenantAuthenticator(tenants, clock, config.authCacheTtlMs),
+    platformTokens,
+    auth: new TenantAuthenticator(
+      tenants,
+      clock,
+      config.authCacheTtlMs,
+      new PlatformTokenAuthenticator(platformTokens, clock, config.authCacheTtlMs),
+    ),
     audit: new AuditLog(db, clock),
     annotations: new AnnotationStore(db, clock),
     endedSessions: new EndedSessions(db),
@@ -123,6 +163,7 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
       overrides.pause ?? wallClockPause,
     ),
     upstream: overrides.upstream ?? upstreamFrom(env, config, clock, overrides.transport),
+    platform: platformFrom(env, config, clock, overrides.transport),
     cache:
       overrides.cache ??
       new MemoryTieredCache(new D1DocumentCache(db), clock, {

@@ -1,7 +1,12 @@
-import { tenantSchema, tenantWithSecretSchema } from "@scangate/core";
+import {
+  platformTokenStatusSchema,
+  platformTokenWithSecretSchema,
+  tenantSchema,
+  tenantWithSecretSchema,
+} from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ensureDemoTenant } from "../scripts/local-setup.mjs";
+import { ensureDemoPlatformToken, ensureDemoTenant } from "../scripts/local-setup.mjs";
 import { adminRequestFor, runTenantCommand } from "../scripts/tenant.mjs";
 import { EDGE, workerFetch } from "./support/requests";
 
@@ -52,6 +57,24 @@ describe("scripts/tenant.mjs", () => {
   });
 });
 
+describe("scripts/tenant.mjs Platform tokens", () => {
+  it("issues a token, shows its state without it, rotates with a grace period and revokes", async () => {
+    const tenant = tenantWithSecretSchema.parse((await run(["create", "--name", "tokens"])).body);
+    const issued = await run(["token", tenant.id]);
+    expect(issued.status).toBe(201);
+    const first = platformTokenWithSecretSchema.parse(issued.body);
+    const status = platformTokenStatusSchema.strict().parse((await run(["token-status", tenant.id])).body);
+    expect(status.token_id).toBe(first.token_id);
+    const rotated = platformTokenWithSecretSchema.parse(
+      (await run(["token", tenant.id, "--grace", "60"])).body,
+    );
+    expect(rotated.previous_token_expires_at).not.toBeNull();
+    expect((await run(["revoke-token", tenant.id])).body).toEqual({ tenant_id: tenant.id, revoked: 2 });
+    expect(() => adminRequestFor(["token"])).toThrow(/needs a tenant id/);
+    expect(() => adminRequestFor(["token", tenant.id, "--grace", "-1"])).toThrow(/whole number/);
+  });
+});
+
 describe("scripts/local-setup.mjs ensureDemoTenant", () => {
   it("creates the demo tenant, reuses working credentials, and rotates when they are lost", async () => {
     const options = { edgeUrl: EDGE, adminToken: env.ADMIN_TOKEN ?? "", fetch: workerFetch };
@@ -71,5 +94,35 @@ describe("scripts/local-setup.mjs ensureDemoTenant", () => {
       }),
     );
     expect(res.status).toBe(200);
+  });
+});
+
+describe("scripts/local-setup.mjs ensureDemoPlatformToken", () => {
+  it("issues the demo tenant's token, reuses it while the edge accepts it, and issues anew once revoked", async () => {
+    const options = { edgeUrl: EDGE, adminToken: env.ADMIN_TOKEN ?? "", fetch: workerFetch };
+    const demo = await ensureDemoTenant({ ...options, known: {} });
+    const first = await ensureDemoPlatformToken({ ...options, tenantId: demo.tenantId });
+    expect(first?.reused).toBe(false);
+    expect(first?.token).toMatch(/^sgt_/);
+    const again = await ensureDemoPlatformToken({
+      ...options,
+      tenantId: demo.tenantId,
+      known: { DEMO_PLATFORM_TOKEN: first?.token ?? "" },
+    });
+    expect(again).toEqual({ token: first?.token, reused: true });
+    await workerFetch(
+      new Request(`${EDGE}/admin/tenants/${demo.tenantId ?? ""}/platform-token`, {
+        method: "DELETE",
+        headers: { authorization: `Bearer ${env.ADMIN_TOKEN ?? ""}` },
+      }),
+    );
+    const reissued = await ensureDemoPlatformToken({
+      ...options,
+      tenantId: demo.tenantId,
+      known: { DEMO_PLATFORM_TOKEN: first?.token ?? "" },
+    });
+    expect(reissued?.reused).toBe(false);
+    expect(reissued?.token).not.toBe(first?.token);
+    expect(await ensureDemoPlatformToken({ ...options, tenantId: null })).toBeNull();
   });
 });

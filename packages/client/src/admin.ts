@@ -2,11 +2,17 @@ import {
   adminCommentDeleteResultSchema,
   type AdminCommentDeleteResult,
   cachePurgeResultSchema,
+  platformTokenRevokeResultSchema,
+  platformTokenStatusSchema,
+  platformTokenWithSecretSchema,
   tenantListSchema,
   tenantSchema,
   tenantWithSecretSchema,
   type CacheIndex,
   type CachePurgeResult,
+  type PlatformTokenRevokeResult,
+  type PlatformTokenStatus,
+  type PlatformTokenWithSecret,
   type Tenant,
   type TenantCreateBody,
   type TenantList,
@@ -86,6 +92,41 @@ export function createAdminClient(options: AdminClientOptions) {
           body: opts.graceSeconds === undefined ? {} : { grace_seconds: opts.graceSeconds },
           schema: tenantWithSecretSchema,
           idempotent: false,
+          signal: opts.signal,
+        }),
+      /**
+       * Issues the tenant's Platform (/v3) bearer token, or rotates it: the answer's `token` is
+       * shown only here; a replaced token keeps working for `graceSeconds` (the edge's default:
+       * an hour).
+       */
+      issuePlatformToken: (
+        id: string,
+        opts: Signal & { graceSeconds?: number } = {},
+      ): Promise<PlatformTokenWithSecret> =>
+        transport.call({
+          method: "POST",
+          path: `${tenantPath(id)}/platform-token`,
+          body: opts.graceSeconds === undefined ? {} : { grace_seconds: opts.graceSeconds },
+          schema: platformTokenWithSecretSchema,
+          idempotent: false,
+          signal: opts.signal,
+        }),
+      /** Whether the tenant holds a Platform token, and since when (never the token). */
+      platformToken: (id: string, opts: Signal = {}): Promise<PlatformTokenStatus> =>
+        transport.call({
+          method: "GET",
+          path: `${tenantPath(id)}/platform-token`,
+          schema: platformTokenStatusSchema,
+          idempotent: true,
+          signal: opts.signal,
+        }),
+      /** Revokes every Platform token of the tenant; revoking twice is harmless, so it is retried. */
+      revokePlatformToken: (id: string, opts: Signal = {}): Promise<PlatformTokenRevokeResult> =>
+        transport.call({
+          method: "DELETE",
+          path: `${tenantPath(id)}/platform-token`,
+          schema: platformTokenRevokeResultSchema,
+          idempotent: true,
           signal: opts.signal,
         }),
       delete: async (id: string, opts: Signal = {}): Promise<void> => {

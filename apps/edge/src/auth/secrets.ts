@@ -17,8 +17,8 @@ function hex(bytes: Uint8Array): string {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-/** `<prefix>_` + 128 random bits in lower-case hex (our record ids: tnt_, aud_). */
-export function newRecordId(prefix: "tnt" | "aud" | "tag" | "cmt"): string {
+/** `<prefix>_` + 128 random bits in lower-case hex (our record ids: tnt_, aud_, ptk_). */
+export function newRecordId(prefix: "tnt" | "aud" | "tag" | "cmt" | "ptk"): string {
   return `${prefix}_${hex(randomBytes(16))}`;
 }
 
@@ -30,6 +30,14 @@ export function newApiId(): string {
 /** The `sgs_` prefix lets secret scanners recognise a leaked tenant secret. */
 export function newApiSecret(): string {
   return `sgs_${toBase64Url(randomBytes(32))}`;
+}
+
+/**
+ * A tenant's Platform (/v3) bearer token: 32 random bytes like the secrets, so the same SHA-256
+ * storage applies; `sgt_` tells a secret scanner (and a person) it is a scangate token.
+ */
+export function newPlatformToken(): string {
+  return `sgt_${toBase64Url(randomBytes(32))}`;
 }
 
 export async function hashSecret(secret: string): Promise<string> {

@@ -2,6 +2,7 @@ import { bytesEqual, type Clock } from "@scangate/core/http";
 import type { TenantRow } from "../db/schema";
 import type { TenantStore } from "../tenants/store";
 import { secretMatchesHash } from "./secrets";
+import type { PlatformTokenAuthenticator } from "./token-auth";
 
 export type AuthOutcome =
   | { ok: true; tenant: TenantRow }
@@ -45,6 +46,8 @@ export class TenantAuthenticator {
     private readonly store: TenantStore,
     private readonly clock: Clock,
     private readonly ttlMs: number,
+    /** The tenants' Platform bearer tokens, forgotten with the tenant's Basic credential. */
+    readonly tokens: PlatformTokenAuthenticator,
   ) {}
 
   /**
@@ -81,9 +84,11 @@ export class TenantAuthenticator {
     if (entry) entry.row = { ...entry.row, used: quota.used, resetsAt: quota.resetsAt };
   }
 
+  /** Forgets the tenant's credentials in this isolate: its Basic row and its Platform tokens. */
   invalidate(apiId: string): void {
     this.cache.delete(apiId);
     this.loading.delete(apiId);
+    this.tokens.invalidateTenant(apiId);
   }
 
   private async lookup(apiId: string, defer: Defer | undefined): Promise<CachedTenant | null> {

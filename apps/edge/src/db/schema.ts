@@ -27,6 +27,27 @@ export const tenants = sqliteTable("tenants", {
 });
 export type TenantRow = typeof tenants.$inferSelect;
 
+/**
+ * Platform (/v3) bearer tokens of tenants, stored only as SHA-256 (auth/secrets.ts says why a
+ * fast hash is enough). A tenant has at most one current token (`expires_at` null) and one
+ * rotated-out token still inside its grace period; revoking deletes both.
+ */
+export const platformTokens = sqliteTable(
+  "platform_tokens",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    createdAt: integer("created_at").notNull(),
+    /** Null while current; for a rotated-out token, the end of its grace period. */
+    expiresAt: integer("expires_at"),
+  },
+  (t) => [index("platform_tokens_tenant").on(t.tenantId)],
+);
+export type PlatformTokenRow = typeof platformTokens.$inferSelect;
+
 /** Which tenant started each upstream job, and with which upstream credential. */
 export const jobs = sqliteTable(
   "jobs",

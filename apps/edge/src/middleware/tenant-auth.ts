@@ -1,7 +1,8 @@
 import { ApiError } from "@scangate/core";
 import { type BasicCredentials, parseBasicAuth } from "@scangate/core/http";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
+import type { TenantRow } from "../db/schema";
 import { effectiveQuota } from "../tenants/periods";
 
 /** Don't write last_seen_at on every request: once a minute per tenant is plenty. */
@@ -26,6 +27,29 @@ function credentialsOf(request: Request, parsed: Map<string, BasicCredentials | 
   return credentials;
 }
 
+/** The scheme of an Authorization value, lower-cased ("basic", "bearer", ...). */
+export function authScheme(header: string | undefined): string | undefined {
+  return header?.trim().split(/\s+/, 1)[0]?.toLowerCase();
+}
+
+/**
+ * Lets an authenticated tenant's request on: the tenant and its quota go on the request, and
+ * its last-seen time is written at most once a minute (in the background).
+ */
+export function admitTenant(c: Context<AppEnv>, tenant: TenantRow): void {
+  const services = c.get("services");
+  const now = services.clock.now();
+  c.set("tenant", tenant);
+  c.set("quota", effectiveQuota(tenant, now));
+  if (tenant.lastSeenAt === null || now - tenant.lastSeenAt >= LAST_SEEN_RESOLUTION_MS) {
+    tenant.lastSeenAt = now;
+    c.executionCtx.waitUntil(services.tenants.touch(tenant.id, now));
+  }
+}
+
+const BEARER_ON_LEGACY =
+  "Bearer tokens are for the Platform API (/v3); /api routes take HTTP Basic with your API ID and secret.";
+
 /**
  * HTTP Basic auth of tenants (API id as user name, secret as password), what every Censys
  * client sends. v1 refuses with 403 (the spec's `unathorized` body), v2 with 401 and a
@@ -47,17 +71,12 @@ export function tenantAuth(): MiddlewareHandler<AppEnv> {
         "unauthorized",
         outcome.reason === "disabled"
           ? "This API ID is disabled; ask the endpoint's administrator."
-          : undefined,
+          : authScheme(c.req.header("Authorization")) === "bearer"
+            ? BEARER_ON_LEGACY
+            : undefined,
       );
     }
-    const tenant = outcome.tenant;
-    const now = services.clock.now();
-    c.set("tenant", tenant);
-    c.set("quota", effectiveQuota(tenant, now));
-    if (tenant.lastSeenAt === null || now - tenant.lastSeenAt >= LAST_SEEN_RESOLUTION_MS) {
-      tenant.lastSeenAt = now;
-      c.executionCtx.waitUntil(services.tenants.touch(tenant.id, now));
-    }
+    admitTenant(c, outcome.tenant);
     await next();
   };
 }

@@ -1,4 +1,4 @@
-import type { AuditEntry } from "@scangate/core";
+import type { AuditEntry, PlatformTokenStatus } from "@scangate/core";
 import type { TenantReport } from "../reports/tenant-report";
 import { AuditCard } from "./admin-console";
 import { CsrfField, QuotaFields, type TierOption } from "./components/tenant-form-fields";
@@ -9,6 +9,7 @@ import {
   UsageChartCard,
   UsageStats,
 } from "./components/tenant-panels";
+import { PlatformTokenCard } from "./admin-platform-token";
 import { ago, dateTime } from "./display-format";
 import { Banner, Layout } from "./layout";
 
@@ -17,6 +18,7 @@ export const DONE_MESSAGES = {
   updated: "Allowance, period and tier saved.",
   disabled: "Tenant disabled. Its credentials and dashboard sessions stop working within seconds.",
   enabled: "Tenant enabled. Its credentials work again.",
+  token_revoked: "Platform token revoked. It stops working everywhere within seconds.",
 } as const;
 export type DoneCode = keyof typeof DONE_MESSAGES;
 
@@ -25,6 +27,7 @@ export interface TenantAdminProps {
   csrf: string;
   tiers: readonly TierOption[];
   audit: readonly AuditEntry[];
+  platformToken: PlatformTokenStatus;
   done?: DoneCode | undefined;
   /** A refused change, with the values that were sent. */
   settings?: { values: Record<string, string>; error: string } | undefined;
@@ -172,6 +175,16 @@ export function AdminTenantPage(props: TenantAdminProps) {
             </form>
           )}
         </section>
+      </div>
+
+      <div class="grid grid-2">
+        <PlatformTokenCard
+          tenantId={tenant.id}
+          tenantName={tenant.name}
+          status={props.platformToken}
+          now={report.now}
+          csrf={props.csrf}
+        />
       </div>
 
       <div class="grid grid-2">

@@ -1,4 +1,11 @@
-import { ApiError, type TenantCreateBody, type TenantPatchBody, type TenantWithSecret } from "@scangate/core";
+import {
+  ApiError,
+  type PlatformTokenRevokeResult,
+  type PlatformTokenWithSecret,
+  type TenantCreateBody,
+  type TenantPatchBody,
+  type TenantWithSecret,
+} from "@scangate/core";
 import { type EdgeConfig, unknownTierProblem } from "../config";
 import type { TenantRow } from "../db/schema";
 import type { EdgeServices } from "../services";
@@ -9,7 +16,10 @@ import { tenantToWire } from "./store";
 // dropped at once, and one audit entry whose actor says where the change came from.
 
 /** What the tenant changes need of the edge's services. */
-export type TenantActionDeps = Pick<EdgeServices, "tenants" | "audit" | "auth" | "clock" | "config">;
+export type TenantActionDeps = Pick<
+  EdgeServices,
+  "tenants" | "platformTokens" | "audit" | "auth" | "clock" | "config"
+>;
 
 export const ADMIN_ACTOR = "admin";
 export const CONSOLE_ACTOR = "admin (console)";
@@ -81,4 +91,48 @@ export async function rotateSecret(
     after: { ...wire, grace_seconds: graceSeconds },
   });
   return { ...wire, api_secret: rotated.secret };
+}
+
+/**
+ * Issues the tenant's Platform (/v3) token, or rotates it: the token it replaces keeps working
+ * for `graceSeconds`. The token is in the answer only; the audit entry holds its id and times.
+ */
+export async function issuePlatformToken(
+  services: TenantActionDeps,
+  tenant: TenantRow,
+  graceSeconds: number,
+  actor: string,
+): Promise<PlatformTokenWithSecret> {
+  const { platformTokens, audit, auth } = services;
+  const before = await platformTokens.status(tenant.id);
+  const issued = await platformTokens.issue(tenant.id, graceSeconds);
+  auth.invalidate(tenant.apiId);
+  await audit.record({
+    actor,
+    action: issued.rotated ? "tenant.token.rotate" : "tenant.token.issue",
+    tenantId: tenant.id,
+    before: before.token_id === null && before.previous_token_expires_at === null ? null : before,
+    after: issued.rotated ? { ...issued.status, grace_seconds: graceSeconds } : issued.status,
+  });
+  return {
+    ...issued.status,
+    token_id: issued.row.id,
+    issued_at: new Date(issued.row.createdAt).toISOString(),
+    token: issued.token,
+  };
+}
+
+/** Every Platform token of the tenant stops working (in this isolate at once, elsewhere within 5 s). */
+export async function revokePlatformTokens(
+  services: TenantActionDeps,
+  tenant: TenantRow,
+  actor: string,
+): Promise<PlatformTokenRevokeResult> {
+  const { platformTokens, audit, auth } = services;
+  const before = await platformTokens.status(tenant.id);
+  const revoked = await platformTokens.revoke(tenant.id);
+  auth.invalidate(tenant.apiId);
+  const result = { tenant_id: tenant.id, revoked };
+  await audit.record({ actor, action: "tenant.token.revoke", tenantId: tenant.id, before, after: result });
+  return result;
 }

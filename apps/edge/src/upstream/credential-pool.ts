@@ -6,15 +6,17 @@ export const REST_AFTER_REFUSAL_MS = 60_000;
 const MAX_REST_MS = 60 * 60_000;
 
 /**
- * The upstream credentials, taken in turn. A credential the upstream answers with 401, 403 or
- * 429 rests (for its Retry-After, or a minute) while the others carry the traffic.
+ * Upstream credentials, taken in turn. A credential the upstream answers with 401, 403 or 429
+ * rests (for its Retry-After, or a minute) while the others carry the traffic. `keyOf` names a
+ * credential by something that is not its secret.
  */
-export class CredentialPool {
+export class RotatingPool<T> {
   private readonly restingUntil = new Map<string, number>();
   private turn = 0;
 
   constructor(
-    private readonly credentials: readonly UpstreamCredential[],
+    protected readonly credentials: readonly T[],
+    readonly keyOf: (credential: T) => string,
     private readonly clock: Clock,
   ) {
     if (credentials.length === 0) throw new Error("the upstream credential pool is empty");
@@ -24,33 +26,39 @@ export class CredentialPool {
    * Credentials to try for one request, in order: the awake ones starting at this request's
    * turn; if all rest, only the one that wakes soonest (a request is never refused untried).
    */
-  candidates(): UpstreamCredential[] {
+  candidates(): T[] {
     const now = this.clock.now();
     const start = this.turn++ % this.credentials.length;
     const rotated = [...this.credentials.slice(start), ...this.credentials.slice(0, start)];
-    const awake = rotated.filter((c) => (this.restingUntil.get(c.apiId) ?? 0) <= now);
+    const wakesAt = (c: T) => this.restingUntil.get(this.keyOf(c)) ?? 0;
+    const awake = rotated.filter((c) => wakesAt(c) <= now);
     if (awake.length > 0) return awake;
-    const soonest = [...rotated].sort(
-      (a, b) => (this.restingUntil.get(a.apiId) ?? 0) - (this.restingUntil.get(b.apiId) ?? 0),
-    )[0];
+    const soonest = [...rotated].sort((a, b) => wakesAt(a) - wakesAt(b))[0];
     return soonest ? [soonest] : [];
+  }
+
+  find(key: string): T | undefined {
+    return this.credentials.find((c) => this.keyOf(c) === key);
+  }
+
+  rest(key: string, forMs: number): void {
+    this.restingUntil.set(key, this.clock.now() + Math.min(Math.max(forMs, 0), MAX_REST_MS));
+  }
+
+  isResting(key: string): boolean {
+    return (this.restingUntil.get(key) ?? 0) > this.clock.now();
+  }
+}
+
+/** The legacy API's pool: Basic credentials named by their API id. */
+export class CredentialPool extends RotatingPool<UpstreamCredential> {
+  constructor(credentials: readonly UpstreamCredential[], clock: Clock) {
+    super(credentials, (c) => c.apiId, clock);
   }
 
   /** Each secret and its Basic encoding: strings no answer to a tenant may contain. */
   secretMarkers(): string[] {
     return this.credentials.flatMap((c) => [c.apiSecret, basicToken(c.apiId, c.apiSecret)]);
-  }
-
-  find(apiId: string): UpstreamCredential | undefined {
-    return this.credentials.find((c) => c.apiId === apiId);
-  }
-
-  rest(apiId: string, forMs: number): void {
-    this.restingUntil.set(apiId, this.clock.now() + Math.min(Math.max(forMs, 0), MAX_REST_MS));
-  }
-
-  isResting(apiId: string): boolean {
-    return (this.restingUntil.get(apiId) ?? 0) > this.clock.now();
   }
 }
 

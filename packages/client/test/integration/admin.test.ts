@@ -68,6 +68,41 @@ describe("createAdminClient tenants", () => {
   });
 });
 
+describe("createAdminClient Platform tokens", () => {
+  it("issues a token shown once, rotates it with a grace period, shows its state and revokes it", async () => {
+    const admin = adminClient();
+    const tenant = await createTenant();
+    expect(await admin.tenants.platformToken(tenant.id)).toMatchObject({ token_id: null, issued_at: null });
+
+    const first = await admin.tenants.issuePlatformToken(tenant.id);
+    expect(first.token).toMatch(/^sgt_/);
+    const shown = await admin.tenants.platformToken(tenant.id);
+    expect(shown).toEqual({
+      tenant_id: tenant.id,
+      token_id: first.token_id,
+      issued_at: first.issued_at,
+      previous_token_expires_at: null,
+    });
+    expect(JSON.stringify(shown)).not.toContain(first.token);
+
+    const second = await admin.tenants.issuePlatformToken(tenant.id, { graceSeconds: 120 });
+    expect(second.token).not.toBe(first.token);
+    expect(second.previous_token_expires_at).not.toBeNull();
+
+    expect(await admin.tenants.revokePlatformToken(tenant.id)).toEqual({ tenant_id: tenant.id, revoked: 2 });
+    expect((await admin.tenants.platformToken(tenant.id)).token_id).toBeNull();
+  });
+
+  it("throws BadRequestError for a bad grace period and NotFoundError for an unknown tenant", async () => {
+    const admin = adminClient();
+    const tenant = await createTenant();
+    await expect(admin.tenants.issuePlatformToken(tenant.id, { graceSeconds: -5 })).rejects.toBeInstanceOf(
+      BadRequestError,
+    );
+    await expect(admin.tenants.revokePlatformToken("tnt_doesnotexist")).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
 describe("createAdminClient cache", () => {
   it("purges a cached host so the next view goes upstream again", async () => {
     await seedOrigin();

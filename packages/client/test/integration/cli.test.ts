@@ -236,6 +236,23 @@ describe("scangate tenants", () => {
     expect(gone.code).toBe(5);
   });
 
+  it("issues, shows and revokes a tenant's Platform token", async () => {
+    const admin = ["--admin-token", ADMIN_TOKEN];
+    const created = await cli(["tenants", "create", "--name", "CLI platform", ...admin]);
+    const { id } = created.json<{ id: string }>();
+    const issued = await cli(["tenants", "token", id, "--grace-seconds", "0", ...admin]);
+    expect(issued.code).toBe(0);
+    const token = issued.json<{ token: string; token_id: string }>();
+    expect(token.token).toMatch(/^sgt_/);
+    const status = await cli(["tenants", "token-status", id, ...admin]);
+    expect(status.json<{ token_id: string }>().token_id).toBe(token.token_id);
+    expect(status.stdout).not.toContain(token.token);
+    const revoked = await cli(["tenants", "revoke-token", id, ...admin]);
+    expect(revoked.json<{ revoked: number }>()).toEqual({ tenant_id: id, revoked: 1 });
+    expect((await cli(["tenants", "token", id, "--grace-seconds", "-1", ...admin])).code).toBe(2);
+    expect((await cli(["tenants", "token", "tnt_doesnotexist", ...admin])).code).toBe(5);
+  });
+
   it("exits 4 for a wrong admin token, 3 for a change the edge refuses, 2 for a bad flag", async () => {
     expect((await cli(["tenants", "list", "--admin-token", "nope"])).code).toBe(4);
     const refused = await cli(["tenants", "create", "--name", " ", "--admin-token", ADMIN_TOKEN]);

@@ -8,6 +8,10 @@ export const AUDIT_ACTIONS = [
   "tenant.update",
   "tenant.rotate",
   "tenant.delete",
+  // A tenant's Platform (/v3) bearer token: first issue, rotation, revocation.
+  "tenant.token.issue",
+  "tenant.token.rotate",
+  "tenant.token.revoke",
   "cache.purge",
   // Tenants' tags and comments (their `tenant_id` is the acting tenant; `actor` is it, or "admin").
   "tag.create",

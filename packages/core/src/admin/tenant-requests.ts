@@ -42,3 +42,20 @@ export const tenantRotateBodySchema = z.strictObject({
   grace_seconds: z.number().int().min(0).max(TENANT_ROTATE_GRACE_MAX_SECONDS).default(0),
 });
 export type TenantRotateBody = z.infer<typeof tenantRotateBodySchema>;
+
+/** A rotated-out Platform token keeps working this long unless the admin says otherwise. */
+export const PLATFORM_TOKEN_GRACE_DEFAULT_SECONDS = 60 * 60;
+
+/**
+ * POST /admin/tenants/:id/platform-token: issues the tenant's Platform (/v3) bearer token, or
+ * rotates it when it has one. The token it replaces keeps working for `grace_seconds`.
+ */
+export const platformTokenIssueBodySchema = z.strictObject({
+  grace_seconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(TENANT_ROTATE_GRACE_MAX_SECONDS)
+    .default(PLATFORM_TOKEN_GRACE_DEFAULT_SECONDS),
+});
+export type PlatformTokenIssueBody = z.infer<typeof platformTokenIssueBodySchema>;

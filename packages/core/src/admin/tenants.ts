@@ -30,3 +30,33 @@ export type TenantWithSecret = z.infer<typeof tenantWithSecretSchema>;
 
 export const tenantListSchema = z.object({ tenants: z.array(tenantSchema) });
 export type TenantList = z.infer<typeof tenantListSchema>;
+
+// A tenant's Platform (/v3) bearer token as the admin API shows it: never the token or its hash.
+
+export const platformTokenStatusSchema = z.object({
+  tenant_id: z.string().regex(/^tnt_[0-9a-z]+$/),
+  /** The current token, or null when the tenant has none (never issued, or revoked). */
+  token_id: z
+    .string()
+    .regex(/^ptk_[0-9a-z]+$/)
+    .nullable(),
+  issued_at: adminTimeSchema.nullable(),
+  /** Set while a rotated-out token is still accepted (its grace period). */
+  previous_token_expires_at: adminTimeSchema.nullable(),
+});
+export type PlatformTokenStatus = z.infer<typeof platformTokenStatusSchema>;
+
+/** Only the issue answer carries the token; it is never shown again. */
+export const platformTokenWithSecretSchema = platformTokenStatusSchema.extend({
+  token_id: z.string().regex(/^ptk_[0-9a-z]+$/),
+  issued_at: adminTimeSchema,
+  token: z.string(),
+});
+export type PlatformTokenWithSecret = z.infer<typeof platformTokenWithSecretSchema>;
+
+export const platformTokenRevokeResultSchema = z.object({
+  tenant_id: z.string(),
+  /** How many tokens stopped working (the current one and any still in its grace period). */
+  revoked: z.number().int().min(0),
+});
+export type PlatformTokenRevokeResult = z.infer<typeof platformTokenRevokeResultSchema>;

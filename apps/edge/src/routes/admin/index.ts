@@ -5,8 +5,11 @@ import { auditListRoute, usageListRoute } from "./reports";
 import {
   createTenantRoute,
   deleteTenantRoute,
+  issuePlatformTokenRoute,
   listTenantsRoute,
+  revokePlatformTokenRoute,
   rotateSecretRoute,
+  showPlatformTokenRoute,
   showTenantRoute,
   updateTenantRoute,
 } from "./tenants";
@@ -19,6 +22,9 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   updateTenantRoute,
   rotateSecretRoute,
   deleteTenantRoute,
+  issuePlatformTokenRoute,
+  showPlatformTokenRoute,
+  revokePlatformTokenRoute,
   purgeCacheRoute,
   deleteCommentRoute,
   auditListRoute,

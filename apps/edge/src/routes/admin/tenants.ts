@@ -1,5 +1,9 @@
 import {
   ApiError,
+  platformTokenIssueBodySchema,
+  platformTokenRevokeResultSchema,
+  platformTokenStatusSchema,
+  platformTokenWithSecretSchema,
   tenantCreateBodySchema,
   tenantListSchema,
   tenantPatchBodySchema,
@@ -11,7 +15,14 @@ import type { Context } from "hono";
 import { defineAdminRoute } from "../../api/define-route";
 import type { AppEnv } from "../../app-env";
 import { parseJsonBody } from "../../http/json-body";
-import { ADMIN_ACTOR, createTenant, rotateSecret, updateTenant } from "../../tenants/actions";
+import {
+  ADMIN_ACTOR,
+  createTenant,
+  issuePlatformToken,
+  revokePlatformTokens,
+  rotateSecret,
+  updateTenant,
+} from "../../tenants/actions";
 import { tenantToWire } from "../../tenants/store";
 import { component } from "../../openapi/components";
 
@@ -113,4 +124,48 @@ export const deleteTenantRoute = defineAdminRoute({
     });
     return c.json(wire);
   },
+});
+
+// A tenant's Platform (/v3) bearer token, beside its Basic credentials: issue (or rotate, the
+// old token kept for a grace period; the token is shown only in this answer), show its state,
+// revoke. Audited; this isolate forgets the tenant's tokens at once, others within 5 s.
+
+export const issuePlatformTokenRoute = defineAdminRoute({
+  method: "POST",
+  path: "/admin/tenants/:id/platform-token",
+  summary:
+    "Issue the tenant's Platform token, or rotate it (the old one works for grace_seconds, default 3600); shown only here",
+  body: component("PlatformTokenIssueBody", platformTokenIssueBodySchema),
+  ok: component("PlatformTokenWithSecret", platformTokenWithSecretSchema),
+  created: true,
+  handler: async (c) => {
+    const body = await parseJsonBody(c, platformTokenIssueBodySchema, {});
+    const issued = await issuePlatformToken(
+      c.get("services"),
+      await existingTenant(c),
+      body.grace_seconds,
+      ADMIN_ACTOR,
+    );
+    return c.json(issued, 201);
+  },
+});
+
+export const showPlatformTokenRoute = defineAdminRoute({
+  method: "GET",
+  path: "/admin/tenants/:id/platform-token",
+  summary: "Show whether the tenant holds a Platform token (never the token)",
+  ok: component("PlatformTokenStatus", platformTokenStatusSchema),
+  handler: async (c) => {
+    const tenant = await existingTenant(c);
+    return c.json(await c.get("services").platformTokens.status(tenant.id));
+  },
+});
+
+export const revokePlatformTokenRoute = defineAdminRoute({
+  method: "DELETE",
+  path: "/admin/tenants/:id/platform-token",
+  summary: "Revoke the tenant's Platform tokens (the current one and any in a grace period)",
+  ok: component("PlatformTokenRevokeResult", platformTokenRevokeResultSchema),
+  handler: async (c) =>
+    c.json(await revokePlatformTokens(c.get("services"), await existingTenant(c), ADMIN_ACTOR)),
 });

@@ -1,5 +1,6 @@
 import { unknownTierProblem } from "../../config";
 import {
+  platformTokenIssueBodySchema,
   tenantCreateBodySchema,
   tenantPatchBodySchema,
   tenantRotateBodySchema,
@@ -8,9 +9,17 @@ import {
 import type { Context, Hono } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "../../app-env";
+import { PlatformTokenOncePage } from "../../pages/admin-platform-token";
 import { SecretOncePage } from "../../pages/admin-secret";
 import { adminOrRedirect, renderConsole, renderTenantAdmin } from "./admin-pages";
-import { CONSOLE_ACTOR, createTenant, rotateSecret, updateTenant } from "../../tenants/actions";
+import {
+  CONSOLE_ACTOR,
+  createTenant,
+  issuePlatformToken,
+  revokePlatformTokens,
+  rotateSecret,
+  updateTenant,
+} from "../../tenants/actions";
 import { PageError, pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
 import { ADMIN_SESSION, requireCsrf, requireSameOrigin, type SignedIn } from "../../sessions/session-guard";
 
@@ -73,7 +82,8 @@ async function existingTenant(c: PageContext) {
 
 /**
  * The console's forms: create a tenant, change its allowance/period/tier, rotate its secret,
- * disable or enable it. Bad input re-renders the form with the reason (400) and changes nothing.
+ * disable or enable it, issue, rotate or revoke its Platform token. Bad input re-renders the form
+ * with the reason (400) and changes nothing.
  */
 export function registerAdminActions(app: Hono<AppEnv>): void {
   app.post(
@@ -150,6 +160,74 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
       const tenant = await rotateSecret(c.get("services"), before, parsed.data.grace_seconds, CONSOLE_ACTOR);
       if (!tenant) throw noSuchTenant();
       return secretOnce(c, admin, tenant, "rotated", 200);
+    }),
+  );
+
+  app.post(
+    "/admin/console/tenants/:id/platform-token",
+    pageHandler("admin", async (c) => {
+      const posted = await adminForm(c);
+      if (posted instanceof Response) return posted;
+      const { admin, form } = posted;
+      const tenant = await existingTenant(c);
+      if (form.get("confirm") !== "yes") {
+        return renderTenantAdmin(
+          c,
+          admin,
+          tenant.id,
+          { actionError: "No token issued: tick the box to confirm." },
+          400,
+        );
+      }
+      const grace = numberField(form, "grace_seconds");
+      const parsed = platformTokenIssueBodySchema.safeParse(
+        grace === undefined ? {} : { grace_seconds: grace },
+      );
+      if (!parsed.success) {
+        return renderTenantAdmin(
+          c,
+          admin,
+          tenant.id,
+          { actionError: `No token issued: ${problems(parsed.error)}` },
+          400,
+        );
+      }
+      const issued = await issuePlatformToken(
+        c.get("services"),
+        tenant,
+        parsed.data.grace_seconds,
+        CONSOLE_ACTOR,
+      );
+      const page = (
+        <PlatformTokenOncePage
+          tenantName={tenant.name}
+          issued={issued}
+          csrf={admin.csrf}
+          origin={new URL(c.req.url).origin}
+        />
+      );
+      return renderPage(c, page, 201);
+    }),
+  );
+
+  app.post(
+    "/admin/console/tenants/:id/platform-token/revoke",
+    pageHandler("admin", async (c) => {
+      const posted = await adminForm(c);
+      if (posted instanceof Response) return posted;
+      const { admin, form } = posted;
+      const tenant = await existingTenant(c);
+      if (form.get("confirm") !== "yes") {
+        return renderTenantAdmin(
+          c,
+          admin,
+          tenant.id,
+          { actionError: "Not revoked: tick the box to confirm." },
+          400,
+        );
+      }
+      await revokePlatformTokens(c.get("services"), tenant, CONSOLE_ACTOR);
+      return seeOther(c, `/admin/console/tenants/${tenant.id}?done=token_revoked`);
     }),
   );
 

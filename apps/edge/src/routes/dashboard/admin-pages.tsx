@@ -92,13 +92,21 @@ export async function renderTenantAdmin(
       "No such tenant",
       "There is no tenant with this id. It may have been deleted.",
     );
-  const [report, audit] = await Promise.all([
+  const [report, audit, platformToken] = await Promise.all([
     tenantReport(services, tenant),
     services.audit.list({ tenantId: id, limit: 10 }),
+    services.platformTokens.status(id),
   ]);
   return renderPage(
     c,
-    <AdminTenantPage report={report} csrf={admin.csrf} tiers={tierOptions(c)} audit={audit} {...extra} />,
+    <AdminTenantPage
+      report={report}
+      csrf={admin.csrf}
+      tiers={tierOptions(c)}
+      audit={audit}
+      platformToken={platformToken}
+      {...extra}
+    />,
     status,
   );
 }

@@ -139,6 +139,43 @@ const rotate = idCommand(
   },
 );
 
+const token = idCommand(
+  "token",
+  "issue the tenant's Platform (/v3) bearer token, or rotate it (printed once); a replaced token works --grace-seconds more (default 3600)",
+  async (ctx, id) => {
+    const grace = ctx.flags.int("grace-seconds", 0);
+    await ctx.output.json(
+      await ctx.admin().tenants.issuePlatformToken(id, {
+        ...(grace === undefined ? {} : { graceSeconds: grace }),
+        ...signal(ctx.signal),
+      }),
+    );
+  },
+  {
+    "grace-seconds": {
+      type: "string",
+      valueName: "N",
+      description: "keep a replaced token working this long (0 stops it at once)",
+    },
+  },
+);
+
+const tokenStatus = idCommand(
+  "token-status",
+  "whether the tenant holds a Platform token, and since when (never the token)",
+  async (ctx, id) => {
+    await ctx.output.json(await ctx.admin().tenants.platformToken(id, signal(ctx.signal)));
+  },
+);
+
+const revokeToken = idCommand(
+  "revoke-token",
+  "revoke the tenant's Platform tokens (stops everywhere within 5 s)",
+  async (ctx, id) => {
+    await ctx.output.json(await ctx.admin().tenants.revokePlatformToken(id, signal(ctx.signal)));
+  },
+);
+
 const disable = idCommand(
   "disable",
   "refuse a tenant's requests (reversible with update --enable)",
@@ -152,4 +189,15 @@ const remove = idCommand("delete", "delete a tenant for good", async (ctx, id) =
   await ctx.output.json({ id, deleted: true });
 });
 
-export const tenantCommands: readonly Command[] = [create, list, show, update, rotate, disable, remove];
+export const tenantCommands: readonly Command[] = [
+  create,
+  list,
+  show,
+  update,
+  rotate,
+  token,
+  tokenStatus,
+  revokeToken,
+  disable,
+  remove,
+];

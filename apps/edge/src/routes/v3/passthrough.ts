@@ -1,0 +1,53 @@
+import { ApiError } from "@scangate/core";
+import { requestTarget } from "@scangate/core/http";
+import { readRequestBody } from "../../api/exchange";
+import { relayPlatform } from "../../upstream/platform";
+import { definePlatformRoute } from "./define";
+
+/** Headers of a Platform answer the caller gets (bodies are read whole, so no length or encoding). */
+function relayedHeaders(contentType: string | null, retryAfter: string | null): Headers {
+  const headers = new Headers({ "content-type": contentType ?? "application/json" });
+  if (retryAfter !== null) headers.set("retry-after", retryAfter);
+  return headers;
+}
+
+/**
+ * Every /v3 request (GET and POST), forwarded to the Platform upstream with a pool token and its
+ * organization: the caller's token and organization id never leave the edge. The answer keeps
+ * its status, bytes and content type (problem+json errors included). Free for now.
+ */
+export const platformForwardRoute = definePlatformRoute({
+  methods: ["GET", "POST"],
+  path: "/v3/*",
+  operation: "v3_forward",
+  cost: 0,
+  summary: "Forward a Platform API request to the upstream with the pool's token and organization",
+  handler: async (c) => {
+    const { platform, config } = c.get("services");
+    if (!platform) {
+      throw new ApiError(
+        "upstream_error",
+        "this endpoint has no Platform upstream configured (PLATFORM_CREDENTIALS); tell its operator",
+      );
+    }
+    const body = await readRequestBody(c);
+    const { pathname, search } = requestTarget(c.req.url);
+    c.get("usage").upstreamCalls += 1;
+    const relayed = await relayPlatform(
+      platform,
+      {
+        method: c.req.method,
+        target: pathname.replace(/\/{2,}/g, "/") + search,
+        body,
+        contentType: body ? (c.req.header("content-type") ?? "application/json") : undefined,
+        accept: c.req.header("accept"),
+      },
+      config.upstreamTimeoutMs,
+    );
+    const bodiless = relayed.status === 204 || relayed.status === 205 || relayed.status === 304;
+    return new Response(bodiless ? null : relayed.body, {
+      status: relayed.status,
+      headers: relayedHeaders(relayed.contentType, relayed.retryAfter),
+    });
+  },
+});

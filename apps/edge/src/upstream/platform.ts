@@ -1,0 +1,164 @@
+import { ApiError } from "@scangate/core";
+import type { Clock } from "@scangate/core/http";
+import type { PlatformCredential } from "../config";
+import { refusesCredential, restDuration, RotatingPool } from "./credential-pool";
+import type { Transport } from "./interface";
+import { upstreamFailure, withDeadline } from "./relay";
+
+// The Censys Platform API (/v3) upstream: a pool of personal access tokens, each with the
+// organization it acts for. The official SDKs send the token as `Authorization: Bearer` and the
+// organization as the `organization_id` query parameter or the `X-Organization-ID` header.
+
+/** The Platform pool: credentials named by their place in PLATFORM_CREDENTIALS, never by token. */
+export class PlatformPool extends RotatingPool<PlatformCredential> {
+  constructor(credentials: readonly PlatformCredential[], clock: Clock) {
+    const keys = new Map(credentials.map((c, i) => [c, `platform#${i + 1}`]));
+    super(credentials, (c) => keys.get(c) ?? "platform#?", clock);
+  }
+
+  /** Each token and its bearer header: strings no answer to a tenant may contain. */
+  secretMarkers(): string[] {
+    return this.credentials.map((c) => c.token);
+  }
+}
+
+const ORGANIZATION_PARAM = "organization_id";
+
+/**
+ * The request target (path and query, still encoded as sent) with the caller's
+ * `organization_id` parameters replaced by `organizationId`: the caller names its own
+ * organization on the Platform, which means nothing upstream. Other parameters keep their
+ * bytes and order; the parameter is added only where the caller sent one (the header always
+ * carries it).
+ */
+export function withOrganization(target: string, organizationId: string): string {
+  const queryAt = target.indexOf("?");
+  if (queryAt < 0) return target;
+  const path = target.slice(0, queryAt);
+  const parts = target.slice(queryAt + 1).split("&");
+  const isOrganization = (part: string) => {
+    const name = part.split("=", 1)[0] ?? "";
+    try {
+      return decodeURIComponent(name.replace(/\+/g, " ")) === ORGANIZATION_PARAM;
+    } catch {
+      return false;
+    }
+  };
+  const kept = parts.filter((part) => !isOrganization(part));
+  if (kept.length === parts.length) return target;
+  kept.push(`${ORGANIZATION_PARAM}=${encodeURIComponent(organizationId)}`);
+  return `${path}?${kept.join("&")}`;
+}
+
+/** One /v3 request on a caller's behalf: only these parts of it ever reach the upstream. */
+export interface PlatformCall {
+  readonly method: string;
+  /** Path from `/v3` on, with its query string as sent, e.g. `/v3/global/asset/host/1.1.1.1?at_time=...`. */
+  readonly target: string;
+  readonly body?: Uint8Array | undefined;
+  readonly contentType?: string | undefined;
+  /** The caller's Accept: the SDKs ask for vendor media types (`application/vnd.censys.api.v3.host.v1+json`). */
+  readonly accept?: string | undefined;
+  readonly signal: AbortSignal;
+}
+
+export interface PlatformAnswer {
+  readonly response: Response;
+  /** The pool entry that answered (`platform#N`, an identifier, not a secret). */
+  readonly credentialId: string;
+}
+
+/**
+ * The Platform at `baseUrl` (e.g. https://api.platform.censys.io) reached through `transport`.
+ * The caller's Authorization, X-Organization-ID, cookies and other headers never leave the edge;
+ * each try carries one pool credential, and one the upstream refuses (401, 403, 429) rests while
+ * the next is tried, as the legacy pool does.
+ */
+export class PlatformUpstream {
+  private readonly base: URL;
+
+  constructor(
+    readonly baseUrl: string,
+    private readonly transport: Transport,
+    private readonly pool: PlatformPool,
+  ) {
+    this.base = new URL(baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`);
+  }
+
+  async call(call: PlatformCall): Promise<PlatformAnswer> {
+    const candidates = this.pool.candidates();
+    let answer: PlatformAnswer | undefined;
+    for (const [i, credential] of candidates.entries()) {
+      const url = new URL(
+        withOrganization(call.target, credential.organizationId).replace(/^\/+/, ""),
+        this.base,
+      );
+      const headers = new Headers({
+        accept: call.accept ?? "application/json",
+        authorization: `Bearer ${credential.token}`,
+        "x-organization-id": credential.organizationId,
+      });
+      if (call.contentType) headers.set("content-type", call.contentType);
+      const response = await this.transport(
+        new Request(url, { method: call.method, headers, body: call.body ?? null, signal: call.signal }),
+      );
+      const key = this.pool.keyOf(credential);
+      answer = { response, credentialId: key };
+      if (!refusesCredential(response.status)) return answer;
+      this.pool.rest(key, restDuration(response));
+      if (i < candidates.length - 1) await response.body?.cancel();
+    }
+    if (!answer) throw new Error("no Platform credential to try");
+    return answer;
+  }
+
+  /** Whether `text` contains a pool token: such an answer is never relayed. */
+  revealsCredential(text: string): boolean {
+    return this.pool.secretMarkers().some((marker) => text.includes(marker));
+  }
+}
+
+/** A Platform answer read in full within the deadline: status, bytes and type as the upstream sent them. */
+export interface PlatformRelayed {
+  readonly status: number;
+  readonly body: Uint8Array;
+  readonly contentType: string | null;
+  readonly retryAfter: string | null;
+  readonly credentialId: string;
+}
+
+/**
+ * Sends `call` and reads the whole answer within `timeoutMs` (a 504 past it, a 502 when the
+ * upstream cannot be reached). A 401 means the upstream refused every token of the pool: the
+ * gateway's fault, not the caller's, so a 502 that tells the caller to tell the operator. An
+ * answer that contains a pool token is withheld (a 502).
+ */
+export async function relayPlatform(
+  upstream: PlatformUpstream,
+  call: Omit<PlatformCall, "signal">,
+  timeoutMs: number,
+): Promise<PlatformRelayed> {
+  const { response, credentialId, body } = await withDeadline(timeoutMs, async (signal) => {
+    const answer = await upstream.call({ ...call, signal });
+    return { ...answer, body: new Uint8Array(await answer.response.arrayBuffer()) };
+  }).catch((error: unknown) => {
+    throw upstreamFailure(error);
+  });
+  if (upstream.revealsCredential(new TextDecoder().decode(body))) {
+    console.error("Platform answer contained a pool token; withheld");
+    throw new ApiError("upstream_error");
+  }
+  if (response.status === 401) {
+    throw new ApiError(
+      "upstream_error",
+      "the Platform refused the gateway's tokens; tell the endpoint's operator",
+    );
+  }
+  return {
+    status: response.status,
+    body,
+    contentType: response.headers.get("content-type"),
+    retryAfter: response.headers.get("retry-after"),
+    credentialId,
+  };
+}
