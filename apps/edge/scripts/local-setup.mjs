@@ -30,8 +30,8 @@ export const ORIGIN_DEFAULT_CREDENTIAL = { api_id: "origin-local", api_secret: "
  * the edge's /v3 pool locally. Must match the origin's local v3 account.
  */
 export const ORIGIN_DEFAULT_PLATFORM_CREDENTIAL = {
-  token: "origin-local-platform-token",
-  organization_id: "00000000-0000-4000-8000-00000000a11c",
+  token: "censys_origin_local_personal_access_token",
+  organization_id: "6f3d2c1b-0a9e-4d8c-b7a6-5e4f3d2c1b0a",
 };
 export const DEMO_TENANT_NAME = "demo";
 

@@ -1,4 +1,10 @@
-import { platformTokenWithSecretSchema, v1UnauthorizedErrorSchema, v2ErrorSchema } from "@scangate/core";
+import {
+  platformTokenWithSecretSchema,
+  v1UnauthorizedErrorSchema,
+  v2ErrorSchema,
+  v3Envelope,
+  v3HostAssetSchema,
+} from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -6,6 +12,7 @@ import { admin, basicAuth, buildRequest, createTenant, type Fetch, tenantAuth } 
 import { json } from "./support/fake-upstream";
 import { FixedWindowRateLimiter, testClock, testEdge } from "./support/test-edge";
 import { suiteSecretWatch } from "./reliability/secret-watch";
+import { originFacts, seedOrigin } from "./support/origin-data";
 
 // The Platform API (/v3) at the edge: bearer-token auth of tenants, problem+json errors, and
 // the pass-through to the Platform token pool (scripted answers stand in for the upstream's /v3).
@@ -249,15 +256,6 @@ describe("/v3 forwarding", () => {
     expect(await res.json()).toEqual(problem);
   });
 
-  it("answers a path the origin does not serve with the origin's own 404", async () => {
-    const edge = testEdge({ vars: VARS });
-    const { auth } = await tenantWithToken(edge.fetch);
-    const res = await edge.fetch(buildRequest("GET", "/v3/no-such-route", { auth }));
-    expect(res.status).toBe(404);
-    await res.arrayBuffer();
-    expect(edge.upstream.callsTo("/v3/no-such-route")).toHaveLength(1);
-  });
-
   it("refuses other methods with 405 problem+json", async () => {
     const edge = echoEdge();
     const { auth } = await tenantWithToken(edge.fetch);
@@ -387,10 +385,10 @@ describe("/v3 token pool", () => {
     await expectProblem(await edge.fetch(buildRequest("GET", HOST, { auth })), 504);
   });
 
-  it("without Platform credentials /v3 answers a 502 that tells the caller to tell the operator", async () => {
+  it("without Platform credentials /v3 answers a 503 that tells the caller to tell the operator", async () => {
     const edge = testEdge();
     const { auth } = await tenantWithToken(edge.fetch);
-    await expectProblem(await edge.fetch(buildRequest("GET", HOST, { auth })), 502, /no Platform upstream/);
+    await expectProblem(await edge.fetch(buildRequest("GET", HOST, { auth })), 503, /no Platform upstream/);
     expect(edge.upstream.requests).toHaveLength(0);
   });
 
@@ -432,5 +430,50 @@ describe("/v3 and Basic credentials", () => {
     const edge = echoEdge();
     const { token } = await tenantWithToken(edge.fetch);
     await expectProblem(await edge.fetch(buildRequest("GET", HOST, { auth: basicAuth("x", token) })), 401);
+  });
+});
+
+describe("/v3 through the real origin's Platform surface", () => {
+  // The origin's local Platform account (apps/origin/wrangler.jsonc ORIGIN_ACCOUNTS).
+  const ORIGIN_PLATFORM = {
+    token: "censys_origin_local_personal_access_token",
+    organization_id: "6f3d2c1b-0a9e-4d8c-b7a6-5e4f3d2c1b0a",
+  };
+  const ORIGIN_VARS = { PLATFORM_CREDENTIALS: JSON.stringify([ORIGIN_PLATFORM]) };
+  beforeAll(async () => {
+    suiteSecretWatch.addMarkers([ORIGIN_PLATFORM.token]);
+    await seedOrigin();
+  });
+
+  it("serves a host from the origin with the caller's organization id replaced by the pool's", async () => {
+    const edge = testEdge({ vars: ORIGIN_VARS });
+    const { auth } = await tenantWithToken(edge.fetch);
+    const [ip] = (await originFacts()).hosts;
+    // The origin refuses an organization its token does not belong to (403): a 200 shows the
+    // edge sent the pool's organization, not this one.
+    const res = await edge.fetch(
+      buildRequest(
+        "GET",
+        `/v3/global/asset/host/${ip}?organization_id=33333333-3333-4333-8333-333333333333`,
+        {
+          auth,
+        },
+      ),
+    );
+    expect(res.status).toBe(200);
+    const body = v3Envelope(v3HostAssetSchema).parse(await res.json());
+    expect(body.result?.resource.ip).toBe(ip);
+    const [call] = edge.upstream.callsTo(`/v3/global/asset/host/${ip}`);
+    expect(new URL(call?.url ?? "http://x").searchParams.get("organization_id")).toBe(
+      ORIGIN_PLATFORM.organization_id,
+    );
+  });
+
+  it("answers a path the origin does not serve with the origin's own 404 problem", async () => {
+    const edge = testEdge({ vars: ORIGIN_VARS });
+    const { auth } = await tenantWithToken(edge.fetch);
+    const res = await edge.fetch(buildRequest("GET", "/v3/no-such-route", { auth }));
+    await expectProblem(res, 404);
+    expect(edge.upstream.callsTo("/v3/no-such-route")).toHaveLength(1);
   });
 });

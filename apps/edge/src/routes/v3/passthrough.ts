@@ -26,7 +26,7 @@ export const platformForwardRoute = definePlatformRoute({
     const { platform, config } = c.get("services");
     if (!platform) {
       throw new ApiError(
-        "upstream_error",
+        "unavailable",
         "this endpoint has no Platform upstream configured (PLATFORM_CREDENTIALS); tell its operator",
       );
     }
