@@ -2,12 +2,13 @@ import {
   platformTokenWithSecretSchema,
   v1UnauthorizedErrorSchema,
   v2ErrorSchema,
+  v3AuthenticationErrorSchema,
   v3Envelope,
   v3HostAssetSchema,
+  v3ProblemSchema,
 } from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { admin, basicAuth, buildRequest, createTenant, type Fetch, tenantAuth } from "./support/requests";
 import { json } from "./support/fake-upstream";
 import { FixedWindowRateLimiter, testClock, testEdge } from "./support/test-edge";
@@ -16,14 +17,6 @@ import { originFacts, seedOrigin } from "./support/origin-data";
 
 // The Platform API (/v3) at the edge: bearer-token auth of tenants, problem+json errors, and
 // the pass-through to the Platform token pool (scripted answers stand in for the upstream's /v3).
-
-/** The SDK's ErrorModel (censys-sdk-typescript src/models/errors/errormodel.ts), as the edge renders it. */
-const problemSchema = z.strictObject({
-  type: z.literal("about:blank"),
-  title: z.string().min(1),
-  status: z.number().int().min(400).max(599),
-  detail: z.string().min(1),
-});
 
 const POOL = [
   { token: "pool-token-alpha-0123456789", organization_id: "11111111-1111-4111-8111-111111111111" },
@@ -38,8 +31,10 @@ const HOST = "/v3/global/asset/host/1.1.1.1";
 async function expectProblem(res: Response, status: number, detail?: RegExp) {
   expect(res.status).toBe(status);
   expect(res.headers.get("content-type")).toBe("application/problem+json");
-  const body = problemSchema.parse(await res.json());
+  // core's v3 problem (the SDK's ErrorModel); a 401 also carries the SDK's AuthenticationError.
+  const body = (status === 401 ? v3AuthenticationErrorSchema : v3ProblemSchema).parse(await res.json());
   expect(body.status).toBe(status);
+  expect(body.type).toBe("about:blank");
   if (detail) expect(body.detail).toMatch(detail);
   return body;
 }
