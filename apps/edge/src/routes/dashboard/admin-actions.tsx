@@ -47,6 +47,11 @@ function unknownTier(c: PageContext, tier: string | undefined): string | undefin
   return tier === undefined ? undefined : unknownTierProblem(c.get("services").config.rateTiers, tier);
 }
 
+/** The tenant's page again, saying why an action was not done (400): nothing was changed. */
+function notDone(c: PageContext, admin: SignedIn, tenantId: string, why: string): Promise<Response> {
+  return renderTenantAdmin(c, admin, tenantId, { actionError: why }, 400);
+}
+
 /** The page that shows a tenant's new secret, the only time it is ever shown. */
 function secretOnce(
   c: PageContext,
@@ -139,23 +144,11 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
       const { admin, form } = posted;
       const before = await existingTenant(c);
       if (form.get("confirm") !== "yes") {
-        return renderTenantAdmin(
-          c,
-          admin,
-          before.id,
-          { actionError: "Not rotated: tick the box to confirm." },
-          400,
-        );
+        return notDone(c, admin, before.id, "Not rotated: tick the box to confirm.");
       }
       const parsed = tenantRotateBodySchema.safeParse({ grace_seconds: numberField(form, "grace_seconds") });
       if (!parsed.success) {
-        return renderTenantAdmin(
-          c,
-          admin,
-          before.id,
-          { actionError: `Not rotated: ${problems(parsed.error)}` },
-          400,
-        );
+        return notDone(c, admin, before.id, `Not rotated: ${problems(parsed.error)}`);
       }
       const tenant = await rotateSecret(c.get("services"), before, parsed.data.grace_seconds, CONSOLE_ACTOR);
       if (!tenant) throw noSuchTenant();
@@ -171,26 +164,14 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
       const { admin, form } = posted;
       const tenant = await existingTenant(c);
       if (form.get("confirm") !== "yes") {
-        return renderTenantAdmin(
-          c,
-          admin,
-          tenant.id,
-          { actionError: "No token issued: tick the box to confirm." },
-          400,
-        );
+        return notDone(c, admin, tenant.id, "No token issued: tick the box to confirm.");
       }
       const grace = numberField(form, "grace_seconds");
       const parsed = platformTokenIssueBodySchema.safeParse(
         grace === undefined ? {} : { grace_seconds: grace },
       );
       if (!parsed.success) {
-        return renderTenantAdmin(
-          c,
-          admin,
-          tenant.id,
-          { actionError: `No token issued: ${problems(parsed.error)}` },
-          400,
-        );
+        return notDone(c, admin, tenant.id, `No token issued: ${problems(parsed.error)}`);
       }
       const issued = await issuePlatformToken(
         c.get("services"),
@@ -218,13 +199,7 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
       const { admin, form } = posted;
       const tenant = await existingTenant(c);
       if (form.get("confirm") !== "yes") {
-        return renderTenantAdmin(
-          c,
-          admin,
-          tenant.id,
-          { actionError: "Not revoked: tick the box to confirm." },
-          400,
-        );
+        return notDone(c, admin, tenant.id, "Not revoked: tick the box to confirm.");
       }
       await revokePlatformTokens(c.get("services"), tenant, CONSOLE_ACTOR);
       return seeOther(c, `/admin/console/tenants/${tenant.id}?done=token_revoked`);
@@ -243,13 +218,7 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
         const { admin, form } = posted;
         const before = await existingTenant(c);
         if (disabled && form.get("confirm") !== "yes") {
-          return renderTenantAdmin(
-            c,
-            admin,
-            before.id,
-            { actionError: "Not disabled: tick the box to confirm." },
-            400,
-          );
+          return notDone(c, admin, before.id, "Not disabled: tick the box to confirm.");
         }
         if (
           before.disabled !== disabled &&
