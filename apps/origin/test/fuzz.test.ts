@@ -2,9 +2,9 @@
  * Property-based fuzzing of every origin route (ORIGIN_ROUTES) and of paths beside them,
  * through the worker's entry: valid requests, valid requests with one field made bad, and raw
  * junk. Every answer: no 5xx; JSON in the route version's error shape or the route's success
- * shape; no account secret in it. A sample of cases compares the databases before and after:
- * a refused request changes no stored row. The edge's own suite is test/reliability/fuzz.test.ts
- * there; both share test/support/fuzz.ts.
+ * shape; no account secret in it. Requests go in concurrent batches, and the databases are
+ * compared after every batch: a refused request changes no stored row. The edge's own suite is
+ * test/reliability/fuzz.test.ts there; both run through fuzzRoutes in test/support/fuzz.ts.
  *
  * The seed is printed at the start ("origin fuzz seed N"); replay a failure with
  * `FUZZ_SEED=N npx vitest run test/fuzz.test.ts`.
@@ -12,35 +12,31 @@
 import { type z } from "zod";
 import { versionOfPath } from "@scangate/core/http";
 import { env, exports } from "cloudflare:workers";
-import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
-import { changedTables, ORIGIN_MUTABLE, type Snapshot, snapshotDatabase } from "./support/d1-snapshot";
+import { beforeAll, describe } from "vitest";
+import { ORIGIN_MUTABLE } from "./support/d1-snapshot";
+import { D1Writes } from "./support/d1-writes";
 import { ORIGIN_ROUTES } from "../src/routes";
 import { seedTestDataset } from "./seed-fixture";
 import { certificateDocs, hostFacts } from "./support/dataset-facts";
 import {
-  answerProblem,
   type Credentials,
-  type Expectation,
-  type FuzzRequest,
   type FuzzRoute,
+  fuzzRoutes,
   fuzzSeed,
   jsonSchemaOf,
   junkRequest,
-  mutatedRequest,
   type Samples,
-  toRequest,
-  validRequest,
 } from "./support/fuzz";
 import { configuredAccount, defaultAuth } from "./support/requests";
 
 /** Cases per route and kind, and of junk (see the edge README's "Tests" for the budget). */
-const RUNS = { valid: 5, mutated: 8, junk: 300 } as const;
-/** One case in this many also compares the databases before and after. */
-const D1_SAMPLE = 200;
+const CASES = { valid: 10, mutated: 60, junk: 6_000 } as const;
+/** Requests sent at once (one property run). */
+const BATCH = 10;
 
 const seed = fuzzSeed(env.FUZZ_SEED);
-console.log(`origin fuzz seed ${seed} (replay: FUZZ_SEED=${seed} npx vitest run test/fuzz.test.ts)`);
+const replay = `FUZZ_SEED=${seed} npx vitest run test/fuzz.test.ts`;
+console.log(`origin fuzz seed ${seed} (replay: ${replay})`);
 
 const BASE = "http://origin.test";
 
@@ -85,6 +81,10 @@ const secrets = [account.api_secret, btoa(`${account.api_id}:${account.api_secre
 /** The origin has no admin API: its "admin" credential is just another wrong one. */
 const credentials: Credentials = { tenant: defaultAuth(), admin: "Bearer not-an-origin-credential" };
 const samples: Samples = {};
+const writes = new D1Writes({
+  origin: { db: env.DB, mutable: ORIGIN_MUTABLE },
+  originSnapshots: { db: env.SNAPSHOTS, mutable: { tables: [], columns: {} } },
+});
 
 beforeAll(async () => {
   await seedTestDataset();
@@ -108,16 +108,8 @@ beforeAll(async () => {
     name: ["fuzz-tag"],
     contents: ["a note"],
   } satisfies Samples);
+  await writes.start();
 }, 60_000);
-
-let caseNumber = 0;
-
-async function snapshot(): Promise<Record<string, Snapshot>> {
-  return {
-    origin: await snapshotDatabase(env.DB, ORIGIN_MUTABLE),
-    originSnapshots: await snapshotDatabase(env.SNAPSHOTS, { tables: [], columns: {} }),
-  };
-}
 
 /** Waits out the jobs valid cases started (their rows change in the background). */
 async function jobsSettled(): Promise<void> {
@@ -131,58 +123,31 @@ async function jobsSettled(): Promise<void> {
   throw new Error("jobs stayed pending");
 }
 
-async function check(request: FuzzRequest, expected: Expectation, compareD1: boolean): Promise<void> {
-  caseNumber += 1;
-  if (compareD1) await jobsSettled();
-  const before = compareD1 ? await snapshot() : undefined;
-  const response = await exports.default.fetch(toRequest(BASE, request));
-  const status = response.status;
-  const problem = await answerProblem(request, response, expected, secrets);
-  if (problem !== null)
-    throw new Error(
-      `${problem}: ${request.what}: ${request.method} ${request.path.slice(0, 300)} → ${status}`,
-    );
-  if (before && status >= 400) {
-    const changed = changedTables(before, await snapshot());
-    if (changed.length > 0)
-      throw new Error(`a refused ${request.what} (${status}) changed stored rows: ${changed.join(", ")}`);
-  }
-}
-
-const sampled = fc.nat({ max: D1_SAMPLE - 1 }).map((n) => n === 0);
-/** Each property's own seed, fixed by its place (so `-t` or a changed route list replays the rest). */
-const options = (numRuns: number, place: number) => ({ numRuns, seed: seed + place, endOnFailure: true });
-
 describe("origin fuzz", () => {
-  for (const [k, kind] of (["valid", "mutated"] as const).entries()) {
-    it(`${kind} requests to every route: no 5xx, JSON in the route's shape, no refused write`, async () => {
-      for (const [r, route] of routes.entries()) {
-        const make = kind === "valid" ? validRequest : mutatedRequest;
-        await fc.assert(
-          fc.asyncProperty(make(route, samples, credentials), sampled, (request, compare) =>
-            check(
-              request,
-              { version: route.version, ok: request.routeMayChange ? undefined : route.ok },
-              compare,
-            ),
-          ),
-          options(RUNS[kind], 1_000 * k + r),
-        );
-      }
-    }, 600_000);
-  }
-
-  it("raw junk: any method, path, header and body", async () => {
-    const prefixes = ["/", "/api", "/api/v1/", "/api/v2/", "/api/v2/hosts/", "/health", "/x"];
-    await fc.assert(
-      fc.asyncProperty(junkRequest(prefixes, credentials), sampled, (request, compare) =>
-        check(request, { version: versionOfPath(new URL(`${BASE}${request.path}`).pathname) }, compare),
+  fuzzRoutes(
+    {
+      name: "origin",
+      base: BASE,
+      send: (request) => exports.default.fetch(request),
+      secrets,
+      changes: async () => {
+        await jobsSettled();
+        return writes.changes();
+      },
+    },
+    {
+      routes,
+      samples,
+      credentials,
+      cases: CASES,
+      batch: BATCH,
+      seed,
+      junk: junkRequest(
+        ["/", "/api", "/api/v1/", "/api/v2/", "/api/v2/hosts/", "/health", "/x"],
+        credentials,
       ),
-      options(RUNS.junk, 2_000),
-    );
-  }, 600_000);
-
-  it("ran every case", () => {
-    expect(caseNumber).toBeGreaterThanOrEqual(routes.length * (RUNS.valid + RUNS.mutated) + RUNS.junk);
-  });
+      junkExpectation: (request) => ({ version: versionOfPath(new URL(`${BASE}${request.path}`).pathname) }),
+      replay,
+    },
+  );
 });
