@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { EDGE_DIR, ORIGIN_DIR } from "./paths";
-import { inspectWorker } from "./inspector";
+import { inspectWorker, type WorkerInspector } from "./inspector";
 
 interface ProcessInfo {
   pid: number;
@@ -30,7 +30,11 @@ export interface WorkerProcesses {
 
 export interface WorkerMemory {
   worker: string;
+  pids: number[];
+  /** Resident set of its workerd processes, and its anonymous and file-backed parts. */
   rssBytes: number | null;
+  rssAnonBytes: number | null;
+  rssFileBytes: number | null;
   heapUsedBytes: number | null;
   note?: string;
 }
@@ -120,25 +124,79 @@ function rssOf(pids: readonly number[]): number | null {
   return pids.length > 0 ? total : null;
 }
 
-/** The heap the worker's isolate keeps after a full collection, through its inspector port. */
-async function heapOf(processes: WorkerProcesses): Promise<{ bytes: number | null; note?: string }> {
-  if (processes.inspectorPort === null) return { bytes: null, note: "no inspector port" };
+/** `work`, or a note that it did not finish in `ms`. */
+async function within<T>(ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${ms / 1000} s`)), ms);
+  });
   try {
-    const base = `127.0.0.1:${processes.inspectorPort}`;
-    const targets = (await (await fetch(`http://${base}/json/list`)).json()) as Array<{
-      webSocketDebuggerUrl?: string;
-    }>;
-    const target = targets.find((t) => t.webSocketDebuggerUrl)?.webSocketDebuggerUrl;
-    if (!target) return { bytes: null, note: `inspector lists no target (${JSON.stringify(targets)})` };
-    const inspector = await inspectWorker(new URL(`ws://${base}`), target.slice(target.lastIndexOf("/") + 1));
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Open inspector sessions, by worker process: kept for later readings. */
+const sessions = new Map<number, WorkerInspector>();
+
+/**
+ * The heap the worker's isolate keeps after a full collection, through its inspector port (a
+ * session opened once per process and kept: wrangler's inspector proxy did not answer a second
+ * session). When the collection does not answer, the heap as V8 has it, garbage included.
+ */
+async function heapOf(processes: WorkerProcesses): Promise<{ bytes: number | null; note?: string }> {
+  const port = processes.inspectorPort;
+  if (port === null) return { bytes: null, note: "no inspector port" };
+  try {
+    // By process: a restarted origin has the same port, not the same isolate.
+    let inspector = sessions.get(processes.wrangler);
+    if (!inspector) {
+      const base = `127.0.0.1:${port}`;
+      const targets = (await (
+        await fetch(`http://${base}/json/list`, { signal: AbortSignal.timeout(5_000) })
+      ).json()) as Array<{ webSocketDebuggerUrl?: string }>;
+      const target = targets.find((t) => t.webSocketDebuggerUrl)?.webSocketDebuggerUrl;
+      if (!target) return { bytes: null, note: `inspector lists no target (${JSON.stringify(targets)})` };
+      inspector = await within(
+        10_000,
+        inspectWorker(new URL(`ws://${base}`), target.slice(target.lastIndexOf("/") + 1)),
+      );
+      sessions.set(processes.wrangler, inspector);
+    }
     try {
-      return { bytes: (await inspector.heapAfterCollection()).usedSize };
-    } finally {
-      inspector.close();
+      return { bytes: (await within(20_000, inspector.heapAfterCollection())).usedSize };
+    } catch (error) {
+      const peak = await within(10_000, inspector.watchHeap(60_000).stop());
+      return {
+        bytes: peak.usedSize,
+        note: `heap without a collection (the collection: ${error instanceof Error ? error.message : String(error)})`,
+      };
     }
   } catch (error) {
     return { bytes: null, note: `inspector: ${error instanceof Error ? error.message : String(error)}` };
   }
+}
+
+/** Closes the inspector sessions (the process exits only once they are closed). */
+export function closeInspectors(): void {
+  for (const inspector of sessions.values()) inspector.close();
+  sessions.clear();
+}
+
+function rssParts(pids: readonly number[]): { anon: number; file: number } | null {
+  let anon = 0;
+  let file = 0;
+  for (const pid of pids) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      anon += Number(/RssAnon:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+      file += Number(/RssFile:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+    } catch {
+      return null;
+    }
+  }
+  return pids.length > 0 ? { anon, file } : null;
 }
 
 export async function memoryOf(workers: {
@@ -148,9 +206,13 @@ export async function memoryOf(workers: {
   const out: WorkerMemory[] = [];
   for (const processes of [workers.edge, workers.origin]) {
     const heap = await heapOf(processes);
+    const parts = rssParts(processes.workerd);
     out.push({
       worker: processes.worker,
+      pids: processes.workerd,
       rssBytes: rssOf(processes.workerd),
+      rssAnonBytes: parts?.anon ?? null,
+      rssFileBytes: parts?.file ?? null,
       heapUsedBytes: heap.bytes,
       ...(heap.note ? { note: heap.note } : {}),
     });

@@ -51,6 +51,7 @@ const ROUTES = {
   metadata: ["get", "/api/v2/metadata/hosts"],
   account: ["get", "/api/v1/account"],
   query: ["post", "/api/v1/query"],
+  queryStatus: ["get", "/api/v1/query/{job_id}"],
 } as const;
 
 /** The mix over the local system's dataset (hosts and certificates read from the origin). */
@@ -173,12 +174,25 @@ export async function trafficMix(edgeUrl: string, origin: SqlEndpoint, table: st
       8,
       () =>
         pick<SoakRequest>([
-          { kind: "bad request", method: "GET", path: "/api/v2/hosts/not-an-ip", cost: 0 },
-          { kind: "bad request", method: "GET", path: "/api/v1/view/nothing/x", cost: 0 },
-          { kind: "bad request", method: "GET", path: "/api/v2/hosts/search?per_page=0", cost: 0 },
-          { kind: "bad request", method: "POST", path: "/api/v1/search/certificates", body: "{", cost: 0 },
+          // Each at its route's cost: the edge refuses most before any charge, and whatever it
+          // serves after all is charged as the route is.
+          { kind: "bad request", method: "GET", path: "/api/v2/hosts/not-an-ip", cost: costs.hostView },
+          { kind: "bad request", method: "GET", path: "/api/v1/view/nothing/x", cost: costs.view },
+          { kind: "bad request", method: "GET", path: "/api/v2/hosts/search?per_page=0", cost: costs.search },
+          {
+            kind: "bad request",
+            method: "POST",
+            path: "/api/v1/search/certificates",
+            body: "{",
+            cost: costs.v1Search,
+          },
           { kind: "bad request", method: "GET", path: "/api/v2/no-such-route", cost: 0 },
-          { kind: "bad request", method: "GET", path: `/api/v1/query/job_${"0".repeat(32)}`, cost: 0 },
+          {
+            kind: "bad request",
+            method: "GET",
+            path: `/api/v1/query/job_${"0".repeat(32)}`,
+            cost: costs.queryStatus,
+          },
         ]),
     ],
   ];

@@ -14,7 +14,7 @@ import { startLocalSystem } from "./local-start";
 import { REPO_ROOT, RESULTS_DIR, STATE_DIR } from "./paths";
 import { sqlDataset } from "./scenarios/sql";
 import { charged, type Traffic, trafficMix } from "./soak-traffic";
-import { findWorkers, memoryOf, restartOrigin, type WorkerMemory } from "./soak-processes";
+import { closeInspectors, findWorkers, memoryOf, restartOrigin, type WorkerMemory } from "./soak-processes";
 
 const log = (message: string) => process.stderr.write(`soak: ${message}\n`);
 
@@ -40,7 +40,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One answer (or its absence), as the figures need it. */
 interface Outcome {
+  /** When it was sent and answered (or given up). */
   at: number;
+  end: number;
   tenant: number;
   kind: string;
   status: number | "no answer";
@@ -111,6 +113,7 @@ async function main(): Promise<number> {
   );
   let restarted: { stop(): Promise<void> } | undefined;
   const stopAll = async () => {
+    closeInspectors();
     await restarted?.stop();
     await system.stop();
   };
@@ -184,6 +187,7 @@ async function main(): Promise<number> {
           const body = await answerOf(response);
           outcome = {
             at,
+            end: Date.now(),
             tenant: t,
             kind: request.kind,
             status: response.status,
@@ -198,7 +202,7 @@ async function main(): Promise<number> {
               `${response.status} at +${((at - began) / 1000).toFixed(1)} s: ${request.kind} ${request.method} ${request.path}: ${JSON.stringify(body).slice(0, 200)}`,
             );
         } catch (error) {
-          outcome = { at, tenant: t, kind: request.kind, status: "no answer", charge: 0 };
+          outcome = { at, end: Date.now(), tenant: t, kind: request.kind, status: "no answer", charge: 0 };
           log(
             `no answer: ${request.kind} ${request.path}: ${error instanceof Error ? error.message : error}`,
           );
@@ -309,8 +313,9 @@ async function main(): Promise<number> {
   }
 
   // The figures.
+  // A request in flight at any moment of the window (sent before the kill, answered after it, too).
   const inWindow = (o: Outcome) =>
-    window !== undefined && o.at >= window.killedAt && o.at <= window.edgeHealthyAt;
+    window !== undefined && o.end >= window.killedAt && o.at <= window.edgeHealthyAt;
   const statusCounts = (list: Outcome[]) => {
     const counts: Record<string, number> = {};
     for (const o of list) counts[String(o.status)] = (counts[String(o.status)] ?? 0) + 1;
@@ -351,7 +356,7 @@ async function main(): Promise<number> {
     bytes === null || bytes === undefined ? "n/a" : `${(bytes / 2 ** 20).toFixed(1)} MiB`;
   const memoryLines = (memory.start ?? []).map((start) => {
     const end = memory.end?.find((m) => m.worker === start.worker);
-    return `  ${start.worker.padEnd(7)} workerd RSS ${mb(start.rssBytes).padStart(10)} → ${mb(end?.rssBytes).padStart(10)}; isolate heap (after a collection) ${mb(start.heapUsedBytes).padStart(10)} → ${mb(end?.heapUsedBytes).padStart(10)}${start.note || end?.note ? ` (${[start.note, end?.note].filter(Boolean).join("; ")})` : ""}`;
+    return `  ${start.worker.padEnd(7)} workerd RSS ${mb(start.rssBytes).padStart(10)} → ${mb(end?.rssBytes).padStart(10)} (anonymous ${mb(start.rssAnonBytes)} → ${mb(end?.rssAnonBytes)}, file-backed ${mb(start.rssFileBytes)} → ${mb(end?.rssFileBytes)}); isolate heap (after a collection) ${mb(start.heapUsedBytes).padStart(10)} → ${mb(end?.heapUsedBytes).padStart(10)}${start.note || end?.note ? ` (${[start.note, end?.note].filter(Boolean).join("; ")})` : ""}`;
   });
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   const load = os

@@ -601,8 +601,11 @@ export interface FuzzPlan {
   credentials: Credentials;
   /** Cases per route (valid, mutated) and of raw junk in all. */
   cases: { valid: number; mutated: number; junk: number };
-  /** Requests sent at once: one property run is a batch, D1 is compared after each. */
-  batch: number;
+  /**
+   * Requests sent at once: one property run is a batch, D1 is compared after each. Junk batches
+   * may be larger: nearly all of it is refused before any work.
+   */
+  batch: { routes: number; junk: number };
   seed: number;
   junk: fc.Arbitrary<FuzzRequest>;
   junkExpectation(request: FuzzRequest): Expectation;
@@ -620,11 +623,11 @@ const describeSent = ({ request, status }: Sent) =>
 
 /** The cases a plan makes: its routes' valid and mutated ones and the junk. */
 export function plannedCases(plan: FuzzPlan): { valid: number; mutated: number; junk: number } {
-  const perRoute = (n: number) => Math.ceil(n / plan.batch) * plan.batch;
+  const whole = (n: number, batch: number) => Math.ceil(n / batch) * batch;
   return {
-    valid: plan.routes.length * perRoute(plan.cases.valid),
-    mutated: plan.routes.length * perRoute(plan.cases.mutated),
-    junk: perRoute(plan.cases.junk),
+    valid: plan.routes.length * whole(plan.cases.valid, plan.batch.routes),
+    mutated: plan.routes.length * whole(plan.cases.mutated, plan.batch.routes),
+    junk: whole(plan.cases.junk, plan.batch.junk),
   };
 }
 
@@ -677,9 +680,8 @@ export function fuzzRoutes(target: FuzzTarget, plan: FuzzPlan): void {
     }
   }
 
-  const runs = (cases: number) => Math.ceil(cases / plan.batch);
-  const ofBatch = <T>(arbitrary: fc.Arbitrary<T>) =>
-    fc.array(arbitrary, { minLength: plan.batch, maxLength: plan.batch });
+  const ofBatch = <T>(arbitrary: fc.Arbitrary<T>, size: number) =>
+    fc.array(arbitrary, { minLength: size, maxLength: size });
   /** Each property's own seed, fixed by its place (so `-t` or a changed route list replays the rest). */
   const options = (numRuns: number, place: number) => ({
     numRuns,
@@ -693,16 +695,18 @@ export function fuzzRoutes(target: FuzzTarget, plan: FuzzPlan): void {
         const make = kind === "valid" ? validRequest : mutatedRequest;
         const started = Date.now();
         await fc.assert(
-          fc.asyncProperty(ofBatch(make(route, plan.samples, plan.credentials)), (requests) =>
-            batch(
-              kind,
-              requests.map((request) => ({
-                request,
-                expected: { version: route.version, ok: request.routeMayChange ? undefined : route.ok },
-              })),
-            ),
+          fc.asyncProperty(
+            ofBatch(make(route, plan.samples, plan.credentials), plan.batch.routes),
+            (requests) =>
+              batch(
+                kind,
+                requests.map((request) => ({
+                  request,
+                  expected: { version: route.version, ok: request.routeMayChange ? undefined : route.ok },
+                })),
+              ),
           ),
-          options(runs(plan.cases[kind]), 1_000 * k + r),
+          options(Math.ceil(plan.cases[kind] / plan.batch.routes), 1_000 * k + r),
         );
         const took = Date.now() - started;
         // The slow routes, so a run that nears its time budget shows where the time went.
@@ -714,13 +718,13 @@ export function fuzzRoutes(target: FuzzTarget, plan: FuzzPlan): void {
 
   it("raw junk: any method, path, header and body", async () => {
     await fc.assert(
-      fc.asyncProperty(ofBatch(plan.junk), (requests) =>
+      fc.asyncProperty(ofBatch(plan.junk, plan.batch.junk), (requests) =>
         batch(
           "junk",
           requests.map((request) => ({ request, expected: plan.junkExpectation(request) })),
         ),
       ),
-      options(runs(plan.cases.junk), 2_000),
+      options(Math.ceil(plan.cases.junk / plan.batch.junk), 2_000),
     );
   }, 600_000);
 
@@ -729,7 +733,7 @@ export function fuzzRoutes(target: FuzzTarget, plan: FuzzPlan): void {
     const total = sent.valid + sent.mutated + sent.junk;
     console.log(
       `${target.name} fuzz: ${total} cases (valid ${sent.valid}, mutated ${sent.mutated}, junk ${sent.junk}) ` +
-        `to ${plan.routes.length} routes in ${sent.batches} batches of ${plan.batch}, D1 compared after each; ` +
+        `to ${plan.routes.length} routes in ${sent.batches} batches (${plan.batch.routes} requests a route batch, ${plan.batch.junk} a junk one), D1 compared after each; ` +
         `${sent.resent} refused requests re-sent alone (their batch also had accepted ones that wrote)`,
     );
     expect({ valid: sent.valid, mutated: sent.mutated, junk: sent.junk }).toEqual(planned);
