@@ -204,7 +204,7 @@ async function main(): Promise<number> {
         } catch (error) {
           outcome = { at, end: Date.now(), tenant: t, kind: request.kind, status: "no answer", charge: 0 };
           log(
-            `no answer: ${request.kind} ${request.path}: ${error instanceof Error ? error.message : error}`,
+            `no answer: ${request.kind} ${request.path}: ${error instanceof Error ? error.message : String(error)}`,
           );
         }
         outcomes.push(outcome);
