@@ -14,6 +14,11 @@ const TOUCHED = "fuzz_touched";
 export interface WatchedDatabase {
   db: D1Database;
   mutable: MutableParts;
+  /**
+   * Per table, an SQL condition of the rows compared; rows outside it may come and go (the
+   * edge's negative cache rows: a 404 the upstream gave is stored, by design).
+   */
+  compared?: Readonly<Record<string, string>>;
 }
 
 const TABLE_COUNT = "select count(*) as n from sqlite_master where type = 'table'";
@@ -139,8 +144,11 @@ export class D1Writes {
   }
 
   private async digest(name: string, table: string): Promise<TableState> {
-    const { db, mutable } = this.database(name);
-    const { results } = await db.prepare(`select * from ${quote(table)}`).all<Record<string, unknown>>();
+    const { db, mutable, compared } = this.database(name);
+    const where = compared?.[table] ? ` where ${compared[table]}` : "";
+    const { results } = await db
+      .prepare(`select * from ${quote(table)}${where}`)
+      .all<Record<string, unknown>>();
     const skip = mutable.columns[table] ?? [];
     const rows = results
       .map((row) => JSON.stringify(Object.entries(row).filter(([column]) => !skip.includes(column))))
