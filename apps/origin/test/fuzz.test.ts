@@ -2,47 +2,47 @@
  * Property-based fuzzing of every origin route (ORIGIN_ROUTES) and of paths beside them,
  * through the worker's entry: valid requests, valid requests with one field made bad, and raw
  * junk. Every answer: no 5xx; JSON in the route version's error shape or the route's success
- * shape; no account secret in it. A sample of cases compares the databases before and after:
- * a refused request changes no stored row. The edge's own suite is test/reliability/fuzz.test.ts
- * there; both share test/support/fuzz.ts.
+ * shape; no account secret in it. Requests go in concurrent batches, and the databases are
+ * compared after every batch: a refused request changes no stored row. The edge's own suite is
+ * test/reliability/fuzz.test.ts there; both run through fuzzRoutes in test/support/fuzz.ts.
  *
  * The seed is printed at the start ("origin fuzz seed N"); replay a failure with
  * `FUZZ_SEED=N npx vitest run test/fuzz.test.ts`.
  */
 import { type z } from "zod";
-import { versionOfPath } from "@scangate/core/http";
+import { lenientPath, versionOfPath } from "@scangate/core/http";
 import { env, exports } from "cloudflare:workers";
-import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
-import { changedTables, ORIGIN_MUTABLE, type Snapshot, snapshotDatabase } from "./support/d1-snapshot";
+import { beforeAll, describe } from "vitest";
+import { ORIGIN_MUTABLE } from "./support/d1-snapshot";
+import { D1Writes } from "./support/d1-writes";
 import { ORIGIN_ROUTES } from "../src/routes";
 import { seedTestDataset } from "./seed-fixture";
 import { certificateDocs, hostFacts } from "./support/dataset-facts";
 import {
-  answerProblem,
   type Credentials,
-  type Expectation,
-  type FuzzRequest,
   type FuzzRoute,
+  fuzzRoutes,
   fuzzSeed,
   fuzzVersionOfPath,
   jsonSchemaOf,
   junkRequest,
-  mutatedRequest,
   type Samples,
-  toRequest,
-  validRequest,
 } from "./support/fuzz";
 import { configuredAccount, defaultAuth } from "./support/requests";
 import { platformAccount } from "./v3-requests";
 
 /** Cases per route and kind, and of junk (see the edge README's "Tests" for the budget). */
-const RUNS = { valid: 5, mutated: 8, junk: 300 } as const;
-/** One case in this many also compares the databases before and after. */
-const D1_SAMPLE = 200;
+const CASES = { valid: 5, mutated: 8, junk: 300 } as const;
+/**
+ * Requests sent at once (one property run). One: with batches of 10 and 25 this suite slowed
+ * down run after run (seconds a batch) and one junk batch ended in a RangeError (maximum call
+ * stack) in the test isolate, which also runs the worker; not yet explained (edge README "Tests").
+ */
+const BATCH = { routes: 1, junk: 1 };
 
 const seed = fuzzSeed(env.FUZZ_SEED);
-console.log(`origin fuzz seed ${seed} (replay: FUZZ_SEED=${seed} npx vitest run test/fuzz.test.ts)`);
+const replay = `FUZZ_SEED=${seed} npx vitest run test/fuzz.test.ts`;
+console.log(`origin fuzz seed ${seed} (replay: ${replay})`);
 
 const BASE = "http://origin.test";
 
@@ -96,6 +96,10 @@ const credentials: Credentials = {
   platform: `Bearer ${token}`,
 };
 const samples: Samples = {};
+const writes = new D1Writes({
+  origin: { db: env.DB, mutable: ORIGIN_MUTABLE },
+  originSnapshots: { db: env.SNAPSHOTS, mutable: { tables: [], columns: {} } },
+});
 
 beforeAll(async () => {
   await seedTestDataset();
@@ -132,16 +136,8 @@ beforeAll(async () => {
     end_time: ["2020-01-01T00:00:00Z"],
     granularity: ["daily", "monthly"],
   } satisfies Samples);
+  await writes.start();
 }, 60_000);
-
-let caseNumber = 0;
-
-async function snapshot(): Promise<Record<string, Snapshot>> {
-  return {
-    origin: await snapshotDatabase(env.DB, ORIGIN_MUTABLE),
-    originSnapshots: await snapshotDatabase(env.SNAPSHOTS, { tables: [], columns: {} }),
-  };
-}
 
 /** Waits out the jobs valid cases started (their rows change in the background). */
 async function jobsSettled(): Promise<void> {
@@ -155,71 +151,34 @@ async function jobsSettled(): Promise<void> {
   throw new Error("jobs stayed pending");
 }
 
-async function check(request: FuzzRequest, expected: Expectation, compareD1: boolean): Promise<void> {
-  caseNumber += 1;
-  if (compareD1) await jobsSettled();
-  const before = compareD1 ? await snapshot() : undefined;
-  const response = await exports.default.fetch(toRequest(BASE, request));
-  const status = response.status;
-  const problem = await answerProblem(request, response, expected, secrets);
-  if (problem !== null)
-    throw new Error(
-      `${problem}: ${request.what}: ${request.method} ${request.path.slice(0, 300)} → ${status}`,
-    );
-  if (before && status >= 400) {
-    const changed = changedTables(before, await snapshot());
-    if (changed.length > 0)
-      throw new Error(`a refused ${request.what} (${status}) changed stored rows: ${changed.join(", ")}`);
-  }
-}
-
-const sampled = fc.nat({ max: D1_SAMPLE - 1 }).map((n) => n === 0);
-/** Each property's own seed, fixed by its place (so `-t` or a changed route list replays the rest). */
-const options = (numRuns: number, place: number) => ({ numRuns, seed: seed + place, endOnFailure: true });
-
 describe("origin fuzz", () => {
-  for (const [k, kind] of (["valid", "mutated"] as const).entries()) {
-    it(`${kind} requests to every route: no 5xx, JSON in the route's shape, no refused write`, async () => {
-      for (const [r, route] of routes.entries()) {
-        const make = kind === "valid" ? validRequest : mutatedRequest;
-        await fc.assert(
-          fc.asyncProperty(make(route, samples, credentials), sampled, (request, compare) =>
-            check(
-              request,
-              { version: route.version, ok: request.routeMayChange ? undefined : route.ok },
-              compare,
-            ),
-          ),
-          options(RUNS[kind], 1_000 * k + r),
-        );
-      }
-    }, 600_000);
-  }
-
-  it("raw junk: any method, path, header and body", async () => {
-    const prefixes = [
-      "/",
-      "/api",
-      "/api/v1/",
-      "/api/v2/",
-      "/api/v2/hosts/",
-      "/v3/global/asset/",
-      "/health",
-      "/x",
-    ];
-    await fc.assert(
-      fc.asyncProperty(junkRequest(prefixes, credentials), sampled, (request, compare) =>
-        check(
-          request,
-          { version: fuzzVersionOfPath(new URL(`${BASE}${request.path}`).pathname, versionOfPath) },
-          compare,
-        ),
+  fuzzRoutes(
+    {
+      name: "origin",
+      base: BASE,
+      send: (request) => exports.default.fetch(request),
+      secrets,
+      changes: async () => {
+        await jobsSettled();
+        return writes.changes();
+      },
+    },
+    {
+      routes,
+      samples,
+      credentials,
+      cases: CASES,
+      batch: BATCH,
+      seed,
+      junk: junkRequest(
+        ["/", "/api", "/api/v1/", "/api/v2/", "/api/v2/hosts/", "/v3/global/asset/", "/health", "/x"],
+        credentials,
       ),
-      options(RUNS.junk, 2_000),
-    );
-  }, 600_000);
-
-  it("ran every case", () => {
-    expect(caseNumber).toBeGreaterThanOrEqual(routes.length * (RUNS.valid + RUNS.mutated) + RUNS.junk);
-  });
+      // The version the worker gives a path: of the path it routes on (`//` collapsed, as it does).
+      junkExpectation: (request) => ({
+        version: fuzzVersionOfPath(lenientPath(new Request(`${BASE}${request.path}`)), versionOfPath),
+      }),
+      replay,
+    },
+  );
 });

@@ -3,15 +3,13 @@
 // the repository's own start script (`node scripts/start.mjs`: wrangler dev for the origin and the
 // edge, the origin's dataset and snapshot tables seeded on first start) in a state folder of its
 // own, then stopped. Progress on stderr, the table and targets on stdout, everything in a JSON file.
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import net from "node:net";
+import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
-import { basicAuth, createTenant, purgeCertificate } from "./admin-client";
+import { createTenant, purgeCertificate } from "./admin-client";
 import { formatCount } from "./format";
+import { type LocalSystem, startLocalSystem } from "./local-start";
 import { measure, type Measurement, type Skipped } from "./measurement";
 import { REPO_ROOT, RESULTS_DIR, STATE_DIR } from "./paths";
 import { noteLines, scenarioTable, targetLines } from "./report";
@@ -43,108 +41,6 @@ const USAGE = `usage: pnpm --filter @scangate/bench local-system [-- options]
   --collapsed-rounds N  rounds of edge-miss-collapsed (default 10: the high tier's 600 requests a minute hold 11)
   --out FILE         results JSON (default packages/bench/bench-results/local-system-<time>.json)
 `;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
-function readEnvFile(file: string): Record<string, string> {
-  return Object.fromEntries(
-    readFileSync(file, "utf8")
-      .split("\n")
-      .filter((line) => line.includes("="))
-      .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
-  );
-}
-
-interface LocalSystem {
-  readonly endpoint: SqlEndpoint;
-  readonly edgeUrl: string;
-  readonly adminToken: string;
-  stop(): Promise<void>;
-}
-
-/** `node scripts/start.mjs` in its own process group; resolves once it wrote its local env file. */
-async function startLocalSystem(stateDir: string, hosts: number, timeoutMs: number): Promise<LocalSystem> {
-  const envFile = path.join(stateDir, "local.env");
-  rmSync(envFile, { force: true });
-  mkdirSync(stateDir, { recursive: true });
-  const [edgePort, originPort] = [await freePort(), await freePort()];
-  const args = [
-    path.join(REPO_ROOT, "scripts", "start.mjs"),
-    "--state-dir",
-    stateDir,
-    "--edge-port",
-    String(edgePort),
-    "--origin-port",
-    String(originPort),
-    "--hosts",
-    String(hosts),
-    "--local-env",
-    envFile,
-  ];
-  log(`node ${path.relative(REPO_ROOT, args[0] ?? "")} ${args.slice(1).join(" ")}`);
-  const child = spawn(process.execPath, args, {
-    cwd: REPO_ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  const started = performance.now();
-  const at = () => `[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s]`;
-  for (const stream of [child.stdout, child.stderr])
-    createInterface({ input: stream }).on("line", (line) => {
-      if (line.trim()) process.stderr.write(`  ${at()} ${line}\n`);
-    });
-  let exited: number | null | undefined;
-  const exit = new Promise<void>((resolve) =>
-    child.on("exit", (code) => {
-      exited = code;
-      resolve();
-    }),
-  );
-  const stop = async () => {
-    if (exited !== undefined || child.pid === undefined) return;
-    // start.mjs stops both workers on SIGINT (as on Ctrl-C); the group, so nothing is left over.
-    process.kill(-child.pid, "SIGINT");
-    const timer = setTimeout(() => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // Already gone.
-      }
-    }, 20_000);
-    await exit;
-    clearTimeout(timer);
-  };
-  const deadline = performance.now() + timeoutMs;
-  while (!existsSync(envFile)) {
-    if (exited !== undefined) throw new Error(`the local system exited with ${exited} before it was up`);
-    if (performance.now() > deadline) {
-      await stop();
-      throw new Error(`the local system was not up after ${timeoutMs / 1000} s`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  const env = readEnvFile(envFile);
-  const {
-    ORIGIN_URL: originUrl,
-    ORIGIN_API_ID: id,
-    ORIGIN_API_SECRET: secret,
-    EDGE_URL: edgeUrl,
-    ADMIN_TOKEN: adminToken,
-  } = env;
-  if (!originUrl || !id || !secret || !edgeUrl || !adminToken)
-    throw new Error(`${envFile} lacks ORIGIN_URL, ORIGIN_API_ID, ORIGIN_API_SECRET, EDGE_URL or ADMIN_TOKEN`);
-  log(`up after ${Math.round((performance.now() - started) / 1000)} s: origin ${originUrl}, edge ${edgeUrl}`);
-  return { endpoint: { originUrl, authorization: basicAuth(id, secret) }, edgeUrl, adminToken, stop };
-}
 
 /** The certificates the origin holds, by SHA-256 (its v1 search), for the collapsed rounds. */
 async function certificateFingerprints(endpoint: SqlEndpoint, count: number): Promise<string[]> {
@@ -227,6 +123,7 @@ async function main(): Promise<number> {
     stateDir,
     hosts,
     positiveInt("start-timeout", values["start-timeout"]) * 1000,
+    log,
   );
   const stopOnSignal = () => void system.stop().finally(() => process.exit(130));
   process.on("SIGINT", stopOnSignal);

@@ -7,6 +7,7 @@ import {
   V3_PROBLEM_MEDIA_TYPE,
 } from "@scangate/core";
 import fc from "fast-check";
+import { expect, it } from "vitest";
 import { z } from "zod";
 
 // The request generators and answer checks of the fuzz suites (this worker's test/fuzz.test.ts
@@ -619,4 +620,162 @@ export function fuzzSeed(configured: string | undefined): number {
   const seed = configured ? Number(configured) : Date.now() % 2 ** 31;
   if (!Number.isSafeInteger(seed)) throw new Error("FUZZ_SEED must be an integer");
   return seed;
+}
+
+/** A worker under fuzzing, as the shared suite (`fuzzRoutes`) drives it. */
+export interface FuzzTarget {
+  /** "edge" or "origin", for the printed figures. */
+  name: string;
+  base: string;
+  /** Sends one request through the worker; its background work is done when this resolves. */
+  send(request: Request): Promise<Response>;
+  /** What no answer may carry (upstream credentials, the admin token). */
+  secrets: readonly string[];
+  /** Stored rows changed since the last call (after background work settled): `db.table: …`. */
+  changes(): Promise<string[]>;
+}
+
+export interface FuzzPlan {
+  routes: readonly FuzzRoute[];
+  samples: Samples;
+  credentials: Credentials;
+  /** Cases per route (valid, mutated) and of raw junk in all. */
+  cases: { valid: number; mutated: number; junk: number };
+  /**
+   * Requests sent at once: one property run is a batch, D1 is compared after each. Junk batches
+   * may be larger: nearly all of it is refused before any work.
+   */
+  batch: { routes: number; junk: number };
+  seed: number;
+  junk: fc.Arbitrary<FuzzRequest>;
+  junkExpectation(request: FuzzRequest): Expectation;
+  /** How to replay a run, printed with a failure. */
+  replay: string;
+}
+
+interface Sent {
+  request: FuzzRequest;
+  status: number;
+}
+
+const describeSent = ({ request, status }: Sent) =>
+  `${request.what}: ${request.method} ${request.path.slice(0, 200)} → ${status}`;
+
+/** The cases a plan makes: its routes' valid and mutated ones and the junk. */
+export function plannedCases(plan: FuzzPlan): { valid: number; mutated: number; junk: number } {
+  const whole = (n: number, batch: number) => Math.ceil(n / batch) * batch;
+  return {
+    valid: plan.routes.length * whole(plan.cases.valid, plan.batch.routes),
+    mutated: plan.routes.length * whole(plan.cases.mutated, plan.batch.routes),
+    junk: whole(plan.cases.junk, plan.batch.junk),
+  };
+}
+
+/**
+ * The fuzz suite of one worker, as tests: valid requests to every route, the same with one field
+ * made bad, and raw junk; then a test that every planned case ran, which prints the figures.
+ *
+ * One fast-check run sends a batch of `plan.batch` generated requests at once. Every answer is
+ * checked on its own: no 5xx; JSON in the route version's error shape, or the route's own success
+ * shape; no secret. After the batch the databases are compared (`target.changes()`): a change is
+ * a failure when every request of the batch was refused; when some were accepted (which may
+ * write), each refused one is sent again alone and must change nothing. A failure names the batch
+ * and fast-check gives the property's seed and path; `plan.replay` replays the run.
+ */
+export function fuzzRoutes(target: FuzzTarget, plan: FuzzPlan): void {
+  const sent = { valid: 0, mutated: 0, junk: 0, batches: 0, resent: 0 };
+
+  async function send(request: FuzzRequest, expected: Expectation): Promise<Sent> {
+    const response = await target.send(toRequest(target.base, request));
+    const problem = await answerProblem(request, response, expected, target.secrets);
+    const result = { request, status: response.status };
+    if (problem !== null) throw new Error(`${problem}: ${describeSent(result)}`);
+    return result;
+  }
+
+  async function batch(
+    kind: "valid" | "mutated" | "junk",
+    cases: ReadonlyArray<{ request: FuzzRequest; expected: Expectation }>,
+  ): Promise<void> {
+    const results = await Promise.all(cases.map(({ request, expected }) => send(request, expected)));
+    sent[kind] += cases.length;
+    sent.batches += 1;
+    const changed = await target.changes();
+    if (changed.length === 0) return;
+    const refused = results.filter((r) => r.status >= 400);
+    if (refused.length === 0) return;
+    const listed = () => results.map((r) => `\n  ${describeSent(r)}`).join("");
+    if (refused.length === results.length)
+      throw new Error(`a batch of refused requests changed stored rows (${changed.join(", ")}):${listed()}`);
+    // Some were accepted: each refused one again alone, to see which (if any) writes.
+    for (const { request } of refused) {
+      sent.resent += 1;
+      const again = await send(
+        request,
+        cases.find((c) => c.request === request)?.expected ?? { version: "v2" },
+      );
+      const alone = await target.changes();
+      if (again.status >= 400 && alone.length > 0)
+        throw new Error(`a refused ${describeSent(again)} changed stored rows: ${alone.join(", ")}`);
+    }
+  }
+
+  const ofBatch = <T>(arbitrary: fc.Arbitrary<T>, size: number) =>
+    fc.array(arbitrary, { minLength: size, maxLength: size });
+  /** Each property's own seed, fixed by its place (so `-t` or a changed route list replays the rest). */
+  const options = (numRuns: number, place: number) => ({
+    numRuns,
+    seed: plan.seed + place,
+    endOnFailure: true,
+  });
+
+  for (const [k, kind] of (["valid", "mutated"] as const).entries()) {
+    it(`${kind} requests to every route: no 5xx, JSON in the route's shape, no refused write`, async () => {
+      for (const [r, route] of plan.routes.entries()) {
+        const make = kind === "valid" ? validRequest : mutatedRequest;
+        const started = Date.now();
+        await fc.assert(
+          fc.asyncProperty(
+            ofBatch(make(route, plan.samples, plan.credentials), plan.batch.routes),
+            (requests) =>
+              batch(
+                kind,
+                requests.map((request) => ({
+                  request,
+                  expected: { version: route.version, ok: request.routeMayChange ? undefined : route.ok },
+                })),
+              ),
+          ),
+          options(Math.ceil(plan.cases[kind] / plan.batch.routes), 1_000 * k + r),
+        );
+        const took = Date.now() - started;
+        // The slow routes, so a run that nears its time budget shows where the time went.
+        if (took > 5_000)
+          console.log(`${target.name} fuzz: ${kind} ${route.method} ${route.path} took ${took} ms`);
+      }
+    }, 600_000);
+  }
+
+  it("raw junk: any method, path, header and body", async () => {
+    await fc.assert(
+      fc.asyncProperty(ofBatch(plan.junk, plan.batch.junk), (requests) =>
+        batch(
+          "junk",
+          requests.map((request) => ({ request, expected: plan.junkExpectation(request) })),
+        ),
+      ),
+      options(Math.ceil(plan.cases.junk / plan.batch.junk), 2_000),
+    );
+  }, 600_000);
+
+  it("ran every planned case", () => {
+    const planned = plannedCases(plan);
+    const total = sent.valid + sent.mutated + sent.junk;
+    console.log(
+      `${target.name} fuzz: ${total} cases (valid ${sent.valid}, mutated ${sent.mutated}, junk ${sent.junk}) ` +
+        `to ${plan.routes.length} routes in ${sent.batches} batches (${plan.batch.routes} requests a route batch, ${plan.batch.junk} a junk one), D1 compared after each; ` +
+        `${sent.resent} refused requests re-sent alone (their batch also had accepted ones that wrote)`,
+    );
+    expect({ valid: sent.valid, mutated: sent.mutated, junk: sent.junk }).toEqual(planned);
+  });
 }
