@@ -78,7 +78,7 @@ export function d1CreditLedger(db: D1Database): CreditLedger {
         ...grant(account, nowMs),
         db
           .prepare(
-            "update credit_balances set balance = balance - ? where organization_id = ? and balance >= ?",
+            "update credit_balances set balance = balance - ? where organization_id = ? and balance >= ? returning balance",
           )
           .bind(amount, account.organizationId, amount),
         db
@@ -88,7 +88,8 @@ export function d1CreditLedger(db: D1Database): CreditLedger {
           .bind(account.organizationId, userId, operation, -amount, nowMs),
         read(account.organizationId),
       ]);
-      const charged = (results[2]?.meta.changes ?? 0) === 1;
+      // The row the update returned, not `meta.changes`: D1 counts rows that triggers write too.
+      const charged = (results[2]?.results.length ?? 0) === 1;
       const balance = results[4]?.results[0]?.balance ?? 0;
       return { ok: charged, balance };
     },
