@@ -200,7 +200,8 @@ export async function searchV3Page(
   const total = (countResult?.results[0] as { n: number } | undefined)?.n ?? 0;
   const rows = (pageResult?.results ?? []) as Row[];
   let units = rows.flatMap((row) => unitsOf(resource, row));
-  if (backwards) units.reverse();
+  // Rows come in walk order, but a domain's ports ascend: order the units by key that way too.
+  units.sort((a, b) => (backwards ? b.key - a.key : a.key - b.key));
   if (cursor) units = units.filter((u) => (backwards ? u.key < cursor.key : u.key > cursor.key));
   const more = units.length > pageSize;
   const page = units.slice(0, pageSize);
