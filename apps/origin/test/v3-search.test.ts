@@ -217,9 +217,9 @@ describe("POST /v3/global/search/aggregate", () => {
     );
     expect(legacy.status).toBe(200);
     const v2 = (
-      (await legacy.json()) as {
+      await legacy.json<{
         result: { total: number; total_omitted: number; buckets: { key: unknown; count: number }[] };
-      }
+      }>()
     ).result;
     expect(result.buckets).toEqual(v2.buckets.map((b) => ({ key: String(b.key), count: b.count })));
     expect(result.total_count).toBe(v2.total);

@@ -116,7 +116,7 @@ export function projectionOf(resource: CenqlResource, fields: readonly string[] 
 
 function project<T extends { resource: unknown }>(asset: T, paths: string[] | null): T {
   if (paths === null) return asset;
-  return { ...asset, resource: projectFields(asset.resource as Json, paths, false) };
+  return { ...asset, resource: projectFields(asset.resource, paths, false) };
 }
 
 async function hostHits(
