@@ -39,6 +39,12 @@ import { V3_ERRORS, v3Response } from "./responses";
  * and `convert` (legacy v1/v2 queries to CenQL, as the origin itself reads them).
  */
 
+/** ` (at position 3, near "x")`, unless the message already says where. */
+function whereItFailed(message: string, position: number | undefined, token: string | undefined): string {
+  if (position === undefined || /\bposition \d+/.test(message)) return "";
+  return ` (at position ${position}${token ? `, near ${JSON.stringify(token)}` : ""})`;
+}
+
 /**
  * A refused CenQL text (query or field) as the 400 problem: `detail` says why and where, and
  * `errors` names the input (`body.query`) with the position and token where it failed.
@@ -49,10 +55,7 @@ function cenqlProblem(error: unknown, location: string, value: string): unknown 
   const why = typeof extra.detail === "string" ? extra.detail : (error.clientMessage ?? "invalid query");
   const position = typeof extra.position === "number" ? extra.position : undefined;
   const token = typeof extra.token === "string" ? extra.token : undefined;
-  const where =
-    position === undefined
-      ? ""
-      : ` (at position ${position}${token ? `, near ${JSON.stringify(token)}` : ""})`;
+  const where = whereItFailed(why, position, token);
   return new ApiError("invalid_query", `Invalid ${location.replace("body.", "")}: ${why}${where}`, {
     errors: [{ location, message: `${why}${where}`, value, position, token }],
     position,
@@ -237,9 +240,7 @@ function convertOne(query: string, registry: CenqlRegistries["host"]): V3SearchC
     return {
       original_query: query,
       targets: [],
-      errors: [
-        { message: `${message} (at position ${position}${token ? `, near ${JSON.stringify(token)}` : ""})` },
-      ],
+      errors: [{ message: `${message}${whereItFailed(message, position, token)}` }],
     };
   }
   const parsed = parseQuery(converted.value, "cenql");
