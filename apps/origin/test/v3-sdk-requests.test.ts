@@ -292,6 +292,51 @@ const sdkCreditUsageReport = z.object({
   }),
   credits_consumed_by_consumer: z.record(z.string(), int).optional(),
 });
+/** `components.SearchQueryResponse` with `SearchQueryHit`s (`HostAssetWithMatchedServices`, ...). */
+const sdkSearchQueryResponse = z.object({
+  hits: z.array(
+    z.object({
+      host_v1: asset(sdkHost)
+        .extend({
+          matched_services: z
+            .array(
+              z.object({
+                port: int.optional(),
+                protocol: z.string().optional(),
+                transport_protocol: z.string().optional(),
+              }),
+            )
+            .optional(),
+        })
+        .optional(),
+      certificate_v1: asset(sdkCertificate).optional(),
+      webproperty_v1: asset(sdkWebproperty).optional(),
+    }),
+  ),
+  next_page_token: z.string(),
+  previous_page_token: z.string(),
+  query_duration_millis: int,
+  total_hits: z.number(),
+});
+/** `components.SearchAggregateResponse`. */
+const sdkSearchAggregateResponse = z.object({
+  buckets: z.array(z.object({ key: z.string(), count: int })),
+  total_count: int,
+  other_count: int,
+  is_more_than_total_hits: z.boolean(),
+  query_duration_millis: int,
+});
+/** `components.SearchConvertQueryResponse`, a list of them. */
+const sdkSearchConvertResponse = z.array(
+  z.object({
+    original_query: z.string(),
+    converted_query: z.string().optional(),
+    targets: z.array(z.string()),
+    errors: z.array(z.object({ message: z.string() })),
+    comments: z.array(z.string()).optional(),
+    alternative_queries: z.array(z.object({ query: z.string(), targets: z.array(z.string()) })).optional(),
+  }),
+);
 /** `errors.ErrorModel`. */
 const sdkErrorModel = z.object({
   detail: z.string().optional(),
@@ -446,6 +491,46 @@ async function operations(): Promise<SdkOperation[]> {
       result: z.array(asset(sdkWebproperty)),
     },
     {
+      id: "v3-globaldata-search-query",
+      method: "POST",
+      path: "/v3/global/search/query",
+      query: [["organization_id", org]],
+      accept: JSON_TYPE,
+      body: { query: "host.services: (protocol=SSH and not port: 22)", fields: ["host.ip"], page_size: 1 },
+      ctype: JSON_TYPE,
+      result: sdkSearchQueryResponse,
+    },
+    {
+      id: "v3-globaldata-search-query (web)",
+      method: "POST",
+      path: "/v3/global/search/query",
+      query: [["organization_id", org]],
+      accept: JSON_TYPE,
+      body: { query: "web.hostname: *", page_size: 5 },
+      ctype: JSON_TYPE,
+      result: sdkSearchQueryResponse,
+    },
+    {
+      id: "v3-globaldata-search-aggregate",
+      method: "POST",
+      path: "/v3/global/search/aggregate",
+      query: [["organization_id", org]],
+      accept: JSON_TYPE,
+      body: { query: "host.services.protocol=SSH", field: "host.services.port", number_of_buckets: 100 },
+      ctype: JSON_TYPE,
+      result: sdkSearchAggregateResponse,
+    },
+    {
+      id: "v3-globaldata-search-convert-legacy-search-queries",
+      method: "POST",
+      path: "/v3/global/search/convert",
+      query: [["organization_id", org]],
+      accept: JSON_TYPE,
+      body: { queries: ["services.service_name: SSH", "services.port: ("] },
+      ctype: JSON_TYPE,
+      result: sdkSearchConvertResponse,
+    },
+    {
       id: "v3-accountmanagement-org-details",
       method: "GET",
       path: `/v3/accounts/organizations/${org}`,
@@ -498,7 +583,7 @@ async function operations(): Promise<SdkOperation[]> {
 describe("requests built as the official TypeScript SDK builds them", () => {
   it("covers every v3 operation the origin serves", async () => {
     const ids = new Set((await operations()).map((op) => op.id.replace(/ \(.*\)$/, "")));
-    expect(ids.size).toBe(13);
+    expect(ids.size).toBe(16);
   });
 
   it("each succeeds, answers the content type the SDK matches, and parses as the SDK's model", async () => {
