@@ -1,7 +1,9 @@
 import { ApiError } from "@scangate/core";
 import { requestTarget } from "@scangate/core/http";
-import { readRequestBody } from "../../api/exchange";
-import { relayPlatform } from "../../upstream/platform";
+import { chargeRequest, readRequestBody, refundRequest } from "../../api/exchange";
+import { type PlatformRelayed, relayPlatform } from "../../upstream/platform";
+
+import { maximumCredits, platformOperation, settledCredits } from "./credits";
 import { definePlatformRoute } from "./define";
 
 /** Headers of a Platform answer the caller gets (bodies are read whole, so no length or encoding). */
@@ -14,7 +16,12 @@ function relayedHeaders(contentType: string | null, retryAfter: string | null): 
 /**
  * Every /v3 request (GET and POST), forwarded to the Platform upstream with a pool token and its
  * organization: the caller's token and organization id never leave the edge. The answer keeps
- * its status, bytes and content type (problem+json errors included). Free for now.
+ * its status, bytes and content type (problem+json errors included).
+ *
+ * Credits (routes/v3/credits.ts): the call's maximum is charged to the tenant's ledger before it
+ * is forwarded (a call that would overspend is a 422 and never reaches the upstream); a failed
+ * call (timeout, 4xx, 5xx) is refunded whole, and a bulk settles to the assets it answered with,
+ * the rest of its hold given back.
  */
 export const platformForwardRoute = definePlatformRoute({
   methods: ["GET", "POST"],
@@ -32,18 +39,35 @@ export const platformForwardRoute = definePlatformRoute({
     }
     const body = await readRequestBody(c);
     const { pathname, search } = requestTarget(c.req.url);
+    const operation = platformOperation(c.req.method, pathname);
+    c.get("usage").operation = operation ?? "v3_forward";
+    const held = maximumCredits(operation, body);
+    c.set("cost", held);
+    const charge = await chargeRequest(c);
     c.get("usage").upstreamCalls += 1;
-    const relayed = await relayPlatform(
-      platform,
-      {
-        method: c.req.method,
-        target: pathname.replace(/\/{2,}/g, "/") + search,
-        body,
-        contentType: body ? (c.req.header("content-type") ?? "application/json") : undefined,
-        accept: c.req.header("accept"),
-      },
-      config.upstreamTimeoutMs,
-    );
+    let relayed: PlatformRelayed;
+    try {
+      relayed = await relayPlatform(
+        platform,
+        {
+          method: c.req.method,
+          target: pathname.replace(/\/{2,}/g, "/") + search,
+          body,
+          contentType: body ? (c.req.header("content-type") ?? "application/json") : undefined,
+          accept: c.req.header("accept"),
+        },
+        config.upstreamTimeoutMs,
+      );
+    } catch (error) {
+      await refundRequest(c, charge);
+      throw error;
+    }
+    if (relayed.status < 200 || relayed.status >= 300) {
+      await refundRequest(c, charge);
+    } else if (charge) {
+      const spent = settledCredits(operation, held, relayed.body);
+      if (spent < held) await refundRequest(c, { ...charge, cost: held - spent });
+    }
     const bodiless = relayed.status === 204 || relayed.status === 205 || relayed.status === 304;
     return new Response(bodiless ? null : relayed.body, {
       status: relayed.status,
