@@ -1,11 +1,15 @@
 import { CREDIT_COSTS, platformTokenWithSecretSchema, tenantSchema, v3ProblemSchema } from "@scangate/core";
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { edgeDb } from "../src/db/client";
+import { CREDIT_HOLD_TTL_MS, CreditHolds } from "../src/quota/holds";
+import { D1QuotaLedger } from "../src/quota/ledger";
 import { maximumCredits, platformOperation, settledCredits } from "../src/routes/v3/credits";
 import { suiteSecretWatch } from "./reliability/secret-watch";
 import { json } from "./support/fake-upstream";
 import { originFacts, seedOrigin } from "./support/origin-data";
 import { admin, buildRequest, createTenant, type Fetch } from "./support/requests";
-import { testEdge } from "./support/test-edge";
+import { testClock, testEdge } from "./support/test-edge";
 
 // Platform credits at the edge: /v3 calls spend the tenant's quota ledger by core's cost table,
 // through the real origin's Platform surface (its local account is the pool's one credential).
@@ -156,5 +160,40 @@ describe("/v3 credits when the upstream fails", () => {
     const res = await edge.fetch(buildRequest("GET", "/v3/global/asset/host/1.1.1.1", { auth }));
     expect(res.status).toBeGreaterThanOrEqual(500);
     expect(await used(edge.fetch, id)).toBe(0);
+  });
+});
+
+describe("credit holds that never settle", () => {
+  it("are released once expired, exactly once, and a late settlement gives nothing more back", async () => {
+    const clock = testClock();
+    const edge = testEdge({ vars: VARS, clock });
+    const { id } = await tenantWithToken(edge.fetch, 10);
+    const ledger = new D1QuotaLedger(edgeDb(env.DB), clock);
+    const holds = new CreditHolds(edgeDb(env.DB), ledger);
+    // A bulk's hold of 4 whose isolate dies before the answer.
+    const charged = await ledger.charge(id, 4);
+    if (!charged.ok) throw new Error("charge refused");
+    const hold = await holds.open(charged.charge, clock.now());
+    expect(await used(edge.fetch, id)).toBe(4);
+    expect(await holds.expire(clock.now() + CREDIT_HOLD_TTL_MS - 1)).toBe(0);
+    expect(await used(edge.fetch, id)).toBe(4);
+    expect(await holds.expire(clock.now() + CREDIT_HOLD_TTL_MS)).toBe(1);
+    expect(await used(edge.fetch, id)).toBe(0);
+    expect(await holds.expire(clock.now() + CREDIT_HOLD_TTL_MS)).toBe(0);
+    expect(await holds.settle(hold, charged.charge, 1)).toBe(false);
+    expect(await used(edge.fetch, id)).toBe(0);
+  });
+
+  it("leave no hold behind once a bulk call has settled", async () => {
+    const edge = testEdge({ vars: VARS });
+    const { id, auth } = await tenantWithToken(edge.fetch, 10);
+    const [a] = (await originFacts()).hosts;
+    const res = await edge.fetch(post("/v3/global/asset/host", auth, { host_ids: [a, "203.0.113.254"] }));
+    expect(res.status).toBe(200);
+    expect(await used(edge.fetch, id)).toBe(1);
+    const left = await env.DB.prepare("select count(*) as n from credit_holds where tenant_id = ?")
+      .bind(id)
+      .first<{ n: number }>();
+    expect(left?.n).toBe(0);
   });
 });

@@ -56,6 +56,11 @@ export function platformOperation(method: string, pathname: string): CreditOpera
   return null;
 }
 
+/** Whether a call's cost is known only from its answer (a bulk: one credit per asset found). */
+export function isVariableCost(operation: CreditOperation | null): boolean {
+  return operation !== null && CREDIT_COSTS[operation].per === "asset";
+}
+
 /**
  * The most a call can cost, held before it is forwarded: a per-call entry's credits; for a bulk,
  * one per distinct id asked (a body that is not the expected JSON holds nothing: the upstream

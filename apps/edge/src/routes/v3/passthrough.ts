@@ -1,9 +1,11 @@
 import { ApiError } from "@scangate/core";
 import { requestTarget } from "@scangate/core/http";
-import { chargeRequest, readRequestBody, refundRequest } from "../../api/exchange";
+import { type ApiContext, chargeRequest, readRequestBody, refundRequest } from "../../api/exchange";
+import type { Charge } from "../../quota/ledger";
+import { CreditHolds } from "../../quota/holds";
 import { type PlatformRelayed, relayPlatform } from "../../upstream/platform";
 
-import { maximumCredits, platformOperation, settledCredits } from "./credits";
+import { isVariableCost, maximumCredits, platformOperation, settledCredits } from "./credits";
 import { definePlatformRoute } from "./define";
 
 /** Headers of a Platform answer the caller gets (bodies are read whole, so no length or encoding). */
@@ -11,6 +13,42 @@ function relayedHeaders(contentType: string | null, retryAfter: string | null): 
   const headers = new Headers({ "content-type": contentType ?? "application/json" });
   if (retryAfter !== null) headers.set("retry-after", retryAfter);
   return headers;
+}
+
+/** What a refund made through a hold changes in this request's quota headers and usage. */
+function noteRefund(c: ApiContext, refunded: Charge): void {
+  const quota = { ...c.get("quota"), used: Math.max(0, c.get("quota").used - refunded.cost) };
+  c.set("quota", quota);
+  c.get("services").auth.rememberQuota(c.get("tenant").apiId, quota);
+  c.get("usage").quotaSpent -= refunded.cost;
+}
+
+/**
+ * Settles a call's charge to what it spent, giving back the rest: through its hold when it has
+ * one (nothing more when the hold already expired and was released), else as a plain refund.
+ */
+async function settle(
+  c: ApiContext,
+  holds: CreditHolds,
+  hold: string | null,
+  charge: Charge | null,
+  spent: number,
+): Promise<void> {
+  if (!charge || spent >= charge.cost) {
+    if (hold && charge) await holds.settle(hold, charge, charge.cost);
+    return;
+  }
+  const rest = { ...charge, cost: charge.cost - spent };
+  if (!hold) return refundRequest(c, rest);
+  try {
+    // The hold's row is the claim: settling it deletes it, then gives the rest back.
+    if (await holds.settle(hold, charge, spent)) noteRefund(c, rest);
+  } catch (error) {
+    console.error(
+      "credit hold settlement failed; it is released at expiry",
+      error instanceof Error ? error.message : error,
+    );
+  }
 }
 
 /**
@@ -44,6 +82,10 @@ export const platformForwardRoute = definePlatformRoute({
     const held = maximumCredits(operation, body);
     c.set("cost", held);
     const charge = await chargeRequest(c);
+    // A call whose cost is known only from its answer records its hold, released if never settled.
+    const holds = new CreditHolds(c.get("services").db, c.get("services").quota);
+    const hold =
+      charge && isVariableCost(operation) ? await holds.open(charge, c.get("services").clock.now()) : null;
     c.get("usage").upstreamCalls += 1;
     let relayed: PlatformRelayed;
     try {
@@ -59,15 +101,11 @@ export const platformForwardRoute = definePlatformRoute({
         config.upstreamTimeoutMs,
       );
     } catch (error) {
-      await refundRequest(c, charge);
+      await settle(c, holds, hold, charge, 0);
       throw error;
     }
-    if (relayed.status < 200 || relayed.status >= 300) {
-      await refundRequest(c, charge);
-    } else if (charge) {
-      const spent = settledCredits(operation, held, relayed.body);
-      if (spent < held) await refundRequest(c, { ...charge, cost: held - spent });
-    }
+    const failed = relayed.status < 200 || relayed.status >= 300;
+    await settle(c, holds, hold, charge, failed ? 0 : settledCredits(operation, held, relayed.body));
     const bodiless = relayed.status === 204 || relayed.status === 205 || relayed.status === 304;
     return new Response(bodiless ? null : relayed.body, {
       status: relayed.status,
