@@ -34,15 +34,16 @@ async function settle(
   charge: Charge | null,
   spent: number,
 ): Promise<void> {
-  if (!charge || spent >= charge.cost) {
-    if (hold && charge) await holds.settle(hold, charge, charge.cost);
+  if (!charge) return;
+  const rest = { ...charge, cost: charge.cost - spent };
+  if (!hold) {
+    if (rest.cost > 0) await refundRequest(c, rest);
     return;
   }
-  const rest = { ...charge, cost: charge.cost - spent };
-  if (!hold) return refundRequest(c, rest);
   try {
-    // The hold's row is the claim: settling it deletes it, then gives the rest back.
-    if (await holds.settle(hold, charge, spent)) noteRefund(c, rest);
+    // The hold's row is the claim: settling deletes it, then gives the rest back (if any).
+    if ((await holds.settle(hold, charge, Math.min(spent, charge.cost))) && rest.cost > 0)
+      noteRefund(c, rest);
   } catch (error) {
     console.error(
       "credit hold settlement failed; it is released at expiry",
