@@ -280,20 +280,20 @@ describe("/v3 forwarding", () => {
     expect(edge.upstream.requests).toHaveLength(0);
   });
 
-  it("charges nothing yet and counts the call in the tenant's usage", async () => {
+  it("charges a host lookup its credit and counts the call in the tenant's usage", async () => {
     const edge = echoEdge();
     const { tenant, auth } = await tenantWithToken(edge.fetch);
     for (let i = 0; i < 3; i++) await (await edge.fetch(buildRequest("GET", HOST, { auth }))).arrayBuffer();
     const row = await env.DB.prepare("select used from tenants where id = ?")
       .bind(tenant.id)
       .first<{ used: number }>();
-    expect(row?.used).toBe(0);
+    expect(row?.used).toBe(3);
     const usage = await env.DB.prepare(
-      "select sum(requests) as requests, sum(upstream_calls) as calls, sum(quota_spent) as spent from usage where tenant_id = ? and operation = 'v3_forward'",
+      "select sum(requests) as requests, sum(upstream_calls) as calls, sum(quota_spent) as spent from usage where tenant_id = ? and operation = 'v3_host'",
     )
       .bind(tenant.id)
       .first<{ requests: number; calls: number; spent: number }>();
-    expect(usage).toEqual({ requests: 3, calls: 3, spent: 0 });
+    expect(usage).toEqual({ requests: 3, calls: 3, spent: 3 });
   });
 });
 

@@ -8,7 +8,7 @@ import {
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
 import { fixedClock } from "../src/services/clock";
-import { CREDIT_COSTS } from "../src/services/credit-costs";
+import { CREDIT_COSTS } from "@scangate/core";
 import { seedTestDataset } from "./seed-fixture";
 import { certificateDocs, hostFacts } from "./support/dataset-facts";
 import { balanceOf, expectProblem, v3Call, type V3CallOptions } from "./v3-requests";

@@ -1,6 +1,6 @@
 import { parseWebpropertyId, renderV3Problem, v3ProblemSchema } from "@scangate/core";
 import { describe, expect, it } from "vitest";
-import { creditsFor, CREDIT_COSTS } from "../src/services/credit-costs";
+import { creditsFor, CREDIT_COSTS } from "@scangate/core";
 import { creditUsageReport } from "../src/services/credit-usage";
 import { certificatePem, v3Certificate } from "../src/services/v3-certificate";
 import { v3Service } from "../src/services/v3-host";

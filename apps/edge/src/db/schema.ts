@@ -190,3 +190,26 @@ export const annotationComments = sqliteTable(
   ],
 );
 export type AnnotationCommentRow = typeof annotationComments.$inferSelect;
+
+/**
+ * Credit holds of /v3 calls whose cost is known only from their answer (a bulk lookup): the
+ * maximum is charged to the tenant's ledger and held here until the answer settles it. A hold
+ * still here at `expires_at` (its isolate died) is released by the maintenance cron. Whoever
+ * deletes the row (settlement or expiry) gives its credits back, so they are never given twice.
+ */
+export const creditHolds = sqliteTable(
+  "credit_holds",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    credits: integer("credits").notNull(),
+    /** The ledger period the credits were charged in (a refund never crosses a reset). */
+    resetsAt: integer("resets_at"),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("credit_holds_expires_at").on(t.expiresAt)],
+);
+export type CreditHoldRow = typeof creditHolds.$inferSelect;

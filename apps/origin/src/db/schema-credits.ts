@@ -21,7 +21,7 @@ export const creditTransactions = sqliteTable(
     organizationId: text("organization_id").notNull(),
     /** The member who spent the credits; null for a grant. */
     userId: text("user_id"),
-    /** The operation (credit-costs.ts), or `grant`. */
+    /** The operation (core v3/credit-costs.ts), or `grant`. */
     operation: text("operation").notNull(),
     /** Credits added (positive) or consumed (negative). */
     amount: integer("amount").notNull(),

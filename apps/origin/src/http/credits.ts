@@ -1,10 +1,10 @@
 import { ApiError } from "@scangate/core";
 import type { Context, Handler } from "hono";
-import { creditsFor, type CreditOperation } from "../services/credit-costs";
+import { creditsFor, type CreditOperation } from "@scangate/core";
 import type { AppEnv } from "./context";
 
 /**
- * A v3 handler charged its credits (services/credit-costs.ts) once it has answered: a failed
+ * A v3 handler charged its credits (core v3/credit-costs.ts) once it has answered: a failed
  * answer costs nothing, and a per-asset route is charged for the assets it answered with
  * (`creditAssets`). The charge is one conditional update; when the balance is too small the
  * answer is withheld and the caller gets the Platform's 422 `insufficient balance`.

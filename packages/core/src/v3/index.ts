@@ -8,3 +8,4 @@ export * from "./media-types";
 export * from "./problem";
 export * from "./search";
 export * from "./webproperty";
+export * from "./credit-costs";

@@ -4,8 +4,8 @@ import type { ApiContext } from "../../api/exchange";
 
 /**
  * Everything one Platform API (/v3) route is, written once beside its handler, as the legacy
- * routes are (api/define-route.ts). Credits per operation and cached documents come later: a
- * route then says its cost and cache policy here, and the forwarder stays the same.
+ * routes are (api/define-route.ts). Cached documents come later: a
+ * route then says its cache policy here, and the forwarder stays the same.
  */
 export interface PlatformRoute {
   readonly methods: readonly ("GET" | "POST")[];
@@ -13,7 +13,7 @@ export interface PlatformRoute {
   readonly path: string;
   /** The name usage and dashboards know it by. */
   readonly operation: string;
-  /** Credits one request costs the tenant (none yet: the pass-through charges nothing). */
+  /** Credits one request costs the tenant (the pass-through sets each call's own, routes/v3/credits.ts). */
   readonly cost: number;
   readonly summary: string;
   readonly handler: (c: ApiContext) => Promise<Response>;
