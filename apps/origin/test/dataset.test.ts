@@ -235,3 +235,30 @@ describe("host history", () => {
     expect(changes).toBeGreaterThan(0);
   });
 });
+
+describe("documents read by many keys at once", () => {
+  beforeAll(() => seedTestDataset());
+
+  it("reads more certificates and hosts than one statement may bind, found ones only", async () => {
+    const { readCertificates, readHosts } = await import("../src/services/documents");
+    const certificates = (
+      await env.DB.prepare("select sha256 from certificates order by sha256 limit 150").all<{
+        sha256: string;
+      }>()
+    ).results.map((row) => row.sha256);
+    const hosts = (
+      await env.DB.prepare("select ip from hosts order by ip limit 150").all<{ ip: string }>()
+    ).results.map((row) => row.ip);
+    expect(certificates.length).toBeGreaterThan(100);
+    expect(hosts.length).toBeGreaterThan(100);
+    const unknownCertificate = "f".repeat(64);
+    const foundCertificates = await readCertificates(env.DB, [
+      ...certificates.map((s) => s.toUpperCase()),
+      unknownCertificate,
+    ]);
+    expect([...foundCertificates.keys()].sort()).toEqual(certificates.map((s) => s.toLowerCase()).sort());
+    const foundHosts = await readHosts(env.DB, [...hosts, "192.0.2.255", ...hosts]);
+    expect([...foundHosts.keys()].sort()).toEqual([...hosts].sort());
+    expect(foundHosts.get(hosts[0] ?? "")).toMatchObject({ ip: hosts[0] });
+  });
+});

@@ -1,6 +1,6 @@
 import { aggregateField } from "./aggregate";
 import { fieldRegistry } from "./field-catalog";
-import { readCertificates, readHost, readHostAt, readV1Document } from "./documents";
+import { readCertificates, readHost, readHostAt, readHosts, readV1Document } from "./documents";
 import { readCertificateHosts, readCertificateNames, readHostHistory } from "./host-records";
 import { searchHosts } from "./hosts-search";
 import { listServiceNames } from "./metadata";
@@ -18,6 +18,7 @@ export interface Dataset {
   readV1Document: Bound<typeof readV1Document>;
   readCertificates: Bound<typeof readCertificates>;
   readHost: Bound<typeof readHost>;
+  readHosts: Bound<typeof readHosts>;
   readHostAt: Bound<typeof readHostAt>;
   readHostHistory: Bound<typeof readHostHistory>;
   readCertificateNames: Bound<typeof readCertificateNames>;
@@ -35,6 +36,7 @@ export function d1Dataset(db: D1Database): Dataset {
     readV1Document: (...args) => readV1Document(db, ...args),
     readCertificates: (...args) => readCertificates(db, ...args),
     readHost: (...args) => readHost(db, ...args),
+    readHosts: (...args) => readHosts(db, ...args),
     readHostAt: (...args) => readHostAt(db, ...args),
     readHostHistory: (...args) => readHostHistory(db, ...args),
     readCertificateNames: (...args) => readCertificateNames(db, ...args),

@@ -32,20 +32,51 @@ export async function readCertificates(
 ): Promise<Map<string, unknown>> {
   const wanted = [...new Set(fingerprints.map((fp) => fp.toLowerCase()))];
   const found = new Map<string, unknown>();
-  if (wanted.length === 0) return found;
-  const placeholders = wanted.map(() => "?").join(", ");
-  const { results } = await db
-    .prepare(`select lower(sha256) as sha256, doc from certificates where sha256 in (${placeholders})`)
-    .bind(...wanted)
-    .all<{ sha256: string; doc: string }>();
-  for (const row of results) found.set(row.sha256, parseDocument(row.doc));
+  for (const [sha256, doc] of await rowsWhereIn(
+    db,
+    "lower(sha256) as key, doc from certificates where sha256",
+    wanted,
+  ))
+    found.set(sha256, parseDocument(doc));
   return found;
+}
+
+/** D1 binds at most this many parameters in one statement. */
+const MAX_BOUND = 100;
+
+/**
+ * `select <selectWhere> in (...)` for every value, in one batch of statements of at most
+ * MAX_BOUND values each (a page of hosts may present more certificates than one may bind).
+ */
+async function rowsWhereIn(
+  db: D1Database,
+  selectWhere: string,
+  values: readonly string[],
+): Promise<[string, string][]> {
+  if (values.length === 0) return [];
+  const statements = [];
+  for (let start = 0; start < values.length; start += MAX_BOUND) {
+    const chunk = values.slice(start, start + MAX_BOUND);
+    statements.push(
+      db.prepare(`select ${selectWhere} in (${chunk.map(() => "?").join(", ")})`).bind(...chunk),
+    );
+  }
+  const results = await db.batch<{ key: string; doc: string }>(statements);
+  return results.flatMap((result) => result.results.map((row): [string, string] => [row.key, row.doc]));
 }
 
 /** The current v2 host document. */
 export async function readHost(db: D1Database, ip: string): Promise<unknown> {
   const row = await db.prepare("select doc from hosts where ip = ?").bind(ip).first<{ doc: string }>();
   return parseDocument(row?.doc);
+}
+
+/** The current v2 host documents of `ips`, found ones only. */
+export async function readHosts(db: D1Database, ips: readonly string[]): Promise<Map<string, unknown>> {
+  const found = new Map<string, unknown>();
+  for (const [ip, doc] of await rowsWhereIn(db, "ip as key, doc from hosts where ip", [...new Set(ips)]))
+    found.set(ip, parseDocument(doc));
+  return found;
 }
 
 /**

@@ -124,7 +124,9 @@ async function hostHits(
   ips: string[],
   projection: Projection,
 ): Promise<V3SearchQueryHit[]> {
-  const documents = await Promise.all(ips.map((ip) => dataset.readHost(ip)));
+  // One query for the page's documents and one for the certificates they present.
+  const found = await dataset.readHosts(ips);
+  const documents = ips.map((ip) => found.get(ip) ?? null);
   const certificates = await dataset.readCertificates(documents.flatMap((d) => presentedCertificates(d)));
   return documents.flatMap((document) => {
     if (document === null) return [];

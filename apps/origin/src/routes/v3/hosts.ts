@@ -37,6 +37,20 @@ async function hostAsset(c: Context<AppEnv>, ip: string, atMs: number | undefine
   return assetOf(v3Host(document, certificates));
 }
 
+/** The current documents of `ips` found, in that order: one query for them, one for their certificates. */
+async function currentHostAssets(c: Context<AppEnv>, ips: string[]) {
+  const { dataset } = c.var.services;
+  const found = await dataset.readHosts(ips);
+  const documents = ips.flatMap((ip) => (found.has(ip) && found.get(ip) !== null ? [found.get(ip)] : []));
+  const certificates = await dataset.readCertificates(documents.flatMap((d) => presentedCertificates(d)));
+  return documents.map((document) => assetOf(v3Host(document, certificates)));
+}
+
+/** The documents of `ips` as they were at `atMs` (each its own history lookup), in that order. */
+async function hostAssetsAt(c: Context<AppEnv>, ips: string[], atMs: number) {
+  return (await Promise.all(ips.map((ip) => hostAsset(c, ip, atMs)))).filter((a) => a !== null);
+}
+
 /** GET /v3/global/asset/host/{host_id}: a host now, or as it was at `at_time`. */
 export const getHost = defineRoute(
   createRoute({
@@ -84,7 +98,7 @@ export const getHosts = defineRoute(
     );
     const atMs = input.at_time === undefined ? undefined : msOf(input.at_time);
     const ips = [...new Set(input.host_ids)];
-    const assets = (await Promise.all(ips.map((ip) => hostAsset(c, ip, atMs)))).filter((a) => a !== null);
+    const assets = atMs === undefined ? await currentHostAssets(c, ips) : await hostAssetsAt(c, ips, atMs);
     c.set("creditAssets", assets.length);
     return v3Json(c, wrapV3(assets), V3_MEDIA_TYPES.host);
   }),
