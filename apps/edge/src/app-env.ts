@@ -12,6 +12,8 @@ export interface RequestUsage {
   cacheHit: boolean;
   upstreamCalls: number;
   quotaSpent: number;
+  /** Upstream credits a cache hit made unnecessary (what the upstream would have charged). */
+  quotaSaved: number;
 }
 
 export type AppEnv = {

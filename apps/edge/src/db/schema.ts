@@ -97,6 +97,8 @@ export const usage = sqliteTable(
     upstreamCalls: integer("upstream_calls").notNull().default(0),
     errors: integer("errors").notNull().default(0),
     quotaSpent: integer("quota_spent").notNull().default(0),
+    /** Upstream credits the document cache saved (Platform documents served without a paid call). */
+    quotaSaved: integer("quota_saved").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.hour, t.operation] }), index("usage_hour").on(t.hour)],
 );

@@ -8,7 +8,7 @@ import { quotaHeaders } from "../quota/headers";
  */
 export function usageAndQuotaHeaders(): MiddlewareHandler<AppEnv> {
   return async function usageAndQuotaHeaders(c, next) {
-    const usage = { operation: null, cacheHit: false, upstreamCalls: 0, quotaSpent: 0 };
+    const usage = { operation: null, cacheHit: false, upstreamCalls: 0, quotaSpent: 0, quotaSaved: 0 };
     c.set("usage", usage);
     await next();
     const services = c.get("services");
@@ -27,6 +27,7 @@ export function usageAndQuotaHeaders(): MiddlewareHandler<AppEnv> {
       upstreamCalls: usage.upstreamCalls,
       error: c.res.status >= 400,
       quotaSpent: usage.quotaSpent,
+      quotaSaved: usage.quotaSaved,
     });
     if (flush) c.executionCtx.waitUntil(flush);
   };

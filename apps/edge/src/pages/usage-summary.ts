@@ -13,6 +13,7 @@ export interface UsageCounters {
   upstreamCalls: number;
   errors: number;
   quotaSpent: number;
+  quotaSaved: number;
 }
 
 export interface DailyOperationUsage extends UsageCounters {
@@ -53,6 +54,7 @@ export const emptyCounters = (): UsageCounters => ({
   upstreamCalls: 0,
   errors: 0,
   quotaSpent: 0,
+  quotaSaved: 0,
 });
 
 export function addCounters(into: UsageCounters, row: UsageCounters): UsageCounters {
@@ -61,6 +63,7 @@ export function addCounters(into: UsageCounters, row: UsageCounters): UsageCount
   into.upstreamCalls += row.upstreamCalls;
   into.errors += row.errors;
   into.quotaSpent += row.quotaSpent;
+  into.quotaSaved += row.quotaSaved;
   return into;
 }
 

@@ -12,6 +12,7 @@ const sums = {
   upstreamCalls: sql<number>`sum(${usage.upstreamCalls})`,
   errors: sql<number>`sum(${usage.errors})`,
   quotaSpent: sql<number>`sum(${usage.quotaSpent})`,
+  quotaSaved: sql<number>`sum(${usage.quotaSaved})`,
 };
 
 /** Rollups since `since`, per UTC day and operation; one tenant's, or everyone's. */

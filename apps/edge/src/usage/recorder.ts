@@ -11,6 +11,8 @@ export interface UsageEvent {
   readonly upstreamCalls: number;
   readonly error: boolean;
   readonly quotaSpent: number;
+  /** Upstream credits the cache saved (a Platform document served without a paid call). */
+  readonly quotaSaved: number;
 }
 
 interface Counters {
@@ -22,6 +24,7 @@ interface Counters {
   upstreamCalls: number;
   errors: number;
   quotaSpent: number;
+  quotaSaved: number;
 }
 
 const HOUR_MS = 3_600_000;
@@ -39,12 +42,14 @@ export function addToRollups(rollups: Map<string, Counters>, event: UsageEvent):
     upstreamCalls: 0,
     errors: 0,
     quotaSpent: 0,
+    quotaSaved: 0,
   };
   counters.requests += 1;
   counters.cacheHits += event.cacheHit ? 1 : 0;
   counters.upstreamCalls += event.upstreamCalls;
   counters.errors += event.error ? 1 : 0;
   counters.quotaSpent += event.quotaSpent;
+  counters.quotaSaved += event.quotaSaved;
   rollups.set(key, counters);
 }
 
@@ -87,6 +92,7 @@ export class BatchedUsageRecorder {
             upstreamCalls: sql`${usage.upstreamCalls} + ${c.upstreamCalls}`,
             errors: sql`${usage.errors} + ${c.errors}`,
             quotaSpent: sql`${usage.quotaSpent} + ${c.quotaSpent}`,
+            quotaSaved: sql`${usage.quotaSaved} + ${c.quotaSaved}`,
           },
         }),
     );

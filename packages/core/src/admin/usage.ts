@@ -13,6 +13,8 @@ export const usageRollupSchema = z.object({
   upstream_calls: z.number().int(),
   errors: z.number().int(),
   quota_spent: z.number().int(),
+  /** Upstream credits the document cache saved: Platform documents served without a paid call. */
+  quota_saved: z.number().int(),
 });
 export type UsageRollup = z.infer<typeof usageRollupSchema>;
 

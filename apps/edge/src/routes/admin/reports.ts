@@ -53,6 +53,7 @@ export const usageListRoute = defineAdminRoute({
       upstream_calls: row.upstreamCalls,
       errors: row.errors,
       quota_spent: row.quotaSpent,
+      quota_saved: row.quotaSaved,
     }));
     return c.json({ usage: rollups });
   },

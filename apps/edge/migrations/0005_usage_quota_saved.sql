@@ -1,0 +1,1 @@
+ALTER TABLE `usage` ADD `quota_saved` integer DEFAULT 0 NOT NULL;
