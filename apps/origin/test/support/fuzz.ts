@@ -581,7 +581,8 @@ export async function answerProblem(
   expected: Expectation,
   secrets: readonly string[],
 ): Promise<string | null> {
-  const text = await response.text();
+  // Decoded from bytes: Response.text() warns on every non-text type (PEM files, NDJSON).
+  const text = new TextDecoder().decode(await response.arrayBuffer());
   const headers = [...response.headers].map(([k, v]) => `${k}: ${v}`).join("\n");
   for (const secret of secrets)
     if (text.includes(secret) || headers.includes(secret)) return "a secret in the answer";
