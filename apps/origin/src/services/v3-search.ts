@@ -134,8 +134,8 @@ const MAX_BOUND = 100;
 /** `ip` → the services (`port/transport`, lowercase) of that host the query holds for. */
 type MatchedKeys = Map<string, Set<string>>;
 
-const serviceKey = (port: unknown, transport: unknown): string =>
-  `${String(port)}/${String(transport ?? "").toLowerCase()}`;
+const serviceKey = (port: number | undefined, transport: string | undefined): string =>
+  `${port ?? ""}/${(transport ?? "").toLowerCase()}`;
 
 /**
  * The services of the page's hosts that `services` (the query compiled against one service
