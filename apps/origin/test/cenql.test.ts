@@ -539,12 +539,26 @@ describe("cenqlAggregateField", () => {
     expect(cenqlAggregateField("host.services.protocol", registries)).toEqual({
       resource: "host",
       field: "services.service_name",
+      scope: "services",
+      level: "host.services",
+    });
+    // A service leaf of the field catalogue lives in the services scope too.
+    expect(cenqlAggregateField("host.services.dns.server_type", registries)).toMatchObject({
+      field: "services.dns.server_type",
+      level: "host.services",
     });
     expect(cenqlAggregateField("cert.parsed.issuer.common_name", registries)).toEqual({
       resource: "cert",
       field: "parsed.issuer.common_name",
+      scope: null,
+      level: null,
     });
-    expect(cenqlAggregateField("web.port", registries)).toEqual({ resource: "web", field: "ports" });
+    expect(cenqlAggregateField("web.port", registries)).toEqual({
+      resource: "web",
+      field: "ports",
+      scope: null,
+      level: null,
+    });
   });
 
   it.each([

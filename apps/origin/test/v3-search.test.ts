@@ -8,7 +8,7 @@ import {
 } from "@scangate/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedTestDataset } from "./seed-fixture";
-import { certificateDocs, hostFacts, websiteDocs } from "./support/dataset-facts";
+import { certificateDocs, hostFacts, tally, websiteDocs } from "./support/dataset-facts";
 import { balanceOf, expectProblem, platformAccount, v3Post } from "./v3-requests";
 
 beforeAll(() => seedTestDataset());
@@ -83,6 +83,56 @@ describe("POST /v3/global/search/query", () => {
     expect(hit.matched_services?.map((s) => s.port).sort()).toEqual(
       facts.doc.services.map((s) => s.port).sort(),
     );
+  });
+
+  it("narrows matched_services to the services the query matched, in the host's order", async () => {
+    const hosts = await hostFacts();
+    type Facts = (typeof hosts)[number];
+    type Service = Facts["doc"]["services"][number];
+    const cases: [string, (h: Facts) => boolean, (s: Service) => boolean][] = [
+      [
+        "host.services.protocol: SSH",
+        (h) => h.doc.services.some((s) => s.service_name === "SSH"),
+        (s) => s.service_name === "SSH",
+      ],
+      [
+        "host.services: (protocol: HTTP and not port: 80)",
+        (h) => h.doc.services.some((s) => s.service_name === "HTTP" && s.port !== 80),
+        (s) => s.service_name === "HTTP" && s.port !== 80,
+      ],
+      [
+        // Conditions on separate services match a host; on each service, both must hold.
+        "host.services.port: 22 or host.services.protocol: DNS",
+        (h) => h.doc.services.some((s) => s.port === 22 || s.service_name === "DNS"),
+        (s) => s.port === 22 || s.service_name === "DNS",
+      ],
+      ["not host.services.port: 22", (h) => !h.doc.services.some((s) => s.port === 22), (s) => s.port !== 22],
+    ];
+    for (const [q, hostTest, serviceTest] of cases) {
+      const expected = hosts.filter(hostTest);
+      expect(expected.length, q).toBeGreaterThan(0);
+      const pages = await allPages({ query: q, page_size: 100 });
+      const hits = pages.flatMap((p) => p.hits.map((h) => h.host_v1!));
+      expect(
+        hits.map((h) => h.resource.ip),
+        q,
+      ).toEqual(expected.map((h) => h.ip));
+      for (const [i, hit] of hits.entries()) {
+        const facts = expected[i]!;
+        expect(hit.matched_services, `${q}: ${facts.ip}`).toEqual(
+          facts.doc.services.filter(serviceTest).map((s) => ({
+            port: s.port,
+            protocol: s.service_name,
+            transport_protocol: s.transport_protocol.toLowerCase(),
+          })),
+        );
+      }
+      // Some hit has services the query did not match, so the narrowing is seen.
+      if (q === "host.services.protocol: SSH")
+        expect(hits.some((h) => (h.matched_services?.length ?? 0) < (h.resource.services?.length ?? 0))).toBe(
+          true,
+        );
+    }
   });
 
   it("projects fields and leaves matched_services out when the service fields are omitted", async () => {
@@ -258,26 +308,204 @@ describe("POST /v3/global/search/aggregate", () => {
     expect(result.is_more_than_total_hits).toBe(services > hosts.length);
   });
 
-  it("refuses unsupported options, unknown fields, mixed resources and bad queries with 400 problems", async () => {
+  it('counts hosts, once per value, by count_by_level "." (or "host")', async () => {
+    const hosts = await hostFacts();
+    const ssh = hosts.filter((h) => h.doc.services.some((s) => s.service_name === "SSH"));
+    // Each SSH host once per distinct port of any of its services.
+    const expected = tally(ssh.flatMap((h) => [...new Set(h.doc.services.map((s) => String(s.port)))]));
+    for (const count_by_level of [".", "host"]) {
+      const result = await aggregate({
+        query: "host.services.protocol: SSH",
+        field: "host.services.port",
+        number_of_buckets: 1000,
+        count_by_level,
+      });
+      expect(result.buckets).toEqual(expected);
+      expect(result.total_count).toBe(ssh.length);
+      expect(result.other_count).toBe(0);
+      const pairs = expected.reduce((n, b) => n + b.count, 0);
+      expect(result.is_more_than_total_hits).toBe(pairs > ssh.length);
+    }
+    const top = await aggregate({
+      query: "host.services.protocol: SSH",
+      field: "host.services.port",
+      number_of_buckets: 2,
+      count_by_level: ".",
+    });
+    expect(top.buckets).toEqual(expected.slice(0, 2));
+    expect(top.other_count).toBe(expected.slice(2).reduce((n, b) => n + b.count, 0));
+  });
+
+  it("counts only the services the query holds for with filter_by_query", async () => {
+    const hosts = await hostFacts();
+    const ssh = hosts.filter((h) => h.doc.services.some((s) => s.service_name === "SSH"));
+    const sshServices = ssh.flatMap((h) => h.doc.services.filter((s) => s.service_name === "SSH"));
+    // Not every port of an SSH host is an SSH port, or the filter would change nothing here.
+    expect(ssh.reduce((n, h) => n + h.doc.services.length, 0)).toBeGreaterThan(sshServices.length);
+    const body = {
+      query: "host.services.protocol=SSH",
+      field: "host.services.port",
+      number_of_buckets: 1000,
+      filter_by_query: true,
+    };
+    const services = await aggregate(body);
+    expect(services.buckets).toEqual(tally(sshServices.map((s) => String(s.port))));
+    expect(services.total_count).toBe(ssh.length);
+    expect(services.other_count).toBe(0);
+    expect(services.is_more_than_total_hits).toBe(sshServices.length > ssh.length);
+    expect(await aggregate({ ...body, count_by_level: "host.services" })).toMatchObject({
+      buckets: services.buckets,
+    });
+    // By host: each SSH host once per port of its SSH services.
+    const byHost = await aggregate({ ...body, count_by_level: "." });
+    expect(byHost.buckets).toEqual(
+      tally(
+        ssh.flatMap((h) => [
+          ...new Set(h.doc.services.filter((s) => s.service_name === "SSH").map((s) => String(s.port))),
+        ]),
+      ),
+    );
+    expect(byHost.total_count).toBe(ssh.length);
+  });
+
+  it("reads the whole query on each service: nested groups, negations and the host's own fields", async () => {
+    const hosts = await hostFacts();
+    const count = async (query: string) =>
+      (
+        await aggregate({
+          query,
+          field: "host.services.port",
+          number_of_buckets: 1000,
+          filter_by_query: true,
+        })
+      ).buckets;
+    const tallyOf = (
+      hostTest: (h: (typeof hosts)[number]) => boolean,
+      serviceTest: (s: (typeof hosts)[number]["doc"]["services"][number]) => boolean,
+    ) =>
+      tally(
+        hosts.filter(hostTest).flatMap((h) => h.doc.services.filter(serviceTest).map((s) => String(s.port))),
+      );
+    // One service, HTTP and not on port 80.
+    const grouped = await count("host.services: (protocol: HTTP and not port: 80)");
+    expect(grouped.length).toBeGreaterThan(0);
+    expect(grouped).toEqual(
+      tallyOf(
+        (h) => h.doc.services.some((s) => s.service_name === "HTTP" && s.port !== 80),
+        (s) => s.service_name === "HTTP" && s.port !== 80,
+      ),
+    );
+    // A host-level condition keeps every service of the hosts it holds for.
+    const country = hosts.find((h) => h.doc.location?.country)!.doc.location!.country!;
+    expect(await count(`host.location.country: "${country}" and host.services.port: 443`)).toEqual(
+      tallyOf(
+        (h) => h.doc.location?.country === country && h.doc.services.some((s) => s.port === 443),
+        (s) => s.port === 443,
+      ),
+    );
+    expect(await count(`host.location.country: "${country}"`)).toEqual(
+      tallyOf(
+        (h) => h.doc.location?.country === country,
+        () => true,
+      ),
+    );
+  });
+
+  it("counts and filters a service field the catalogue stores as a leaf the same way", async () => {
+    const hosts = await hostFacts();
+    type Service = { port: number; dns?: { server_type?: string } };
+    const services = (h: (typeof hosts)[number]) => h.doc.services as unknown as Service[];
+    const typeOf = (s: Service) => s.dns?.server_type;
+    const matches = (s: Service) => typeOf(s)?.toUpperCase() === "FORWARDING" || s.port === 22;
+    const matching = hosts.filter((h) => services(h).some(matches));
+    const body = {
+      query: "host.services.dns.server_type: FORWARDING or host.services.port: 22",
+      field: "host.services.dns.server_type",
+      number_of_buckets: 1000,
+    };
+    const typesOf = (h: (typeof hosts)[number], test: (s: Service) => boolean) =>
+      services(h).flatMap((s) => (test(s) && typeOf(s) !== undefined ? [typeOf(s)!] : []));
+    const all = await aggregate(body);
+    expect(all.buckets).toEqual(tally(matching.flatMap((h) => typesOf(h, () => true))));
+    const filtered = await aggregate({ ...body, filter_by_query: true });
+    expect(filtered.buckets).toEqual(tally(matching.flatMap((h) => typesOf(h, matches))));
+    // The filter matters here: the hosts matched by port 22 have DNS services of other types.
+    expect(filtered.buckets).not.toEqual(all.buckets);
+    const byHost = await aggregate({ ...body, count_by_level: "." });
+    expect(byHost.buckets).toEqual(tally(matching.flatMap((h) => [...new Set(typesOf(h, () => true))])));
+    expect(byHost.total_count).toBe(matching.length);
+  });
+
+  it("leaves a root field's counts as they are with filter_by_query", async () => {
+    const body = {
+      query: "host.services.protocol: SSH",
+      field: "host.location.country",
+      number_of_buckets: 50,
+    };
+    const plain = await aggregate(body);
+    const filtered = await aggregate({ ...body, filter_by_query: true });
+    expect(filtered.buckets).toEqual(plain.buckets);
+    expect(filtered.total_count).toBe(plain.total_count);
+    expect(filtered.other_count).toBe(plain.other_count);
+  });
+
+  it("refuses levels a field cannot be counted by, unknown fields, mixed resources and bad queries with 400 problems", async () => {
     const cases: [Record<string, unknown>, string][] = [
+      // A root field has no nested level to count by.
       [
-        { query: "", field: "host.services.port", number_of_buckets: 5, count_by_level: "." },
+        { query: "", field: "host.location.country", number_of_buckets: 5, count_by_level: "host.services" },
         "body.count_by_level",
       ],
       [
-        { query: "", field: "host.services.port", number_of_buckets: 5, filter_by_query: true },
-        "body.filter_by_query",
+        {
+          query: "",
+          field: "host.services.port",
+          number_of_buckets: 5,
+          count_by_level: "host.services.port",
+        },
+        "body.count_by_level",
+      ],
+      [
+        { query: "", field: "host.services.port", number_of_buckets: 5, count_by_level: "cert" },
+        "body.count_by_level",
+      ],
+      [
+        { query: "", field: "host.services.port", number_of_buckets: 5, count_by_level: "host.nope" },
+        "body.count_by_level",
       ],
       [{ query: "", field: "host.nope", number_of_buckets: 5 }, "body.field"],
       [{ query: "cert.names: x", field: "host.services.port", number_of_buckets: 5 }, "body.field"],
       [{ query: "host.services.port: (", field: "host.services.port", number_of_buckets: 5 }, "body.query"],
       [{ query: "", field: "host.services.port", number_of_buckets: 0 }, "body.number_of_buckets"],
+      [
+        { query: "", field: "host.services.port", number_of_buckets: 5, filter_by_query: "yes" },
+        "body.filter_by_query",
+      ],
+      [
+        { query: "", field: "host.services.port", number_of_buckets: 5, count_by_level: 1 },
+        "body.count_by_level",
+      ],
     ];
     for (const [body, location] of cases) {
       const { res } = await v3Post("/v3/global/search/aggregate", body);
       const problem = await expectProblem(res, 400);
       expect(problem.errors?.[0]?.location, JSON.stringify(body)).toBe(location);
     }
+    const { res } = await v3Post("/v3/global/search/aggregate", cases[0]![0]);
+    const problem = await expectProblem(res, 400);
+    expect(problem.detail).toContain('use one of "", ".", "host"');
+  });
+
+  it("refuses a filter_by_query whose query binds more values than a filtered count can, naming the query", async () => {
+    // The query runs twice in one statement (the hosts, then each service): half the values each.
+    const ports = Array.from({ length: 50 }, (_, i) => 1000 + i).join(", ");
+    const query = `host.services.port: {${ports}}`;
+    const base = { query, field: "host.services.port", number_of_buckets: 5 };
+    expect((await v3Post("/v3/global/search/aggregate", base)).res.status).toBe(200);
+    const { res } = await v3Post("/v3/global/search/aggregate", { ...base, filter_by_query: true });
+    const problem = await expectProblem(res, 400);
+    expect(problem.errors?.[0]?.location).toBe("body.query");
+    expect(problem.detail).toContain("too many values");
   });
 
   it("charges 1 credit per call", async () => {

@@ -138,3 +138,64 @@ describe("POST /v3/global/asset/webproperty", () => {
     expect(result[0]?.resource.software).toEqual([]);
   });
 });
+
+describe("web properties read in batches", () => {
+  /** Up to 100 ids: every port of the websites, then the hosts' HTTP services by address. */
+  async function manyIds(): Promise<string[]> {
+    const sites = (await websiteDocs()) as Website[];
+    const named = sites.flatMap((s) => s.doc.ports.map((port) => `${s.domain}:${port}`));
+    const addressed = (await hostFacts()).flatMap((h) =>
+      h.doc.services.filter((s) => s.service_name === "HTTP").map((s) => `${h.ip}:${s.port}`),
+    );
+    const ids = [...named.slice(0, 50), ...addressed.slice(0, 49), "nowhere.example:443"];
+    expect(ids.length).toBe(100);
+    return ids;
+  }
+
+  async function one(id: string, at_time?: string) {
+    const query = at_time === undefined ? "" : `?at_time=${encodeURIComponent(at_time)}`;
+    const { res, body } = await v3Get(`/v3/global/asset/webproperty/${encodeURIComponent(id)}${query}`);
+    if (res.status === 404) return null;
+    expect(res.status, id).toBe(200);
+    return envelope.parse(body).result;
+  }
+
+  it("answers a bulk of 100 as the lookups of each one do, now and at a past time", async () => {
+    const ids = await manyIds();
+    const { results } = await env.DB.prepare(
+      "select valid_from + (valid_to - valid_from) / 2 as t from host_history where valid_to is not null order by valid_from limit 1 offset 10",
+    ).all<{ t: number }>();
+    const past = new Date(results[0]!.t).toISOString();
+    for (const at_time of [undefined, past]) {
+      const { res, body } = await v3Post("/v3/global/asset/webproperty", {
+        webproperty_ids: ids,
+        ...(at_time === undefined ? {} : { at_time }),
+      });
+      expect(res.status).toBe(200);
+      const bulk = v3Envelope(z.array(v3WebpropertyAssetSchema)).parse(body).result;
+      const singles = [];
+      for (const id of ids) {
+        const found = await one(id, at_time);
+        if (found) singles.push(found);
+      }
+      expect(singles.length).toBeGreaterThan(50);
+      expect(bulk).toEqual(singles);
+    }
+  }, 90_000);
+
+  it("answers web search hits as the lookups of each property do", async () => {
+    const { res, body } = await v3Post("/v3/global/search/query", {
+      query: "web.hostname: *",
+      page_size: 100,
+    });
+    expect(res.status).toBe(200);
+    const hits = (
+      body as { result: { hits: { webproperty_v1: { resource: { hostname: string; port: number } } }[] } }
+    ).result.hits;
+    expect(hits.length).toBeGreaterThan(20);
+    for (const hit of hits) {
+      const { hostname, port } = hit.webproperty_v1.resource;
+      expect(hit.webproperty_v1).toEqual(await one(`${hostname}:${port}`));
+    }
+  }, 90_000);
+});

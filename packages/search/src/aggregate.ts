@@ -1,7 +1,7 @@
 import { sqlIdentifier } from "./compiler";
 import { findField, unknownFieldMessage } from "./field-lookup";
 import { QueryError, catchQueryError, type QueryResult } from "./query-error";
-import type { FieldType, IndexRegistry } from "./registry";
+import { ownEntry, type FieldDef, type FieldType, type IndexRegistry } from "./registry";
 import type { SqlFragment } from "./sql-expr";
 
 /**
@@ -25,6 +25,11 @@ export interface AggregateStatements {
   type: FieldType;
   buckets: SqlFragment;
   totals: SqlFragment;
+  /**
+   * When present, the totals row has no `documents` column: this statement's one row
+   * `(documents)` gives it (so neither statement binds the query's values twice).
+   */
+  documents?: SqlFragment;
 }
 
 export interface AggregateOptions {
@@ -32,6 +37,32 @@ export interface AggregateOptions {
   buckets: number;
   /** The root alias `where` was compiled with (default `r`). */
   rootAlias?: string;
+  /**
+   * For a field of a nested scope (`services.port`): what a bucket counts. `scope` (the
+   * default) counts the scope rows holding the value (services); `document` counts the
+   * documents (hosts) holding it in at least one of those rows, once each. Root fields always
+   * count documents.
+   */
+  countBy?: "document" | "scope";
+  /**
+   * For a field of a nested scope: only the scope rows this condition holds for are counted
+   * (and their documents). It is the query compiled with `scopeRow: { scope, alias:
+   * AGGREGATE_SCOPE_ALIAS }`, so it may also test the root row (alias `r`).
+   */
+  scopeFilter?: SqlFragment;
+}
+
+/** The alias of the counted scope row that `AggregateOptions.scopeFilter` is compiled against. */
+export const AGGREGATE_SCOPE_ALIAS = "m";
+
+/** The nested scope (`services`) a field's values live in, or null for a root field. */
+export function fieldScope(registry: IndexRegistry, field: string): string | null {
+  const found = findField(registry, field);
+  if (!found) return null;
+  const { storage } = found.def;
+  if (storage.kind === "scoped") return storage.scope;
+  if (storage.kind === "leaf") return storage.scope ?? null;
+  return null;
 }
 
 export interface BucketRow {
@@ -107,6 +138,12 @@ export function compileAggregate(
       `FROM (SELECT (${perDocument}) AS n FROM ${rootTable} WHERE ${where.sql})`;
 
     const storage = def.storage;
+    const scopeName = fieldScope(registry, found.name);
+    if (scopeName !== null && (options.countBy === "document" || options.scopeFilter !== undefined)) {
+      if ((options.rootAlias ?? "r") !== "r")
+        throw new RangeError("counting a scoped field by document or a filtered scope needs root alias r");
+      return nestedAggregate(registry, found.name, def, scopeName, where, options);
+    }
     if (storage.kind === "leaf") {
       const tables = registry.leaves;
       if (!tables)
@@ -194,6 +231,86 @@ export function compileAggregate(
       totals: { sql: totals, params: [...where.params] },
     };
   });
+}
+
+/**
+ * A scoped field counted by document, or over the scope rows a filter keeps: three statements
+ * (buckets, totals, documents), each binding the query's values once. The counted rows are
+ * the scope rows (`m`) of matching documents (`r`) the filter holds for; a leaf of the scope is
+ * read from the leaf values of those rows.
+ */
+function nestedAggregate(
+  registry: IndexRegistry,
+  field: string,
+  def: FieldDef,
+  scopeName: string,
+  where: SqlFragment,
+  options: AggregateOptions,
+): AggregateStatements {
+  const { type } = def;
+  const scope = ownEntry(registry.scopes, scopeName);
+  if (!scope) throw new Error(`registry ${registry.name}: field ${field} names unknown scope ${scopeName}`);
+  const m = AGGREGATE_SCOPE_ALIAS;
+  const a = VALUES_ALIAS;
+  const rootTable = `${sqlIdentifier(registry.root.table)} r`;
+  const rootKey = sqlIdentifier(registry.root.key);
+  const scopeKey = sqlIdentifier(scope.key);
+  const everyDocument = where.sql.trim() === "1" && where.params.length === 0;
+  const filter = options.scopeFilter;
+  const conditions = [...(everyDocument ? [] : [where]), ...(filter ? [filter] : [])];
+  const conditionSql = conditions.map((c) => `(${c.sql})`).join(" AND ");
+  const conditionParams = conditions.flatMap((c) => c.params);
+  const scopeRows =
+    `${sqlIdentifier(scope.table)} ${m}` +
+    (conditions.length > 0 ? ` JOIN ${rootTable} ON r.${rootKey} = ${m}.${scopeKey}` : "");
+  const byDocument = options.countBy === "document";
+
+  // The counted rows as (document, value) pairs, with the bindings that select them.
+  let from: string;
+  let doc: string;
+  let value: string;
+  let params: SqlFragment["params"];
+  if (def.storage.kind === "leaf") {
+    const tables = registry.leaves;
+    if (!tables)
+      throw new Error(`registry ${registry.name}: field ${field} is a leaf but there are no leaf tables`);
+    doc = `${a}.doc`;
+    value = `${a}.value`;
+    const rows =
+      conditions.length === 0
+        ? ""
+        : ` AND ${a}.scope IN (SELECT ${m}.rowid FROM ${scopeRows} WHERE ${conditionSql})`;
+    from = `${sqlIdentifier(tables.values)} ${a} WHERE ${a}.field = ?${rows}`;
+    params = [def.storage.id, ...conditionParams];
+  } else if (def.storage.kind === "scoped") {
+    doc = `${m}.${scopeKey}`;
+    value = `${m}.${sqlIdentifier(def.storage.column)}`;
+    from = `${scopeRows} WHERE ${conditions.length === 0 ? "" : `${conditionSql} AND `}${value} IS NOT NULL`;
+    params = conditionParams;
+  } else {
+    throw new Error(`registry ${registry.name}: field ${field} is not stored in scope ${scopeName}`);
+  }
+  const count = byDocument ? `count(DISTINCT ${doc})` : "count(*)";
+  return {
+    field,
+    type,
+    buckets: {
+      sql:
+        `SELECT ${keyExpression(type, value)} AS "key", ${count} AS "count" FROM ${from} ` +
+        `GROUP BY ${value} ORDER BY "count" DESC, ${value} LIMIT ?`,
+      params: [...params, options.buckets],
+    },
+    totals: {
+      sql:
+        `SELECT count(DISTINCT d) AS nonnull_documents, count(*) AS value_count ` +
+        `FROM (SELECT ${byDocument ? "DISTINCT " : ""}${doc} AS d, ${value} AS v FROM ${from})`,
+      params,
+    },
+    documents: {
+      sql: `SELECT count(*) AS documents FROM ${rootTable}${everyDocument ? "" : ` WHERE ${where.sql}`}`,
+      params: everyDocument ? [] : where.params,
+    },
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { QueryNode } from "./ast";
 import { cenqlField, cenqlTarget } from "./cenql";
-import { type CenqlResource, cenqlPath, knownCenqlNames } from "./cenql-fields";
+import { fieldScope } from "./aggregate";
+import { CENQL_SCOPES, type CenqlResource, cenqlPath, knownCenqlNames } from "./cenql-fields";
 import { compileQuery, type CompileOptions } from "./compiler";
 import { editDistance, findField } from "./field-lookup";
 import { parseQuery } from "./parser";
@@ -127,11 +128,22 @@ export function compileCenqlSearch(
   return compiled;
 }
 
-/** An aggregate's CenQL field → its resource and the legacy field of that resource's registry. */
+/** An aggregate's CenQL field, on the legacy registry of its resource. */
+export interface CenqlAggregateField {
+  resource: CenqlResource;
+  /** The legacy field name. */
+  field: string;
+  /** The legacy nested scope its values live in (`services`), or null for a root field. */
+  scope: string | null;
+  /** That scope as a CenQL level (`host.services`), or null for a root field. */
+  level: string | null;
+}
+
+/** An aggregate's CenQL field → its resource, the legacy field of that resource's registry and its nested level. */
 export function cenqlAggregateField(
   path: string,
   registries: CenqlRegistries,
-): QueryResult<{ resource: CenqlResource; field: string }> {
+): QueryResult<CenqlAggregateField> {
   const mapped = cenqlField(path);
   if (!mapped.ok) return mapped;
   const { resource, field } = mapped.value;
@@ -139,5 +151,24 @@ export function cenqlAggregateField(
   if (findField(registry, field) === null) {
     return { ok: false, error: unknownCenqlField(resource, registry, path.trim()) };
   }
-  return mapped;
+  const scope = fieldScope(registry, field);
+  const cenqlScope = Object.entries(CENQL_SCOPES[resource]).find(([, legacy]) => legacy === scope)?.[0];
+  const level = scope === null ? null : `${resource}.${cenqlScope ?? scope}`;
+  return { ok: true, value: { resource, field, scope, level } };
+}
+
+/**
+ * The `count_by_level` values an aggregate of `field` accepts, and what each counts (the
+ * Platform's meanings): `""` (the default) counts at the deepest level holding the field,
+ * `"."` (or the resource, `host`) counts root documents, and a nested level (`host.services`)
+ * counts the records of that level. A root field has only the root level; a service field
+ * counts services by default and hosts by `"."`.
+ */
+export function cenqlCountLevels(field: CenqlAggregateField): ReadonlyMap<string, "document" | "scope"> {
+  const levels = new Map<string, "document" | "scope">();
+  levels.set("", field.level === null ? "document" : "scope");
+  levels.set(".", "document");
+  levels.set(field.resource, "document");
+  if (field.level !== null) levels.set(field.level, "scope");
+  return levels;
 }

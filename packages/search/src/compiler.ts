@@ -28,6 +28,16 @@ export interface CompileOptions {
   rootAlias?: string;
   /** At most this many bound values (default MAX_QUERY_PARAMS). */
   maxParams?: number;
+  /**
+   * Read the query against one row of a nested scope instead of the whole document: every
+   * condition on a field of `scope` (inside `scope: (...)` or not) tests the row aliased
+   * `alias` in the caller's statement, rather than "some row of the document". Conditions on
+   * the document's own fields still test the root row. The caller joins that row to its root
+   * row (`scope.key = root.key`). This is what narrows a document's services to the ones the
+   * query's service conditions hold for (the Platform's `matched_services`, and aggregates
+   * with `filter_by_query`).
+   */
+  scopeRow?: { scope: string; alias: string };
 }
 
 const SIDE_ALIAS = "v";
@@ -47,9 +57,17 @@ interface Context {
   maxParams: number;
   /** Field names inside `field: (...)` are relative to this prefix. */
   prefix: string | null;
-  /** Inside `services: (...)`: conditions apply to one row of this scope, aliased `s`. */
-  scope: { name: string; def: ScopeDef } | null;
+  /** Inside `services: (...)`: conditions apply to one row of this scope, aliased `alias`. */
+  scope: ScopeRow | null;
+  /** With `CompileOptions.scopeRow`: that scope's conditions test this row, wherever written. */
+  scopeRow: ScopeRow | null;
   paramCount: number;
+}
+
+interface ScopeRow {
+  name: string;
+  def: ScopeDef;
+  alias: string;
 }
 
 /**
@@ -69,6 +87,7 @@ export function compileQuery(
       maxParams: options.maxParams ?? MAX_QUERY_PARAMS,
       prefix: null,
       scope: null,
+      scopeRow: pinnedRow(registry, options.scopeRow),
       paramCount: 0,
     };
     const compiled = compileNode(query, context);
@@ -77,6 +96,16 @@ export function compileQuery(
     }
     return { sql: compiled.sql, params: compiled.params };
   });
+}
+
+function pinnedRow(registry: IndexRegistry, pinned: CompileOptions["scopeRow"]): ScopeRow | null {
+  if (pinned === undefined) return null;
+  const def = ownEntry(registry.scopes, pinned.scope);
+  if (def === undefined) throw new Error(`registry ${registry.name} has no scope ${pinned.scope}`);
+  const alias = sqlIdentifier(pinned.alias);
+  if ([SIDE_ALIAS, SCOPE_ALIAS, "w"].includes(alias))
+    throw new Error(`the scope row alias ${alias} is one the compiled subqueries use`);
+  return { name: pinned.scope, def, alias };
 }
 
 function compileNode(node: QueryNode, context: Context): Expr {
@@ -122,10 +151,13 @@ function compileGroup(field: string, position: number, body: QueryNode, context:
       field,
     );
   }
+  // The pinned row: the group's conditions hold for that row itself.
+  if (context.scopeRow?.name === scopeName)
+    return compileNode(body, { ...context, prefix: scopeName, scope: context.scopeRow });
   const inner = compileNode(body, {
     ...context,
     prefix: scopeName,
-    scope: { name: scopeName, def: scopeDef },
+    scope: { name: scopeName, def: scopeDef, alias: SCOPE_ALIAS },
   });
   return inSubquery(
     `${context.root}.${sqlIdentifier(context.registry.root.key)}`,
@@ -177,7 +209,14 @@ function applyToField(
 ): Expr {
   const { storage, type } = field.def;
   const typed = { name: field.name, type };
-  const { registry, root, scope } = context;
+  const { registry, root } = context;
+  // Outside a group, a field of the pinned scope tests the pinned row as if inside one.
+  const pinned =
+    context.scope === null &&
+    context.scopeRow !== null &&
+    (storage.kind === "leaf" || storage.kind === "scoped") &&
+    storage.scope === context.scopeRow.name;
+  const scope = pinned ? context.scopeRow : context.scope;
   if (storage.kind === "leaf") {
     const tables = registry.leaves;
     if (!tables)
@@ -188,7 +227,7 @@ function applyToField(
     // Inside a scope the leaf must belong to the very scope row the group's other conditions test.
     const target =
       scope !== null
-        ? { outer: `${SCOPE_ALIAS}.rowid`, column: "scope" as const }
+        ? { outer: `${scope.alias}.rowid`, column: "scope" as const }
         : { outer: `${root}.rowid`, column: "doc" as const };
     return countParams(
       leafCondition(typed, storage.id, op, value, tables, target, context.now),
@@ -201,7 +240,7 @@ function applyToField(
   if (scope !== null) {
     if (storage.kind !== "scoped" || storage.scope !== scope.name)
       throw notInScope(field.name, scope.name, position);
-    return predicate(`${SCOPE_ALIAS}.${sqlIdentifier(storage.column)}`);
+    return predicate(`${scope.alias}.${sqlIdentifier(storage.column)}`);
   }
   const rootKey = `${root}.${sqlIdentifier(registry.root.key)}`;
   switch (storage.kind) {

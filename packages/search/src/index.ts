@@ -16,7 +16,9 @@ export { MAX_NESTING, MAX_QUERY_LENGTH, parseQuery } from "./parser";
 export { MAX_QUERY_PARAMS, compileQuery, type CompileOptions } from "./compiler";
 export { compileSearch } from "./search";
 export {
+  AGGREGATE_SCOPE_ALIAS,
   compileAggregate,
+  fieldScope,
   summarizeAggregate,
   type AggregateOptions,
   type AggregateStatements,
@@ -42,7 +44,9 @@ export { convertLegacyQuery, type ConvertOptions } from "./cenql-convert";
 export { printCenql } from "./cenql-print";
 export {
   cenqlAggregateField,
+  cenqlCountLevels,
   compileCenqlSearch,
+  type CenqlAggregateField,
   unbindableCharacterError,
   type CenqlRegistries,
 } from "./cenql-search";

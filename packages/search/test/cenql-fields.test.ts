@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   CENQL_RESOURCES,
   cenqlAggregateField,
+  cenqlCountLevels,
   cenqlField,
   cenqlPath,
   cenqlTarget,
@@ -227,12 +228,37 @@ describe("cenqlField", () => {
   it("checks the field against the registry, suggesting the nearest CenQL name", () => {
     expect(cenqlAggregateField("host.services.protocol", REGISTRIES)).toEqual({
       ok: true,
-      value: { resource: "host", field: "services.service_name" },
+      value: { resource: "host", field: "services.service_name", scope: "services", level: "host.services" },
     });
     const unknown = cenqlAggregateField("host.services.protocl", REGISTRIES);
     expect(unknown.ok || unknown.error.message).toBe(
       'unknown field "host.services.protocl"; did you mean "host.services.protocol"?',
     );
+  });
+
+  it("names a root field's level null, and lists the count_by_level values each field takes", () => {
+    const country = cenqlAggregateField("host.location.country", REGISTRIES);
+    const names = cenqlAggregateField("cert.names", REGISTRIES);
+    const port = cenqlAggregateField("host.services.port", REGISTRIES);
+    if (!country.ok || !names.ok || !port.ok) throw new Error("fields should map");
+    expect(country.value).toMatchObject({ scope: null, level: null });
+    expect([...cenqlCountLevels(country.value)]).toEqual([
+      ["", "document"],
+      [".", "document"],
+      ["host", "document"],
+    ]);
+    expect([...cenqlCountLevels(names.value)]).toEqual([
+      ["", "document"],
+      [".", "document"],
+      ["cert", "document"],
+    ]);
+    // A service field counts services by default, hosts by the root level.
+    expect([...cenqlCountLevels(port.value)]).toEqual([
+      ["", "scope"],
+      [".", "document"],
+      ["host", "document"],
+      ["host.services", "scope"],
+    ]);
   });
 });
 

@@ -1,5 +1,6 @@
 import {
   compileAggregate,
+  type AggregateOptions,
   summarizeAggregate,
   type AggregateSummary,
   type BucketRow,
@@ -20,18 +21,23 @@ export async function aggregateField(
   where: CompiledWhere,
   buckets: number,
   dialect: Dialect,
+  options: Pick<AggregateOptions, "countBy" | "scopeFilter"> = {},
 ): Promise<AggregateSummary> {
-  const compiled = compileAggregate(registry, field, where, { buckets });
+  const compiled = compileAggregate(registry, field, where, { buckets, ...options });
   if (!compiled.ok) throw invalidQuery(compiled.error, dialect);
-  const { buckets: bucketSql, totals: totalsSql } = compiled.value;
-  const [bucketResult, totalsResult] = await db.batch([
+  const { buckets: bucketSql, totals: totalsSql, documents: documentsSql } = compiled.value;
+  const [bucketResult, totalsResult, documentsResult] = await db.batch([
     db.prepare(bucketSql.sql).bind(...bucketSql.params),
     db.prepare(totalsSql.sql).bind(...totalsSql.params),
+    ...(documentsSql ? [db.prepare(documentsSql.sql).bind(...documentsSql.params)] : []),
   ]);
-  const totals = (totalsResult?.results[0] as TotalsRow | undefined) ?? {
-    documents: 0,
-    nonnull_documents: 0,
-    value_count: 0,
+  const row = totalsResult?.results[0] as Partial<TotalsRow> | undefined;
+  // A scoped field counted by host or over filtered services counts its documents apart.
+  const documents = documentsResult?.results[0] as { documents: number } | undefined;
+  const totals: TotalsRow = {
+    documents: documents?.documents ?? row?.documents ?? 0,
+    nonnull_documents: row?.nonnull_documents ?? 0,
+    value_count: row?.value_count ?? 0,
   };
   return summarizeAggregate((bucketResult?.results ?? []) as BucketRow[], totals);
 }

@@ -1,6 +1,8 @@
 import {
   cenqlAggregateField as mapAggregateField,
   compileCenqlSearch,
+  type CenqlAggregateField,
+  type CompileOptions,
   type CenqlRegistries,
   type CenqlResource,
   type IndexRegistry,
@@ -17,7 +19,7 @@ import { invalidQuery, type CompiledWhere } from "./search-engine";
  * legacy search throws, with the position and token where it failed.
  */
 
-export type { CenqlRegistries, CenqlResource };
+export type { CenqlAggregateField, CenqlRegistries, CenqlResource };
 
 /** The hot registries (no field catalogue): enough for the hot columns, used when none are given. */
 export const HOT_CENQL_REGISTRIES: CenqlRegistries = {
@@ -51,17 +53,18 @@ export function compileCenql(
   query: string,
   now: Date,
   registries: CenqlRegistries = HOT_CENQL_REGISTRIES,
+  options: Pick<CompileOptions, "scopeRow" | "maxParams"> = {},
 ): { resource: CenqlResource; where: CompiledWhere } {
-  const compiled = compileCenqlSearch(query, registries, { now });
+  const compiled = compileCenqlSearch(query, registries, { now, ...options });
   if (!compiled.ok) throw invalidQuery(compiled.error, "v2");
   return compiled.value;
 }
 
-/** An aggregate's CenQL `field` → its resource and legacy field; `invalid_query` when unknown. */
+/** An aggregate's CenQL `field` → its resource, legacy field and nested level; `invalid_query` when unknown. */
 export function cenqlAggregateField(
   path: string,
   registries: CenqlRegistries = HOT_CENQL_REGISTRIES,
-): { resource: CenqlResource; field: string } {
+): CenqlAggregateField {
   const mapped = mapAggregateField(path, registries);
   if (!mapped.ok) throw invalidQuery(mapped.error, "v2");
   return mapped.value;

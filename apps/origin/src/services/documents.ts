@@ -32,13 +32,18 @@ export async function readCertificates(
 ): Promise<Map<string, unknown>> {
   const wanted = [...new Set(fingerprints.map((fp) => fp.toLowerCase()))];
   const found = new Map<string, unknown>();
-  for (const [sha256, doc] of await rowsWhereIn(
+  for (const { key, doc } of await rowsWhereIn<KeyedDoc>(
     db,
     "lower(sha256) as key, doc from certificates where sha256",
     wanted,
   ))
-    found.set(sha256, parseDocument(doc));
+    found.set(key, parseDocument(doc));
   return found;
+}
+
+interface KeyedDoc {
+  key: string;
+  doc: string;
 }
 
 /** D1 binds at most this many parameters in one statement. */
@@ -47,22 +52,25 @@ const MAX_BOUND = 100;
 /**
  * `select <selectWhere> in (...)` for every value, in one batch of statements of at most
  * MAX_BOUND values each (a page of hosts may present more certificates than one may bind).
+ * `leading` are bound before the values, for the `?` that `selectWhere` itself holds.
  */
-async function rowsWhereIn(
+async function rowsWhereIn<Row>(
   db: D1Database,
   selectWhere: string,
   values: readonly string[],
-): Promise<[string, string][]> {
+  leading: readonly (string | number)[] = [],
+): Promise<Row[]> {
   if (values.length === 0) return [];
+  const chunkSize = MAX_BOUND - leading.length;
   const statements = [];
-  for (let start = 0; start < values.length; start += MAX_BOUND) {
-    const chunk = values.slice(start, start + MAX_BOUND);
+  for (let start = 0; start < values.length; start += chunkSize) {
+    const chunk = values.slice(start, start + chunkSize);
     statements.push(
-      db.prepare(`select ${selectWhere} in (${chunk.map(() => "?").join(", ")})`).bind(...chunk),
+      db.prepare(`select ${selectWhere} in (${chunk.map(() => "?").join(", ")})`).bind(...leading, ...chunk),
     );
   }
-  const results = await db.batch<{ key: string; doc: string }>(statements);
-  return results.flatMap((result) => result.results.map((row): [string, string] => [row.key, row.doc]));
+  const results = await db.batch<Row>(statements);
+  return results.flatMap((result) => result.results);
 }
 
 /** The current v2 host document. */
@@ -74,8 +82,25 @@ export async function readHost(db: D1Database, ip: string): Promise<unknown> {
 /** The current v2 host documents of `ips`, found ones only. */
 export async function readHosts(db: D1Database, ips: readonly string[]): Promise<Map<string, unknown>> {
   const found = new Map<string, unknown>();
-  for (const [ip, doc] of await rowsWhereIn(db, "ip as key, doc from hosts where ip", [...new Set(ips)]))
-    found.set(ip, parseDocument(doc));
+  for (const { key, doc } of await rowsWhereIn<KeyedDoc>(db, "ip as key, doc from hosts where ip", [
+    ...new Set(ips),
+  ]))
+    found.set(key, parseDocument(doc));
+  return found;
+}
+
+/** The websites (v1 documents) of `domains` (lowercase) with the address each resolves to, found ones only. */
+export async function readWebsites(
+  db: D1Database,
+  domains: readonly string[],
+): Promise<Map<string, { doc: unknown; ip: string | null }>> {
+  const found = new Map<string, { doc: unknown; ip: string | null }>();
+  for (const { key, doc, ip } of await rowsWhereIn<KeyedDoc & { ip: string | null }>(
+    db,
+    "lower(domain) as key, doc, ip from websites where domain",
+    [...new Set(domains)],
+  ))
+    found.set(key, { doc: parseDocument(doc), ip });
   return found;
 }
 
@@ -94,4 +119,28 @@ export async function readHostAt(db: D1Database, ip: string, atMs: number): Prom
       .bind(ip, atMs, atMs),
   ]);
   return parseDocument(current?.results[0]?.doc ?? history?.results[0]?.doc);
+}
+
+/** `readHostAt` for several hosts in one batch (found ones only). */
+export async function readHostsAt(
+  db: D1Database,
+  ips: readonly string[],
+  atMs: number,
+): Promise<Map<string, unknown>> {
+  const wanted = [...new Set(ips)];
+  const [current, history] = await Promise.all([
+    rowsWhereIn<KeyedDoc>(db, "ip as key, doc from hosts where last_updated_at <= ? and ip", wanted, [atMs]),
+    rowsWhereIn<KeyedDoc & { valid_from: number }>(
+      db,
+      "ip as key, doc, valid_from from host_history where valid_from <= ? and (valid_to is null or valid_to > ?) and ip",
+      wanted,
+      [atMs, atMs],
+    ),
+  ]);
+  const found = new Map<string, unknown>();
+  // Of a host's history rows holding T, the latest; the current document wins over them.
+  history.sort((a, b) => a.valid_from - b.valid_from);
+  for (const { key, doc } of history) found.set(key, parseDocument(doc));
+  for (const { key, doc } of current) found.set(key, parseDocument(doc));
+  return found;
 }

@@ -6,7 +6,7 @@ import { projectFields } from "./projection";
 import type { CompiledWhere } from "./search-engine";
 import { v3Certificate } from "./v3-certificate";
 import { presentedCertificates, v3Host } from "./v3-host";
-import { readWebproperty } from "./v3-webproperty";
+import { readWebproperties } from "./v3-webproperty";
 
 /**
  * `global/search/query` over the origin's indexes: keyset pages (no OFFSET) of the resource a
@@ -76,6 +76,12 @@ function unitsOf(resource: CenqlResource, row: Row): Unit[] {
 export interface Projection {
   paths: string[] | null;
   matchedServices: boolean;
+  /**
+   * For host hits: the query compiled against one service row (alias `m`, with
+   * `CompileOptions.scopeRow`), which narrows each hit's `matched_services`. Without it,
+   * hits carry no `matched_services`.
+   */
+  services?: CompiledWhere;
 }
 
 const MATCHED_SERVICE_FIELDS = new Set([
@@ -119,27 +125,76 @@ function project<T extends { resource: unknown }>(asset: T, paths: string[] | nu
   return { ...asset, resource: projectFields(asset.resource, paths, false) };
 }
 
+/** The alias of the service row a hit's `Projection.services` condition is compiled against. */
+export const MATCHED_SERVICE_ALIAS = "m";
+
+/** D1 binds at most this many values in one statement. */
+const MAX_BOUND = 100;
+
+/** `ip` → the services (`port/transport`, lowercase) of that host the query holds for. */
+type MatchedKeys = Map<string, Set<string>>;
+
+const serviceKey = (port: number | undefined, transport: string | undefined): string =>
+  `${port ?? ""}/${(transport ?? "").toLowerCase()}`;
+
+/**
+ * The services of the page's hosts that `services` (the query compiled against one service
+ * row, `m`: see `CompileOptions.scopeRow`) holds for, in one batch of statements binding at
+ * most MAX_BOUND values each.
+ */
+async function matchedServiceKeys(
+  db: D1Database,
+  ips: readonly string[],
+  services: CompiledWhere,
+): Promise<MatchedKeys> {
+  const matched: MatchedKeys = new Map(ips.map((ip) => [ip, new Set<string>()]));
+  const chunkSize = MAX_BOUND - services.params.length;
+  if (ips.length === 0 || chunkSize < 1) return matched;
+  const statements = [];
+  for (let start = 0; start < ips.length; start += chunkSize) {
+    const chunk = ips.slice(start, start + chunkSize);
+    statements.push(
+      db
+        .prepare(
+          `select m.ip as ip, m.port as port, m.transport_protocol as transport from host_services m
+           join hosts r on r.ip = m.ip where m.ip in (${chunk.map(() => "?").join(", ")}) and (${services.sql})`,
+        )
+        .bind(...chunk, ...services.params),
+    );
+  }
+  const results = await db.batch<{ ip: string; port: number; transport: string }>(statements);
+  for (const row of results.flatMap((result) => result.results))
+    matched.get(row.ip)?.add(serviceKey(row.port, row.transport));
+  return matched;
+}
+
 async function hostHits(
+  db: D1Database,
   dataset: Dataset,
   ips: string[],
   projection: Projection,
 ): Promise<V3SearchQueryHit[]> {
-  // One query for the page's documents and one for the certificates they present.
+  // One query for the page's documents, one for the certificates they present and one (a
+  // batch) for the services the query matched.
   const found = await dataset.readHosts(ips);
   const documents = ips.map((ip) => found.get(ip) ?? null);
-  const certificates = await dataset.readCertificates(documents.flatMap((d) => presentedCertificates(d)));
-  return documents.flatMap((document) => {
+  const [certificates, matchedKeys] = await Promise.all([
+    dataset.readCertificates(documents.flatMap((d) => presentedCertificates(d))),
+    projection.matchedServices && projection.services
+      ? matchedServiceKeys(db, ips, projection.services)
+      : Promise.resolve(null),
+  ]);
+  return documents.flatMap((document, i) => {
     if (document === null) return [];
     const host = v3Host(document, certificates);
     const asset = project(assetOf(host), projection.paths);
-    // The origin does not yet narrow matched_services to the services the query matched: a
-    // hit lists every service of the host (port, protocol, transport).
-    const matched = (host.services ?? []).map((s) => ({
-      port: s.port,
-      protocol: s.protocol,
-      transport_protocol: s.transport_protocol,
-    }));
-    return [{ host_v1: projection.matchedServices ? { ...asset, matched_services: matched } : asset }];
+    if (!projection.matchedServices || matchedKeys === null) return [{ host_v1: asset }];
+    // The Platform narrows a hit to the services the query matched, in the host's order.
+    const keys = matchedKeys.get(ips[i] ?? "") ?? new Set<string>();
+    const matched = (host.services ?? [])
+      .filter((s) => keys.has(serviceKey(s.port, s.transport_protocol)))
+      .map((s) => ({ port: s.port, protocol: s.protocol, transport_protocol: s.transport_protocol }));
+    return [{ host_v1: { ...asset, matched_services: matched } }];
   });
 }
 
@@ -157,8 +212,10 @@ async function certificateHits(
 }
 
 async function webHits(db: D1Database, units: Unit[], projection: Projection): Promise<V3SearchQueryHit[]> {
-  const properties = await Promise.all(
-    units.map((u) => readWebproperty(db, { hostname: u.id.toLowerCase(), port: u.port ?? 0 })),
+  // The page's properties in a few batched reads, not a few queries per property.
+  const properties = await readWebproperties(
+    db,
+    units.map((u) => ({ hostname: u.id.toLowerCase(), port: u.port ?? 0 })),
   );
   return properties.flatMap((property) =>
     property === null ? [] : [{ webproperty_v1: project(assetOf(property), projection.paths) }],
@@ -218,6 +275,7 @@ export async function searchV3Page(
   const projectionHits =
     resource === "host"
       ? await hostHits(
+          db,
           dataset,
           page.map((u) => u.id),
           projection,

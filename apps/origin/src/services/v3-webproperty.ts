@@ -1,5 +1,5 @@
 import { ipAddressSchema, type V3Webproperty } from "@scangate/core";
-import { readCertificates, readHost, readHostAt } from "./documents";
+import { readCertificates, readHosts, readHostsAt, readWebsites } from "./documents";
 import { v3Certificate } from "./v3-certificate";
 import { v3Http, v3HttpEndpoint, v3Software, v3Tls } from "./v3-host";
 
@@ -18,21 +18,22 @@ const obj = (value: unknown): Json =>
 const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 const num = (value: unknown): number | undefined => (typeof value === "number" ? value : undefined);
 
-async function hostDocument(db: D1Database, ip: string, atMs: number | undefined): Promise<Json | null> {
-  const doc = atMs === undefined ? await readHost(db, ip) : await readHostAt(db, ip, atMs);
-  return doc === null ? null : obj(doc);
-}
-
 /** The host's HTTP service on `port`, if it has one. */
-function httpService(host: Json | null, port: number): Json | undefined {
+function httpService(host: Json | null | undefined, port: number): Json | undefined {
   const services = Array.isArray(host?.services) ? (host.services as Json[]) : [];
   return services.find((s) => s.port === port && s.http !== undefined);
 }
 
-async function certificateOf(db: D1Database, fingerprint: string | undefined) {
+/** What building a batch of web properties reads: hosts, websites and certificates, by key. */
+interface Sources {
+  hosts: ReadonlyMap<string, unknown>;
+  websites: ReadonlyMap<string, { doc: unknown; ip: string | null }>;
+  certificates: ReadonlyMap<string, unknown>;
+}
+
+function certificateOf(sources: Sources, fingerprint: string | undefined) {
   if (!fingerprint) return undefined;
-  const found = await readCertificates(db, [fingerprint]);
-  const doc = found.get(fingerprint.toLowerCase());
+  const doc = sources.certificates.get(fingerprint.toLowerCase());
   return doc === undefined ? undefined : v3Certificate(doc);
 }
 
@@ -52,13 +53,8 @@ function websiteTls(tls: Json) {
   };
 }
 
-async function addressProperty(
-  db: D1Database,
-  ip: string,
-  port: number,
-  atMs: number | undefined,
-): Promise<V3Webproperty | null> {
-  const service = httpService(await hostDocument(db, ip, atMs), port);
+function addressProperty(sources: Sources, ip: string, port: number): V3Webproperty | null {
+  const service = httpService(obj(sources.hosts.get(ip)), port);
   if (!service) return null;
   const property: V3Webproperty = {
     hostname: ip,
@@ -68,29 +64,27 @@ async function addressProperty(
     software: v3Software(service.software),
   };
   if (service.tls !== undefined) property.tls = v3Tls(service.tls);
-  const cert = await certificateOf(db, str(service.certificate));
+  const cert = certificateOf(sources, str(service.certificate));
   if (cert) property.cert = cert;
   return property;
 }
 
-async function namedProperty(
-  db: D1Database,
-  hostname: string,
-  port: number,
-  atMs: number | undefined,
-): Promise<V3Webproperty | null> {
-  const row = await db
-    .prepare("select doc, ip from websites where domain = ?")
-    .bind(hostname)
-    .first<{ doc: string; ip: string | null }>();
-  if (!row) return null;
-  const website = obj(JSON.parse(row.doc));
+/** The port's block of a website document (`{"https": {...}}`): its scheme and what it served. */
+function servedOn(website: Json, port: number): { scheme: string; served: Json } | null {
   const onPort = obj(website[String(port)]);
   const [scheme] = Object.keys(onPort);
-  if (scheme === undefined) return null;
-  const served = obj(onPort[scheme]);
+  return scheme === undefined ? null : { scheme, served: obj(onPort[scheme]) };
+}
+
+function namedProperty(sources: Sources, hostname: string, port: number): V3Webproperty | null {
+  const row = sources.websites.get(hostname);
+  if (!row) return null;
+  const website = obj(row.doc);
+  const onPort = servedOn(website, port);
+  if (onPort === null) return null;
+  const { scheme, served } = onPort;
   const get = obj(served.get);
-  const service = row.ip ? httpService(await hostDocument(db, row.ip, atMs), port) : undefined;
+  const service = row.ip ? httpService(obj(sources.hosts.get(row.ip)), port) : undefined;
   const defaultPort = (scheme === "https" && port === 443) || (scheme === "http" && port === 80);
   const http = {
     ...(service ? v3Http(service.http) : {}),
@@ -125,19 +119,64 @@ async function namedProperty(
   if (Object.keys(tls).length > 0) {
     const websiteTlsBlock = websiteTls(tls);
     property.tls = websiteTlsBlock;
-    const cert = await certificateOf(db, websiteTlsBlock.fingerprint_sha256);
+    const cert = certificateOf(sources, websiteTlsBlock.fingerprint_sha256);
     if (cert) property.cert = cert;
   }
   return property;
 }
 
+const isAddress = (hostname: string): boolean => ipAddressSchema.safeParse(hostname).success;
+
+/**
+ * The web properties `hostname:port` (hostnames lowercase), in the order asked, null for those
+ * the dataset has none of. Reads in three rounds whatever the count: the websites named, then
+ * the hosts (by address, and those the websites resolve to), then the certificates presented,
+ * each a batch of statements binding at most 100 values.
+ */
+export async function readWebproperties(
+  db: D1Database,
+  ids: readonly { hostname: string; port: number }[],
+  atMs?: number,
+): Promise<(V3Webproperty | null)[]> {
+  const named = ids.filter((id) => !isAddress(id.hostname));
+  const websites = await readWebsites(
+    db,
+    named.map((id) => id.hostname),
+  );
+  const ips = [
+    ...ids.filter((id) => isAddress(id.hostname)).map((id) => id.hostname),
+    ...named.flatMap((id) => {
+      const ip = websites.get(id.hostname)?.ip;
+      return ip ? [ip] : [];
+    }),
+  ];
+  const hosts = atMs === undefined ? await readHosts(db, ips) : await readHostsAt(db, ips, atMs);
+  // The certificates the properties present: the address's service's, or the website's TLS leaf.
+  const fingerprints = ids.flatMap((id) => {
+    if (isAddress(id.hostname)) {
+      const fp = str(httpService(obj(hosts.get(id.hostname)), id.port)?.certificate);
+      return fp ? [fp] : [];
+    }
+    const website = websites.get(id.hostname);
+    const onPort = website ? servedOn(obj(website.doc), id.port) : null;
+    const fp = str(obj(obj(obj(onPort?.served.tls).certificate).parsed).fingerprint_sha256);
+    return fp ? [fp] : [];
+  });
+  const certificates = await readCertificates(db, fingerprints);
+  const sources: Sources = { hosts, websites, certificates };
+  return ids.map((id) =>
+    isAddress(id.hostname)
+      ? addressProperty(sources, id.hostname, id.port)
+      : namedProperty(sources, id.hostname, id.port),
+  );
+}
+
 /** The web property `hostname:port` (hostname lowercase), or null when the dataset has none. */
-export function readWebproperty(
+export async function readWebproperty(
   db: D1Database,
   id: { hostname: string; port: number },
   atMs?: number,
 ): Promise<V3Webproperty | null> {
-  return ipAddressSchema.safeParse(id.hostname).success
-    ? addressProperty(db, id.hostname, id.port, atMs)
-    : namedProperty(db, id.hostname, id.port, atMs);
+  const [property] = await readWebproperties(db, [id], atMs);
+  return property ?? null;
 }

@@ -16,7 +16,15 @@ import {
   type V3SearchConvertResult,
   type V3SearchQueryResponse,
 } from "@scangate/core";
-import { cenqlTargets, convertLegacyQuery, parseQuery, type CenqlResource } from "@scangate/search";
+import {
+  AGGREGATE_SCOPE_ALIAS,
+  cenqlCountLevels,
+  cenqlTargets,
+  convertLegacyQuery,
+  MAX_QUERY_PARAMS,
+  parseQuery,
+  type CenqlResource,
+} from "@scangate/search";
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
 import { withCredits } from "../../http/credits";
@@ -26,16 +34,17 @@ import {
   cenqlAggregateField,
   cenqlRegistries,
   compileCenql,
+  type CenqlAggregateField,
   type CenqlRegistries,
 } from "../../services/cenql-search";
 import type { CursorBinding } from "../../services/cursor";
 import type { CompiledWhere } from "../../services/search-engine";
-import { projectionOf, searchV3Page } from "../../services/v3-search";
+import { MATCHED_SERVICE_ALIAS, projectionOf, searchV3Page } from "../../services/v3-search";
 import { V3_ERRORS, v3Response } from "./responses";
 
 /**
  * The Platform's global search over the dataset: `query` (CenQL, keyset pages of host,
- * certificate or web property hits), `aggregate` (the legacy v2 aggregate behind a CenQL field)
+ * certificate or web property hits), `aggregate` (a CenQL field's buckets, by level)
  * and `convert` (legacy v1/v2 queries to CenQL, as the origin itself reads them).
  */
 
@@ -72,9 +81,10 @@ function compileQuery(
   c: Context<AppEnv>,
   query: string,
   registries: CenqlRegistries,
+  options: Parameters<typeof compileCenql>[3] = {},
 ): { resource: CenqlResource; where: CompiledWhere } {
   try {
-    return compileCenql(query, new Date(c.var.services.clock.now()), registries);
+    return compileCenql(query, new Date(c.var.services.clock.now()), registries, options);
   } catch (error) {
     throw cenqlProblem(error, "body.query", query);
   }
@@ -101,8 +111,15 @@ export const searchQuery = defineRoute(
   withCredits("v3_search_query", async (c) => {
     const started = Date.now();
     const input = await v3Body(c, v3SearchQueryInputSchema);
-    const { resource, where } = compileQuery(c, input.query, await registriesOf(c));
+    const registries = await registriesOf(c);
+    const { resource, where } = compileQuery(c, input.query, registries);
     const projection = projectionOf(resource, input.fields);
+    if (resource === "host" && projection.matchedServices) {
+      // The same query read on one service: which services of a hit it matched.
+      projection.services = compileQuery(c, input.query, registries, {
+        scopeRow: { scope: "services", alias: MATCHED_SERVICE_ALIAS },
+      }).where;
+    }
     const pageSize = input.page_size ?? V3_PAGE_SIZE_DEFAULT;
     // A token is bound to what shapes the walk: the query, the fields and the page size.
     const binding: CursorBinding = {
@@ -144,21 +161,22 @@ export const searchQuery = defineRoute(
   }),
 );
 
-/** The nested level a field's values live at (`host.services` for a service's fields), or null at the root. */
-function nestedLevel(field: string): string | null {
-  return field.trim().startsWith("host.services.") ? "host.services" : null;
-}
-
 /**
- * POST /v3/global/search/aggregate: the buckets of a CenQL field over the query's documents,
- * counted by the legacy v2 aggregate (the same numbers for the same query).
+ * POST /v3/global/search/aggregate: the buckets of a CenQL field over the query's documents.
  *
- * - `count_by_level`: the legacy aggregate counts at the field's deepest level, so `""` (the
- *   default) and that level (`host.services` for a service field) are answered; for a
- *   root-level field `.` and the resource name mean the same level. Counting service fields by
- *   host (`.`) is not supported and is a 400 naming the input.
- * - `filter_by_query`: `false` (the default) counts every value of the matching documents;
- *   `true` (only the values that themselves satisfy the query) is not supported yet: a 400.
+ * - `count_by_level` (the Platform's meanings): `""` (the default) counts at the deepest level
+ *   holding the field, so a service field (`host.services.port`) counts services and a root
+ *   field counts hosts; `"."` (or the resource, `host`) counts root documents, each once per
+ *   value; `host.services` counts services. Any other level is a 400 naming the ones accepted.
+ * - `filter_by_query`: `false` (the default) counts every service of the matching hosts; `true`
+ *   counts only the services the query's conditions hold for, read on that one service
+ *   (`host.services.protocol=SSH` → only the SSH services' ports). A root field's values are
+ *   the matching document's own, so it changes nothing there.
+ *
+ * `total_count` is the query's hits (root documents, as the search's `total_hits`),
+ * `other_count` what the buckets not returned hold, and `is_more_than_total_hits` whether the
+ * counts add up to more than the hits (a host counted in several buckets, or once per service).
+ * Without a level or filter, the numbers are the legacy v2 aggregate's for the same query.
  */
 export const searchAggregate = defineRoute(
   createRoute({
@@ -179,33 +197,31 @@ export const searchAggregate = defineRoute(
     const started = Date.now();
     const input = await v3Body(c, v3SearchAggregateInputSchema);
     const registries = await registriesOf(c);
-    let field: { resource: CenqlResource; field: string };
+    let field: CenqlAggregateField;
     try {
       field = cenqlAggregateField(input.field, registries);
     } catch (error) {
       throw cenqlProblem(error, "body.field", input.field);
     }
-    const level = nestedLevel(input.field);
-    const levels = level === null ? ["", ".", field.resource] : ["", level];
-    const countBy = input.count_by_level ?? "";
-    if (!levels.includes(countBy)) {
+    const levels = cenqlCountLevels(field);
+    const countByLevel = input.count_by_level ?? "";
+    const countBy = levels.get(countByLevel);
+    if (countBy === undefined) {
+      const accepted = [...levels.keys()].map((l) => JSON.stringify(l)).join(", ");
       throw badInput(
         "body.count_by_level",
-        `counting ${input.field} by ${JSON.stringify(countBy)} is not supported; use one of ${levels.map((l) => JSON.stringify(l)).join(", ")}`,
-        countBy,
+        `${input.field} cannot be counted by ${JSON.stringify(countByLevel)}: ${field.level === null ? "it is a root field" : `its values live in ${field.level}`}; use one of ${accepted}`,
+        countByLevel,
       );
     }
-    if (input.filter_by_query === true) {
-      throw badInput(
-        "body.filter_by_query",
-        "filter_by_query true is not supported; counts cover every value of the matching documents",
-        true,
-      );
-    }
-    const compiled =
-      input.query.trim() === ""
-        ? { resource: field.resource, where: { sql: "1", params: [] } }
-        : compileQuery(c, input.query, registries);
+    const everything = input.query.trim() === "";
+    // Narrowing the counted services compiles the query twice into one statement: each half
+    // gets half of the values a statement binds.
+    const filtering = input.filter_by_query === true && field.scope !== null && !everything;
+    const maxParams = filtering ? Math.floor(MAX_QUERY_PARAMS / 2) : undefined;
+    const compiled = everything
+      ? { resource: field.resource, where: { sql: "1", params: [] } }
+      : compileQuery(c, input.query, registries, { maxParams });
     if (compiled.resource !== field.resource) {
       throw badInput(
         "body.field",
@@ -213,12 +229,20 @@ export const searchAggregate = defineRoute(
         input.field,
       );
     }
+    const scopeFilter =
+      filtering && field.scope !== null
+        ? compileQuery(c, input.query, registries, {
+            maxParams,
+            scopeRow: { scope: field.scope, alias: AGGREGATE_SCOPE_ALIAS },
+          }).where
+        : undefined;
     const aggregate = await c.var.services.dataset.aggregateField(
       registries[field.resource],
       field.field,
       compiled.where,
       input.number_of_buckets,
       "v2",
+      { countBy, scopeFilter },
     );
     const result: V3SearchAggregateResponse = {
       buckets: aggregate.buckets.map(({ key, count }) => ({ key, count })),

@@ -16,7 +16,7 @@ import { z } from "zod";
 import { withCredits } from "../../http/credits";
 import { parseV3, requireIds, v3Body, v3Json, v3Query } from "../../http/v3-inputs";
 import { defineRoute, jsonBody } from "../../routing";
-import { readWebproperty } from "../../services/v3-webproperty";
+import { readWebproperties, readWebproperty } from "../../services/v3-webproperty";
 import { V3_ERRORS, v3Response } from "./responses";
 
 const webpropertyIdParam = z.object({ webproperty_id: v3WebpropertyIdSchema });
@@ -77,7 +77,7 @@ export const getWebproperties = defineRoute(
     const parsed = input.webproperty_ids.flatMap((text) => parseWebpropertyId(text) ?? []);
     const ids = [...new Map(parsed.map((id) => [`${id.hostname}:${id.port}`, id])).values()];
     const atMs = msOf(input.at_time);
-    const found = await Promise.all(ids.map((id) => readWebproperty(c.env.DB, id, atMs)));
+    const found = await readWebproperties(c.env.DB, ids, atMs);
     const assets = found.filter((p) => p !== null).map(assetOf);
     c.set("creditAssets", assets.length);
     return v3Json(c, wrapV3(assets), V3_MEDIA_TYPES.webproperty);
