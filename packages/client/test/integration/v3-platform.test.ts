@@ -100,6 +100,19 @@ describe("client.platform lookups through the edge", () => {
     expect(host?.resource.services?.map((s) => s.port)).toEqual([53, 80]);
   });
 
+  it("reads a host's timeline between two instants, newest event first", async () => {
+    const recorder = headerRecorder();
+    const client = edgePlatform(token, { fetch: recorder.fetch });
+    const timeline = await client.hosts.timeline("1.1.1.1", {
+      startTime: new Date(),
+      endTime: new Date(Date.parse(HISTORY_SINCE) - 86_400_000),
+    });
+    expect(timeline.events.length).toBeGreaterThan(0);
+    const times = timeline.events.map((event) => Date.parse(event.resource.event_time ?? ""));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(recorder.seen[0]?.accept).toBe(V3_MEDIA_TYPES.hostTimeline);
+  });
+
   it("views a certificate and reads certificates in bulk", async () => {
     const [a, b] = SEEDED_CERTIFICATES as [string, string];
     const cert = await platform.certificates.view(a);

@@ -13,8 +13,7 @@ function date(ctx: CommandContext, name: string): string | undefined {
 
 const credits: Command = {
   name: "credits",
-  summary:
-    "credits left and spent: the tenant's allowance (legacy), the organization's balance or usage (v3)",
+  summary: "the tenant's allowance left (v3: the organization's balance or usage)",
   usage: [
     "credits",
     "credits --api v3 [--org ID]",

@@ -85,7 +85,7 @@ const view: Command = {
 
 const bulk: Command = {
   name: "bulk",
-  summary: "assets by id, any number: certificates (legacy and v3), hosts and web properties (v3)",
+  summary: "certificates by id, any number (v3: hosts and web properties too)",
   usage: [
     "bulk [certificates] <fingerprint>...",
     "bulk [certificates] < fingerprints.txt",

@@ -5,8 +5,7 @@ import { signal, v1IndexArg } from "./documents";
 
 const search: Command = {
   name: "search",
-  summary:
-    "search an index (v1 ipv4/websites/certificates, v2 hosts; CenQL with --api v3), every page or --limit",
+  summary: "search v1 indexes, v2 hosts, or CenQL with --api v3: every page, or --limit",
   usage: [
     "search ipv4|websites|certificates <query> [--fields a,b] [--limit N] [--page N | --pages N] [--nested] [--csv]",
     "search hosts [query] [--per-page N] [--pages N] [--fields a,b] [--limit N] [--cursor C [--backwards]] [--csv]",
@@ -142,7 +141,7 @@ const report: Command = {
 
 const aggregate: Command = {
   name: "aggregate",
-  summary: "v2 hosts (or, with --api v3, CenQL records) matching a query, bucketed by one field",
+  summary: "hosts (v2; v3: any records) matching a query, bucketed by one field",
   usage: [
     "aggregate <field> [query] [--buckets N] [--csv]",
     "aggregate <field> [cenql] --api v3 [--buckets N] [--count-by-level L] [--filter-by-query] [--csv]",
