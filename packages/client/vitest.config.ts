@@ -31,6 +31,19 @@ function originWorker() {
   };
 }
 
+/**
+ * The edge's /v3 pool: the origin's local Platform accounts (personal access token and
+ * organization id of each ORIGIN_ACCOUNTS entry), as `pnpm start` configures the local edge.
+ */
+function platformCredentials(accounts: string): string {
+  const entries = JSON.parse(accounts) as { personal_access_token?: string; organization_id?: string }[];
+  return JSON.stringify(
+    entries.flatMap(({ personal_access_token: token, organization_id }) =>
+      token && organization_id ? [{ token, organization_id }] : [],
+    ),
+  );
+}
+
 /** The origin's own accounts (its ORIGIN_ACCOUNTS var, JSON): the edge's upstream credential here. */
 function originAccounts(): string {
   const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(originDir, "wrangler.jsonc"));
@@ -60,6 +73,7 @@ export default defineConfig(async () => {
               ),
             ),
             ORIGIN_ACCOUNTS: accounts,
+            PLATFORM_CREDENTIALS: platformCredentials(accounts),
             // A tier the tests can exhaust; everyone else is unlimited so tests do not trip it.
             RATE_TIERS: JSON.stringify({
               unlimited: { unlimited: true },

@@ -10,6 +10,7 @@ import { v1QueryJobs } from "./v1/query-jobs";
 import { v1RawData } from "./v1/raw-data";
 import { v1Search } from "./v1/search";
 import { v2Hosts } from "./v2/hosts";
+import { v3Platform } from "./v3/platform";
 
 export interface ClientOptions {
   /** The service root: `https://host` or `https://host/api` (both mean the same). */
@@ -18,6 +19,17 @@ export interface ClientOptions {
   apiId?: string;
   /** API secret (HTTP Basic password). */
   apiSecret?: string;
+  /**
+   * A Platform API (v3) bearer token: a scangate tenant's Platform token, or a Censys personal
+   * access token. Used by `client.platform` only; v1/v2 calls use the API ID and secret.
+   */
+  platformToken?: string;
+  /**
+   * The Platform organization the calls act for: sent as `organization_id` on global data
+   * calls, and named in the path of account calls. Optional through scangate's edge, which
+   * puts its own upstream organization in the forwarded query.
+   */
+  organizationId?: string;
   /** A fetch to send requests with: a Worker's `SELF.fetch`, a service binding, a test double. */
   fetch?: FetchLike;
   /** Retry bounds (see RetryOptions), or `false` to never retry. */
@@ -34,7 +46,7 @@ export interface ClientOptions {
 
 /** Builds the shared transport from client options (the admin client reuses it). */
 export function createTransport(
-  options: Omit<ClientOptions, "apiId" | "apiSecret">,
+  options: Omit<ClientOptions, "apiId" | "apiSecret" | "platformToken" | "organizationId">,
   authorization: string | undefined,
 ) {
   return new Transport({
@@ -85,6 +97,8 @@ export function createClient(options: ClientOptions) {
     export: v1ExportJobs(transport, poll),
     data: v1RawData(transport),
     hosts: v2Hosts(transport),
+    /** The Platform API (v3), with the bearer `platformToken` (see `createPlatformClient`). */
+    platform: platformApi(options),
     /**
      * Fetches an export or raw-data file. Credentials are sent only when the URL is on the
      * service's own origin. Errors map to the same typed classes as API calls.
@@ -96,3 +110,29 @@ export function createClient(options: ClientOptions) {
 }
 
 export type ScangateClient = ReturnType<typeof createClient>;
+
+function platformApi(options: ClientOptions) {
+  if (options.platformToken !== undefined && /[\r\n]/.test(options.platformToken))
+    throw new TypeError("platformToken must be one line");
+  const authorization = options.platformToken ? `Bearer ${options.platformToken}` : undefined;
+  return v3Platform(createTransport(options, authorization), options.organizationId || undefined);
+}
+
+export interface PlatformClientOptions
+  extends Omit<ClientOptions, "apiId" | "apiSecret" | "platformToken" | "organizationId"> {
+  /** The bearer token: a scangate tenant's Platform token, or a Censys personal access token. */
+  token: string;
+  /** Sent as `organization_id`; needed for account calls (see ClientOptions.organizationId). */
+  organizationId?: string;
+}
+
+/**
+ * A client of the Censys Platform API (v3) alone: scangate's edge (`/v3` with a tenant's
+ * Platform token), its origin, or the Platform itself (`https://api.platform.censys.io`).
+ */
+export function createPlatformClient(options: PlatformClientOptions) {
+  const { token, ...rest } = options;
+  return platformApi({ ...rest, platformToken: token });
+}
+
+export type ScangatePlatformClient = ReturnType<typeof createPlatformClient>;

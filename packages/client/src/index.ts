@@ -1,4 +1,11 @@
-export { createClient, type ClientOptions, type ScangateClient } from "./client";
+export {
+  createClient,
+  createPlatformClient,
+  type ClientOptions,
+  type PlatformClientOptions,
+  type ScangateClient,
+  type ScangatePlatformClient,
+} from "./client";
 export { createAdminClient, type AdminClientOptions, type ScangateAdminClient } from "./admin";
 export * from "./errors";
 export { DEFAULT_RETRY_OPTIONS, type RetryOptions, type RetryOptionsInput } from "./retry-policy";
@@ -15,3 +22,13 @@ export type {
   HostsSearchOptions,
   HostsSearchPageOptions,
 } from "./v2/hosts";
+export type {
+  CreditUsageOptions,
+  PlatformAccountOptions,
+  PlatformAggregateOptions,
+  PlatformAtTimeOptions,
+  PlatformBulkOptions,
+  PlatformCallOptions,
+  PlatformSearchOptions,
+  PlatformSearchPageOptions,
+} from "./v3/platform";

@@ -25,6 +25,8 @@ export interface CallSpec<T> {
   query?: Record<string, QueryValue>;
   body?: unknown;
   schema: WireSchema<T>;
+  /** The `Accept` header; `application/json` unless given (the Platform API names vendor types). */
+  accept?: string;
   /** Safe to send twice (reads): retried after 5xx and network errors. */
   idempotent: boolean;
   signal?: AbortSignal | undefined;
@@ -113,7 +115,7 @@ export class Transport {
       method: spec.method,
       path: spec.absolute ? url : spec.path + queryString(spec.query),
     };
-    const headers: Record<string, string> = { accept: "application/json" };
+    const headers: Record<string, string> = { accept: spec.accept ?? "application/json" };
     if (this.options.authorization && spec.withAuth !== false)
       headers.authorization = this.options.authorization;
     if (spec.body !== undefined) headers["content-type"] = "application/json";

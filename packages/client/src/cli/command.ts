@@ -1,9 +1,10 @@
 import type { ScangateAdminClient } from "../admin";
-import type { ScangateClient } from "../client";
+import type { ScangateClient, ScangatePlatformClient } from "../client";
 import type { FlagValues, OptionSpec } from "./argv";
 import type { CliIO } from "./cli-io";
 import { UsageError } from "./exit-codes";
 import type { Output } from "./output";
+import type { ApiChoice } from "./settings";
 
 export interface Command {
   /** One or two words: `search`, `tenants create`. */
@@ -24,7 +25,13 @@ export interface CommandContext {
   output: Output;
   signal: AbortSignal | undefined;
   client(): ScangateClient;
+  /** The Platform API (v3) client, with the bearer token and organization of the settings. */
+  platform(): ScangatePlatformClient;
   admin(): ScangateAdminClient;
+  /** The API the document and search commands speak (`--api`, SCANGATE_API). */
+  api: ApiChoice;
+  /** The Platform organization id of the settings, if any. */
+  organizationId: string | undefined;
   quiet: boolean;
 }
 
@@ -114,6 +121,21 @@ export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
     valueName: "SECRET",
     description: "API secret (env SCANGATE_API_SECRET; local.env DEMO_API_SECRET)",
   },
+  api: {
+    type: "string",
+    valueName: "API",
+    description: "v3 (the Platform API) or legacy (v1/v2, the default) (env SCANGATE_API)",
+  },
+  token: {
+    type: "string",
+    valueName: "TOKEN",
+    description: "v3 bearer token (env SCANGATE_PLATFORM_TOKEN; local.env DEMO_PLATFORM_TOKEN)",
+  },
+  org: {
+    type: "string",
+    valueName: "ID",
+    description: "v3 organization id, optional through the edge (env SCANGATE_ORGANIZATION_ID)",
+  },
   timeout: { type: "string", valueName: "SECONDS", description: "give up on one request after this long" },
   "no-retry": { type: "boolean", description: "do not retry 429s, 5xx or network errors" },
   quiet: { type: "boolean", short: "q", description: "no progress or retry notes on stderr" },
@@ -156,6 +178,9 @@ export function overallHelp(commands: readonly Command[]): string {
     "Run `scangate <command> --help` for a command's arguments and options.",
     "The service and credentials come from --url/--api-id/--secret, SCANGATE_URL/SCANGATE_API_ID/",
     "SCANGATE_API_SECRET, or .scangate/local.env as written by `pnpm start`.",
+    "view, bulk, search, aggregate, account and credits speak the legacy API (v1/v2) unless --api v3",
+    "(or SCANGATE_API=v3): then they call the Platform API (/v3) with the bearer token of --token,",
+    "SCANGATE_PLATFORM_TOKEN or local.env DEMO_PLATFORM_TOKEN (and --org, SCANGATE_ORGANIZATION_ID).",
     "Exit codes: 0 ok, 2 usage, 3 API error, 4 authentication, 5 not found, 6 rate limit or quota,",
     "7 network, 1 unexpected, 130 interrupted.",
     "",

@@ -1,6 +1,6 @@
 import { createAdminClient } from "../admin";
-import { createClient } from "../client";
-import { AuthenticationError } from "../errors";
+import { createClient, createPlatformClient } from "../client";
+import { AuthenticationError, ScangateError } from "../errors";
 import { parseFlags } from "./argv";
 import type { CliIO } from "./cli-io";
 import {
@@ -14,6 +14,7 @@ import {
 import { documentCommands } from "./commands/documents";
 import { jobCommands } from "./commands/jobs";
 import { searchCommands } from "./commands/search";
+import { creditCommands } from "./commands/credits";
 import { tenantCommands } from "./commands/tenants";
 import { EXIT, exitCodeFor, UsageError } from "./exit-codes";
 import { Output } from "./output";
@@ -22,6 +23,7 @@ import { resolveSettings, type Settings } from "./settings";
 export const COMMANDS: readonly Command[] = [
   ...documentCommands,
   ...searchCommands,
+  ...creditCommands,
   ...jobCommands,
   ...tenantCommands,
 ];
@@ -119,6 +121,15 @@ function buildContext(
     quiet,
     output: new Output(io.stdout, flags.bool("csv")),
     signal: io.signal,
+    api: settings.api,
+    organizationId: settings.organizationId,
+    platform: () =>
+      createPlatformClient({
+        baseUrl: baseUrl(),
+        token: settings.platformToken ?? "",
+        ...(settings.organizationId === undefined ? {} : { organizationId: settings.organizationId }),
+        ...common,
+      }),
     client: () => {
       if ((settings.apiId === undefined) !== (settings.apiSecret === undefined)) {
         throw new UsageError(
@@ -155,9 +166,14 @@ function describeFailure(
     const help = error.command ?? command?.name;
     return `scangate: ${error.message}\nRun \`scangate ${help ? `${help} ` : ""}--help\` for usage.\n`;
   }
+  const platformCall = error instanceof ScangateError && error.request?.path.startsWith("/v3/") === true;
+  if (error instanceof AuthenticationError && settings && platformCall && !settings.platformToken) {
+    return `scangate: ${error.message}\n(no Platform token was given: pass --token, or set SCANGATE_PLATFORM_TOKEN; an admin issues one with \`scangate tenants token <tenant_id>\`)\n`;
+  }
   if (
     error instanceof AuthenticationError &&
     settings &&
+    !platformCall &&
     settings.apiId === undefined &&
     !command?.name.startsWith("tenants")
   ) {

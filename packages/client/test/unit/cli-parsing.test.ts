@@ -111,7 +111,35 @@ describe("settings", () => {
       apiId: "env-id",
       apiSecret: "flag-secret",
       adminToken: "local-admin",
+      api: "legacy",
+      platformToken: undefined,
+      organizationId: undefined,
     });
+  });
+
+  it("reads the API, the Platform token and the organization the same way", () => {
+    const local = { DEMO_PLATFORM_TOKEN: "sgt_local", PLATFORM_ORGANIZATION_ID: "org-local" };
+    const fromLocal = resolveSettings({}, { SCANGATE_API: "V3" }, local);
+    expect(fromLocal).toMatchObject({ api: "v3", platformToken: "sgt_local", organizationId: "org-local" });
+    const fromEnv = resolveSettings(
+      { api: "v2" },
+      { SCANGATE_API: "v3", SCANGATE_PLATFORM_TOKEN: "sgt_env", SCANGATE_ORGANIZATION_ID: "org-env" },
+      local,
+    );
+    expect(fromEnv).toMatchObject({ api: "legacy", platformToken: "sgt_env", organizationId: "org-env" });
+    expect(resolveSettings({ api: "platform", token: "t", org: "o" }, {}, local)).toMatchObject({
+      api: "v3",
+      platformToken: "t",
+      organizationId: "o",
+    });
+    expect(resolveSettings({}, { SCANGATE_API: "" }, {}).api).toBe("legacy");
+  });
+
+  it.each([
+    [{ api: "v4" }, {}, '--api must be v3 or legacy (v1, v2), got "v4"'],
+    [{}, { SCANGATE_API: "toString" }, 'SCANGATE_API must be v3 or legacy (v1, v2), got "toString"'],
+  ])("refuses an unknown API %j %j with a UsageError", (flags, env, message) => {
+    expect(() => resolveSettings(flags, env, {})).toThrow(new UsageError(message));
   });
 
   it("splits fingerprint lists on whitespace and commas", () => {

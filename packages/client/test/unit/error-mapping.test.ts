@@ -1,4 +1,4 @@
-import { renderError } from "@scangate/core";
+import { renderError, renderV3Problem, type ErrorKind } from "@scangate/core";
 import { describe, expect, it } from "vitest";
 import { errorFromResponse, parseResetsAt } from "../../src/error-mapping";
 import {
@@ -128,5 +128,101 @@ describe("error detail", () => {
       detail: "bad token",
     });
     expect(map(400, body).message).not.toContain("bad token: bad token");
+  });
+});
+
+describe("errorFromResponse on Platform (v3) problem+json bodies", () => {
+  const v3Request = { method: "GET", path: "/v3/global/asset/host/1.1.1.1" };
+  const mapV3 = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+    errorFromResponse(status, body, new Headers(headers), v3Request, NOW);
+
+  it.each<[ErrorKind, new (...args: never[]) => ScangateError]>([
+    ["unauthorized", AuthenticationError],
+    ["forbidden", AuthenticationError],
+    ["not_found", NotFoundError],
+    ["bad_request", BadRequestError],
+    ["quota_exceeded", QuotaExceededError],
+    ["rate_limited", RateLimitError],
+    ["upstream_error", UpstreamError],
+    ["upstream_timeout", UpstreamError],
+    ["unavailable", ServerError],
+    ["internal", ServerError],
+  ])("maps core's %s problem to %p", (kind, type) => {
+    const { status, body } = renderV3Problem(kind);
+    const error = mapV3(status, body);
+    expect(error).toBeInstanceOf(type);
+    expect(error.status).toBe(status);
+    expect(error.body).toEqual(body);
+    expect(error.message.startsWith(`GET /v3/global/asset/host/1.1.1.1 failed with ${status}: `)).toBe(true);
+  });
+
+  it("says title and detail once, and the errors entries the detail does not already say", () => {
+    const notFound = mapV3(404, renderV3Problem("not_found", "Host 192.0.2.1 not found.").body);
+    expect(notFound.message).toBe(
+      "GET /v3/global/asset/host/1.1.1.1 failed with 404: Not Found: Host 192.0.2.1 not found.",
+    );
+    expect(notFound.serviceMessage).toBe("Host 192.0.2.1 not found.");
+    const spent = mapV3(422, renderV3Problem("quota_exceeded").body);
+    expect(spent).toBeInstanceOf(QuotaExceededError);
+    expect(spent.message).toBe(
+      "GET /v3/global/asset/host/1.1.1.1 failed with 422: Unprocessable Entity (insufficient balance)",
+    );
+    const bad = mapV3(
+      400,
+      renderV3Problem("bad_request", "validation failed: query.at_time: expected RFC 3339", {
+        errors: [{ location: "query.at_time", message: "expected RFC 3339", value: "x" }],
+      }).body,
+    );
+    expect(bad).toBeInstanceOf(BadRequestError);
+    expect(bad).not.toBeInstanceOf(InvalidQueryError);
+    expect(bad.message).toBe(
+      "GET /v3/global/asset/host/1.1.1.1 failed with 400: Bad Request: validation failed: query.at_time: expected RFC 3339",
+    );
+  });
+
+  it("reads a 400 naming a CenQL input as InvalidQueryError with its position and token", () => {
+    const { status, body } = renderV3Problem(
+      "invalid_query",
+      "Invalid query: unexpected '(' (at position 20)",
+      {
+        errors: [
+          { location: "body.query", message: "unexpected '(' (at position 20)", value: "x", position: 20 },
+        ],
+        position: 20,
+        token: "(",
+      },
+    );
+    const error = mapV3(status, body);
+    expect(error).toBeInstanceOf(InvalidQueryError);
+    expect((error as InvalidQueryError).position).toBe(20);
+    expect((error as InvalidQueryError).token).toBe("(");
+    const field = mapV3(400, {
+      type: "about:blank",
+      title: "Bad Request",
+      status: 400,
+      detail: "Invalid field: host.nope is not a field",
+      errors: [{ location: "body.field", message: "host.nope is not a field" }],
+    });
+    expect(field).toBeInstanceOf(InvalidQueryError);
+    expect((field as InvalidQueryError).position).toBeUndefined();
+  });
+
+  it("reads Retry-After of a 429 problem, and never takes a 422 without a balance message for a quota", () => {
+    const limited = mapV3(429, renderV3Problem("rate_limited").body, { "retry-after": "7" });
+    expect(limited).toBeInstanceOf(RateLimitError);
+    expect((limited as RateLimitError).retryAfter).toBe(7);
+    expect(limited.message).toContain("(retry after 7 s)");
+    const other = mapV3(422, {
+      type: "about:blank",
+      title: "Unprocessable Entity",
+      status: 422,
+      detail: "no",
+    });
+    expect(other).toBeInstanceOf(BadRequestError);
+  });
+
+  it("keeps v2 bodies, which also have a status, on the legacy mapping", () => {
+    const v2 = mapV3(422, { code: 422, status: "Unprocessable Entity", error: "Invalid search: x" });
+    expect(v2).toBeInstanceOf(InvalidQueryError);
   });
 });

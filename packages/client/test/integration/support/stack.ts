@@ -1,6 +1,13 @@
 import { env, exports } from "cloudflare:workers";
 import type { TenantCreateBody, TenantWithSecret } from "@scangate/core";
-import { createAdminClient, createClient, type ClientOptions, type FetchLike } from "../../../src/index";
+import {
+  createAdminClient,
+  createClient,
+  createPlatformClient,
+  type ClientOptions,
+  type FetchLike,
+  type PlatformClientOptions,
+} from "../../../src/index";
 import { publishSnapshots } from "../../../../../apps/origin/src/snapshots/publish";
 import { seedSmallDataset } from "../../../../../apps/origin/test/support/small-dataset";
 
@@ -75,4 +82,56 @@ export function originClient(options: Partial<ClientOptions> = {}) {
     sleep: noWait,
     ...options,
   });
+}
+
+/** The origin's local Platform account: its personal access token and organization. */
+export function originPlatformAccount(): { token: string; organizationId: string } {
+  const [account] = JSON.parse(env.ORIGIN_ACCOUNTS) as {
+    personal_access_token?: string;
+    organization_id?: string;
+  }[];
+  if (!account?.personal_access_token || !account.organization_id)
+    throw new Error("ORIGIN_ACCOUNTS has no Platform token and organization");
+  return { token: account.personal_access_token, organizationId: account.organization_id };
+}
+
+/** A fresh tenant with a Platform (/v3) token issued by the edge's admin API. */
+export async function createPlatformTenant(body: Partial<TenantCreateBody> = {}) {
+  const tenant = await createTenant(body);
+  const { token } = await adminClient().tenants.issuePlatformToken(tenant.id);
+  return { tenant, token };
+}
+
+/** A Platform client of the edge's /v3 with a tenant's Platform token. */
+export function edgePlatform(token: string, options: Partial<PlatformClientOptions> = {}) {
+  return createPlatformClient({ baseUrl: EDGE_URL, token, fetch: edgeFetch, sleep: noWait, ...options });
+}
+
+/** The same Platform client straight against the origin's /v3, with its local account. */
+export function originPlatform(options: Partial<PlatformClientOptions> = {}) {
+  if (!env.ORIGIN) throw new Error("the origin worker is not configured");
+  const origin = env.ORIGIN;
+  return createPlatformClient({
+    baseUrl: "http://origin.test",
+    ...originPlatformAccount(),
+    fetch: (input, init) => origin.fetch(input, init),
+    sleep: noWait,
+    ...options,
+  });
+}
+
+/**
+ * Gives the small dataset's `domain` website an HTTPS page on 443 (its seed lists the port but
+ * no page), so the origin serves `domain:443` as a named web property.
+ */
+export async function serveWebsiteOn443(domain: string, title = `${domain} home`): Promise<string> {
+  await seedOrigin();
+  const page = JSON.stringify({ https: { get: { status_code: 200, title } } });
+  const { meta } = await env.ORIGIN_DB.prepare(
+    `update websites set doc = json_set(doc, '$."443"', json(?)) where domain = ?`,
+  )
+    .bind(page, domain)
+    .run();
+  if (meta.changes !== 1) throw new Error(`the small dataset has no website ${domain}`);
+  return `${domain}:443`;
 }
