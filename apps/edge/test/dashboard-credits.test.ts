@@ -426,6 +426,30 @@ describe("the balance cache", () => {
     expect(reads).toEqual(["org-a", "org-b", "org-a"]);
   });
 
+  it("gives a view up on a read another view leads once it waited past the join wait", async () => {
+    const clock = testClock();
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const cache = new BalanceCache(
+      async (organizationId) => {
+        await gate;
+        return balance(organizationId, 7, clock.now());
+      },
+      clock,
+      BALANCE_TTL_MS,
+      BALANCE_FAILURE_TTL_MS,
+      10,
+    );
+    const leader = cache.get("org-a");
+    expect(await cache.get("org-a")).toMatchObject({
+      ok: false,
+      problem: "the upstream did not answer in time",
+    });
+    release();
+    expect(await leader).toMatchObject({ ok: true, balance: 7 });
+    expect(await cache.get("org-a")).toMatchObject({ ok: true, balance: 7 });
+  });
+
   it("turns a reader that throws into an unavailable balance, retried after the failure TTL", async () => {
     const clock = testClock();
     let calls = 0;

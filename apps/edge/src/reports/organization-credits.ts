@@ -1,5 +1,6 @@
 import { ApiError, v3Envelope, v3OrganizationCreditsSchema } from "@scangate/core";
 import type { Clock } from "@scangate/core/http";
+import { awaitFlight } from "../cache/single-flight";
 import type { Env } from "../env";
 import type { EdgeServices } from "../services";
 import { SERVICE_BINDING_PLATFORM_URL } from "../services";
@@ -37,25 +38,42 @@ export class BalanceCache {
     private readonly clock: Clock,
     private readonly ttlMs = BALANCE_TTL_MS,
     private readonly failureTtlMs = BALANCE_FAILURE_TTL_MS,
+    private readonly joinWaitMs = BALANCE_TIMEOUT_MS + 1_000,
   ) {}
 
-  get(organizationId: string): Promise<OrganizationBalance> {
-    const now = this.clock.now();
+  /**
+   * The held balance, or a new read. Until a read settles every view shares it (readers must
+   * settle: readOrganizationCredits has a deadline); then it is held for the TTL of its outcome.
+   */
+  async get(organizationId: string): Promise<OrganizationBalance> {
     const current = this.held.get(organizationId);
-    if (current && current.until > now) return current.answer;
-    // Until the read settles, every view shares it (its `until` is pushed out once it does).
-    const entry: Held = { until: Number.POSITIVE_INFINITY, answer: Promise.resolve(null as never) };
-    entry.answer = this.read(organizationId)
+    if (current && current.until > this.clock.now()) {
+      // Another request's read may still be under way: wait on a timer of this request's own
+      // (cache/single-flight.ts says why), and past the read's own deadline give up on it.
+      const joined = await awaitFlight(current.answer, this.joinWaitMs);
+      return joined.ended
+        ? joined.value
+        : {
+            organizationId,
+            ok: false,
+            problem: "the upstream did not answer in time",
+            readAt: this.clock.now(),
+          };
+    }
+    const answer: Promise<OrganizationBalance> = Promise.resolve()
+      .then(() => this.read(organizationId))
       .catch((error: unknown): OrganizationBalance => {
         console.error("organization balance read failed", error instanceof Error ? error.message : error);
         return { organizationId, ok: false, problem: "it could not be read", readAt: this.clock.now() };
       })
-      .then((answer) => {
-        entry.until = this.clock.now() + (answer.ok ? this.ttlMs : this.failureTtlMs);
-        return answer;
+      .then((read) => {
+        const entry = this.held.get(organizationId);
+        if (entry?.answer === answer)
+          entry.until = this.clock.now() + (read.ok ? this.ttlMs : this.failureTtlMs);
+        return read;
       });
-    this.held.set(organizationId, entry);
-    return entry.answer;
+    this.held.set(organizationId, { until: Number.POSITIVE_INFINITY, answer });
+    return answer;
   }
 }
 
