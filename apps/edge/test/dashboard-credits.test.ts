@@ -322,19 +322,25 @@ describe("admin console: Platform credits", () => {
     expect(figure(html, "organization-balance")).toBe(String(await originBalance()));
   });
 
-  for (const [what, script] of [
-    ["a 500", () => json(500, { title: "oops" })],
-    ["a body that is not JSON", () => new Response("<html>", { status: 200 })],
-    ["an answer that is not an organization's credits", () => json(200, { result: { balance: "lots" } })],
+  for (const [what, script, problem] of [
+    ["a 500", () => json(500, { title: "oops" }), "the upstream answered HTTP 500"],
+    ["a body that is not JSON", () => new Response("<html>", { status: 200 }), "is not JSON"],
+    [
+      "an answer that is not an organization's credits",
+      () => json(200, { result: { balance: "lots" } }),
+      "is not an organization's credits",
+    ],
     [
       "a refusal of every token",
       () => json(401, { title: "Unauthorized" }, { "content-type": "application/problem+json" }),
+      "the upstream refused the gateway's token",
     ],
     [
       "no connection",
       () => {
         throw new TypeError("connection refused");
       },
+      "the upstream could not be reached",
     ],
   ] as const) {
     it(`shows the balance as unavailable on ${what}, and asks again after 15 seconds`, async () => {
@@ -347,6 +353,7 @@ describe("admin console: Platform credits", () => {
       const html = await consolePage();
       expect(figure(html, "organization-balance")).toBe("unavailable");
       expect(html).toContain("balance unavailable");
+      expect(html).toContain(problem.replaceAll("'", "&#39;"));
       expect(figure(await dashboard(), "team-balance")).toBe("unavailable");
       expect(creditCalls(edge)).toBe(1);
 
