@@ -136,9 +136,13 @@ function cachedRequests(rows: readonly DailyOperationUsage[]): number {
 }
 
 function creditsByTenant(rows: readonly OperationUsage[]): Map<string, CreditFigures> {
-  const byTenant = new Map<string, OperationUsage[]>();
-  for (const row of rows) byTenant.set(row.tenantId, [...(byTenant.get(row.tenantId) ?? []), row]);
-  return new Map([...byTenant].map(([tenantId, own]) => [tenantId, creditFigures(own)]));
+  const byTenant = new Map<string, CreditFigures>();
+  for (const row of rows) {
+    const own = creditFigures([row]);
+    const sum = byTenant.get(row.tenantId) ?? { spent: 0, saved: 0 };
+    byTenant.set(row.tenantId, { spent: sum.spent + own.spent, saved: sum.saved + own.saved });
+  }
+  return byTenant;
 }
 
 export async function fleetReport(services: EdgeServices, env: Env, sort: TenantSort): Promise<FleetReport> {
