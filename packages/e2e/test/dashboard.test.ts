@@ -283,6 +283,44 @@ describeWith(chromium(), "dashboard and admin console in Chromium", () => {
     expect(refused.type).toBe("application/problem+json");
   });
 
+  it("a tenant's /v3 call shows as credits spent on its dashboard and in the console, beside the organization's balance", async () => {
+    const foxtrot = await createTenant(edgeUrl(), adminToken(), { name: "foxtrot-team", tier: "high" });
+    const issued = await fetch(new URL(`/admin/tenants/${foxtrot.id}/platform-token`, edgeUrl()), {
+      method: "POST",
+      headers: { authorization: `Bearer ${adminToken()}`, "content-type": "application/json" },
+      body: JSON.stringify({}),
+    });
+    expect(issued.status).toBe(201);
+    const { token } = (await issued.json()) as { token: string };
+    const search = await tenantGet(
+      edgeUrl(),
+      credentialOf(foxtrot),
+      "/api/v2/hosts/search?q=services.port%3A%2022&per_page=1",
+    );
+    const [ip] = (search.body as { result: { hits: { ip: string }[] } }).result.hits.map((hit) => hit.ip);
+    const host = await fetch(new URL(`/v3/global/asset/host/${ip}`, edgeUrl()), {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(host.status).toBe(200);
+
+    const { page } = await signedInTenant(credentialOf(foxtrot));
+    // Usage is written about a second after the request: reload until it is there.
+    const spentShown = async () => {
+      await page.reload();
+      return countFigure(page, "credits-spent");
+    };
+    await expect.poll(spentShown, { timeout: 15_000, interval: 500 }).toBe(1);
+    expect(await figure(page, "platform-token")).toBe("yes");
+    // The organization's balance, read from the origin's credits endpoint: a count, not "unavailable".
+    expect(await figure(page, "team-balance")).toMatch(/^\d+$/);
+
+    const admin = await signedInAdmin();
+    await admin.page.goto("/admin");
+    expect(await figure(admin.page, "organization-balance")).toMatch(/^\d+$/);
+    const cell = admin.page.locator(`[data-tenant="${foxtrot.id}"] [data-credits-spent]`);
+    expect(await cell.getAttribute("data-credits-spent")).toBe("1");
+  });
+
   it("a tenant sees only its own data and its session cookie opens no admin page", async () => {
     const { context, page } = alphaSession;
     await page.goto("/dashboard");

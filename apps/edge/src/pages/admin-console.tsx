@@ -1,5 +1,6 @@
 import type { AuditEntry } from "@scangate/core";
 import type { FleetReport, TenantSort } from "../reports/fleet-report";
+import { OrganizationBalancesCard } from "./components/credits-panels";
 import { UsageBar, Gauge } from "./components/gauge";
 import { Stat } from "./components/stat";
 import { statusPill } from "./components/tenant-panels";
@@ -26,6 +27,7 @@ const COLUMNS: { key: TenantSort["sort"]; label: string; numeric?: boolean }[] =
   { key: "name", label: "Tenant" },
   { key: "usage", label: "Quota used" },
   { key: "requests", label: "Requests", numeric: true },
+  { key: "credits", label: "Credits spent / saved", numeric: true },
   { key: "last_seen", label: "Last seen" },
   { key: "status", label: "Status" },
   { key: "created", label: "Created" },
@@ -176,7 +178,10 @@ export function AuditCard(props: { audit: readonly AuditEntry[]; title: string }
   );
 }
 
-/** The admin overview: totals, the upstream account, usage, every tenant, and the create form. */
+/**
+ * The admin overview: totals, the Platform organizations' balances, the upstream account, usage,
+ * every tenant, and the create form.
+ */
 export function AdminConsolePage(props: ConsoleProps) {
   const { report } = props;
   const { totals, days } = report;
@@ -221,6 +226,16 @@ export function AdminConsolePage(props: ConsoleProps) {
         <Stat label={`Errors · ${days} days`} value={formatCount(totals.errors)} figure="fleet-errors" />
       </div>
 
+      <div class="grid">
+        <OrganizationBalancesCard
+          balances={report.balances}
+          platformConfigured={report.platformConfigured}
+          spent={report.credits.spent}
+          saved={report.credits.saved}
+          days={days}
+        />
+      </div>
+
       <div class="grid grid-main">
         <UpstreamCard report={report} />
         <section class="card" aria-labelledby="fleet-usage-title">
@@ -253,12 +268,12 @@ export function AdminConsolePage(props: ConsoleProps) {
             <tbody>
               {report.tenants.length === 0 && (
                 <tr>
-                  <td class="empty-row" colspan={7}>
+                  <td class="empty-row" colspan={COLUMNS.length + 1}>
                     No tenants yet. Create the first one below.
                   </td>
                 </tr>
               )}
-              {report.tenants.map(({ row, quota, usage }) => (
+              {report.tenants.map(({ row, quota, usage, credits }) => (
                 <tr data-tenant={row.id}>
                   <td>
                     <a class="tenant-name" href={`/admin/console/tenants/${row.id}`}>
@@ -274,6 +289,13 @@ export function AdminConsolePage(props: ConsoleProps) {
                     </div>
                   </td>
                   <td class="num">{formatCount(usage.requests)}</td>
+                  <td
+                    class="num nowrap"
+                    data-credits-spent={credits.spent}
+                    data-credits-saved={credits.saved}
+                  >
+                    {formatCount(credits.spent)} / {formatCount(credits.saved)}
+                  </td>
                   <td class="nowrap">
                     {row.lastSeenAt === null ? (
                       <span class="muted">never</span>

@@ -1,6 +1,7 @@
 import type { AuditEntry, PlatformTokenStatus } from "@scangate/core";
 import type { TenantReport } from "../reports/tenant-report";
 import { AuditCard } from "./admin-console";
+import { CreditsCard } from "./components/credits-panels";
 import { CsrfField, QuotaFields, type TierOption } from "./components/tenant-form-fields";
 import {
   QuotaCard,
@@ -74,6 +75,9 @@ export function AdminTenantPage(props: TenantAdminProps) {
       <div class="grid grid-main">
         <QuotaCard report={report} />
         <UsageStats report={report} />
+      </div>
+      <div class="grid">
+        <CreditsCard report={report} />
       </div>
       <div class="grid">
         <UsageChartCard report={report} />

@@ -1,10 +1,11 @@
 import type { TenantReport } from "../reports/tenant-report";
 import { RecentAnnotationsCard } from "./components/annotations-card";
+import { CreditsCard } from "./components/credits-panels";
 import { QuotaCard, RecentErrorsCard, UsageChartCard, UsageStats } from "./components/tenant-panels";
 import { dateTime } from "./display-format";
 import { Layout } from "./layout";
 
-/** What a signed-in tenant sees: its quota, usage, errors and how to call the API. */
+/** What a signed-in tenant sees: its quota, Platform credits, usage, errors and how to call the API. */
 export function TenantDashboardPage(props: { report: TenantReport; csrf: string; origin: string }) {
   const { report } = props;
   const { tenant } = report;
@@ -27,6 +28,9 @@ export function TenantDashboardPage(props: { report: TenantReport; csrf: string;
       <div class="grid grid-main">
         <QuotaCard report={report} />
         <UsageStats report={report} />
+      </div>
+      <div class="grid">
+        <CreditsCard report={report} />
       </div>
       <div class="grid">
         <UsageChartCard report={report} />

@@ -48,6 +48,33 @@ export interface ErrorDay {
   requests: number;
 }
 
+/** Platform (/v3) operations are named `v3_*` (core `v3/credit-costs.ts`); legacy ones never are. */
+export const PLATFORM_OPERATION_PREFIX = "v3_";
+
+export function isPlatformOperation(operation: string): boolean {
+  return operation.startsWith(PLATFORM_OPERATION_PREFIX);
+}
+
+/** Platform credits: what `v3_*` calls spent from the ledger, and upstream credits the cache saved. */
+export interface CreditFigures {
+  spent: number;
+  saved: number;
+}
+
+/**
+ * Credits of some rollups: `spent` counts only Platform operations (legacy quota shares the
+ * ledger but is not credits); `saved` counts every operation, since a cached Platform document
+ * may answer a legacy request too.
+ */
+export function creditFigures(rows: readonly (UsageCounters & { operation: string })[]): CreditFigures {
+  const figures = { spent: 0, saved: 0 };
+  for (const row of rows) {
+    if (isPlatformOperation(row.operation)) figures.spent += row.quotaSpent;
+    figures.saved += row.quotaSaved;
+  }
+  return figures;
+}
+
 export const emptyCounters = (): UsageCounters => ({
   requests: 0,
   cacheHits: 0,

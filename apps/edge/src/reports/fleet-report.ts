@@ -1,7 +1,10 @@
 import { type Account, accountSchema } from "@scangate/core";
 import { z } from "zod";
 import type { TenantRow } from "../db/schema";
+import type { Env } from "../env";
 import {
+  type CreditFigures,
+  creditFigures,
   type DailyOperationUsage,
   emptyCounters,
   totalsOf,
@@ -14,11 +17,20 @@ import {
 import type { EdgeServices } from "../services";
 import { effectiveQuota, type QuotaState } from "../tenants/periods";
 import { CACHED_OPERATIONS } from "../api/catalog";
-import { dailyUsage, usageByTenant } from "./usage-queries";
+import { type OrganizationBalance, organizationBalances } from "./organization-credits";
+import { dailyUsage, type OperationUsage, usageByOperation, usageByTenant } from "./usage-queries";
 
 const UPSTREAM_ACCOUNT_TIMEOUT_MS = 5000;
 
-export const TENANT_SORTS = ["name", "usage", "last_seen", "status", "requests", "created"] as const;
+export const TENANT_SORTS = [
+  "name",
+  "usage",
+  "credits",
+  "last_seen",
+  "status",
+  "requests",
+  "created",
+] as const;
 export const tenantSortSchema = z.object({
   sort: z.enum(TENANT_SORTS).catch("usage"),
   dir: z.enum(["asc", "desc"]).catch("desc"),
@@ -30,6 +42,8 @@ export interface TenantLine {
   /** The quota as the account API would answer it now (an ended period counts as reset). */
   quota: QuotaState;
   usage: UsageCounters;
+  /** Platform credits spent and saved over the report's window. */
+  credits: CreditFigures;
 }
 
 export type UpstreamAccountStatus =
@@ -50,6 +64,12 @@ export interface FleetReport {
   cachedRequests: number;
   chart: UsageChart;
   upstream: UpstreamAccountStatus[];
+  /** Platform credits of all tenants over the window. */
+  credits: CreditFigures;
+  /** Whether the edge has a Platform upstream (else there are no balances to show). */
+  platformConfigured: boolean;
+  /** The Platform organizations' remaining credits, in the pool's order. */
+  balances: OrganizationBalance[];
 }
 
 function compareBy(sort: TenantSort): (a: TenantLine, b: TenantLine) => number {
@@ -65,6 +85,8 @@ function compareBy(sort: TenantSort): (a: TenantLine, b: TenantLine) => number {
         return line.row.disabled ? 1 : 0;
       case "requests":
         return line.usage.requests;
+      case "credits":
+        return line.credits.spent;
       case "created":
         return line.row.createdAt;
     }
@@ -113,21 +135,35 @@ function cachedRequests(rows: readonly DailyOperationUsage[]): number {
   return rows.reduce((sum, row) => sum + (CACHED_OPERATIONS.has(row.operation) ? row.requests : 0), 0);
 }
 
-export async function fleetReport(services: EdgeServices, sort: TenantSort): Promise<FleetReport> {
+function creditsByTenant(rows: readonly OperationUsage[]): Map<string, CreditFigures> {
+  const byTenant = new Map<string, CreditFigures>();
+  for (const row of rows) {
+    const own = creditFigures([row]);
+    const sum = byTenant.get(row.tenantId) ?? { spent: 0, saved: 0 };
+    byTenant.set(row.tenantId, { spent: sum.spent + own.spent, saved: sum.saved + own.saved });
+  }
+  return byTenant;
+}
+
+export async function fleetReport(services: EdgeServices, env: Env, sort: TenantSort): Promise<FleetReport> {
   const now = services.clock.now();
   const since = windowStart(now);
-  const [rows, perTenant, daily, upstream] = await Promise.all([
+  const [rows, perTenant, daily, upstream, operations, balances] = await Promise.all([
     services.tenants.list(),
     usageByTenant(services.db, since),
     dailyUsage(services.db, since),
     Promise.all(
       services.config.upstreamCredentials.map((credential) => upstreamAccount(services, credential.apiId)),
     ),
+    usageByOperation(services.db, since),
+    organizationBalances(services, env),
   ]);
+  const credits = creditsByTenant(operations);
   const lines = rows.map((row) => ({
     row,
     quota: effectiveQuota(row, now),
     usage: perTenant.get(row.id) ?? emptyCounters(),
+    credits: credits.get(row.id) ?? { spent: 0, saved: 0 },
   }));
   return {
     now,
@@ -142,5 +178,8 @@ export async function fleetReport(services: EdgeServices, sort: TenantSort): Pro
     cachedRequests: cachedRequests(daily),
     chart: usageChart(daily, now),
     upstream,
+    credits: creditFigures(operations),
+    platformConfigured: services.platform !== null,
+    balances,
   };
 }

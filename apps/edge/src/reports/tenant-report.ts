@@ -2,7 +2,10 @@ import type { Account } from "@scangate/core";
 import type { CommentRow, TagRow } from "../annotations/store";
 import type { EdgeConfig } from "../config";
 import type { TenantRow } from "../db/schema";
+import type { Env } from "../env";
 import {
+  type CreditFigures,
+  creditFigures,
   type DailyOperationUsage,
   recentErrors,
   totalsOf,
@@ -15,9 +18,24 @@ import {
 } from "../pages/usage-summary";
 import { operationCost } from "../api/catalog";
 import type { EdgeServices } from "../services";
-import type { QuotaState } from "../tenants/periods";
+import { effectiveQuota, periodSeconds, type QuotaState } from "../tenants/periods";
 import { tenantAccount } from "../tenants/account";
-import { dailyUsage } from "./usage-queries";
+import { type OrganizationBalance, organizationBalances } from "./organization-credits";
+import { dailyUsage, usageByOperation } from "./usage-queries";
+
+/** The tenant's Platform credits: this period's, and whether it can call /v3 at all. */
+export interface TenantCredits {
+  /** Credits spent by `v3_*` calls and saved by the cache since the period began. */
+  period: CreditFigures;
+  /** When the current period began; null for one-time credits (every rollup counts). */
+  periodStart: number | null;
+  /** Whether the tenant holds a Platform token (a current one, or an old one still in its grace). */
+  platformToken: boolean;
+  /** Whether this endpoint has a Platform upstream at all. */
+  platformConfigured: boolean;
+  /** The upstream organizations' remaining credits (shared by every tenant), in the pool's order. */
+  balances: OrganizationBalance[];
+}
 
 /** Everything the tenant dashboard (and the admin's view of one tenant) shows. */
 export interface TenantReport {
@@ -33,6 +51,7 @@ export interface TenantReport {
   errors: ErrorDay[];
   /** Quota the cache hits did not cost (hits are free unless CACHE_HITS_CHARGED). */
   quotaSavedByCache: number;
+  credits: TenantCredits;
   /** The tags this tenant created and the comments it wrote lately, newest first. */
   annotations: { tags: TagRow[]; comments: CommentRow[] };
 }
@@ -55,13 +74,28 @@ function quotaSavedByCache(config: EdgeConfig, rows: readonly DailyOperationUsag
   }, 0);
 }
 
-export async function tenantReport(services: EdgeServices, tenant: TenantRow): Promise<TenantReport> {
+/** When the period that ends at `quota.resetsAt` began; null when it never resets (one-time credits). */
+export function periodStart(tenant: TenantRow, quota: QuotaState): number | null {
+  const seconds = periodSeconds(tenant.period, quota.resetsAt);
+  return quota.resetsAt === null || seconds === null ? null : quota.resetsAt - seconds * 1000;
+}
+
+export async function tenantReport(
+  services: EdgeServices,
+  env: Env,
+  tenant: TenantRow,
+): Promise<TenantReport> {
   const now = services.clock.now();
-  const [{ account, quota }, rows, annotations] = await Promise.all([
+  const since = periodStart(tenant, effectiveQuota(tenant, now));
+  const [{ account, quota }, rows, annotations, token, balances, periodRows] = await Promise.all([
     tenantAccount(services, tenant),
     dailyUsage(services.db, windowStart(now), tenant.id),
     services.annotations.recentBy(tenant.id, RECENT_ANNOTATIONS),
+    services.platformTokens.status(tenant.id),
+    organizationBalances(services, env),
+    usageByOperation(services.db, since ?? 0, tenant.id),
   ]);
+  const previous = token.previous_token_expires_at ? Date.parse(token.previous_token_expires_at) : null;
   return {
     now,
     tenant,
@@ -73,6 +107,13 @@ export async function tenantReport(services: EdgeServices, tenant: TenantRow): P
     chart: usageChart(rows, now),
     errors: recentErrors(rows),
     quotaSavedByCache: quotaSavedByCache(services.config, rows),
+    credits: {
+      period: creditFigures(periodRows),
+      periodStart: since,
+      platformToken: token.token_id !== null || (previous !== null && previous > now),
+      platformConfigured: services.platform !== null,
+      balances,
+    },
     annotations,
   };
 }

@@ -41,3 +41,23 @@ export async function usageByTenant(db: EdgeDb, since: number): Promise<Map<stri
     .groupBy(usage.tenantId);
   return new Map(rows.map(({ tenantId, ...counters }) => [tenantId, counters]));
 }
+
+export interface OperationUsage extends UsageCounters {
+  tenantId: string;
+  operation: string;
+}
+
+/** Rollups since `since`, summed per tenant and operation; one tenant's, or everyone's. */
+export async function usageByOperation(
+  db: EdgeDb,
+  since: number,
+  tenantId?: string,
+): Promise<OperationUsage[]> {
+  const filters: SQL[] = [gte(usage.hour, since)];
+  if (tenantId !== undefined) filters.push(eq(usage.tenantId, tenantId));
+  return db
+    .select({ tenantId: usage.tenantId, operation: usage.operation, ...sums })
+    .from(usage)
+    .where(and(...filters))
+    .groupBy(usage.tenantId, usage.operation);
+}

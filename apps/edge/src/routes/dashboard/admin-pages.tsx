@@ -62,7 +62,10 @@ export async function renderConsole(
 ) {
   const services = c.get("services");
   const sort = tenantSortSchema.parse({ sort: c.req.query("sort"), dir: c.req.query("dir") });
-  const [report, audit] = await Promise.all([fleetReport(services, sort), services.audit.list({ limit: 8 })]);
+  const [report, audit] = await Promise.all([
+    fleetReport(services, c.env, sort),
+    services.audit.list({ limit: 8 }),
+  ]);
   return renderPage(
     c,
     <AdminConsolePage
@@ -93,7 +96,7 @@ export async function renderTenantAdmin(
       "There is no tenant with this id. It may have been deleted.",
     );
   const [report, audit, platformToken] = await Promise.all([
-    tenantReport(services, tenant),
+    tenantReport(services, c.env, tenant),
     services.audit.list({ tenantId: id, limit: 10 }),
     services.platformTokens.status(id),
   ]);

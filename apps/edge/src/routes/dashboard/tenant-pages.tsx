@@ -119,7 +119,7 @@ export function registerTenantPages(app: Hono<AppEnv>): void {
         dropStaleSession(c, TENANT_SESSION);
         return seeOther(c, ended ? "/dashboard/login?notice=ended" : "/dashboard/login");
       }
-      const report = await tenantReport(c.get("services"), viewer.tenant);
+      const report = await tenantReport(c.get("services"), c.env, viewer.tenant);
       return renderPage(
         c,
         <TenantDashboardPage report={report} csrf={viewer.csrf} origin={new URL(c.req.url).origin} />,

@@ -1,0 +1,141 @@
+import type { OrganizationBalance } from "../../reports/organization-credits";
+import type { TenantReport } from "../../reports/tenant-report";
+import { dateTime, formatCount, isoDay } from "../display-format";
+import { Banner } from "../layout";
+
+const credits = (n: number) => `${formatCount(n)} credit${n === 1 ? "" : "s"}`;
+
+/**
+ * The organizations' balances summed, for tenants: the organization ids stay the operator's
+ * (the edge replaces the one a caller sends), so a tenant sees one shared figure.
+ */
+function TeamBalance(props: { balances: readonly OrganizationBalance[] }) {
+  const read = props.balances.filter((b) => b.ok);
+  if (read.length === 0)
+    return (
+      <dd data-figure="team-balance" data-value="unavailable">
+        unavailable <span class="muted">(the upstream could not be asked; try again in a minute)</span>
+      </dd>
+    );
+  const total = read.reduce((sum, b) => sum + b.balance, 0);
+  const missing = props.balances.length - read.length;
+  return (
+    <dd data-figure="team-balance" data-value={total}>
+      {credits(total)} left
+      {missing > 0 && (
+        <span class="muted">
+          {" "}
+          ({missing} of {props.balances.length} organizations unavailable)
+        </span>
+      )}
+    </dd>
+  );
+}
+
+/**
+ * The tenant's Platform credits: spent this period by `/v3` calls, saved by the cache, whether it
+ * holds a Platform token, and the balance the whole team draws on upstream.
+ */
+export function CreditsCard(props: { report: TenantReport }) {
+  const { credits: figures } = props.report;
+  return (
+    <section class="card" aria-labelledby="credits-title">
+      <div class="card-head">
+        <h2 id="credits-title">Platform credits</h2>
+        <span class="muted">
+          {figures.periodStart === null
+            ? "one-time credits: all time"
+            : `since ${isoDay(figures.periodStart)}`}
+        </span>
+      </div>
+      <dl class="facts">
+        <dt>Spent this period</dt>
+        <dd data-figure="credits-spent" data-value={figures.period.spent}>
+          {credits(figures.period.spent)}
+        </dd>
+        <dt>Saved by the cache</dt>
+        <dd data-figure="credits-saved" data-value={figures.period.saved}>
+          {credits(figures.period.saved)}
+        </dd>
+        <dt>Platform token</dt>
+        <dd data-figure="platform-token" data-value={figures.platformToken ? "yes" : "no"}>
+          {figures.platformToken ? (
+            <>
+              yes: call <code>/v3</code> with <code>Authorization: Bearer &lt;token&gt;</code>
+            </>
+          ) : (
+            "none: ask the endpoint's administrator for one to use /v3"
+          )}
+        </dd>
+        {figures.platformConfigured && (
+          <>
+            <dt>Team balance upstream</dt>
+            <TeamBalance balances={figures.balances} />
+          </>
+        )}
+      </dl>
+      <p class="hint">
+        Credits come out of the same allowance as the quota. Documents the cache already holds cost nothing;
+        the saved figure is what the upstream would have charged for them.
+      </p>
+    </section>
+  );
+}
+
+/** Each Platform organization's remaining credits, as last read (at most a minute ago). */
+export function OrganizationBalancesCard(props: {
+  balances: readonly OrganizationBalance[];
+  platformConfigured: boolean;
+  spent: number;
+  saved: number;
+  days: number;
+}) {
+  const { balances } = props;
+  return (
+    <section class="card" aria-labelledby="balances-title">
+      <h2 id="balances-title">Platform credits</h2>
+      {!props.platformConfigured && (
+        <p class="muted" data-figure="no-platform">
+          No Platform upstream is configured (<code>PLATFORM_CREDENTIALS</code>), so there is no balance to
+          show.
+        </p>
+      )}
+      {balances.map((status) =>
+        status.ok ? (
+          <dl class="facts" data-organization={status.organizationId}>
+            <dt>Organization</dt>
+            <dd>
+              <code>{status.organizationId}</code>
+            </dd>
+            <dt>Balance</dt>
+            <dd>
+              <strong data-figure="organization-balance" data-value={status.balance}>
+                {credits(status.balance)}
+              </strong>{" "}
+              <span class="muted">as of {dateTime(status.readAt)}</span>
+            </dd>
+          </dl>
+        ) : (
+          <div data-organization={status.organizationId}>
+            <Banner tone="warn" title={`Organization ${status.organizationId}: balance unavailable`}>
+              <span data-figure="organization-balance" data-value="unavailable">
+                Its credits could not be read: {status.problem}.
+              </span>
+            </Banner>
+          </div>
+        ),
+      )}
+      <p class="hint">
+        Tenants spent{" "}
+        <strong data-figure="fleet-credits-spent" data-value={props.spent}>
+          {credits(props.spent)}
+        </strong>{" "}
+        on <code>/v3</code> in the last {props.days} days; the cache saved{" "}
+        <strong data-figure="fleet-credits-saved" data-value={props.saved}>
+          {credits(props.saved)}
+        </strong>{" "}
+        more.
+      </p>
+    </section>
+  );
+}
