@@ -89,11 +89,10 @@ async function serveAsset(c: ApiContext, kind: AssetKind, platform: PlatformUpst
   const { pathname, search } = requestTarget(c.req.url);
   const at = requestedInstant(kind, new URLSearchParams(search));
   if (key === null || at === undefined) return platformForwardRoute.handler(c);
-  const target =
-    pathname.replace(/\/{2,}/g, "/") + (at === null ? "" : `?at_time=${encodeURIComponent(at.text)}`);
   return serveCachedDocument(c, {
     key: { index: kind.index, id: key, atTime: at?.nanos ?? "" },
-    path: target,
+    // As the pass-through asks: the caller's query as sent, its organization_id replaced upstream.
+    path: pathname.replace(/\/{2,}/g, "/") + search,
     ttlSeconds: assetTtlSeconds(services, kind, at?.ms ?? null),
     negativeBody: null,
     toRow: (relayed) => rowOf(kind, relayed),
