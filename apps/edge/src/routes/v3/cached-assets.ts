@@ -26,9 +26,12 @@ export function acceptFor(kind: AssetKind): string {
   return `${kind.mediaType}, ${V3_PROBLEM_MEDIA_TYPE}`;
 }
 
-/** How long `kind`'s documents stay fresh: the legacy index's TTL; a past point in time never expires. */
+/**
+ * How long `kind`'s documents stay fresh: the legacy index's TTL. A host at a past point in time
+ * never expires; a web property at one still may (its website part is the current one).
+ */
 export function assetTtlSeconds(services: EdgeServices, kind: AssetKind, atMs: number | null): number | null {
-  if (atMs !== null && atMs <= services.clock.now()) return null;
+  if (kind === HOST && atMs !== null && atMs <= services.clock.now()) return null;
   const { ttlSeconds } = services.config.cache;
   return kind === HOST
     ? ttlSeconds.hosts

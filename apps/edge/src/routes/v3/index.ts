@@ -22,3 +22,8 @@ export const PLATFORM_ROUTES: readonly PlatformRoute[] = [
   cachedWebpropertiesRoute,
   platformForwardRoute,
 ];
+
+/** Operations of /v3 the document cache serves (for hit ratios beside the legacy CACHED_OPERATIONS). */
+export const CACHED_PLATFORM_OPERATIONS: ReadonlySet<string> = new Set(
+  PLATFORM_ROUTES.filter((route) => route !== platformForwardRoute).map((route) => route.operation),
+);
