@@ -290,6 +290,17 @@ describe("v3 single lookups", () => {
     });
   }
 
+  it("asks the upstream again when the caller sends Cache-Control: no-cache, charged as a miss", async () => {
+    const { edge, id, auth } = await setup();
+    const path = `/v3/global/asset/certificate/${certificate(3)}`;
+    await edge.fetch(get(path, auth));
+    const again = await edge.fetch(get(path, auth, { "cache-control": "no-cache" }));
+    expect(again.status).toBe(200);
+    expect(again.headers.get("Cache-Status")).toBe("scangate; fwd=request; stored");
+    expect(callsTo(edge, path)).toHaveLength(2);
+    expect(await used(edge.fetch, id)).toBe(2);
+  });
+
   it("answers an upstream failure with no cached copy as problem+json, refunded", async () => {
     const { edge, id, auth } = await setup();
     edge.upstream.answer(hang);
@@ -432,6 +443,23 @@ describe("v3 bulk lookups", () => {
     const failed = await edge.fetch(post("/v3/global/asset/host", auth, { host_ids: [host(19)] }));
     expect(failed.status).toBe(503);
     expect(await used(edge.fetch, id)).toBe(2);
+  });
+
+  it("asks the upstream for every id when the caller sends Cache-Control: no-cache", async () => {
+    const { edge, id, auth } = await setup();
+    const ids = [certificate(4), certificate(5)];
+    await edge.fetch(post("/v3/global/asset/certificate", auth, { certificate_ids: ids }));
+    const again = await edge.fetch(
+      buildRequest("POST", "/v3/global/asset/certificate", {
+        auth,
+        body: { certificate_ids: ids },
+        headers: { "cache-control": "no-cache" },
+      }),
+    );
+    expect(again.headers.get("Cache-Status")).toBe("scangate; fwd=request; stored");
+    const bodies = await Promise.all(callsTo(edge, "/v3/global/asset/certificate").map((r) => r.json()));
+    expect(bodies).toEqual([{ certificate_ids: ids }, { certificate_ids: ids }]);
+    expect(await used(edge.fetch, id)).toBe(4);
   });
 
   it("forwards a body the cache cannot read for the upstream's own 400, refunded", async () => {
