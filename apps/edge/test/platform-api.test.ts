@@ -26,7 +26,15 @@ const VARS = { PLATFORM_CREDENTIALS: JSON.stringify(POOL) };
 
 // Every answer of this file, and every console line, must be free of the pool's tokens.
 beforeAll(() => suiteSecretWatch.addMarkers(POOL.map((p) => p.token)));
-const HOST = "/v3/global/asset/host/1.1.1.1";
+/**
+ * A host lookup no earlier test made: lookups are cached (test/v3-cache.test.ts), and these tests
+ * are about what reaches the upstream, so each asks for an address of its own.
+ */
+let hostsAsked = 0;
+const host = () => {
+  hostsAsked += 1;
+  return `/v3/global/asset/host/10.0.${Math.floor(hostsAsked / 250)}.${(hostsAsked % 250) + 1}`;
+};
 
 async function expectProblem(res: Response, status: number, detail?: RegExp) {
   expect(res.status).toBe(status);
@@ -95,7 +103,7 @@ type Echo = {
 describe("/v3 authentication", () => {
   it("refuses a request without credentials with 401 problem+json and a Bearer challenge", async () => {
     const edge = echoEdge();
-    const res = await edge.fetch(buildRequest("GET", HOST));
+    const res = await edge.fetch(buildRequest("GET", host()));
     await expectProblem(res, 401, /Authorization: Bearer/);
     expect(res.headers.get("WWW-Authenticate")).toBe('Bearer realm="scangate"');
     expect(edge.upstream.requests).toHaveLength(0);
@@ -104,7 +112,7 @@ describe("/v3 authentication", () => {
   it("refuses a tenant's Basic credentials on /v3, saying where they belong", async () => {
     const edge = echoEdge();
     const { tenant } = await tenantWithToken(edge.fetch);
-    const res = await edge.fetch(buildRequest("GET", HOST, { auth: tenantAuth(tenant) }));
+    const res = await edge.fetch(buildRequest("GET", host(), { auth: tenantAuth(tenant) }));
     await expectProblem(res, 401, /Bearer .*Basic credentials .* are for the \/api routes/);
     expect(edge.upstream.requests).toHaveLength(0);
   });
@@ -118,7 +126,7 @@ describe("/v3 authentication", () => {
   ] as const) {
     it(`refuses ${what} with 401 problem+json and never calls upstream`, async () => {
       const edge = echoEdge();
-      const res = await edge.fetch(buildRequest("GET", HOST, { auth }));
+      const res = await edge.fetch(buildRequest("GET", host(), { auth }));
       await expectProblem(res, 401);
       expect(edge.upstream.requests).toHaveLength(0);
     });
@@ -141,19 +149,19 @@ describe("/v3 authentication", () => {
     const edge = echoEdge();
     const { tenant, auth } = await tenantWithToken(edge.fetch);
     await admin("PATCH", `/admin/tenants/${tenant.id}`, { disabled: true }, edge.fetch);
-    await expectProblem(await edge.fetch(buildRequest("GET", HOST, { auth })), 401, /disabled/);
+    await expectProblem(await edge.fetch(buildRequest("GET", host(), { auth })), 401, /disabled/);
   });
 
   it("a token revoked in D1 by another isolate stops within 5 s; its Basic credential is untouched", async () => {
     const edge = echoEdge();
     const { tenant, auth } = await tenantWithToken(edge.fetch);
-    expect((await edge.fetch(buildRequest("GET", HOST, { auth }))).status).toBe(200);
+    expect((await edge.fetch(buildRequest("GET", host(), { auth }))).status).toBe(200);
     // Another isolate's revoke: this isolate's cache is not told.
     await env.DB.prepare("delete from platform_tokens where tenant_id = ?").bind(tenant.id).run();
     edge.clock.advance(3_900);
-    expect((await edge.fetch(buildRequest("GET", HOST, { auth }))).status).toBe(200);
+    expect((await edge.fetch(buildRequest("GET", host(), { auth }))).status).toBe(200);
     edge.clock.advance(1_100);
-    await expectProblem(await edge.fetch(buildRequest("GET", HOST, { auth })), 401, /not valid/);
+    await expectProblem(await edge.fetch(buildRequest("GET", host(), { auth })), 401, /not valid/);
     const basic = await edge.fetch(buildRequest("GET", "/api/v1/account", { auth: tenantAuth(tenant) }));
     expect(basic.status).toBe(200);
   });
@@ -161,29 +169,33 @@ describe("/v3 authentication", () => {
   it("a busy token's row is read again in the background from 4 s on, so a revocation shows before 5 s", async () => {
     const edge = echoEdge();
     const { tenant, auth } = await tenantWithToken(edge.fetch);
-    expect((await edge.fetch(buildRequest("GET", HOST, { auth }))).status).toBe(200);
+    expect((await edge.fetch(buildRequest("GET", host(), { auth }))).status).toBe(200);
     await env.DB.prepare("delete from platform_tokens where tenant_id = ?").bind(tenant.id).run();
     edge.clock.advance(4_000);
-    expect((await edge.fetch(buildRequest("GET", HOST, { auth }))).status).toBe(200);
-    await expectProblem(await edge.fetch(buildRequest("GET", HOST, { auth })), 401);
+    expect((await edge.fetch(buildRequest("GET", host(), { auth }))).status).toBe(200);
+    await expectProblem(await edge.fetch(buildRequest("GET", host(), { auth })), 401);
   });
 
   it("a tenant deleted by another isolate loses its token within 5 s", async () => {
     const edge = echoEdge();
     const { tenant, auth } = await tenantWithToken(edge.fetch);
-    expect((await edge.fetch(buildRequest("GET", HOST, { auth }))).status).toBe(200);
+    expect((await edge.fetch(buildRequest("GET", host(), { auth }))).status).toBe(200);
     await env.DB.prepare("delete from tenants where id = ?").bind(tenant.id).run();
     edge.clock.advance(5_000);
-    await expectProblem(await edge.fetch(buildRequest("GET", HOST, { auth })), 401);
+    await expectProblem(await edge.fetch(buildRequest("GET", host(), { auth })), 401);
   });
 
   it("tells a tenant whose rotated-out token's grace has ended so", async () => {
     const edge = echoEdge();
     const { tenant, auth } = await tenantWithToken(edge.fetch);
     await admin("POST", `/admin/tenants/${tenant.id}/platform-token`, { grace_seconds: 10 }, edge.fetch);
-    expect((await edge.fetch(buildRequest("GET", HOST, { auth }))).status).toBe(200);
+    expect((await edge.fetch(buildRequest("GET", host(), { auth }))).status).toBe(200);
     edge.clock.advance(10_000);
-    await expectProblem(await edge.fetch(buildRequest("GET", HOST, { auth })), 401, /grace period has ended/);
+    await expectProblem(
+      await edge.fetch(buildRequest("GET", host(), { auth })),
+      401,
+      /grace period has ended/,
+    );
   });
 });
 
@@ -191,8 +203,9 @@ describe("/v3 forwarding", () => {
   it("sends the pool's token and organization, never the caller's, and relays the answer as it came", async () => {
     const edge = echoEdge();
     const { token, auth } = await tenantWithToken(edge.fetch);
+    const path = host();
     const res = await edge.fetch(
-      buildRequest("GET", `${HOST}?at_time=2026-01-01T00%3A00%3A00Z&organization_id=caller-org&x=1`, {
+      buildRequest("GET", `${path}?at_time=2026-01-01T00%3A00%3A00Z&organization_id=caller-org&x=1`, {
         auth,
         headers: {
           accept: "application/vnd.censys.api.v3.host.v1+json",
@@ -207,7 +220,7 @@ describe("/v3 forwarding", () => {
     const pool = POOL[result.pool_index];
     expect(pool).toBeDefined();
     const url = new URL(result.url);
-    expect(url.pathname).toBe(HOST);
+    expect(url.pathname).toBe(path);
     expect(url.search).toBe(
       `?at_time=2026-01-01T00%3A00%3A00Z&x=1&organization_id=${pool?.organization_id ?? ""}`,
     );
@@ -220,7 +233,7 @@ describe("/v3 forwarding", () => {
   it("adds no organization_id parameter where the caller sent none (the header carries it)", async () => {
     const edge = echoEdge();
     const { auth } = await tenantWithToken(edge.fetch);
-    const res = await edge.fetch(buildRequest("GET", HOST, { auth }));
+    const res = await edge.fetch(buildRequest("GET", host(), { auth }));
     const { result } = await res.json<Echo>();
     expect(new URL(result.url).search).toBe("");
     expect(POOL.map((p) => p.organization_id)).toContain(result.organization);
@@ -245,7 +258,7 @@ describe("/v3 forwarding", () => {
     const { auth } = await tenantWithToken(edge.fetch);
     const problem = { title: "Not Found", status: 404, detail: "host not found" };
     edge.upstream.answer(() => json(404, problem, { "content-type": "application/problem+json" }));
-    const res = await edge.fetch(buildRequest("GET", HOST, { auth }));
+    const res = await edge.fetch(buildRequest("GET", host(), { auth }));
     expect(res.status).toBe(404);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
     expect(await res.json()).toEqual(problem);
@@ -254,7 +267,7 @@ describe("/v3 forwarding", () => {
   it("refuses other methods with 405 problem+json", async () => {
     const edge = echoEdge();
     const { auth } = await tenantWithToken(edge.fetch);
-    const res = await edge.fetch(buildRequest("DELETE", HOST, { auth }));
+    const res = await edge.fetch(buildRequest("DELETE", host(), { auth }));
     await expectProblem(res, 405);
     expect(res.headers.get("Allow")).toContain("GET");
     expect(edge.upstream.requests).toHaveLength(0);
@@ -274,7 +287,7 @@ describe("/v3 forwarding", () => {
     const edge = echoEdge();
     const { auth } = await tenantWithToken(edge.fetch);
     await expectProblem(
-      await edge.fetch(buildRequest("GET", `${HOST}?x=${"a".repeat(9000)}`, { auth })),
+      await edge.fetch(buildRequest("GET", `${host()}?x=${"a".repeat(9000)}`, { auth })),
       400,
     );
     expect(edge.upstream.requests).toHaveLength(0);
@@ -283,7 +296,7 @@ describe("/v3 forwarding", () => {
   it("charges a host lookup its credit and counts the call in the tenant's usage", async () => {
     const edge = echoEdge();
     const { tenant, auth } = await tenantWithToken(edge.fetch);
-    for (let i = 0; i < 3; i++) await (await edge.fetch(buildRequest("GET", HOST, { auth }))).arrayBuffer();
+    for (let i = 0; i < 3; i++) await (await edge.fetch(buildRequest("GET", host(), { auth }))).arrayBuffer();
     const row = await env.DB.prepare("select used from tenants where id = ?")
       .bind(tenant.id)
       .first<{ used: number }>();
@@ -310,7 +323,7 @@ describe("/v3 token pool", () => {
       );
       // Two requests: whichever token the pool's turn starts with, one of them meets the refusal.
       for (let i = 0; i < 2; i++) {
-        const res = await edge.fetch(buildRequest("GET", HOST, { auth }));
+        const res = await edge.fetch(buildRequest("GET", host(), { auth }));
         expect(res.status).toBe(200);
         expect(await res.json()).toEqual({ result: { by: POOL[1]?.organization_id } });
       }
@@ -318,16 +331,16 @@ describe("/v3 token pool", () => {
       expect(sentWith.filter((a) => a === `Bearer ${refused}`)).toHaveLength(1);
       // Resting: the next requests go straight to the other token, until the rest ends.
       edge.upstream.requests.length = 0;
-      await (await edge.fetch(buildRequest("GET", HOST, { auth }))).arrayBuffer();
-      await (await edge.fetch(buildRequest("GET", HOST, { auth }))).arrayBuffer();
+      await (await edge.fetch(buildRequest("GET", host(), { auth }))).arrayBuffer();
+      await (await edge.fetch(buildRequest("GET", host(), { auth }))).arrayBuffer();
       expect(edge.upstream.requests.map((r) => r.headers.get("authorization"))).toEqual([
         `Bearer ${POOL[1]?.token ?? ""}`,
         `Bearer ${POOL[1]?.token ?? ""}`,
       ]);
       edge.clock.advance(30_000);
       edge.upstream.requests.length = 0;
-      await (await edge.fetch(buildRequest("GET", HOST, { auth }))).arrayBuffer();
-      await (await edge.fetch(buildRequest("GET", HOST, { auth }))).arrayBuffer();
+      await (await edge.fetch(buildRequest("GET", host(), { auth }))).arrayBuffer();
+      await (await edge.fetch(buildRequest("GET", host(), { auth }))).arrayBuffer();
       expect(edge.upstream.requests.map((r) => r.headers.get("authorization"))).toContain(
         `Bearer ${refused}`,
       );
@@ -338,7 +351,7 @@ describe("/v3 token pool", () => {
     const edge = testEdge({ vars: VARS });
     const { auth } = await tenantWithToken(edge.fetch);
     edge.upstream.answer(() => json(401, { error: { code: 401, message: "bad token" } }));
-    const res = await edge.fetch(buildRequest("GET", HOST, { auth }));
+    const res = await edge.fetch(buildRequest("GET", host(), { auth }));
     const text = await res.clone().text();
     await expectProblem(res, 502, /refused the gateway's tokens/);
     for (const p of POOL) expect(text).not.toContain(p.token);
@@ -351,7 +364,7 @@ describe("/v3 token pool", () => {
     edge.upstream.answer(() =>
       json(429, { title: "Too Many Requests", status: 429, detail: "slow down" }, { "retry-after": "7" }),
     );
-    const res = await edge.fetch(buildRequest("GET", HOST, { auth }));
+    const res = await edge.fetch(buildRequest("GET", host(), { auth }));
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toBe("7");
   });
@@ -360,7 +373,7 @@ describe("/v3 token pool", () => {
     const edge = testEdge({ vars: VARS });
     const { auth } = await tenantWithToken(edge.fetch);
     edge.upstream.answer((request) => json(200, { debug: request.headers.get("authorization") }));
-    const res = await edge.fetch(buildRequest("GET", HOST, { auth }));
+    const res = await edge.fetch(buildRequest("GET", host(), { auth }));
     const text = await res.clone().text();
     await expectProblem(res, 502);
     for (const p of POOL) expect(text).not.toContain(p.token);
@@ -370,26 +383,26 @@ describe("/v3 token pool", () => {
     const edge = testEdge({ vars: { ...VARS, UPSTREAM_TIMEOUT_MS: "50" } });
     const { auth } = await tenantWithToken(edge.fetch);
     edge.upstream.answer(() => Promise.reject(new Error("connection refused")));
-    await expectProblem(await edge.fetch(buildRequest("GET", HOST, { auth })), 502);
+    await expectProblem(await edge.fetch(buildRequest("GET", host(), { auth })), 502);
     edge.upstream.answer(
       (request) =>
         new Promise<Response>((_, reject) =>
           request.signal.addEventListener("abort", () => reject(new Error("aborted"))),
         ),
     );
-    await expectProblem(await edge.fetch(buildRequest("GET", HOST, { auth })), 504);
+    await expectProblem(await edge.fetch(buildRequest("GET", host(), { auth })), 504);
   });
 
   it("without Platform credentials /v3 answers a 503 that tells the caller to tell the operator", async () => {
     const edge = testEdge();
     const { auth } = await tenantWithToken(edge.fetch);
-    await expectProblem(await edge.fetch(buildRequest("GET", HOST, { auth })), 503, /no Platform upstream/);
+    await expectProblem(await edge.fetch(buildRequest("GET", host(), { auth })), 503, /no Platform upstream/);
     expect(edge.upstream.requests).toHaveLength(0);
   });
 
   it("a bad Platform setting answers /v3 with a 500 problem+json that names the variable, not its value", async () => {
     const edge = testEdge({ vars: { PLATFORM_CREDENTIALS: '[{"token":"leaky-token-value"}]' } });
-    const res = await edge.fetch(buildRequest("GET", HOST, { auth: "Bearer sgt_x" }));
+    const res = await edge.fetch(buildRequest("GET", host(), { auth: "Bearer sgt_x" }));
     const text = await res.clone().text();
     await expectProblem(res, 500, /PLATFORM_CREDENTIALS\.0\.organization_id/);
     expect(text).not.toContain("leaky-token-value");
@@ -413,8 +426,8 @@ describe("/v3 token pool", () => {
     const limited = testEdge({ vars: VARS, clock, rateLimiter: new FixedWindowRateLimiter(1, 60, clock) });
     limited.upstream.answer(() => json(200, { result: {} }));
     const { auth } = await tenantWithToken(limited.fetch);
-    expect((await limited.fetch(buildRequest("GET", HOST, { auth }))).status).toBe(200);
-    const res = await limited.fetch(buildRequest("GET", HOST, { auth }));
+    expect((await limited.fetch(buildRequest("GET", host(), { auth }))).status).toBe(200);
+    const res = await limited.fetch(buildRequest("GET", host(), { auth }));
     await expectProblem(res, 429);
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
   });
@@ -424,7 +437,7 @@ describe("/v3 and Basic credentials", () => {
   it("a Basic header carrying a valid token as its password is still refused on /v3", async () => {
     const edge = echoEdge();
     const { token } = await tenantWithToken(edge.fetch);
-    await expectProblem(await edge.fetch(buildRequest("GET", HOST, { auth: basicAuth("x", token) })), 401);
+    await expectProblem(await edge.fetch(buildRequest("GET", host(), { auth: basicAuth("x", token) })), 401);
   });
 });
 

@@ -5,13 +5,22 @@ import { type CachedFetchSpec, type DocumentFetchDeps, sharedFetch } from "../ca
 import { type DocumentOutcome, fetchDocument, lookupDocument } from "../cache/serve-document";
 import { isCharged } from "../quota/billing";
 import type { EdgeServices } from "../services";
-import { relayedResponse, relayJson, upstreamFailure } from "../upstream/relay";
+import { type Relayed, relayedResponse, relayJson, upstreamFailure } from "../upstream/relay";
 import type { Charge } from "../quota/ledger";
 import { type ApiContext, chargeRequest, refundRequest } from "./exchange";
 
 export interface CachedRoute extends CachedFetchSpec {
   /** The answer for a negative row (an unknown document). */
-  readonly negativeResponse: (c: ApiContext) => Response;
+  readonly negativeResponse: (c: ApiContext, doc: CachedDocument) => Response;
+  /** The answer for a cached document (default: its body as JSON). */
+  readonly documentResponse?: (doc: CachedDocument) => Response;
+  /** How the upstream is asked for `path` (default: the legacy upstream, as JSON). */
+  readonly fetchUpstream?: (path: string) => Promise<Relayed>;
+  /**
+   * What the upstream would have charged for this document: counted in the request's
+   * `quotaSaved` when a cached copy answers it for free (default: nothing counted).
+   */
+  readonly savedCredits?: number;
 }
 
 /** What the document cache needs from the edge's services, and the request's waitUntil. */
@@ -37,9 +46,21 @@ function withCacheHeaders(response: Response, outcome: CacheOutcome, age: number
 }
 
 function fromCache(c: ApiContext, route: CachedRoute, doc: CachedDocument): Response {
-  return doc.negative
-    ? route.negativeResponse(c)
-    : new Response(doc.body, { status: 200, headers: { "content-type": "application/json" } });
+  if (doc.negative) return route.negativeResponse(c, doc);
+  if (route.documentResponse) return route.documentResponse(doc);
+  return new Response(doc.body, { status: 200, headers: { "content-type": "application/json" } });
+}
+
+/** Whether an outcome is a document another fetch paid for (the credits its route saves). */
+function servedWithoutCost(outcome: DocumentOutcome): boolean {
+  switch (outcome.kind) {
+    case "fresh":
+      return !outcome.doc.negative;
+    case "collapsed":
+      return "relayed" in outcome || !outcome.doc.negative;
+    default:
+      return false;
+  }
 }
 
 /** The response for an outcome: the document or the upstream's answer, with Cache-Status and Age. */
@@ -98,8 +119,10 @@ function respond(c: ApiContext, route: CachedRoute, outcome: DocumentOutcome, no
 export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Promise<Response> {
   const services = c.get("services");
   const { hitsCharged } = services.config.cache;
-  const deps = documentFetchDeps(services, (work) => c.executionCtx.waitUntil(work));
+  const shared = documentFetchDeps(services, (work) => c.executionCtx.waitUntil(work));
+  const deps = route.fetchUpstream ? { ...shared, fetchUpstream: route.fetchUpstream } : shared;
   const usage = c.get("usage");
+  const saved = route.savedCredits ?? 0;
   const lookup = await lookupDocument(
     deps,
     freshnessPolicy(services.config.cache),
@@ -109,6 +132,7 @@ export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Pr
 
   if (lookup.kind !== "upstream") {
     if (isCharged(lookup, hitsCharged)) await chargeRequest(c);
+    else if (servedWithoutCost(lookup)) usage.quotaSaved += saved;
     usage.cacheHit = true;
     if (lookup.revalidate) {
       usage.upstreamCalls += 1;
@@ -142,5 +166,6 @@ export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Pr
   if (charge === undefined) {
     if (owed) await chargeRequest(c);
   } else if (!owed) await refundRequest(c, charge);
+  if (!owed && servedWithoutCost(outcome)) usage.quotaSaved += saved;
   return respond(c, route, outcome, services.clock.now());
 }

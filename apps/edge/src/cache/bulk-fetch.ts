@@ -1,63 +1,91 @@
 import type { ApiError } from "@scangate/core";
 import type { Clock } from "@scangate/core/http";
 import { type Relayed, upstreamFailure } from "../upstream/relay";
-import { splitBulkAnswer } from "./bulk-merge";
-import type { CachedDocument, DocumentCache, DocumentKey } from "./interface";
+import type { CachedDocument, DocumentCache, DocumentIndex, DocumentKey } from "./interface";
 import { awaitFlight, type SingleFlight } from "./single-flight";
 
-/** What a bulk fetch needs: the cache, the time, its TTLs, and one upstream bulk POST. */
+/** One id of an upstream bulk answer, as the cache keeps it and as the answer shows it. */
+export interface BulkAnswerEntry {
+  /** What the bulk answer shows for the id (spliced as text). */
+  readonly text: string;
+  /** The row kept for the id, when it differs from `text` (default: `text`). */
+  readonly row?: string;
+  /** The upstream does not know the id: a negative row. */
+  readonly unknown: boolean;
+  /** The upstream answered for the id; one it left out is not cached. */
+  readonly present: boolean;
+}
+
+/**
+ * What one API's bulk lookup is to the cache: which rows it reads (an index, a point in time),
+ * how long they stay fresh, and how its upstream call is asked and read. The legacy
+ * certificates bulk's is in bulk-merge.ts; the Platform's in routes/v3/bulk-codecs.ts.
+ */
+export interface BulkCodec {
+  readonly index: DocumentIndex;
+  /** The `at_time` of every row read and written ("" for current documents). */
+  readonly atTime: string;
+  /** Freshness of a known document in seconds; null: never expires (a past point in time). */
+  readonly ttlSeconds: number | null;
+  /** The upstream request body asking for `ids` (cache keys). */
+  requestBody(ids: readonly string[]): Uint8Array;
+  /** The answer split by id, or null when it is no success the cache can read. */
+  readAnswer(ids: readonly string[], relayed: Relayed): Map<string, BulkAnswerEntry> | null;
+  /** What a cached row shows in a bulk answer. */
+  entryOf(doc: CachedDocument): string;
+}
+
+/** What a bulk fetch needs: the cache, the time, the codec, and one upstream bulk POST. */
 export interface BulkFetchDeps {
   readonly cache: DocumentCache;
   readonly clock: Clock;
-  /** Concurrent calls for one certificate share one upstream call. */
+  /** Concurrent calls for one document share one upstream call. */
   readonly flights: SingleFlight<unknown>;
-  readonly certificateTtlSeconds: number;
+  readonly codec: BulkCodec;
   readonly negativeTtlSeconds: number;
-  /** One upstream POST /v1/bulk/certificates of `body`, bounded by the upstream deadline. */
+  /** One upstream bulk POST of `body`, bounded by the upstream deadline. */
   postBulk(body: Uint8Array): Promise<Relayed>;
   /** Keeps work going after the response (the request's waitUntil): the cache's D1 writes. */
   defer(work: Promise<void>): void;
 }
 
-/** One upstream bulk call's outcome: entry texts by fingerprint, or why there are none. */
+/** One upstream bulk call's outcome: entry texts by id (and the ids it knew), or why there are none. */
 export type BulkFetch =
-  | { ok: true; entries: Map<string, string> }
+  | { ok: true; entries: Map<string, string>; known: ReadonlySet<string> }
   | { ok: false; relayed: Relayed }
   | { ok: false; error: ApiError };
 
-export function bulkFlightKey(fingerprint: string): string {
-  return `bulk\u0000${fingerprint}`;
+export function bulkFlightKey(codec: Pick<BulkCodec, "index" | "atTime">, id: string): string {
+  return `bulk\u0000${codec.index}\u0000${codec.atTime}\u0000${id}`;
 }
 
 /**
- * Asks the upstream for `fingerprints` (lower case) in ONE bulk call and stores every entry:
- * known certificates for the certificates TTL, unknown ones as negative rows for the short TTL;
- * visible to this isolate's readers at once, written to D1 off the response path (as views are).
+ * Asks the upstream for `ids` (cache keys) in ONE bulk call and stores every entry: known
+ * documents for the codec's TTL, unknown ones as negative rows for the short TTL; visible to
+ * this isolate's readers at once, written to D1 off the response path (as views are).
  */
-export async function fetchBulk(deps: BulkFetchDeps, fingerprints: readonly string[]): Promise<BulkFetch> {
+export async function fetchBulk(deps: BulkFetchDeps, ids: readonly string[]): Promise<BulkFetch> {
+  const { codec } = deps;
   let relayed: Relayed;
   try {
-    relayed = await deps.postBulk(new TextEncoder().encode(JSON.stringify({ fingerprints })));
+    relayed = await deps.postBulk(codec.requestBody(ids));
   } catch (error) {
     return { ok: false, error: upstreamFailure(error) };
   }
-  const answer = relayed.json;
-  if (relayed.status !== 200 || typeof answer !== "object" || answer === null || Array.isArray(answer)) {
-    return { ok: false, relayed };
-  }
-  const split = splitBulkAnswer(fingerprints, answer as Record<string, unknown>);
+  const split = codec.readAnswer(ids, relayed);
+  if (!split) return { ok: false, relayed };
   const now = deps.clock.now();
-  const { certificateTtlSeconds, negativeTtlSeconds } = deps;
   const rows: Array<{ key: DocumentKey; doc: CachedDocument }> = [];
-  for (const [fp, entry] of split) {
+  for (const [id, entry] of split) {
     if (!entry.present) continue;
+    const ttlSeconds = entry.unknown ? deps.negativeTtlSeconds : codec.ttlSeconds;
     rows.push({
-      key: { index: "certificates", id: fp, atTime: "" },
+      key: { index: codec.index, id, atTime: codec.atTime },
       doc: {
-        body: entry.text,
+        body: entry.row ?? entry.text,
         negative: entry.unknown,
         fetchedAt: now,
-        expiresAt: now + (entry.unknown ? negativeTtlSeconds : certificateTtlSeconds) * 1000,
+        expiresAt: ttlSeconds === null ? null : now + ttlSeconds * 1000,
       },
     });
   }
@@ -66,28 +94,30 @@ export async function fetchBulk(deps: BulkFetchDeps, fingerprints: readonly stri
   } catch (error) {
     console.error("document cache store failed", error instanceof Error ? error.message : error);
   }
-  return { ok: true, entries: new Map([...split].map(([fp, entry]) => [fp, entry.text])) };
+  const known = new Set([...split].filter(([, entry]) => !entry.unknown).map(([id]) => id));
+  return { ok: true, entries: new Map([...split].map(([id, entry]) => [id, entry.text])), known };
 }
 
 /**
- * Fetches `fingerprints`, joining bulk calls already under way for some of them and making
- * one new upstream call for the rest. `called` says whether this request made that call.
+ * Fetches `ids`, joining bulk calls already under way for some of them and making one new
+ * upstream call for the rest. `called` says whether this request made that call; `own` holds
+ * the ids its own calls asked for (the others came from calls other requests made).
  */
 export async function sharedBulkFetch(
   deps: BulkFetchDeps,
   fingerprints: readonly string[],
-): Promise<{ results: Map<string, BulkFetch>; called: boolean }> {
+): Promise<{ results: Map<string, BulkFetch>; called: boolean; own: ReadonlySet<string> }> {
   const results = new Map<string, BulkFetch>();
   const joined = new Map<string, Promise<BulkFetch>>();
   const own: string[] = [];
   for (const fp of fingerprints) {
-    const flight = deps.flights.joining(bulkFlightKey(fp)) as Promise<BulkFetch> | undefined;
+    const flight = deps.flights.joining(bulkFlightKey(deps.codec, fp)) as Promise<BulkFetch> | undefined;
     if (flight) joined.set(fp, flight);
     else own.push(fp);
   }
   if (own.length > 0) {
     const ownResult = await deps.flights.runMany(
-      own.map(bulkFlightKey),
+      own.map((fp) => bulkFlightKey(deps.codec, fp)),
       () => fetchBulk(deps, own),
       (result) => result as unknown,
     );
@@ -104,7 +134,7 @@ export async function sharedBulkFetch(
     const late = [...joined.keys()];
     const lateResult = await fetchBulk(deps, late);
     for (const fp of late) results.set(fp, lateResult);
-    return { results, called: true };
+    return { results, called: true, own: new Set([...own, ...late]) };
   }
-  return { results, called: own.length > 0 };
+  return { results, called: own.length > 0, own: new Set(own) };
 }

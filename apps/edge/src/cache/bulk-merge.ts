@@ -1,4 +1,6 @@
 import { type BulkUnknownCertificate, bulkUnknownCertificateSchema } from "@scangate/core";
+import type { Relayed } from "../upstream/relay";
+import type { BulkCodec } from "./bulk-fetch";
 
 /** What the edge answers for a certificate nobody knows, when it must write the entry itself. */
 export const UNKNOWN_CERTIFICATE_ENTRY: BulkUnknownCertificate = {
@@ -49,4 +51,25 @@ export function splitBulkAnswer(
     }
   }
   return split;
+}
+
+/**
+ * The legacy certificates bulk (POST /v1/bulk/certificates) to the cache: current rows of the
+ * `certificates` index, keyed by lower-case fingerprint, the answer an object keyed as asked.
+ */
+export function certificatesBulkCodec(ttlSeconds: number): BulkCodec {
+  return {
+    index: "certificates",
+    atTime: "",
+    ttlSeconds,
+    requestBody: (fingerprints) => new TextEncoder().encode(JSON.stringify({ fingerprints })),
+    readAnswer: (fingerprints, relayed: Relayed) => {
+      const answer = relayed.json;
+      if (relayed.status !== 200 || typeof answer !== "object" || answer === null || Array.isArray(answer)) {
+        return null;
+      }
+      return splitBulkAnswer(fingerprints, answer as Record<string, unknown>);
+    },
+    entryOf: (doc) => doc.body,
+  };
 }

@@ -1,8 +1,7 @@
-import type { CacheIndex } from "@scangate/core";
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { EdgeDb } from "../db/client";
 import { documents } from "../db/schema";
-import type { CachedDocument, DocumentCache, DocumentKey } from "./interface";
+import type { CachedDocument, DocumentCache, DocumentIndex, DocumentKey } from "./interface";
 
 /** D1 allows 100 bound parameters per statement; bulk asks for at most 50 ids. */
 const IDS_PER_QUERY = 90;
@@ -26,7 +25,11 @@ export class D1DocumentCache implements DocumentCache {
     return null;
   }
 
-  async getMany(index: CacheIndex, ids: readonly string[]): Promise<Map<string, CachedDocument>> {
+  async getMany(
+    index: DocumentIndex,
+    ids: readonly string[],
+    atTime = "",
+  ): Promise<Map<string, CachedDocument>> {
     const found = new Map<string, CachedDocument>();
     for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
       const rows = await this.db
@@ -35,7 +38,7 @@ export class D1DocumentCache implements DocumentCache {
         .where(
           and(
             eq(documents.index, index),
-            eq(documents.atTime, ""),
+            eq(documents.atTime, atTime),
             inArray(documents.id, ids.slice(i, i + IDS_PER_QUERY)),
           ),
         );
@@ -73,7 +76,7 @@ export class D1DocumentCache implements DocumentCache {
     return this.put(entries);
   }
 
-  async purge(index: CacheIndex, id: string): Promise<number> {
+  async purge(index: DocumentIndex, id: string): Promise<number> {
     const rows = await this.db
       .delete(documents)
       .where(and(eq(documents.index, index), eq(documents.id, id)))

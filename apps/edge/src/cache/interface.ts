@@ -1,11 +1,26 @@
 import type { CacheIndex } from "@scangate/core";
 
 /**
+ * The Platform API's (/v3) documents, kept apart from the legacy indexes (a v3 host asset is not
+ * a v2 host document): hosts, certificates (the asset, and its PEM form), web properties.
+ */
+export const PLATFORM_CACHE_INDEXES = [
+  "v3_host",
+  "v3_certificate",
+  "v3_certificate_pem",
+  "v3_webproperty",
+] as const;
+export type PlatformCacheIndex = (typeof PLATFORM_CACHE_INDEXES)[number];
+
+/** Every index a cached document may belong to. */
+export type DocumentIndex = CacheIndex | PlatformCacheIndex;
+
+/**
  * One cached document. `atTime` is "" for the current one, the point in time of a host view at
  * one, or the page of a cached list (`api/page-key.ts`), so a purge by id drops every page.
  */
 export interface DocumentKey {
-  readonly index: CacheIndex;
+  readonly index: DocumentIndex;
   readonly id: string;
   readonly atTime: string;
 }
@@ -25,8 +40,15 @@ export interface DocumentCache {
   get(key: DocumentKey): Promise<CachedDocument | null>;
   /** The row this isolate holds in memory for `key`, without asking D1 (null: none held). */
   peek(key: DocumentKey): CachedDocument | null;
-  /** Current documents of one index by id; missing ids are absent from the map. */
-  getMany(index: CacheIndex, ids: readonly string[]): Promise<Map<string, CachedDocument>>;
+  /**
+   * Documents of one index by id, current ones (`atTime` "") unless a point in time is given;
+   * missing ids are absent from the map.
+   */
+  getMany(
+    index: DocumentIndex,
+    ids: readonly string[],
+    atTime?: string,
+  ): Promise<Map<string, CachedDocument>>;
   put(entries: ReadonlyArray<{ key: DocumentKey; doc: CachedDocument }>): Promise<void>;
   /**
    * Makes rows visible to this isolate's readers when it resolves, and to every isolate soon
@@ -38,7 +60,7 @@ export interface DocumentCache {
     defer: (write: Promise<void>) => void,
   ): Promise<void>;
   /** Removes a document (every `at_time` of it); returns how many rows went. */
-  purge(index: CacheIndex, id: string): Promise<number>;
+  purge(index: DocumentIndex, id: string): Promise<number>;
   /**
    * Bounds the table: drops rows stale for longer than `keepStaleMs` (never-expiring rows
    * stay), then the least recently fetched beyond `maxRows`.

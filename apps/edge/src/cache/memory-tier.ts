@@ -1,6 +1,5 @@
-import type { CacheIndex } from "@scangate/core";
 import type { Clock } from "@scangate/core/http";
-import type { CachedDocument, DocumentCache, DocumentKey } from "./interface";
+import type { CachedDocument, DocumentCache, DocumentIndex, DocumentKey } from "./interface";
 
 export interface MemoryTierLimits {
   /** How long a row read from (or written to) D1 answers from this isolate's memory. */
@@ -17,7 +16,7 @@ interface Held {
 /** How long a stored row waits for others before they go to D1 together. */
 export const WRITE_BEHIND_MS = 5;
 
-const keyOf = (index: CacheIndex, id: string, atTime: string) => `${index}\u0000${id}\u0000${atTime}`;
+const keyOf = (index: DocumentIndex, id: string, atTime: string) => `${index}\u0000${id}\u0000${atTime}`;
 
 /**
  * A small per-isolate memory tier in front of the D1 document cache. D1 stays the shared
@@ -64,17 +63,21 @@ export class MemoryTieredCache implements DocumentCache {
     return this.take(keyOf(key.index, key.id, key.atTime));
   }
 
-  async getMany(index: CacheIndex, ids: readonly string[]): Promise<Map<string, CachedDocument>> {
+  async getMany(
+    index: DocumentIndex,
+    ids: readonly string[],
+    atTime = "",
+  ): Promise<Map<string, CachedDocument>> {
     const found = new Map<string, CachedDocument>();
     const missing: string[] = [];
     for (const id of ids) {
-      const hit = this.take(keyOf(index, id, ""));
+      const hit = this.take(keyOf(index, id, atTime));
       if (hit) found.set(id, hit);
       else missing.push(id);
     }
     if (missing.length > 0) {
-      for (const [id, doc] of await this.shared.getMany(index, missing)) {
-        this.hold(keyOf(index, id, ""), doc);
+      for (const [id, doc] of await this.shared.getMany(index, missing, atTime)) {
+        this.hold(keyOf(index, id, atTime), doc);
         found.set(id, doc);
       }
     }
@@ -123,7 +126,7 @@ export class MemoryTieredCache implements DocumentCache {
     }
   }
 
-  async purge(index: CacheIndex, id: string): Promise<number> {
+  async purge(index: DocumentIndex, id: string): Promise<number> {
     const prefix = keyOf(index, id, "");
     for (const k of [...this.held.keys()]) if (k.startsWith(prefix)) this.drop(k);
     // A purge wins over a write still queued: the row must not come back after it.

@@ -13,6 +13,12 @@ export interface CachedFetchSpec {
   readonly ttlSeconds: number | null;
   /** The body to keep for a 404 (an "unknown" entry), or null to cache only successes. */
   readonly negativeBody: string | null;
+  /**
+   * The row to keep for an answer, when the route keeps something other than a 200's bytes and
+   * `negativeBody` for a 404 (a Platform asset without its envelope, the upstream's own 404
+   * problem); null keeps nothing.
+   */
+  readonly toRow?: (relayed: Relayed) => { body: string; negative: boolean } | null;
 }
 
 /** What fetching a document needs: the cache, the time, and one upstream GET. */
@@ -47,7 +53,19 @@ export async function fetchAndStore(deps: DocumentFetchDeps, spec: CachedFetchSp
   const relayed = await deps.fetchUpstream(spec.path);
   const now = deps.clock.now();
   let doc: CachedDocument | null = null;
-  if (relayed.status === 200) {
+  const row = spec.toRow ? spec.toRow(relayed) : undefined;
+  if (row !== undefined) {
+    doc = row && {
+      body: row.body,
+      negative: row.negative,
+      fetchedAt: now,
+      expiresAt: row.negative
+        ? now + deps.negativeTtlSeconds * 1000
+        : spec.ttlSeconds === null
+          ? null
+          : now + spec.ttlSeconds * 1000,
+    };
+  } else if (relayed.status === 200) {
     doc = {
       body: new TextDecoder().decode(relayed.body),
       negative: false,

@@ -1,6 +1,7 @@
 import type { ApiError } from "@scangate/core";
 import type { Relayed } from "../upstream/relay";
 import { type BulkFetch, type BulkFetchDeps, fetchBulk, sharedBulkFetch } from "./bulk-fetch";
+import type { CacheOutcome } from "./cache-status";
 import { ageSeconds, type Freshness, freshness, type FreshnessPolicy } from "./freshness";
 import type { CachedDocument } from "./interface";
 
@@ -22,14 +23,19 @@ interface Entries {
   readonly entries: Map<string, string>;
   readonly age: number;
 }
+/** Ids the upstream knew, fetched by this request's own call and by calls it joined. */
+interface Fetched {
+  readonly known: { readonly own: number; readonly joined: number };
+}
 export type BulkFresh = Entries & { readonly kind: "fresh"; readonly revalidate: string[] };
 export type BulkFetched =
-  | (Entries & { readonly kind: "collapsed" })
-  | (Entries & {
-      readonly kind: "miss" | "stale";
-      readonly fwd: BulkForwarded;
-      readonly calledUpstream: boolean;
-    })
+  | (Entries & Fetched & { readonly kind: "collapsed" })
+  | (Entries &
+      Fetched & {
+        readonly kind: "miss" | "stale";
+        readonly fwd: BulkForwarded;
+        readonly calledUpstream: boolean;
+      })
   | {
       readonly kind: "failed";
       readonly failure: { relayed: Relayed } | { error: ApiError };
@@ -47,14 +53,15 @@ export interface BulkLookup {
   readonly revalidationAsked: boolean;
 }
 
-/** Reads the cache for `wanted` (unique, lower-case fingerprints). */
+/** Reads the cache for `wanted` (unique cache keys: lower-case fingerprints for the legacy bulk). */
 export async function lookupBulk(
   deps: BulkFetchDeps,
   policy: FreshnessPolicy,
   wanted: readonly string[],
   revalidationAsked: boolean,
 ): Promise<BulkLookup> {
-  const rows = await deps.cache.getMany("certificates", wanted);
+  const { codec } = deps;
+  const rows = await deps.cache.getMany(codec.index, wanted, codec.atTime);
   const now = deps.clock.now();
   const states = new Map<string, { doc: CachedDocument; state: Freshness }>();
   for (const [fp, doc] of rows) states.set(fp, { doc, state: freshness(doc, now, policy) });
@@ -66,7 +73,7 @@ export async function lookupBulk(
   let age = 0;
   for (const fp of wanted.filter(servable)) {
     const s = states.get(fp) as { doc: CachedDocument };
-    entries.set(fp, s.doc.body);
+    entries.set(fp, codec.entryOf(s.doc));
     age = Math.max(age, ageSeconds(s.doc, now));
   }
   return {
@@ -95,7 +102,8 @@ export async function revalidateBulk(deps: BulkFetchDeps, fingerprints: readonly
  * falling back to rows past their TTL for those the upstream failed to answer.
  */
 export async function fetchMissingBulk(deps: BulkFetchDeps, lookup: BulkLookup): Promise<BulkFetched> {
-  const { results, called } = await sharedBulkFetch(deps, lookup.toFetch);
+  const { results, called, own } = await sharedBulkFetch(deps, lookup.toFetch);
+  const known = { own: 0, joined: 0 };
   const entries = new Map(lookup.entries);
   let age = lookup.age;
   const now = deps.clock.now();
@@ -105,11 +113,12 @@ export async function fetchMissingBulk(deps: BulkFetchDeps, lookup: BulkLookup):
     const result = results.get(fp);
     if (result?.ok) {
       entries.set(fp, result.entries.get(fp) ?? "");
+      if (result.known.has(fp)) known[own.has(fp) ? "own" : "joined"] += 1;
       continue;
     }
     const fallback = lookup.states.get(fp);
     if (fallback && fallback.state !== "expired") {
-      entries.set(fp, fallback.doc.body);
+      entries.set(fp, deps.codec.entryOf(fallback.doc));
       age = Math.max(age, ageSeconds(fallback.doc, now));
       staleUsed = true;
     } else if (result) {
@@ -124,7 +133,25 @@ export async function fetchMissingBulk(deps: BulkFetchDeps, lookup: BulkLookup):
       : lookup.states.size > 0
         ? "stale"
         : "uri-miss";
-  if (staleUsed) return { kind: "stale", entries, age, fwd, calledUpstream: called };
-  if (!called) return { kind: "collapsed", entries, age };
-  return { kind: "miss", entries, age, fwd, calledUpstream: called };
+  if (staleUsed) return { kind: "stale", entries, age, known, fwd, calledUpstream: called };
+  if (!called) return { kind: "collapsed", entries, age, known };
+  return { kind: "miss", entries, age, known, fwd, calledUpstream: called };
+}
+
+/** The Cache-Status of a bulk answer that has entries. */
+export function bulkCacheOutcome(outcome: Exclude<BulkOutcome, { kind: "failed" }>): CacheOutcome {
+  switch (outcome.kind) {
+    case "fresh":
+      return {
+        hit: true,
+        ttl: null,
+        ...(outcome.revalidate.length > 0 ? { detail: "stale-while-revalidate" as const } : {}),
+      };
+    case "collapsed":
+      return { hit: true, ttl: null, detail: "collapsed" };
+    case "stale":
+      return { hit: false, fwd: outcome.fwd, stored: false, detail: "stale-if-error" };
+    case "miss":
+      return { hit: false, fwd: outcome.fwd, stored: true };
+  }
 }

@@ -116,6 +116,25 @@ export function describeDocumentCacheContract(
       expect(await cache.getMany("certificates", [])).toEqual(new Map());
     });
 
+    it("getMany at a point in time finds that instant's documents only, and v3 indexes stay apart", async () => {
+      const { cache, reopen } = await open();
+      const [a, b] = [certificate(), certificate()];
+      const at = "1767225600000000000";
+      await cache.put([
+        { key: { ...a, index: "v3_host", atTime: at }, doc: doc('{"id":"a then"}') },
+        { key: { ...a, index: "v3_host" }, doc: doc('{"id":"a now"}') },
+        { key: { ...b, index: "v3_host", atTime: "1767225600000000001" }, doc: doc('{"id":"b later"}') },
+        { key: { ...b, index: "hosts", atTime: at }, doc: doc('{"id":"b legacy"}') },
+      ]);
+      for (const store of [cache, reopen()]) {
+        const found = await store.getMany("v3_host", [a.id, b.id], at);
+        expect(new Map([...found].map(([id, d]) => [id, d.body]))).toEqual(
+          new Map([[a.id, '{"id":"a then"}']]),
+        );
+        expect((await store.getMany("v3_host", [a.id]))?.get(a.id)?.body).toBe('{"id":"a now"}');
+      }
+    });
+
     it("getMany answers more ids than one statement may bind", async () => {
       const { cache } = await open();
       const keys = Array.from({ length: 120 }, () => certificate());

@@ -8,10 +8,11 @@ import {
   upstreamPath,
 } from "../../api/exchange";
 import type { BulkFetchDeps } from "../../cache/bulk-fetch";
-import { mergeBulk, uniqueFingerprints } from "../../cache/bulk-merge";
+import { certificatesBulkCodec, mergeBulk, uniqueFingerprints } from "../../cache/bulk-merge";
 import { type CacheOutcome, cacheStatus, wantsRevalidation } from "../../cache/cache-status";
 import { freshnessPolicy } from "../../cache/freshness";
 import {
+  bulkCacheOutcome,
   type BulkOutcome,
   bulkFromCache,
   fetchMissingBulk,
@@ -45,7 +46,7 @@ function bulkFetchDeps(services: EdgeServices, defer: (work: Promise<void>) => v
     cache: services.cache,
     clock: services.clock,
     flights: services.flights,
-    certificateTtlSeconds: cache.ttlSeconds.certificates,
+    codec: certificatesBulkCodec(cache.ttlSeconds.certificates),
     negativeTtlSeconds: cache.negativeTtlSeconds,
     postBulk: (body) =>
       relayJson(
@@ -58,29 +59,7 @@ function bulkFetchDeps(services: EdgeServices, defer: (work: Promise<void>) => v
 
 /** The answer for an outcome that has entries: every requested key, in request order. */
 function respond(requested: readonly string[], outcome: Exclude<BulkOutcome, { kind: "failed" }>): Response {
-  const text = mergeBulk(requested, outcome.entries);
-  switch (outcome.kind) {
-    case "fresh":
-      return bulkResponse(
-        text,
-        {
-          hit: true,
-          ttl: null,
-          ...(outcome.revalidate.length > 0 ? { detail: "stale-while-revalidate" } : {}),
-        },
-        outcome.age,
-      );
-    case "collapsed":
-      return bulkResponse(text, { hit: true, ttl: null, detail: "collapsed" }, outcome.age);
-    case "stale":
-      return bulkResponse(
-        text,
-        { hit: false, fwd: outcome.fwd, stored: false, detail: "stale-if-error" },
-        outcome.age,
-      );
-    case "miss":
-      return bulkResponse(text, { hit: false, fwd: outcome.fwd, stored: true }, outcome.age);
-  }
+  return bulkResponse(mergeBulk(requested, outcome.entries), bulkCacheOutcome(outcome), outcome.age);
 }
 
 /**

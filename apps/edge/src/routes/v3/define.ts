@@ -4,8 +4,8 @@ import type { ApiContext } from "../../api/exchange";
 
 /**
  * Everything one Platform API (/v3) route is, written once beside its handler, as the legacy
- * routes are (api/define-route.ts). Cached documents come later: a
- * route then says its cache policy here, and the forwarder stays the same.
+ * routes are (api/define-route.ts). The asset lookups are cached (cached-assets.ts,
+ * cached-bulks.ts); everything else goes through the pass-through (passthrough.ts).
  */
 export interface PlatformRoute {
   readonly methods: readonly ("GET" | "POST")[];

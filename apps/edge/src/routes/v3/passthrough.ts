@@ -27,7 +27,7 @@ function noteRefund(c: ApiContext, refunded: Charge): void {
  * Settles a call's charge to what it spent, giving back the rest: through its hold when it has
  * one (nothing more when the hold already expired and was released), else as a plain refund.
  */
-async function settle(
+export async function settle(
   c: ApiContext,
   holds: CreditHolds,
   hold: string | null,

@@ -1,0 +1,214 @@
+import {
+  CREDIT_COSTS,
+  parseRfc3339Nanos,
+  v3CertificateListInputSchema,
+  v3HostListInputSchema,
+  v3WebpropertyListInputSchema,
+} from "@scangate/core";
+import { requestTarget } from "@scangate/core/http";
+import { type ApiContext, chargeRequest, readRequestBody } from "../../api/exchange";
+import type { BulkFetchDeps } from "../../cache/bulk-fetch";
+import { cacheStatus, wantsRevalidation } from "../../cache/cache-status";
+import { freshnessPolicy } from "../../cache/freshness";
+import {
+  bulkCacheOutcome,
+  type BulkOutcome,
+  bulkFromCache,
+  fetchMissingBulk,
+  lookupBulk,
+  revalidateBulk,
+} from "../../cache/serve-bulk";
+import { CreditHolds } from "../../quota/holds";
+import { type PlatformUpstream, relayPlatform } from "../../upstream/platform";
+import { relayedResponse } from "../../upstream/relay";
+import { type AssetKind, CERTIFICATE, HOST, WEBPROPERTY } from "./asset-kinds";
+import { mergePlatformBulk, platformBulkCodec } from "./bulk-codec";
+import { acceptFor, asRelayed, assetTtlSeconds } from "./cached-assets";
+import { definePlatformRoute, type PlatformRoute } from "./define";
+import { platformForwardRoute, settle } from "./passthrough";
+
+// Platform bulk lookups through the shared document cache: the ids the cache holds are answered
+// from it, and ONE upstream call asks for the rest (joining calls under way for some). The answer
+// is the upstream's: the assets found, in the order asked, each once; unknown ids left out.
+// A body the cache cannot read (not the SDK's model, an id the upstream refuses) is forwarded as
+// the pass-through forwards it, for the upstream's own answer.
+
+const BODY_SCHEMAS = {
+  host_ids: v3HostListInputSchema,
+  certificate_ids: v3CertificateListInputSchema,
+  webproperty_ids: v3WebpropertyListInputSchema,
+} as const;
+
+interface BulkRequest {
+  /** Each asset once, as cache keys, in the order first asked. */
+  readonly keys: string[];
+  readonly at: { text: string; ms: number; nanos: string } | null;
+}
+
+/** The ids and point in time of a bulk body, or null when the cache cannot describe it. */
+export function readBulkRequest(
+  kind: AssetKind,
+  body: Uint8Array | undefined,
+  search: string,
+): BulkRequest | null {
+  const params = new URLSearchParams(search);
+  if (![...params.keys()].every((name) => name === "organization_id")) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body));
+  } catch {
+    return null;
+  }
+  const input = BODY_SCHEMAS[kind.idsField].safeParse(parsed);
+  if (!input.success) return null;
+  const ids = (input.data as Record<string, unknown>)[kind.idsField] as string[];
+  const keys = ids.map((id) => kind.key(id));
+  if (keys.some((key) => key === null)) return null;
+  const atText = kind.atTime ? (input.data as { at_time?: string }).at_time : undefined;
+  const at = atText === undefined ? null : parseRfc3339Nanos(atText);
+  if (atText !== undefined && at === null) return null;
+  return {
+    keys: [...new Set(keys as string[])],
+    at: at === null || atText === undefined ? null : { text: atText, ...at },
+  };
+}
+
+/** Charges what the cache answered when hits are charged; otherwise counts it as saved. */
+async function chargeHits(c: ApiContext, credits: number): Promise<void> {
+  if (credits === 0) return;
+  if (!c.get("services").config.cache.hitsCharged) {
+    c.get("usage").quotaSaved += credits;
+    return;
+  }
+  c.set("cost", credits);
+  await chargeRequest(c);
+}
+
+function respond(
+  kind: AssetKind,
+  keys: readonly string[],
+  unattributed: readonly string[],
+  outcome: Exclude<BulkOutcome, { kind: "failed" }>,
+): Response {
+  return new Response(mergePlatformBulk(keys, outcome.entries, unattributed), {
+    status: 200,
+    headers: {
+      "content-type": kind.mediaType,
+      "Cache-Status": cacheStatus(bulkCacheOutcome(outcome)),
+      Age: String(outcome.age),
+    },
+  });
+}
+
+async function serveBulk(c: ApiContext, kind: AssetKind, platform: PlatformUpstream): Promise<Response> {
+  const services = c.get("services");
+  const { pathname, search } = requestTarget(c.req.url);
+  const request = readBulkRequest(kind, await readRequestBody(c), search);
+  if (!request) return platformForwardRoute.handler(c);
+  const usage = c.get("usage");
+  const credits = CREDIT_COSTS[kind.bulkOperation].credits;
+  const unattributed: string[] = [];
+  const codec = platformBulkCodec(
+    kind,
+    { key: request.at?.nanos ?? "", text: request.at?.text },
+    assetTtlSeconds(services, kind, request.at?.ms ?? null),
+    unattributed,
+  );
+  const deps: BulkFetchDeps = {
+    codec,
+    cache: services.cache,
+    clock: services.clock,
+    flights: services.flights,
+    negativeTtlSeconds: services.config.cache.negativeTtlSeconds,
+    defer: (work) => c.executionCtx.waitUntil(work),
+    postBulk: async (body) =>
+      asRelayed(
+        await relayPlatform(
+          platform,
+          {
+            method: "POST",
+            target: pathname.replace(/\/{2,}/g, "/"),
+            body,
+            contentType: "application/json",
+            accept: acceptFor(kind),
+          },
+          services.config.upstreamTimeoutMs,
+        ),
+      ),
+  };
+  const lookup = await lookupBulk(
+    deps,
+    freshnessPolicy(services.config.cache),
+    request.keys,
+    wantsRevalidation(c.req.raw.headers),
+  );
+  if (lookup.toRevalidate.length > 0) {
+    usage.upstreamCalls += 1;
+    c.executionCtx.waitUntil(revalidateBulk(deps, lookup.toRevalidate));
+  }
+  const cachedAssets = [...lookup.entries.values()].filter((text) => text !== "").length;
+
+  if (lookup.toFetch.length === 0) {
+    await chargeHits(c, cachedAssets * credits);
+    usage.cacheHit = true;
+    return respond(kind, request.keys, unattributed, bulkFromCache(lookup));
+  }
+
+  // The most the missing ids can cost is held first, so a call that would overspend never
+  // reaches the upstream; it settles to the assets the upstream answered for this request.
+  c.set("cost", lookup.toFetch.length * credits);
+  const charge = await chargeRequest(c);
+  const holds = new CreditHolds(services.db, services.quota);
+  const hold = charge ? await holds.open(charge, services.clock.now()) : null;
+  let outcome: Awaited<ReturnType<typeof fetchMissingBulk>>;
+  try {
+    outcome = await fetchMissingBulk(deps, lookup);
+  } catch (error) {
+    await settle(c, holds, hold, charge, 0);
+    throw error;
+  }
+  if (outcome.kind !== "collapsed" && outcome.calledUpstream) usage.upstreamCalls += 1;
+  if (outcome.kind === "failed") {
+    await settle(c, holds, hold, charge, 0);
+    if ("error" in outcome.failure) throw outcome.failure.error;
+    return relayedResponse(outcome.failure.relayed);
+  }
+  await settle(c, holds, hold, charge, (outcome.known.own + unattributed.length) * credits);
+  await chargeHits(c, (cachedAssets + outcome.known.joined) * credits);
+  if (outcome.kind === "collapsed") usage.cacheHit = true;
+  return respond(kind, request.keys, unattributed, outcome);
+}
+
+function cachedBulkRoute(kind: AssetKind, path: string, summary: string): PlatformRoute {
+  return definePlatformRoute({
+    methods: ["POST"],
+    path,
+    operation: kind.bulkOperation,
+    cost: 0,
+    summary,
+    handler: async (c) => {
+      const { platform } = c.get("services");
+      // Without a Platform upstream the pass-through gives its 503.
+      if (!platform) return platformForwardRoute.handler(c);
+      return serveBulk(c, kind, platform);
+    },
+  });
+}
+
+export const cachedHostsRoute = cachedBulkRoute(
+  HOST,
+  "/v3/global/asset/host",
+  "Several hosts (`host_ids`, optional `at_time`): cached ones from the cache, the rest in one upstream call",
+);
+
+export const cachedCertificatesRoute = cachedBulkRoute(
+  CERTIFICATE,
+  "/v3/global/asset/certificate",
+  "Several certificates (`certificate_ids`): cached ones from the cache, the rest in one upstream call",
+);
+
+export const cachedWebpropertiesRoute = cachedBulkRoute(
+  WEBPROPERTY,
+  "/v3/global/asset/webproperty",
+  "Several web properties (`webproperty_ids`, optional `at_time`): cached ones from the cache, the rest in one upstream call",
+);
