@@ -13,7 +13,7 @@
 //   node apps/edge/scripts/tenant.mjs token-status|revoke-token <tenant-id>
 //   node apps/edge/scripts/tenant.mjs audit [--tenant <tenant-id>] [--limit N]
 //   node apps/edge/scripts/tenant.mjs usage [--tenant <tenant-id>] [--since ISO-TIME]
-//   node apps/edge/scripts/tenant.mjs purge-cache <ipv4|websites|certificates|hosts> <id>
+//   node apps/edge/scripts/tenant.mjs purge-cache <index> <id>   (ipv4, websites, certificates, hosts, host_names, certificate_hosts, v3_host, v3_certificate, v3_certificate_pem, v3_webproperty)
 //   node apps/edge/scripts/tenant.mjs delete-comment <comment-id>
 import path from "node:path";
 import { fileURLToPath } from "node:url";

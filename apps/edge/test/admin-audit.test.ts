@@ -86,6 +86,40 @@ describe("DELETE /admin/cache/:index/:id", () => {
     });
   });
 
+  it("purges Platform documents: a v3 host at every point in time, a certificate in any case", async () => {
+    await documents.put([
+      ...["", "2026-01-01T00:00:00Z"].map((atTime) => ({
+        key: { index: "v3_host" as const, id: "10.0.0.9", atTime },
+        doc: unexpiring,
+      })),
+      { key: { index: "v3_certificate", id: fp, atTime: "" }, doc: unexpiring },
+      { key: { index: "v3_webproperty", id: "example.com:443", atTime: "" }, doc: unexpiring },
+    ]);
+    expect(await (await admin("DELETE", "/admin/cache/v3_host/10.0.0.9")).json()).toEqual({ deleted: 2 });
+    expect(await (await admin("DELETE", `/admin/cache/v3_certificate/${fp.toUpperCase()}`)).json()).toEqual({
+      deleted: 1,
+    });
+    expect(await (await admin("DELETE", "/admin/cache/v3_webproperty/Example.com:443")).json()).toEqual({
+      deleted: 1,
+    });
+    expect(await documents.get({ index: "v3_certificate", id: fp, atTime: "" })).toBeNull();
+    const { entries } = auditListSchema.parse(await (await admin("GET", "/admin/audit?limit=1")).json());
+    expect(entries[0]).toMatchObject({
+      action: "cache.purge",
+      before: { index: "v3_webproperty", id: "example.com:443" },
+    });
+  });
+
+  it("refuses a Platform index with an id that cannot name its document, changing nothing", async () => {
+    await documents.put([{ key: { index: "v3_host", id: "10.0.0.8", atTime: "" }, doc: unexpiring }]);
+    for (const path of ["v3_host/not-an-ip", "v3_certificate/10.0.0.8", "v3_webproperty/no-port"]) {
+      const res = await admin("DELETE", `/admin/cache/${path}`);
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(await res.json())).toMatch(/id: not a valid v3_/);
+    }
+    expect(await documents.get({ index: "v3_host", id: "10.0.0.8", atTime: "" })).not.toBeNull();
+  });
+
   it("refuses an unknown index or an id that cannot name a document", async () => {
     expect((await admin("DELETE", "/admin/cache/host_names/not-an-ip")).status).toBe(400);
     expect((await admin("DELETE", "/admin/cache/certificate_hosts/10.0.0.9")).status).toBe(400);

@@ -8,7 +8,7 @@ import {
   tenantListSchema,
   tenantSchema,
   tenantWithSecretSchema,
-  type CacheIndex,
+  type PurgeableIndex,
   type CachePurgeResult,
   type PlatformTokenRevokeResult,
   type PlatformTokenStatus,
@@ -141,7 +141,7 @@ export function createAdminClient(options: AdminClientOptions) {
     },
     cache: {
       /** Drops one cached document so the next read goes upstream. */
-      purge: (index: CacheIndex, id: string, opts: Signal = {}): Promise<CachePurgeResult> =>
+      purge: (index: PurgeableIndex, id: string, opts: Signal = {}): Promise<CachePurgeResult> =>
         transport.call({
           method: "DELETE",
           path: `/admin/cache/${encodeURIComponent(index)}/${encodeURIComponent(id)}`,

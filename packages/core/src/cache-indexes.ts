@@ -8,3 +8,18 @@ import { V1_INDEXES } from "./indexes";
 export const CACHE_INDEXES = [...V1_INDEXES, "hosts", "host_names", "certificate_hosts"] as const;
 export const cacheIndexSchema = z.enum(CACHE_INDEXES);
 export type CacheIndex = z.infer<typeof cacheIndexSchema>;
+
+/**
+ * The Platform API's (/v3) documents, kept apart from the legacy indexes (a v3 host asset is not
+ * a v2 host document): hosts (every `at_time`), certificates, their PEM form, web properties.
+ */
+export const PLATFORM_CACHE_INDEXES = [
+  "v3_host",
+  "v3_certificate",
+  "v3_certificate_pem",
+  "v3_webproperty",
+] as const;
+export type PlatformCacheIndex = (typeof PLATFORM_CACHE_INDEXES)[number];
+
+/** Every index whose documents an admin may purge (DELETE /admin/cache/:index/:id). */
+export type PurgeableIndex = CacheIndex | PlatformCacheIndex;

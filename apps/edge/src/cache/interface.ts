@@ -1,19 +1,7 @@
-import type { CacheIndex } from "@scangate/core";
-
-/**
- * The Platform API's (/v3) documents, kept apart from the legacy indexes (a v3 host asset is not
- * a v2 host document): hosts, certificates (the asset, and its PEM form), web properties.
- */
-export const PLATFORM_CACHE_INDEXES = [
-  "v3_host",
-  "v3_certificate",
-  "v3_certificate_pem",
-  "v3_webproperty",
-] as const;
-export type PlatformCacheIndex = (typeof PLATFORM_CACHE_INDEXES)[number];
+import type { PurgeableIndex } from "@scangate/core";
 
 /** Every index a cached document may belong to. */
-export type DocumentIndex = CacheIndex | PlatformCacheIndex;
+export type DocumentIndex = PurgeableIndex;
 
 /**
  * One cached document. `atTime` is "" for the current one, the point in time of a host view at

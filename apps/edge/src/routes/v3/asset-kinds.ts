@@ -2,10 +2,10 @@ import {
   type CreditOperation,
   ipAddressSchema,
   parseWebpropertyId,
+  type PlatformCacheIndex,
   v3CertificateIdSchema,
   V3_MEDIA_TYPES,
 } from "@scangate/core";
-import type { PlatformCacheIndex } from "../../cache/interface";
 
 // The Platform assets the edge caches, and how each one's ids become cache keys. A key is what
 // the upstream treats as one asset (the origin's reading, apps/origin/src/routes/v3): a SHA-256
