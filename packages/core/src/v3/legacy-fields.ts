@@ -25,22 +25,45 @@ export function valueAtPath(value: unknown, path: readonly string[]): unknown {
   return undefined;
 }
 
+/** The part of `value` at `path`, keeping its shape: lists stay lists, item by item. */
+function pickPath(value: unknown, path: readonly string[]): unknown {
+  if (path.length === 0) return value;
+  if (Array.isArray(value)) {
+    const items = value.map((item) => pickPath(item, path));
+    return items.some((item) => item !== undefined) ? items.map((item) => item ?? {}) : undefined;
+  }
+  if (!isObject(value)) return undefined;
+  for (let take = path.length; take >= 1; take--) {
+    const key = path.slice(0, take).join(".");
+    if (!Object.hasOwn(value, key)) continue;
+    const picked = pickPath(value[key], path.slice(take));
+    return picked === undefined ? undefined : { [key]: picked };
+  }
+  return undefined;
+}
+
+/** Two picks of one document laid over each other (lists item by item). */
+function merge(a: unknown, b: unknown): unknown {
+  if (Array.isArray(a) && Array.isArray(b)) return a.map((item, i) => merge(item, b[i]));
+  if (isObject(a) && isObject(b)) {
+    const merged: Json = { ...a };
+    for (const [key, value] of Object.entries(b))
+      merged[key] = key in merged ? merge(merged[key], value) : value;
+    return merged;
+  }
+  return b ?? a;
+}
+
 export function projectLegacyFields(document: unknown, fields: readonly string[], flatten: boolean): Json {
-  const result: Json = {};
+  let result: Json = {};
   for (const field of fields) {
-    const value = valueAtPath(document, field.split("."));
-    if (value === undefined) continue;
     if (flatten) {
-      result[field] = value;
+      const value = valueAtPath(document, field.split("."));
+      if (value !== undefined) result[field] = value;
       continue;
     }
-    const segments = field.split(".");
-    let target = result;
-    for (const segment of segments.slice(0, -1)) {
-      const next = target[segment];
-      target = target[segment] = isObject(next) ? next : {};
-    }
-    target[segments[segments.length - 1] ?? field] = value;
+    const picked = pickPath(document, field.split("."));
+    if (isObject(picked)) result = merge(result, picked) as Json;
   }
   return result;
 }

@@ -9,7 +9,7 @@ import type { HostHit } from "../v2/hosts-api";
  *
  * What the Platform does not carry is left out rather than invented: a service's `source_ip`,
  * `perspective_id` and `truncated`, and a host's `*_updated_at` times. `last_updated_at` is
- * the latest scan of any service (the Platform keeps no separate update time).
+ * the latest scan of any service, to the millisecond (the Platform keeps no separate update time).
  */
 
 type Json = Record<string, unknown>;
@@ -138,19 +138,21 @@ export function legacyHostService(v3Service: unknown): HostService {
   }) as HostService;
 }
 
-/** The latest of the services' scan times (RFC 3339, compared as instants), or undefined without any. */
+/**
+ * The latest of the services' scan times, to the millisecond, as RFC 3339 with nine fraction
+ * digits (`2026-10-31T18:01:02.123000000Z`); undefined without any. To the millisecond: a host's
+ * versions are told apart by millisecond instants, so a time just before this one (the legacy
+ * clients' `at_time` arithmetic) falls in the version before.
+ */
 export function latestScanTime(services: readonly unknown[]): string | undefined {
-  let latest: { text: string; ms: number; rest: string } | undefined;
+  let latest: number | undefined;
   for (const service of services) {
     const text = str(obj(service).scan_time);
-    if (!text) continue;
-    const ms = Date.parse(text);
-    if (Number.isNaN(ms)) continue;
-    // Sub-millisecond digits break ties between scans within one millisecond.
-    const rest = /\.\d{3}(\d*)/.exec(text)?.[1]?.padEnd(6, "0") ?? "000000";
-    if (!latest || ms > latest.ms || (ms === latest.ms && rest > latest.rest)) latest = { text, ms, rest };
+    const ms = text === undefined ? Number.NaN : Date.parse(text);
+    if (!Number.isNaN(ms) && (latest === undefined || ms > latest)) latest = ms;
   }
-  return latest?.text;
+  if (latest === undefined) return undefined;
+  return `${new Date(latest).toISOString().slice(0, 23)}000000Z`;
 }
 
 /** A v3 `Host` (the `resource` of a host asset) as the v2 host document. */
