@@ -321,6 +321,82 @@ describe("v1 certificates from the Platform's certificate asset", () => {
   });
 });
 
+describe("legacy inputs the translation refuses itself", () => {
+  it("answers per_page 0 with the total alone, and refuses a bad per_page and an unknown aggregate field", async () => {
+    const zero = v2Envelope(hostsSearchResultSchema).parse(
+      await (await get("/api/v2/hosts/search?per_page=0")).json(),
+    );
+    expect(zero.result.hits).toEqual([]);
+    expect(zero.result.total).toBeGreaterThan(0);
+    expect(zero.result.links).toEqual({ prev: "", next: "" });
+
+    const tooMany = await get("/api/v2/hosts/search?per_page=500");
+    expect(tooMany.status).toBe(400);
+    expect(v2ErrorSchema.parse(await tooMany.json()).error).toMatch(/per_page/);
+
+    // A field the converter passes on is the Platform's to judge: its 400 is the legacy 422.
+    const field = await get("/api/v2/hosts/aggregate?field=no.such.field");
+    const fieldBody = await field.clone().text();
+    expect(field.status, fieldBody).toBe(422);
+    expect(v2ErrorSchema.parse(await field.json()).error, fieldBody).toMatch(/no\.such\.field/);
+  });
+
+  it("refuses a v1 search body without a query in the v1 shape", async () => {
+    const res = await post("/api/v1/search/certificates", { page: 1 });
+    expect(res.status).toBe(400);
+    expect(v1ErrorSchema.parse(await res.json()).error).toMatch(/query/);
+  });
+});
+
+describe("Platform failures as legacy errors", () => {
+  // Scripted /v3 answers stand in for the Platform: each legacy route shows its own error shape.
+  async function scripted(status: number, headers: Record<string, string> = {}) {
+    const failing = testEdge({ vars: VARS });
+    const tenantHeader = tenantAuth(await createTenant({ allowance: 100, tier: "unlimited" }, failing.fetch));
+    failing.upstream.answer(() =>
+      Response.json(
+        { type: "about:blank", title: "scripted", status, detail: `scripted ${status}` },
+        { status, headers: { "content-type": "application/problem+json", ...headers } },
+      ),
+    );
+    const call = (path: string) => failing.fetch(buildRequest("GET", path, { auth: tenantHeader }));
+    return { call, failing, tenantHeader };
+  }
+
+  it("keeps a 429 and its Retry-After, in the v1 and v2 rate-limit shapes", async () => {
+    const { call } = await scripted(429, { "retry-after": "17" });
+    const v2 = await call("/api/v2/hosts/1.1.1.1");
+    expect(v2.status).toBe(429);
+    expect(v2.headers.get("retry-after")).toBe("17");
+    expect(await v2.json()).toMatchObject({ code: 429, error_type: "rate_limit_exceeded" });
+    const v1 = await call(`/api/v1/view/certificates/${"a".repeat(64)}`);
+    expect(v1.status).toBe(429);
+    expect(await v1.json()).toMatchObject({ error_code: 429, error_type: "rate_limit_exceeded" });
+  });
+
+  it("answers the Platform's own failures and refusals of the gateway's tokens as a 502, refunded", async () => {
+    for (const status of [500, 403, 401]) {
+      const { call, failing, tenantHeader } = await scripted(status);
+      const res = await call("/api/v2/hosts/search?per_page=1");
+      expect(res.status, String(status)).toBe(502);
+      const body = v2ErrorSchema.parse(await res.json());
+      if (status !== 500) expect(body.error, String(status)).toMatch(/operator/);
+      const account = accountSchema.parse(
+        await (await failing.fetch(buildRequest("GET", "/api/v1/account", { auth: tenantHeader }))).json(),
+      );
+      expect(account.quota.used, String(status)).toBe(0);
+    }
+  });
+
+  it("answers an unreachable Platform with the legacy 502", async () => {
+    const { call, failing } = await scripted(200);
+    failing.upstream.answer(() => Promise.reject(new Error("connection refused")));
+    const res = await call(`/api/v1/view/certificates/${"b".repeat(64)}`);
+    expect(res.status).toBe(502);
+    expect(v1ErrorSchema.parse(await res.json()).error_code).toBe(502);
+  });
+});
+
 describe("routes with no Platform equivalent", () => {
   const GAPS: [method: string, path: string, version: "v1" | "v2", why: RegExp][] = [
     ["POST", "/api/v1/query", "v1", /SQL query jobs/],
