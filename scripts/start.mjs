@@ -31,6 +31,9 @@ const { values: args } = parseArgs({
     // Not --env-file: Node 20 reads that flag even after the script name, loads the file into
     // process.env and exits when it is missing.
     "local-env": { type: "string" },
+    // What the edge answers the legacy routes from (its UPSTREAM_API var): the origin's legacy
+    // API, or its Platform API alone (translated; 501 where there is no Platform equivalent).
+    "upstream-api": { type: "string", default: process.env.UPSTREAM_API ?? "legacy" },
     help: { type: "boolean", default: false },
   },
 });
@@ -38,13 +41,21 @@ const { values: args } = parseArgs({
 if (args.help) {
   console.log(`usage: pnpm start [--edge-port 8787] [--origin-port 8788] [--hosts N] [--certs M]
                  [--state-dir .wrangler/state] [--local-env .scangate/local.env]
+                 [--upstream-api legacy|platform]
 
 Starts the origin (seeding its dataset on first run) and the edge in front of it.
 State lives in .wrangler/state; \`pnpm reset\` wipes it. Another --state-dir starts a separate
 instance: its own data, edge secrets (DIR/edge.dev.vars) and wrangler dev registry.
 The URLs and credentials are written to the --local-env file.
+--upstream-api platform answers the legacy API (/api/v1, /api/v2) from the origin's Platform
+API (/v3) alone, as an edge in front of a Platform-only account does (the edge's UPSTREAM_API).
 Both workers' cron triggers (their wrangler.jsonc) are fired on schedule while it runs.`);
   process.exit(0);
+}
+
+if (!["legacy", "platform"].includes(args["upstream-api"])) {
+  console.error(`--upstream-api must be legacy or platform, not ${JSON.stringify(args["upstream-api"])}`);
+  process.exit(2);
 }
 
 const persistTo = path.resolve(args["state-dir"] ?? DEFAULT_STATE_DIR);
@@ -84,7 +95,14 @@ async function main() {
       quiet: true,
       env: workerEnv,
     },
-  ).then(() => launchWorker("edge", apps.edge, args["edge-port"], edgeSecretsFile));
+  ).then(() =>
+    launchWorker("edge", apps.edge, args["edge-port"], edgeSecretsFile, [
+      "--var",
+      `UPSTREAM_API:${args["upstream-api"]}`,
+    ]),
+  );
+  if (args["upstream-api"] === "platform")
+    log("the edge answers the legacy API from the origin's Platform API alone (UPSTREAM_API=platform)");
   const seedArgs = ["--persist-to", persistTo];
   if (args.hosts) seedArgs.push("--hosts", args.hosts);
   if (args.certs) seedArgs.push("--certs", args.certs);
@@ -174,7 +192,7 @@ function startScheduledWork(triggers, urls) {
 }
 
 /** Starts `wrangler dev` for one app; a worker that fails stops the other one and this script. */
-async function launchWorker(name, cwd, port, secretsFile) {
+async function launchWorker(name, cwd, port, secretsFile, extraArgs = []) {
   stopped.signal.throwIfAborted();
   // An inspector port of each worker's own: left to wrangler, both pick 9229 at the same moment.
   const inspectorPort = await freePort();
@@ -193,6 +211,7 @@ async function launchWorker(name, cwd, port, secretsFile) {
       "--show-interactive-dev-session=false",
       // Instead of the app's .dev.vars (wrangler then reads only this file).
       ...(secretsFile ? ["--env-file", secretsFile] : []),
+      ...extraArgs,
     ],
     { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...workerEnv } },
   );

@@ -36,8 +36,16 @@ export type RateTier =
       readonly periodSeconds: number;
     };
 
+/**
+ * What the legacy routes (/api/v1, /api/v2) are answered from: `legacy`, the upstream's own
+ * legacy API (UPSTREAM_URL or the origin); `platform`, the Platform upstream alone, the edge
+ * translating what has a Platform equivalent and answering 501 for the rest.
+ */
+export type UpstreamApi = "legacy" | "platform";
+
 export interface EdgeConfig {
   readonly adminToken: string;
+  readonly upstreamApi: UpstreamApi;
   /** Where requests go: the ORIGIN service binding, or UPSTREAM_URL over the internet. */
   readonly upstream: { readonly kind: "service" } | { readonly kind: "url"; readonly baseUrl: string };
   readonly upstreamCredentials: readonly UpstreamCredential[];
@@ -154,21 +162,18 @@ const envSchema = z.object({
     blankAsUnset,
     z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
   ),
-  UPSTREAM_CREDENTIALS: z.preprocess(
-    (value) => fromJson(blankAsUnset(value)),
+  UPSTREAM_API: z.preprocess(
+    blankAsUnset,
+    z.enum(["legacy", "platform"], { error: 'must be "legacy" or "platform"' }).default("legacy"),
+  ),
+  // Required unless UPSTREAM_API is platform (checked below, with the same message).
+  UPSTREAM_CREDENTIALS: jsonVar(
     z
-      .custom(
-        (v) => v !== undefined,
-        'is not set (a secret: JSON array like [{"api_id":"...","api_secret":"..."}])',
-      )
-      .pipe(z.custom((v) => v !== Symbol.for("invalid-json"), "is not valid JSON"))
-      .pipe(
-        z
-          .array(z.strictObject({ api_id: z.string().min(1), api_secret: z.string().min(1) }), {
-            error: 'must be a JSON array like [{"api_id":"...","api_secret":"..."}]',
-          })
-          .min(1, "must hold at least one credential"),
-      ),
+      .array(z.strictObject({ api_id: z.string().min(1), api_secret: z.string().min(1) }), {
+        error: 'must be a JSON array like [{"api_id":"...","api_secret":"..."}]',
+      })
+      .min(1, "must hold at least one credential")
+      .optional(),
   ),
   UPSTREAM_TIMEOUT_MS: intVar(1, 600_000, 90_000),
   PLATFORM_URL: z.preprocess(
@@ -217,7 +222,13 @@ export function loadConfig(env: Env): ConfigResult {
   }
   const vars = parsed.data;
   const problems: string[] = [];
-  if (!vars.UPSTREAM_URL && !env.ORIGIN) {
+  const platformOnly = vars.UPSTREAM_API === "platform";
+  if (!platformOnly && !vars.UPSTREAM_CREDENTIALS) {
+    problems.push(
+      'UPSTREAM_CREDENTIALS: is not set (a secret: JSON array like [{"api_id":"...","api_secret":"..."}])',
+    );
+  }
+  if (!platformOnly && !vars.UPSTREAM_URL && !env.ORIGIN) {
     problems.push("UPSTREAM_URL: is not set and there is no ORIGIN service binding (set one of them)");
   }
   if (vars.PLATFORM_URL && !vars.PLATFORM_CREDENTIALS) {
@@ -232,6 +243,15 @@ export function loadConfig(env: Env): ConfigResult {
     : !vars.UPSTREAM_URL && env.ORIGIN
       ? { kind: "service" }
       : null;
+  if (platformOnly && !vars.PLATFORM_CREDENTIALS) {
+    problems.push(
+      'UPSTREAM_API: is "platform" but no Platform upstream is configured (set the PLATFORM_CREDENTIALS secret, and PLATFORM_URL unless the ORIGIN service binding is the upstream)',
+    );
+  } else if (platformOnly && !platformTarget) {
+    problems.push(
+      'UPSTREAM_API: is "platform" but PLATFORM_URL is not set (e.g. https://api.platform.censys.io)',
+    );
+  }
   if (vars.PLATFORM_CREDENTIALS && !platformTarget) {
     problems.push(
       "PLATFORM_URL: is not set but PLATFORM_CREDENTIALS is (e.g. https://api.platform.censys.io)",
@@ -269,10 +289,11 @@ export function loadConfig(env: Env): ConfigResult {
     ok: true,
     config: {
       adminToken: vars.ADMIN_TOKEN,
+      upstreamApi: vars.UPSTREAM_API,
       upstream: vars.UPSTREAM_URL
         ? { kind: "url", baseUrl: vars.UPSTREAM_URL.replace(/\/+$/, "") }
         : { kind: "service" },
-      upstreamCredentials: vars.UPSTREAM_CREDENTIALS.map((c) => ({
+      upstreamCredentials: (vars.UPSTREAM_CREDENTIALS ?? []).map((c) => ({
         apiId: c.api_id,
         apiSecret: c.api_secret,
       })),

@@ -12,6 +12,11 @@ export interface Env {
   ADMIN_TOKEN?: string;
   /** Secret: root key of the dashboard and admin console session cookies (at least 32 characters); unset, one is derived from ADMIN_TOKEN. */
   SESSION_SECRET?: string;
+  /**
+   * What the legacy routes are answered from: `legacy` (default), the upstream's legacy API;
+   * `platform`, the Platform upstream alone (translated, 501 where there is no equivalent).
+   */
+  UPSTREAM_API?: string;
   /** Production upstream base URL, e.g. https://search.censys.io/api; unset locally (ORIGIN is used). */
   UPSTREAM_URL?: string;
   /** Secret: JSON array of `{api_id, api_secret}` upstream credentials. */

@@ -27,6 +27,7 @@ import { TenantStore } from "./tenants/store";
 import { CredentialPool } from "./upstream/credential-pool";
 import type { Transport, Upstream } from "./upstream/interface";
 import { PlatformPool, PlatformUpstream } from "./upstream/platform";
+import { LegacyOnPlatformUpstream } from "./upstream/legacy-on-platform";
 import { PooledUpstream } from "./upstream/pooled";
 import { BatchedUsageRecorder } from "./usage/recorder";
 
@@ -84,7 +85,15 @@ function upstreamFrom(
   config: EdgeConfig,
   clock: Clock,
   transport: Transport | undefined,
+  platform: PlatformUpstream | null,
 ): Upstream {
+  if (config.upstreamApi === "platform") {
+    if (!platform)
+      throw new Error(
+        "UPSTREAM_API platform without a Platform upstream (config validation should have said so)",
+      );
+    return new LegacyOnPlatformUpstream(`${platform.baseUrl}/api`, platform);
+  }
   const pool = new CredentialPool(config.upstreamCredentials, clock);
   if (config.upstream.kind === "url") {
     return new PooledUpstream(
@@ -137,6 +146,7 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
   const db = edgeDb(config.statementsHeader ? meteredD1(d1) : d1);
   const tenants = new TenantStore(db, clock);
   const platformTokens = new PlatformTokenStore(db, clock);
+  const platform = platformFrom(env, config, clock, overrides.transport);
   return {
     config,
     clock,
@@ -162,8 +172,8 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
       overrides.signInLimiters ?? workersSignInLimiters(env, clock),
       overrides.pause ?? wallClockPause,
     ),
-    upstream: overrides.upstream ?? upstreamFrom(env, config, clock, overrides.transport),
-    platform: platformFrom(env, config, clock, overrides.transport),
+    upstream: overrides.upstream ?? upstreamFrom(env, config, clock, overrides.transport, platform),
+    platform,
     cache:
       overrides.cache ??
       new MemoryTieredCache(new D1DocumentCache(db), clock, {

@@ -4,8 +4,8 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createAdminClient } from "@scangate/client";
-import { expect, inject, it } from "vitest";
-import { REPO_ROOT } from "./support/system";
+import { afterAll, beforeAll, expect, inject, it } from "vitest";
+import { REPO_ROOT, type RunningSystem, startSystem } from "./support/system";
 import { censysPython, describeWith, SYSTEM_PYTHON } from "./support/system-deps";
 
 const CHECK_SCRIPT = path.join(REPO_ROOT, "apps", "origin", "compat", "censys_client_check.py");
@@ -13,7 +13,14 @@ const OWN_ACCOUNT_CHECK = "account() of every client is the expected login and a
 
 /** Every check the script declares; a passing run prints an `ok` line for each. */
 function declaredChecks(): string[] {
-  return [...readFileSync(CHECK_SCRIPT, "utf8").matchAll(/@check\("([^"]+)"\)/g)].map(
+  return [...readFileSync(CHECK_SCRIPT, "utf8").matchAll(/@check\(\s*"([^"]+)"/g)].map(
+    (match) => match[1] ?? "",
+  );
+}
+
+/** The checks of routes with no Platform equivalent (declared with a `platform_gap` call). */
+function platformGapChecks(): string[] {
+  return [...readFileSync(CHECK_SCRIPT, "utf8").matchAll(/@check\(\s*"([^"]+)",\s*platform_gap=/g)].map(
     (match) => match[1] ?? "",
   );
 }
@@ -48,6 +55,8 @@ function runCheck(target: {
   apiSecret: string;
   login: string;
   allowance: number;
+  /** The upstream API the edge answers the legacy routes from (the script's SCANGATE_EXPECT_UPSTREAM_API). */
+  upstreamApi?: "platform";
 }): Promise<CheckRun> {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => !/^(SCANGATE|ORIGIN)_/.test(key)),
@@ -60,6 +69,7 @@ function runCheck(target: {
       SCANGATE_API_SECRET: target.apiSecret,
       SCANGATE_EXPECT_LOGIN: target.login,
       SCANGATE_EXPECT_ALLOWANCE: String(target.allowance),
+      ...(target.upstreamApi ? { SCANGATE_EXPECT_UPSTREAM_API: target.upstreamApi } : {}),
     },
   });
   let output = "";
@@ -122,3 +132,56 @@ describeWith(censysPython(), "the official Censys Python client", () => {
     expect(run.output).toContain(`against ${inject("EDGE_URL")}: 0 failure(s)`);
   });
 });
+
+describeWith(
+  censysPython(),
+  "the official Censys Python client through an edge on a Platform-only upstream",
+  () => {
+    // A system of its own, its edge started with UPSTREAM_API=platform: the legacy API is answered
+    // from the origin's /v3 surface alone.
+    let system: RunningSystem | undefined;
+    beforeAll(async () => {
+      system = await startSystem({
+        hosts: 300,
+        certs: 250,
+        timeoutMs: 300_000,
+        reuseSeededOrigin: !process.env.CI,
+        upstreamApi: "platform",
+      });
+    }, 320_000);
+    afterAll(async () => {
+      await system?.stop();
+    }, 30_000);
+
+    it("passes every check, the routes with no Platform equivalent answering their 501", async () => {
+      if (!system) throw new Error("the Platform-only system did not start");
+      const { env } = system;
+      expect(system.output()).toContain("UPSTREAM_API=platform");
+      const admin = createAdminClient({ baseUrl: env.EDGE_URL, adminToken: env.ADMIN_TOKEN });
+      const tenant = await admin.tenants.create({
+        name: `censys-python-platform-${Date.now()}`,
+        allowance: 1000,
+        tier: "high",
+      });
+
+      const run = await runCheck({
+        url: env.EDGE_URL,
+        apiId: tenant.api_id,
+        apiSecret: tenant.api_secret,
+        login: tenant.name,
+        allowance: tenant.allowance,
+        upstreamApi: "platform",
+      });
+
+      expect(run.failed, run.output).toEqual([]);
+      expect(run.code, run.output).toBe(0);
+      expect(run.passed.sort()).toEqual(declaredChecks().sort());
+      const gaps = platformGapChecks();
+      expect(gaps.length).toBeGreaterThanOrEqual(8);
+      for (const name of gaps) expect(run.output, name).toContain(`ok    ${name}: 501 as expected`);
+      // Every other check ran for real against the translation.
+      expect(run.output.match(/501 as expected/g)?.length).toBe(gaps.length);
+      expect(run.output).toContain(`against ${env.EDGE_URL}: 0 failure(s)`);
+    });
+  },
+);

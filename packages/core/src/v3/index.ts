@@ -9,3 +9,6 @@ export * from "./problem";
 export * from "./search";
 export * from "./webproperty";
 export * from "./credit-costs";
+export * from "./legacy-certificate";
+export * from "./legacy-fields";
+export * from "./legacy-host";

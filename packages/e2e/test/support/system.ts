@@ -39,6 +39,8 @@ export interface StartOptions {
   timeoutMs: number;
   /** Start from a copy of the seeded origin kept between runs (else start.mjs seeds, as on a first start). */
   reuseSeededOrigin: boolean;
+  /** The edge's UPSTREAM_API (start.mjs --upstream-api); legacy unless given. */
+  upstreamApi?: "legacy" | "platform";
 }
 
 export interface RunningSystem {
@@ -158,6 +160,7 @@ export async function startSystem(options: StartOptions): Promise<RunningSystem>
     String(options.hosts),
     "--certs",
     String(options.certs),
+    ...(options.upstreamApi ? ["--upstream-api", options.upstreamApi] : []),
   ];
   const log = openSync(logFile, "w");
   const started = performance.now();

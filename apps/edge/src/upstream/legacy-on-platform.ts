@@ -1,0 +1,63 @@
+import type { Upstream, UpstreamAnswer, UpstreamCall } from "./interface";
+import { LegacyAnswer, PlatformSession } from "./legacy-session";
+import type { PlatformUpstream } from "./platform";
+import { notImplementedResponse } from "./platform-gaps";
+import {
+  translateCertificateBulk,
+  translateCertificateSearch,
+  translateCertificateView,
+} from "./legacy-certificates";
+import { translateHostsAggregate, translateHostsSearch, translateHostView } from "./legacy-hosts";
+
+// The legacy API (v1, v2 hosts) answered from a Platform-only upstream: each legacy call the
+// edge would send upstream is translated into /v3 calls through the Platform token pool, and
+// their answers reshaped into the legacy body (core's v3/legacy-*.ts). The edge's cache, quota
+// and routes work on top unchanged: they see a legacy upstream.
+
+type Translation = (call: UpstreamCall, url: URL, session: PlatformSession) => Promise<Response>;
+
+/** Legacy routes with a Platform equivalent: method, path below the API base, translation. */
+const TRANSLATIONS: readonly { method: string; pattern: RegExp; translate: Translation }[] = [
+  { method: "GET", pattern: /^\/v2\/hosts\/search$/, translate: translateHostsSearch },
+  { method: "GET", pattern: /^\/v2\/hosts\/aggregate$/, translate: translateHostsAggregate },
+  { method: "GET", pattern: /^\/v2\/hosts\/[^/]+$/, translate: translateHostView },
+  { method: "GET", pattern: /^\/v1\/view\/certificates\/[^/]+$/, translate: translateCertificateView },
+  { method: "POST", pattern: /^\/v1\/bulk\/certificates$/, translate: translateCertificateBulk },
+  { method: "POST", pattern: /^\/v1\/search\/certificates$/, translate: translateCertificateSearch },
+];
+
+/**
+ * The legacy upstream over a Platform-only one. Routes with no Platform equivalent answer 501
+ * (platform-gaps.ts) without any upstream call.
+ */
+export class LegacyOnPlatformUpstream implements Upstream {
+  constructor(
+    /** The legacy API base the edge pretends to front (only used to re-root links, which none of ours carry). */
+    readonly baseUrl: string,
+    private readonly platform: PlatformUpstream,
+  ) {}
+
+  async call(call: UpstreamCall): Promise<UpstreamAnswer> {
+    const url = new URL(call.path, "http://legacy.invalid");
+    const path = url.pathname;
+    const route = TRANSLATIONS.find((t) => t.method === call.method && t.pattern.test(path));
+    if (!route) return { response: notImplementedResponse(path), credentialId: "platform" };
+    const session = new PlatformSession(this.platform, call.signal);
+    try {
+      return { response: await route.translate(call, url, session), credentialId: session.credentialId };
+    } catch (error) {
+      if (error instanceof LegacyAnswer)
+        return { response: error.response, credentialId: session.credentialId };
+      throw error;
+    }
+  }
+
+  revealsCredential(text: string): boolean {
+    return this.platform.revealsCredential(text);
+  }
+
+  /** Export files never exist here: export jobs are one of the 501s. */
+  download(): Promise<Response> {
+    return Promise.resolve(notImplementedResponse("/v1/export"));
+  }
+}
