@@ -139,7 +139,13 @@ async function main() {
     ADMIN_TOKEN: local.adminToken,
     ORIGIN_API_ID: local.originApiId,
     ORIGIN_API_SECRET: local.originApiSecret,
-    ...(demoToken ? { DEMO_PLATFORM_TOKEN: demoToken.token } : {}),
+    // The organization the edge's local /v3 pool acts for (the edge accepts any the caller names).
+    ...(demoToken
+      ? {
+          DEMO_PLATFORM_TOKEN: demoToken.token,
+          PLATFORM_ORGANIZATION_ID: edgeSetup.ORIGIN_DEFAULT_PLATFORM_CREDENTIAL.organization_id,
+        }
+      : {}),
   };
   writeFileSync(
     envFile,
@@ -261,7 +267,12 @@ Try it:
 ${
   env.DEMO_PLATFORM_TOKEN
     ? `
-  curl -H "Authorization: Bearer ${env.DEMO_PLATFORM_TOKEN}" ${env.EDGE_URL}/v3/global/asset/host/8.8.8.8   # the Platform API
+The Platform API (/v3), with the demo tenant's bearer token (any organization id is accepted):
+
+  curl -H "Authorization: Bearer ${env.DEMO_PLATFORM_TOKEN}" -H "Content-Type: application/json" \\
+    -d '{"query": "host.services.port=22", "page_size": 2}' ${env.EDGE_URL}/v3/global/search/query
+
+  node packages/client/bin/scangate.mjs search "host.services.port=22" --api v3 --limit 5
 `
     : ""
 }

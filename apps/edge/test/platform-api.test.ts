@@ -5,6 +5,7 @@ import {
   v3AuthenticationErrorSchema,
   v3Envelope,
   v3HostAssetSchema,
+  v3OrganizationCreditsSchema,
   v3ProblemSchema,
 } from "@scangate/core";
 import { env } from "cloudflare:workers";
@@ -475,6 +476,21 @@ describe("/v3 through the real origin's Platform surface", () => {
     expect(new URL(call?.url ?? "http://x").searchParams.get("organization_id")).toBe(
       ORIGIN_PLATFORM.organization_id,
     );
+  });
+
+  it("answers an account path naming any organization with the pool organization's (the team's shared balance)", async () => {
+    const edge = testEdge({ vars: ORIGIN_VARS });
+    const { auth } = await tenantWithToken(edge.fetch);
+    const res = await edge.fetch(
+      buildRequest("GET", "/v3/accounts/organizations/my-own-org/credits", { auth }),
+    );
+    expect(res.status).toBe(200);
+    const credits = v3Envelope(v3OrganizationCreditsSchema).parse(await res.json()).result;
+    expect(credits?.uid).toBe(ORIGIN_PLATFORM.organization_id);
+    expect(
+      edge.upstream.callsTo(`/v3/accounts/organizations/${ORIGIN_PLATFORM.organization_id}/credits`),
+    ).toHaveLength(1);
+    expect(edge.upstream.callsTo("/v3/accounts/organizations/my-own-org/credits")).toHaveLength(0);
   });
 
   it("answers a path the origin does not serve with the origin's own 404 problem", async () => {

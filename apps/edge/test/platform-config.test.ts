@@ -112,6 +112,19 @@ describe("withOrganization", () => {
     expect(withOrganization("/v3/x?organization_id", "up")).toBe("/v3/x?organization_id=up");
   });
 
+  it("replaces the organization an account path names, keeping the rest of the path and query", () => {
+    expect(withOrganization("/v3/accounts/organizations/mine/credits?organization_id=mine", "up org")).toBe(
+      "/v3/accounts/organizations/up%20org/credits?organization_id=up%20org",
+    );
+    expect(withOrganization("/v3/accounts/organizations/mine", "up")).toBe("/v3/accounts/organizations/up");
+    expect(withOrganization("/v3/accounts/organizations/mine/members/u1/credits/usage?x=1", "up")).toBe(
+      "/v3/accounts/organizations/up/members/u1/credits/usage?x=1",
+    );
+    expect(withOrganization("/v3/global/asset/host/organizations", "up")).toBe(
+      "/v3/global/asset/host/organizations",
+    );
+  });
+
   it("leaves a target without the parameter alone, malformed escapes included", () => {
     expect(withOrganization("/v3/x", "up")).toBe("/v3/x");
     expect(withOrganization("/v3/x?q=%E0%A4%A&organization=1", "up")).toBe("/v3/x?q=%E0%A4%A&organization=1");

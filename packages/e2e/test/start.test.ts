@@ -1,9 +1,10 @@
 // What `pnpm start` promises a person: both workers up, wired to each other, the demo tenant
 // working, and its URLs and credentials printed and written to the local-env file.
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createClient } from "@scangate/client";
 import { describe, expect, inject, it } from "vitest";
-import { EDGE_DEV_VARS, fileDigest, LOCAL_ENV_KEYS, parseLocalEnv } from "./support/system";
+import { EDGE_DEV_VARS, fileDigest, LOCAL_ENV_KEYS, parseLocalEnv, REPO_ROOT } from "./support/system";
 
 async function health(url: string): Promise<unknown> {
   const res = await fetch(`${url}/health`);
@@ -52,6 +53,37 @@ describe("scripts/start.mjs", () => {
     expect(originAnswer.total).toBe(300);
     expect(edgeAnswer.total).toBe(originAnswer.total);
     expect(edgeAnswer.hits.map((hit) => hit.ip)).toEqual(originAnswer.hits.map((hit) => hit.ip));
+  });
+
+  it("prints /v3 examples with the demo tenant's bearer token that answer as printed", () => {
+    const written = parseLocalEnv(readFileSync(inject("LOCAL_ENV_FILE"), "utf8"));
+    const token = written.DEMO_PLATFORM_TOKEN ?? "";
+    expect(token).not.toBe("");
+    expect(written.PLATFORM_ORGANIZATION_ID).toMatch(/^[0-9a-f-]{36}$/);
+    const lines = inject("START_OUTPUT").split("\n");
+    const at = lines.findIndex((line) => line.includes(`curl -H "Authorization: Bearer ${token}"`));
+    expect(at).toBeGreaterThan(0);
+    // The printed curl, its continuation line included, run as a person pastes it.
+    const curl = lines.slice(at, at + 2).join("\n");
+    const answer = JSON.parse(execFileSync("bash", ["-c", curl], { encoding: "utf8" })) as {
+      result: { hits: unknown[]; total_hits: number };
+    };
+    expect(answer.result.hits).toHaveLength(2);
+    expect(answer.result.total_hits).toBeGreaterThan(2);
+
+    const cli = lines.find((line) => line.includes("scangate.mjs search") && line.includes("--api v3"));
+    expect(cli).toBeDefined();
+    const args = (cli ?? "").trim().match(/"[^"]*"|\S+/g) ?? [];
+    const output = execFileSync(
+      process.execPath,
+      args.slice(1).map((arg) => arg.replace(/^"|"$/g, "")),
+      {
+        cwd: REPO_ROOT,
+        encoding: "utf8",
+        env: { ...process.env, SCANGATE_URL: inject("EDGE_URL"), SCANGATE_PLATFORM_TOKEN: token },
+      },
+    );
+    expect(output.match(/\b\d{1,3}(\.\d{1,3}){3}\b/g)?.length ?? 0).toBeGreaterThanOrEqual(5);
   });
 
   it("keeps its edge secrets in its state dir and leaves apps/edge/.dev.vars as it was", () => {

@@ -24,17 +24,24 @@ export class PlatformPool extends RotatingPool<PlatformCredential> {
 
 const ORGANIZATION_PARAM = "organization_id";
 
+/** The organization a path names (`/v3/accounts/organizations/{id}...`): the caller's own, upstream it is the pool's. */
+const ORGANIZATION_PATH = /^(\/+v3\/+accounts\/+organizations\/+)[^/?]*/;
+
 /**
- * The request target (path and query, still encoded as sent) with the caller's
- * `organization_id` parameters replaced by `organizationId`: the caller names its own
- * organization on the Platform, which means nothing upstream. Other parameters keep their
- * bytes and order; the parameter is added only where the caller sent one (the header always
- * carries it).
+ * The request target (path and query, still encoded as sent) with the caller's organization
+ * replaced by `organizationId`: the caller names its own organization on the Platform, which
+ * means nothing upstream. That is the `organization_id` query parameters and the organization
+ * an account path names (`/v3/accounts/organizations/{id}/credits`: the team's shared balance).
+ * Other parameters keep their bytes and order; the parameter is added only where the caller
+ * sent one (the header always carries it).
  */
 export function withOrganization(target: string, organizationId: string): string {
   const queryAt = target.indexOf("?");
-  if (queryAt < 0) return target;
-  const path = target.slice(0, queryAt);
+  const path = (queryAt < 0 ? target : target.slice(0, queryAt)).replace(
+    ORGANIZATION_PATH,
+    (_, prefix: string) => `${prefix}${encodeURIComponent(organizationId)}`,
+  );
+  if (queryAt < 0) return path;
   const parts = target.slice(queryAt + 1).split("&");
   const isOrganization = (part: string) => {
     const name = part.split("=", 1)[0] ?? "";
@@ -45,7 +52,7 @@ export function withOrganization(target: string, organizationId: string): string
     }
   };
   const kept = parts.filter((part) => !isOrganization(part));
-  if (kept.length === parts.length) return target;
+  if (kept.length === parts.length) return `${path}${target.slice(queryAt)}`;
   kept.push(`${ORGANIZATION_PARAM}=${encodeURIComponent(organizationId)}`);
   return `${path}?${kept.join("&")}`;
 }

@@ -225,7 +225,8 @@ describe("scangate --api v3: errors", () => {
 
   it("exits 6 when the tenant's credits are spent", async () => {
     const { token: small } = await createPlatformTenant({ allowance: 1 });
-    const args = ["view", "hosts", "1.1.1.1", "--api", "v3", "--token", small];
+    // A search page is charged on every call (a cached lookup would be free and never run out).
+    const args = ["search", "host.ip: 1.1.1.1", "--pages", "1", "--api", "v3", "--token", small];
     expect((await cli(args)).code).toBe(0);
     const spent = await cli(args);
     expect(spent.code).toBe(6);

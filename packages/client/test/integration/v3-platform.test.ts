@@ -210,9 +210,13 @@ describe("client.platform accounts", () => {
       fetch: edgeFetch,
       sleep: noWait,
     });
-    expect((await client.platform.hosts.view("1.1.1.1")).resource.ip).toBe("1.1.1.1");
-    expect((await client.hosts.view("1.1.1.1")).ip).toBe("1.1.1.1");
-    // One ledger: the v3 lookup and the v2 view are both charged to the tenant.
+    // A search page is charged on every call (a lookup another test cached would be free).
+    const page = await client.platform.searchPage("host.ip: 1.1.1.1", { pageSize: 1 });
+    expect(page.hits).toHaveLength(1);
+    const before = (await client.account()).quota.used;
+    expect(before).toBe(1);
+    await client.platform.searchPage("host.ip: 1.1.1.1", { pageSize: 1 });
+    // One ledger: Platform credits are spent from the same counter as legacy quota.
     expect((await client.account()).quota.used).toBe(2);
   });
 });
@@ -270,8 +274,9 @@ describe("client.platform errors (problem+json)", () => {
     const { token: small } = await createPlatformTenant({ allowance: 1 });
     const recorder = recordingFetch();
     const client = edgePlatform(small, { fetch: recorder.fetch });
-    await client.hosts.view("1.1.1.1");
-    const error = await client.hosts.view("8.8.8.8").catch((e: unknown) => e);
+    // Search pages, charged on every call (a cached lookup would be free and never run out).
+    await client.searchPage("host.ip: 1.1.1.1", { pageSize: 1 });
+    const error = await client.searchPage("host.ip: 1.1.1.1", { pageSize: 1 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(QuotaExceededError);
     expect((error as QuotaExceededError).status).toBe(422);
     expect((error as Error).message).toContain("insufficient balance");
