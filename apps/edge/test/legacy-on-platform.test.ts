@@ -218,8 +218,7 @@ function comparableCertificate(doc: Record<string, unknown>) {
   const validation = (doc.validation ?? {}) as Record<string, Record<string, unknown>>;
   return {
     raw: doc.raw,
-    // The origin's v3 face reads only lowercase levels, so its "DV" certificates say "" there.
-    parsed: { ...parsed, __expanded_names: undefined, validation_level: undefined },
+    parsed: { ...parsed, __expanded_names: undefined },
     ct: doc.ct,
     zlint: doc.zlint,
     precert: doc.precert,

@@ -137,6 +137,12 @@ describe("v3 projections", () => {
     expect(certificatePem({})).toBeNull();
   });
 
+  it("gives the dataset's validation levels (DV, OV, EV, unknown) as the SDK's ValidationLevel", () => {
+    const levelOf = (level: unknown) =>
+      v3Certificate({ parsed: { validation_level: level } }).validation_level;
+    expect(["DV", "OV", "EV", "unknown", "dv", 7].map(levelOf)).toEqual(["dv", "ov", "ev", "", "dv", ""]);
+  });
+
   it("projects a service, keeping only protocol blocks whose shape the Platform shares", () => {
     const service = v3Service(
       {

@@ -43,7 +43,11 @@ function rootStore(v1: Json) {
 }
 
 /** The validation level as the Platform spells it (`dv`/`ov`/`ev`, else empty). */
-const validationLevel = (level: unknown) => (level === "dv" || level === "ov" || level === "ev" ? level : "");
+/** The SDK's `ValidationLevel` ("dv", "ov", "ev", "" unknown) of the dataset's "DV", "OV", "EV", "unknown". */
+const validationLevel = (level: unknown) => {
+  const lower = typeof level === "string" ? level.toLowerCase() : "";
+  return lower === "dv" || lower === "ov" || lower === "ev" ? lower : "";
+};
 
 /**
  * v1 extensions in the Platform's shape: the same ZCrypto names, except that a signed
