@@ -15,6 +15,7 @@ import { burstLimit } from "./middleware/burst-limit";
 import { platformAuth } from "./middleware/platform-auth";
 import { requestLimits } from "./middleware/request-limits";
 import { tenantAuth } from "./middleware/tenant-auth";
+import { untranslatedRoutes } from "./middleware/untranslated";
 import { usageAndQuotaHeaders } from "./middleware/usage";
 import { ServiceRegistry } from "./registry";
 import { ADMIN_ROUTES } from "./routes/admin";
@@ -28,7 +29,8 @@ export type { AppEnv } from "./app-env";
 /**
  * Builds the edge app. A request meets, in order: request id; config and services; for /api,
  * its version (error shape), the length limits of ours (URL, q, cursor), tenant Basic auth, quota headers and usage (recorded after the
- * answer), the tier's burst limit, then its route; for /v3 (the Platform API) the same chain
+ * answer), the tier's burst limit, with a Platform-only upstream the 501 of a legacy route it
+ * cannot translate, then its route; for /v3 (the Platform API) the same chain
  * with a tenant's bearer token instead of Basic auth, every error in problem+json; for /admin,
  * the bearer admin token.
  */
@@ -95,6 +97,7 @@ export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Ho
   app.use("/api/*", tenantAuth());
   app.use("/api/*", usageAndQuotaHeaders());
   app.use("/api/*", burstLimit(API_ROUTES));
+  app.use("/api/*", untranslatedRoutes());
   registerApiRoutes(app, API_ROUTES);
 
   // The Platform API: the same chain with bearer tokens; errors in problem+json (errorFor).

@@ -435,6 +435,26 @@ describe("routes with no Platform equivalent", () => {
     expect(account.quota.used).toBe(0);
     expect(account.login).toBe(tenant.name);
   });
+
+  it("answers the 501 before any charge, so a tenant whose quota is spent still learns why", async () => {
+    const tenant = await createTenant({ allowance: 1, tier: "unlimited" }, edge.fetch);
+    const tenantAuthHeader = tenantAuth(tenant);
+    const spend = await edge.fetch(
+      buildRequest("GET", "/api/v2/hosts/search?q=&per_page=1", { auth: tenantAuthHeader }),
+    );
+    expect(spend.status).toBe(200);
+    for (const [method, path] of GAPS) {
+      const body = method === "POST" ? { query: "select 1", fingerprints: [] } : undefined;
+      const res = await edge.fetch(buildRequest(method, path, { auth: tenantAuthHeader, body }));
+      expect(res.status, path).toBe(501);
+    }
+    // A translated route with the same spent quota is refused as ever.
+    const view = await edge.fetch(buildRequest("GET", "/api/v2/hosts/1.1.1.1", { auth: tenantAuthHeader }));
+    expect(view.status).toBe(429);
+    // The edge's own routes are unaffected by the mode.
+    const tags = await edge.fetch(buildRequest("GET", "/api/v2/tags", { auth: tenantAuthHeader }));
+    expect(tags.status).toBe(200);
+  });
 });
 
 describe("UPSTREAM_API configuration", () => {

@@ -70,6 +70,16 @@ export function gapMessage(path: string): string {
   return GAPS.find((gap) => gap.pattern.test(path))?.message ?? FALLBACK;
 }
 
+/**
+ * Why a legacy API route (`path` below the API base, e.g. `/v1/query`) has no Platform
+ * equivalent, or null when it has one or the edge answers it itself (the tenant's account, tags,
+ * comments): such a request is answered 501 before it is charged or rate counted twice.
+ */
+export function untranslatedRoute(path: string): string | null {
+  if (path === "/v1/account") return null;
+  return GAPS.find((gap) => gap.pattern.test(path))?.message ?? null;
+}
+
 /** The 501 for `path` in its version's error shape (v1 `{error_code, error}`, v2 `{code, status, error}`). */
 export function notImplementedResponse(path: string): Response {
   const message = gapMessage(path);
