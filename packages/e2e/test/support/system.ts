@@ -75,7 +75,7 @@ export async function freePorts(count: number): Promise<number[]> {
 }
 
 /** KEY=value lines, as start.mjs writes them. */
-export function parseLocalEnv(text: string): Partial<LocalEnv> {
+export function parseLocalEnv(text: string): Partial<LocalEnv> & Partial<Record<string, string>> {
   const values: Record<string, string> = {};
   for (const line of text.split("\n")) {
     const match = /^([A-Z_]+)=(.*)$/.exec(line);
