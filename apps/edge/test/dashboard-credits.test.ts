@@ -7,7 +7,7 @@ import {
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hang, json } from "./support/fake-upstream";
-import { originFacts, seedOrigin } from "./support/origin-data";
+import { ORIGIN_PLATFORM, originFacts, seedOrigin } from "./support/origin-data";
 import { admin, adminAuth, buildRequest, createTenant, EDGE, type Fetch } from "./support/requests";
 import { type TestEdge, testClock, testEdge } from "./support/test-edge";
 import { BALANCE_FAILURE_TTL_MS, BALANCE_TTL_MS, BalanceCache } from "../src/reports/organization-credits";
@@ -18,11 +18,6 @@ import { suiteSecretWatch } from "./reliability/secret-watch";
 // and the upstream organizations' balances, read from the Platform's credits endpoint and held
 // for a minute per isolate (a failure shows "unavailable", never an error page).
 
-// The origin's local Platform account (apps/origin/wrangler.jsonc ORIGIN_ACCOUNTS).
-const ORIGIN_PLATFORM = {
-  token: "censys_origin_local_personal_access_token",
-  organization_id: "6f3d2c1b-0a9e-4d8c-b7a6-5e4f3d2c1b0a",
-};
 const OTHER_ORGANIZATION = "44444444-4444-4444-8444-444444444444";
 const VARS = { PLATFORM_CREDENTIALS: JSON.stringify([ORIGIN_PLATFORM]) };
 const HOUR_MS = 3_600_000;

@@ -16,7 +16,7 @@ import { z } from "zod";
 import { loadConfig } from "../src/config";
 import type { Env } from "../src/env";
 import { suiteSecretWatch } from "./reliability/secret-watch";
-import { askOrigin, type OriginFacts, originFacts, seedOrigin } from "./support/origin-data";
+import { askOrigin, ORIGIN_PLATFORM, type OriginFacts, originFacts, seedOrigin } from "./support/origin-data";
 import { buildRequest, createTenant, tenantAuth } from "./support/requests";
 import { testEdge, type TestEdge } from "./support/test-edge";
 
@@ -24,10 +24,6 @@ import { testEdge, type TestEdge } from "./support/test-edge";
 // every answer is built from the real origin's /v3 surface, and compared with what the origin's
 // own legacy surface answers for the same documents (one dataset, three faces).
 
-const ORIGIN_PLATFORM = {
-  token: "censys_origin_local_personal_access_token",
-  organization_id: "6f3d2c1b-0a9e-4d8c-b7a6-5e4f3d2c1b0a",
-};
 const VARS = { UPSTREAM_API: "platform", PLATFORM_CREDENTIALS: JSON.stringify([ORIGIN_PLATFORM]) };
 
 let edge: TestEdge;

@@ -14,7 +14,7 @@ import { admin, basicAuth, buildRequest, createTenant, type Fetch, tenantAuth } 
 import { json } from "./support/fake-upstream";
 import { FixedWindowRateLimiter, testClock, testEdge } from "./support/test-edge";
 import { suiteSecretWatch } from "./reliability/secret-watch";
-import { originFacts, seedOrigin } from "./support/origin-data";
+import { ORIGIN_PLATFORM, originFacts, seedOrigin } from "./support/origin-data";
 
 // The Platform API (/v3) at the edge: bearer-token auth of tenants, problem+json errors, and
 // the pass-through to the Platform token pool (scripted answers stand in for the upstream's /v3).
@@ -443,11 +443,6 @@ describe("/v3 and Basic credentials", () => {
 });
 
 describe("/v3 through the real origin's Platform surface", () => {
-  // The origin's local Platform account (apps/origin/wrangler.jsonc ORIGIN_ACCOUNTS).
-  const ORIGIN_PLATFORM = {
-    token: "censys_origin_local_personal_access_token",
-    organization_id: "6f3d2c1b-0a9e-4d8c-b7a6-5e4f3d2c1b0a",
-  };
   const ORIGIN_VARS = { PLATFORM_CREDENTIALS: JSON.stringify([ORIGIN_PLATFORM]) };
   beforeAll(async () => {
     suiteSecretWatch.addMarkers([ORIGIN_PLATFORM.token]);

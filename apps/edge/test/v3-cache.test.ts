@@ -13,7 +13,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { suiteSecretWatch } from "./reliability/secret-watch";
 import { hang, json } from "./support/fake-upstream";
-import { originFacts, seedOrigin, type OriginFacts } from "./support/origin-data";
+import { ORIGIN_PLATFORM, originFacts, type OriginFacts, seedOrigin } from "./support/origin-data";
 import { admin, buildRequest, createTenant, type Fetch } from "./support/requests";
 import { type TestEdge, testEdge } from "./support/test-edge";
 
@@ -21,10 +21,6 @@ import { type TestEdge, testEdge } from "./support/test-edge";
 // edge against the real origin's Platform surface, paid for once. Documents stay in D1 for the
 // whole file, so each test looks up ids no other test has.
 
-const ORIGIN_PLATFORM = {
-  token: "censys_origin_local_personal_access_token",
-  organization_id: "6f3d2c1b-0a9e-4d8c-b7a6-5e4f3d2c1b0a",
-};
 const VARS = { PLATFORM_CREDENTIALS: JSON.stringify([ORIGIN_PLATFORM]), UPSTREAM_TIMEOUT_MS: "200" };
 const HOUR = 3_600_000;
 const SEC = 1000;

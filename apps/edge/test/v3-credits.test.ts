@@ -14,17 +14,13 @@ import { D1QuotaLedger } from "../src/quota/ledger";
 import { maximumCredits, platformOperation, settledCredits } from "../src/routes/v3/credits";
 import { suiteSecretWatch } from "./reliability/secret-watch";
 import { json } from "./support/fake-upstream";
-import { originFacts, seedOrigin } from "./support/origin-data";
+import { ORIGIN_PLATFORM, originFacts, seedOrigin } from "./support/origin-data";
 import { admin, buildRequest, createTenant, type Fetch } from "./support/requests";
 import { testClock, testEdge } from "./support/test-edge";
 
 // Platform credits at the edge: /v3 calls spend the tenant's quota ledger by core's cost table,
 // through the real origin's Platform surface (its local account is the pool's one credential).
 
-const ORIGIN_PLATFORM = {
-  token: "censys_origin_local_personal_access_token",
-  organization_id: "6f3d2c1b-0a9e-4d8c-b7a6-5e4f3d2c1b0a",
-};
 const VARS = { PLATFORM_CREDENTIALS: JSON.stringify([ORIGIN_PLATFORM]) };
 const ORG = ORIGIN_PLATFORM.organization_id;
 

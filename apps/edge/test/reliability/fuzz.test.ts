@@ -11,7 +11,7 @@
  * `FUZZ_SEED=N npx vitest run test/reliability/fuzz.test.ts`. fast-check's own failure message
  * also gives the failing property's seed and path.
  */
-import { type TenantWithSecret } from "@scangate/core";
+import { platformTokenWithSecretSchema, type TenantWithSecret } from "@scangate/core";
 import { lenientPath, versionOfPath } from "@scangate/core/http";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe } from "vitest";
@@ -22,16 +22,18 @@ import {
   type FuzzRoute,
   fuzzRoutes,
   fuzzSeed,
+  fuzzVersionOfPath,
   jsonSchemaOf,
   junkRequest,
   type Samples,
 } from "../../../origin/test/support/fuzz";
 import { ADMIN_ROUTES } from "../../src/routes/admin";
 import { API_ROUTES } from "../../src/routes/api";
-import { originFacts, seedOrigin } from "../support/origin-data";
-import { adminAuth, createTenant, tenantAuth } from "../support/requests";
+import { ORIGIN_PLATFORM, originFacts, seedOrigin } from "../support/origin-data";
+import { admin, adminAuth, createTenant, tenantAuth } from "../support/requests";
 import { testEdge } from "../support/test-edge";
 import { EDGE_MUTABLE, ORIGIN_MUTABLE } from "./d1-snapshot";
+import { PLATFORM_FUZZ_ROUTES } from "./platform-routes";
 import { configuredUpstreamCredentials, suiteSecretWatch } from "./secret-watch";
 
 /** Cases per route and kind, and of junk (the budget: README "Tests"). */
@@ -43,7 +45,8 @@ const seed = fuzzSeed(env.FUZZ_SEED);
 const replay = `FUZZ_SEED=${seed} npx vitest run test/reliability/fuzz.test.ts`;
 console.log(`edge fuzz seed ${seed} (replay: ${replay})`);
 
-const edge = testEdge();
+// The Platform API (/v3) goes to the origin's own, with its local account as the pool.
+const edge = testEdge({ vars: { PLATFORM_CREDENTIALS: JSON.stringify([ORIGIN_PLATFORM]) } });
 const BASE = "http://edge.test";
 
 const routes: FuzzRoute[] = [
@@ -71,16 +74,18 @@ const routes: FuzzRoute[] = [
       ok: typeof route.ok === "string" ? route.ok : route.ok.schema,
     }),
   ),
+  ...PLATFORM_FUZZ_ROUTES,
 ];
 
 /** What no answer or log line may carry: the upstream credentials and the admin token. */
 const secrets = [
   ...configuredUpstreamCredentials().flatMap((c) => [c.api_secret, btoa(`${c.api_id}:${c.api_secret}`)]),
   env.ADMIN_TOKEN ?? "",
+  ORIGIN_PLATFORM.token,
 ].filter((s) => s !== "");
 suiteSecretWatch.addMarkers(secrets);
 
-const credentials: Credentials = { tenant: "", admin: adminAuth() };
+const credentials: Credentials = { tenant: "", admin: adminAuth(), platform: "" };
 const samples: Samples = {};
 let tenant: TenantWithSecret;
 /** Both workers' databases: the edge's, and the origin's two (dataset and published snapshots). */
@@ -97,6 +102,8 @@ beforeAll(async () => {
   // Unlimited tier: the suite sends thousands of requests, more than any burst tier allows.
   tenant = await createTenant({ allowance: 1_000_000_000, tier: "unlimited" }, edge.fetch);
   credentials.tenant = tenantAuth(tenant);
+  const issued = await admin("POST", `/admin/tenants/${tenant.id}/platform-token`, {}, edge.fetch);
+  credentials.platform = `Bearer ${platformTokenWithSecretSchema.parse(await issued.json()).token}`;
   // The admin routes' target: never the fuzzing tenant (a valid PATCH may disable its target).
   const victim = await createTenant({}, edge.fetch);
   const facts = await originFacts();
@@ -155,7 +162,26 @@ beforeAll(async () => {
     name: ["fuzz-tag-2", "another tag"],
     contents: ["a note"],
     tenant_id: [tenant.id],
+    // v3 (the Platform API)
+    host_id: facts.hosts.slice(0, 3),
+    host_ids: [facts.hosts.slice(0, 3)],
+    certificate_id: facts.certificates.slice(0, 2),
+    certificate_ids: [facts.certificates.slice(0, 2)],
+    webproperty_id: facts.hosts.slice(0, 2).map((ip) => `${ip}:80`),
+    webproperty_ids: [facts.hosts.slice(0, 2).map((ip) => `${ip}:80`)],
+    organization_id: [ORIGIN_PLATFORM.organization_id, "any-organization"],
+    start_time: ["2030-01-01T00:00:00Z"],
+    end_time: ["2020-01-01T00:00:00Z"],
+    granularity: ["daily", "monthly"],
   } satisfies Samples);
+  // The origin's first contact with its Platform account writes the organization's credit
+  // grant whatever the answer: made here, before the comparison starts.
+  const credits = await edge.fetch(
+    new Request(`${BASE}/v3/accounts/organizations/any/credits`, {
+      headers: { authorization: credentials.platform },
+    }),
+  );
+  if (credits.status !== 200) throw new Error(`setup /v3 credits: ${credits.status} ${await credits.text()}`);
   await writes.start();
 }, 60_000);
 
@@ -175,7 +201,8 @@ async function jobsSettled(): Promise<void> {
 }
 
 /** The version the workers give a path: of the path they route on (`//` collapsed, as they do). */
-const versionOf = (target: string) => versionOfPath(lenientPath(new Request(`${BASE}${target}`)));
+const versionOf = (target: string) =>
+  fuzzVersionOfPath(lenientPath(new Request(`${BASE}${target}`)), versionOfPath);
 function isPagePath(target: string): boolean {
   // The path the edge routes on (`//` collapsed, a trailing `/` dropped).
   const path = lenientPath(new Request(`${BASE}${target}`));
@@ -196,7 +223,17 @@ const plan: FuzzPlan = {
   // The people-facing pages (dashboard, admin console: register.ts PAGE_PATHS) answer HTML and
   // redirects by design, so junk stays off exactly those paths.
   junk: junkRequest(
-    ["/", "/api", "/api/v1/", "/api/v2/", "/api/v2/hosts/", "/admin/", "/admin/tenants/", "/x"],
+    [
+      "/",
+      "/api",
+      "/api/v1/",
+      "/api/v2/",
+      "/api/v2/hosts/",
+      "/admin/",
+      "/admin/tenants/",
+      "/v3/global/asset/",
+      "/x",
+    ],
     credentials,
   ).filter((request) => !isPagePath(request.path)),
   junkExpectation: (request) => ({ version: versionOf(request.path) }),

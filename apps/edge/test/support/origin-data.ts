@@ -4,6 +4,11 @@ import { seedTestDataset } from "../../../origin/test/seed-fixture";
 
 /** The origin's upstream credential in tests (its ORIGIN_ACCOUNTS default). */
 export const ORIGIN_CREDENTIAL = { api_id: "origin-local", api_secret: "origin-local-secret" };
+/** The origin's local Platform (/v3) account (apps/origin/wrangler.jsonc ORIGIN_ACCOUNTS): a pool entry. */
+export const ORIGIN_PLATFORM = {
+  token: "censys_origin_local_personal_access_token",
+  organization_id: "6f3d2c1b-0a9e-4d8c-b7a6-5e4f3d2c1b0a",
+};
 
 /**
  * Seeds the origin's databases (bound here as ORIGIN_DB / ORIGIN_SNAPSHOTS) with the origin's
