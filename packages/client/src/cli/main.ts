@@ -39,6 +39,13 @@ async function readStdin(): Promise<string> {
 
 const controller = new AbortController();
 process.once("SIGINT", () => controller.abort(new Error("interrupted")));
+// A reader that stops early (`scangate search ... | head`) closes the pipe: the rest of the
+// output has nowhere to go, which is how such a pipeline ends, not an error to report.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+  controller.abort(new Error("output closed"));
+  process.exit(process.exitCode ?? 0);
+});
 
 const io: CliIO = {
   env: process.env,
