@@ -1,6 +1,7 @@
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { v3ProblemSchema, V3_PROBLEM_MEDIA_TYPE, type V3Problem } from "@scangate/core";
 import { expect } from "vitest";
+import { workerFetch } from "./support/requests";
 
 /**
  * Requests to the origin's Platform API (v3) as its tests make them: the configured account's
@@ -46,7 +47,7 @@ export function v3Call(method: string, path: string, options: V3CallOptions = {}
     headers["Content-Type"] ??= "application/json";
   }
   const request = new Request(`${ORIGIN}${path}`, { method, headers, body });
-  return options.fetcher ? options.fetcher(request) : exports.default.fetch(request);
+  return options.fetcher ? options.fetcher(request) : workerFetch(request);
 }
 
 export async function v3Get<T = Record<string, unknown>>(path: string, options: V3CallOptions = {}) {

@@ -9,6 +9,7 @@ import {
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedTestDataset } from "./seed-fixture";
 import { certificateDocs, hostFacts, tally, websiteDocs } from "./support/dataset-facts";
+import { call } from "./support/requests";
 import { balanceOf, expectProblem, platformAccount, v3Post } from "./v3-requests";
 
 beforeAll(() => seedTestDataset());
@@ -257,13 +258,9 @@ describe("POST /v3/global/search/aggregate", () => {
       field: "host.services.port",
       number_of_buckets: 3,
     });
-    const { env, exports } = await import("cloudflare:workers");
-    const [account] = JSON.parse(env.ORIGIN_ACCOUNTS) as { api_id: string; api_secret: string }[];
-    const legacy = await exports.default.fetch(
-      new Request(
-        `http://origin.test/api/v2/hosts/aggregate?q=${encodeURIComponent("services.service_name: SSH")}&field=services.port&num_buckets=3`,
-        { headers: { Authorization: `Basic ${btoa(`${account!.api_id}:${account!.api_secret}`)}` } },
-      ),
+    const legacy = await call(
+      "GET",
+      `/api/v2/hosts/aggregate?q=${encodeURIComponent("services.service_name: SSH")}&field=services.port&num_buckets=3`,
     );
     expect(legacy.status).toBe(200);
     const v2 = (
