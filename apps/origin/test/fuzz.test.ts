@@ -11,7 +11,7 @@
  */
 import { type z } from "zod";
 import { lenientPath, versionOfPath } from "@scangate/core/http";
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect } from "vitest";
 import { ORIGIN_MUTABLE } from "./support/d1-snapshot";
 import { D1Writes } from "./support/d1-writes";
@@ -28,17 +28,17 @@ import {
   junkRequest,
   type Samples,
 } from "./support/fuzz";
-import { configuredAccount, defaultAuth } from "./support/requests";
+import { configuredAccount, defaultAuth, workerFetch } from "./support/requests";
 import { platformAccount } from "./v3-requests";
 
 /** Cases per route and kind, and of junk (see the edge README's "Tests" for the budget). */
-const CASES = { valid: 5, mutated: 8, junk: 300 } as const;
+const CASES = { valid: 30, mutated: 60, junk: 5000 } as const;
 /**
- * Requests sent at once (one property run). One: with batches of 10 and 25 this suite slowed
- * down run after run (seconds a batch) and one junk batch ended in a RangeError (maximum call
- * stack) in the test isolate, which also runs the worker; not yet explained (edge README "Tests").
+ * Requests sent at once (one property run), then the databases compared. Requests go to the
+ * worker's `fetch` handler directly (workerFetch): through `exports.default.fetch` every call
+ * cost more than the last (cloudflare/workers-sdk#15446; the edge README's "Tests" has figures).
  */
-const BATCH = { routes: 1, junk: 1 };
+const BATCH = { routes: 5, junk: 25 };
 
 const seed = fuzzSeed(env.FUZZ_SEED);
 const replay = `FUZZ_SEED=${seed} npx vitest run test/fuzz.test.ts`;
@@ -144,7 +144,7 @@ beforeAll(async () => {
       headers: { authorization: `Bearer ${token}` },
     }),
   ];
-  for (const request of firstContacts) expect((await exports.default.fetch(request)).status).toBe(200);
+  for (const request of firstContacts) expect((await workerFetch(request)).status).toBe(200);
   await writes.start();
 }, 60_000);
 
@@ -165,7 +165,7 @@ describe("origin fuzz", () => {
     {
       name: "origin",
       base: BASE,
-      send: (request) => exports.default.fetch(request),
+      send: (request) => workerFetch(request),
       secrets,
       changes: async () => {
         await jobsSettled();

@@ -187,10 +187,11 @@ function validParts(route: FuzzRoute, samples: Samples, credentials: Credentials
   const own = samplesFor(route, samples);
   const params = fc.record(
     Object.fromEntries(
-      // An empty parameter would make the path another route's (`/comments/` is the list).
+      // An empty parameter would make the path another route's (`/comments/` is the list), and so
+      // would a dot segment: URLs resolve `/comments/.` to `/comments/` (and `%2E` alike).
       paramNames(route).map((name) => [
         name,
-        paramArbitrary(route, name, samples).filter((v) => asText(v) !== ""),
+        paramArbitrary(route, name, samples).filter((v) => !["", ".", ".."].includes(asText(v))),
       ]),
     ),
   );
