@@ -1,5 +1,6 @@
 import type { HostHit } from "@scangate/core";
 import type { CursorPosition } from "./cursor";
+import { keysetPage } from "./keyset-page";
 import { projectFields } from "./projection";
 import type { CompiledWhere } from "./search-engine";
 
@@ -74,14 +75,7 @@ export async function searchHosts(
   const [countResult, pageResult] = await db.batch(statements);
   const total = (countResult?.results[0] as { n: number } | undefined)?.n ?? 0;
   const rows = (pageResult?.results ?? []) as HitRow[];
-  const more = rows.length > perPage;
-  const page = rows.slice(0, perPage);
-  if (backwards) page.reverse();
-  // A cursor is only issued next to a row of a page, and the dataset does not change under
-  // it, so the side a cursor came from always has rows: no need to look.
-  const behind = cursor !== null;
-  const hasPrev = backwards ? more : behind;
-  const hasNext = backwards ? behind : more;
+  const { page, hasPrev, hasNext } = keysetPage(rows, perPage, cursor);
 
   const first = page[0];
   const last = page[page.length - 1];

@@ -1,6 +1,7 @@
 import { ApiError, assetOf, type V3ErrorDetail, type V3SearchQueryHit } from "@scangate/core";
 import type { CenqlResource } from "@scangate/search";
 import type { CursorPosition } from "./cursor";
+import { keysetPage } from "./keyset-page";
 import type { Dataset } from "./dataset";
 import { projectFields } from "./projection";
 import type { CompiledWhere } from "./search-engine";
@@ -262,13 +263,8 @@ export async function searchV3Page(
   // Rows come in walk order, but a domain's ports ascend: order the units by key that way too.
   units.sort((a, b) => (backwards ? b.key - a.key : a.key - b.key));
   if (cursor) units = units.filter((u) => (backwards ? u.key < cursor.key : u.key > cursor.key));
-  const more = units.length > pageSize;
-  const page = units.slice(0, pageSize);
-  if (backwards) page.reverse();
   // As in the v2 hosts search: a token is only issued beside a unit, so its side has units.
-  const behind = cursor !== null;
-  const hasPrev = backwards ? more : behind;
-  const hasNext = backwards ? behind : more;
+  const { page, hasPrev, hasNext } = keysetPage(units, pageSize, cursor);
   const first = page[0];
   const last = page[page.length - 1];
 
