@@ -271,3 +271,21 @@ export const datasetMeta = sqliteTable("dataset_meta", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
 });
+
+/**
+ * A field's breakdown over every document of an index (an aggregate or report with no query),
+ * kept per dataset: the dataset tables change only with a reseed, which changes
+ * `dataset_meta.dataset`. `buckets` holds the top AGGREGATE_BUCKETS_MAX rows as the search
+ * package's statement returns them; `totals` its totals row (src/services/aggregate.ts).
+ */
+export const aggregateMemo = sqliteTable(
+  "aggregate_memo",
+  {
+    dataset: text("dataset").notNull(),
+    registry: text("registry").notNull(),
+    field: text("field").notNull(),
+    buckets: text("buckets").notNull(),
+    totals: text("totals").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.registry, t.field] })],
+);

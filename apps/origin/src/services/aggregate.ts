@@ -1,6 +1,8 @@
+import { AGGREGATE_BUCKETS_MAX } from "@scangate/core";
 import {
   compileAggregate,
   type AggregateOptions,
+  type AggregateStatements,
   summarizeAggregate,
   type AggregateSummary,
   type BucketRow,
@@ -9,10 +11,23 @@ import {
 } from "@scangate/search";
 import { invalidQuery, type CompiledWhere, type Dialect } from "./search-engine";
 
+type Options = Pick<AggregateOptions, "countBy" | "scopeFilter">;
+
+interface Counted {
+  rows: BucketRow[];
+  totals: TotalsRow;
+}
+
 /**
- * Breakdown of one field over the documents matching a query (v1 report, v2 aggregate): the
- * search package writes the two statements, this runs them in one D1 round trip. Counts are
- * exact, so error bounds are 0. An unknown field is refused like a bad query.
+ * Breakdown of one field over the documents matching a query (v1 report, v2 aggregate, v3
+ * aggregate): the search package writes the statements, this runs them in one D1 round trip.
+ * Counts are exact, so error bounds are 0. An unknown field is refused like a bad query.
+ *
+ * A breakdown over every document (no query, no filtered scope) is the same until the dataset
+ * is reseeded, and it is the costly one (it counts every value of the field: seconds at a
+ * million hosts). It is counted once per dataset, for the most buckets any API takes, and kept
+ * in `aggregate_memo`; a request takes its top `buckets` rows, which is what its own LIMIT would
+ * give (the rows are ordered by count, then value).
  */
 export async function aggregateField(
   db: D1Database,
@@ -21,23 +36,84 @@ export async function aggregateField(
   where: CompiledWhere,
   buckets: number,
   dialect: Dialect,
-  options: Pick<AggregateOptions, "countBy" | "scopeFilter"> = {},
+  options: Options = {},
 ): Promise<AggregateSummary> {
-  const compiled = compileAggregate(registry, field, where, { buckets, ...options });
+  const everyDocument = where.sql.trim() === "1" && where.params.length === 0;
+  const memoized = everyDocument && options.scopeFilter === undefined && buckets <= AGGREGATE_BUCKETS_MAX;
+  const compiled = compileAggregate(registry, field, where, {
+    buckets: memoized ? AGGREGATE_BUCKETS_MAX : buckets,
+    ...options,
+  });
   if (!compiled.ok) throw invalidQuery(compiled.error, dialect);
-  const { buckets: bucketSql, totals: totalsSql, documents: documentsSql } = compiled.value;
+  const { rows, totals } = memoized
+    ? await memoizedCount(db, registry.name, memoKey(compiled.value.field, options), compiled.value)
+    : await count(db, compiled.value);
+  return summarizeAggregate(rows.slice(0, buckets), totals);
+}
+
+function memoKey(field: string, options: Options): string {
+  return options.countBy === undefined ? field : `${field} by ${options.countBy}`;
+}
+
+async function count(db: D1Database, statements: AggregateStatements): Promise<Counted> {
+  const { buckets, totals, documents } = statements;
   const [bucketResult, totalsResult, documentsResult] = await db.batch([
-    db.prepare(bucketSql.sql).bind(...bucketSql.params),
-    db.prepare(totalsSql.sql).bind(...totalsSql.params),
-    ...(documentsSql ? [db.prepare(documentsSql.sql).bind(...documentsSql.params)] : []),
+    db.prepare(buckets.sql).bind(...buckets.params),
+    db.prepare(totals.sql).bind(...totals.params),
+    ...(documents ? [db.prepare(documents.sql).bind(...documents.params)] : []),
   ]);
   const row = totalsResult?.results[0] as Partial<TotalsRow> | undefined;
   // A scoped field counted by host or over filtered services counts its documents apart.
-  const documents = documentsResult?.results[0] as { documents: number } | undefined;
-  const totals: TotalsRow = {
-    documents: documents?.documents ?? row?.documents ?? 0,
-    nonnull_documents: row?.nonnull_documents ?? 0,
-    value_count: row?.value_count ?? 0,
+  const counted = documentsResult?.results[0] as { documents: number } | undefined;
+  return {
+    rows: (bucketResult?.results ?? []) as BucketRow[],
+    totals: {
+      documents: counted?.documents ?? row?.documents ?? 0,
+      nonnull_documents: row?.nonnull_documents ?? 0,
+      value_count: row?.value_count ?? 0,
+    },
   };
-  return summarizeAggregate((bucketResult?.results ?? []) as BucketRow[], totals);
+}
+
+const DATASET = "(SELECT value FROM dataset_meta WHERE key = 'dataset')";
+
+/** Counts in progress in this isolate, so that concurrent first requests count once. */
+const counting = new Map<string, Promise<Counted>>();
+
+async function memoizedCount(
+  db: D1Database,
+  registry: string,
+  field: string,
+  statements: AggregateStatements,
+): Promise<Counted> {
+  const stored = await db
+    .prepare(
+      `SELECT buckets, totals FROM aggregate_memo WHERE registry = ? AND field = ? AND dataset = ${DATASET}`,
+    )
+    .bind(registry, field)
+    .first<{ buckets: string; totals: string }>();
+  if (stored)
+    return {
+      rows: JSON.parse(stored.buckets) as BucketRow[],
+      totals: JSON.parse(stored.totals) as TotalsRow,
+    };
+  const key = JSON.stringify([registry, field]);
+  const running = counting.get(key);
+  if (running) return running;
+  const counted = count(db, statements).then(async (result) => {
+    // Kept under the dataset it was counted from; a reseed's fingerprint no row matches.
+    await db
+      .prepare(
+        `INSERT OR REPLACE INTO aggregate_memo (dataset, registry, field, buckets, totals) SELECT value, ?, ?, ?, ? FROM dataset_meta WHERE key = 'dataset'`,
+      )
+      .bind(registry, field, JSON.stringify(result.rows), JSON.stringify(result.totals))
+      .run();
+    return result;
+  });
+  counting.set(key, counted);
+  try {
+    return await counted;
+  } finally {
+    counting.delete(key);
+  }
 }
