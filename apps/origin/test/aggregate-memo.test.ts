@@ -1,8 +1,8 @@
-import { hostsAggregateResultSchema, v2Envelope } from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { seedTestDataset } from "./seed-fixture";
 import { getJson } from "./support/requests";
+import { v2Aggregate as aggregate } from "./support/v2-aggregate";
 import { v3Post } from "./v3-requests";
 
 // The breakdown of a field over every document is counted once per dataset and kept in
@@ -13,15 +13,6 @@ beforeAll(() => seedTestDataset());
 beforeEach(async () => {
   await env.DB.prepare("DELETE FROM aggregate_memo").run();
 });
-
-const envelope = v2Envelope(hostsAggregateResultSchema);
-
-async function aggregate(values: Record<string, string | number>) {
-  const query = new URLSearchParams(Object.entries(values).map(([k, v]) => [k, String(v)])).toString();
-  const { res, body } = await getJson(`/api/v2/hosts/aggregate?${query}`);
-  expect(res.status).toBe(200);
-  return envelope.parse(body).result;
-}
 
 async function memoRows() {
   const { results } = await env.DB.prepare(
@@ -59,6 +50,12 @@ describe("aggregate memo", () => {
         f,
       ]),
     );
+  });
+
+  it("answers concurrent first requests alike and keeps one row", async () => {
+    const answers = await Promise.all(Array.from({ length: 5 }, () => aggregate({ field: "services.port" })));
+    for (const answer of answers) expect(answer).toEqual(answers[0]);
+    expect((await memoRows()).map((r) => r.field)).toEqual(["services.port"]);
   });
 
   it("reads the kept breakdown, and counts again once the dataset is another", async () => {

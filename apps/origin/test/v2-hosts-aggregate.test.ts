@@ -1,19 +1,11 @@
-import { hostsAggregateResultSchema, v2Envelope, v2ErrorSchema } from "@scangate/core";
+import { v2ErrorSchema } from "@scangate/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hostFacts, tally } from "./support/dataset-facts";
 import { getJson } from "./support/requests";
+import { v2Aggregate as aggregate } from "./support/v2-aggregate";
 import { seedTestDataset } from "./seed-fixture";
 
 beforeAll(() => seedTestDataset());
-
-const envelope = v2Envelope(hostsAggregateResultSchema);
-
-async function aggregate(values: Record<string, string | number>) {
-  const query = new URLSearchParams(Object.entries(values).map(([k, v]) => [k, String(v)])).toString();
-  const { res, body } = await getJson(`/api/v2/hosts/aggregate?${query}`);
-  expect(res.status).toBe(200);
-  return envelope.parse(body).result;
-}
 
 describe("GET /api/v2/hosts/aggregate", () => {
   it("counts services, not hosts, for a service-level field, with string keys", async () => {

@@ -77,9 +77,6 @@ async function count(db: D1Database, statements: AggregateStatements): Promise<C
 
 const DATASET = "(SELECT value FROM dataset_meta WHERE key = 'dataset')";
 
-/** Counts in progress in this isolate, so that concurrent first requests count once. */
-const counting = new Map<string, Promise<Counted>>();
-
 async function memoizedCount(
   db: D1Database,
   registry: string,
@@ -97,23 +94,15 @@ async function memoizedCount(
       rows: JSON.parse(stored.buckets) as BucketRow[],
       totals: JSON.parse(stored.totals) as TotalsRow,
     };
-  const key = JSON.stringify([registry, field]);
-  const running = counting.get(key);
-  if (running) return running;
-  const counted = count(db, statements).then(async (result) => {
-    // Kept under the dataset it was counted from; a reseed's fingerprint no row matches.
-    await db
-      .prepare(
-        `INSERT OR REPLACE INTO aggregate_memo (dataset, registry, field, buckets, totals) SELECT value, ?, ?, ?, ? FROM dataset_meta WHERE key = 'dataset'`,
-      )
-      .bind(registry, field, JSON.stringify(result.rows), JSON.stringify(result.totals))
-      .run();
-    return result;
-  });
-  counting.set(key, counted);
-  try {
-    return await counted;
-  } finally {
-    counting.delete(key);
-  }
+  // Concurrent first requests each count (once per dataset): a waiter sharing another request's
+  // count would hang with it if that request were cancelled.
+  const counted = await count(db, statements);
+  // Kept under the dataset it was counted from; a reseed's fingerprint no row matches.
+  await db
+    .prepare(
+      `INSERT OR REPLACE INTO aggregate_memo (dataset, registry, field, buckets, totals) SELECT value, ?, ?, ?, ? FROM dataset_meta WHERE key = 'dataset'`,
+    )
+    .bind(registry, field, JSON.stringify(counted.rows), JSON.stringify(counted.totals))
+    .run();
+  return counted;
 }
