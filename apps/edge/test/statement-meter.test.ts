@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { meteredD1, runMetered, StatementMeter } from "../src/db/statement-meter";
 import { edgeDb } from "../src/db/client";
@@ -7,18 +8,36 @@ import { buildRequest, createTenant, tenantAuth } from "./support/requests";
 import { testEdge } from "./support/test-edge";
 
 describe("the D1 statement meter", () => {
-  it("counts each statement a request prepares, batches by their statements", async () => {
+  it("counts each statement a request runs, batches by their statements", async () => {
     const d1 = meteredD1(env.DB);
     const meter = new StatementMeter();
     await runMetered(meter, async () => {
       await d1.prepare("select 1").first();
-      await d1.batch([d1.prepare("select 1"), d1.prepare("select 2")]);
+      await d1.batch([d1.prepare("select 1"), d1.prepare("select ?").bind(2)]);
       await edgeDb(d1).select().from(tenants).limit(1);
     });
     expect(meter.statements).toBe(4);
     // Outside a metered request nothing is counted, and nothing fails.
     await d1.prepare("select 1").first();
     expect(meter.statements).toBe(4);
+  });
+
+  it("counts a statement prepared once in every request that runs it, each time it runs", async () => {
+    const d1 = meteredD1(env.DB);
+    const byId = edgeDb(d1)
+      .select()
+      .from(tenants)
+      .where(eq(tenants.id, sql.placeholder("id")))
+      .prepare();
+    const prepared = d1.prepare("select ? as n");
+    const [first, second] = [new StatementMeter(), new StatementMeter()];
+    await runMetered(first, async () => {
+      await byId.get({ id: "none" });
+      await byId.all({ id: "none" });
+      expect(await prepared.bind(7).first("n")).toBe(7);
+    });
+    await runMetered(second, () => byId.get({ id: "none" }));
+    expect([first.statements, second.statements]).toEqual([3, 1]);
   });
 });
 

@@ -8,15 +8,34 @@ const IDS_PER_QUERY = 90;
 /** A document row binds 7 parameters: 14 rows stay under D1's 100. */
 const ROWS_PER_UPSERT = 14;
 
+/**
+ * A document by its key, prepared once per database: every cache miss and every hit memory
+ * cannot answer runs it, and building it per call was Drizzle work on each (see the charge
+ * statement in quota/ledger.ts for what preparing both saved).
+ */
+function documentByKey(db: EdgeDb) {
+  return db
+    .select()
+    .from(documents)
+    .where(
+      and(
+        eq(documents.index, sql.placeholder("index")),
+        eq(documents.id, sql.placeholder("id")),
+        eq(documents.atTime, sql.placeholder("atTime")),
+      ),
+    )
+    .prepare();
+}
+
 export class D1DocumentCache implements DocumentCache {
-  constructor(private readonly db: EdgeDb) {}
+  private readonly byKey: ReturnType<typeof documentByKey>;
+
+  constructor(private readonly db: EdgeDb) {
+    this.byKey = documentByKey(db);
+  }
 
   async get(key: DocumentKey): Promise<CachedDocument | null> {
-    const row = await this.db
-      .select()
-      .from(documents)
-      .where(and(eq(documents.index, key.index), eq(documents.id, key.id), eq(documents.atTime, key.atTime)))
-      .get();
+    const row = await this.byKey.get({ index: key.index, id: key.id, atTime: key.atTime });
     return row ?? null;
   }
 

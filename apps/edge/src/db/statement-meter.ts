@@ -4,31 +4,68 @@ import { AsyncLocalStorage } from "node:async_hooks";
 // cache hit, a miss and a request that joined another's upstream call from one response header
 // (enabled by D1_STATEMENTS_HEADER), instead of anyone counting statements by hand.
 
-/** The statements one request has prepared so far. */
+/** The statements one request has run so far. */
 export class StatementMeter {
   statements = 0;
 }
 
 const current = new AsyncLocalStorage<StatementMeter>();
 
-/** Runs `work` with `meter` counting every D1 statement prepared within it. */
+/** Runs `work` with `meter` counting every D1 statement run within it. */
 export function runMetered<T>(meter: StatementMeter, work: () => T): T {
   return current.run(meter, work);
 }
 
+/** The statement a metered one stands for (D1's batch is given its own statements). */
+const unwrapped = new WeakMap<D1PreparedStatement, D1PreparedStatement>();
+
+function metered(statement: D1PreparedStatement): D1PreparedStatement {
+  const proxy = meteredStatement(statement);
+  unwrapped.set(proxy, statement);
+  return proxy;
+}
+
+/** The methods of a prepared statement that run it (once each). */
+const RUNS = new Set<PropertyKey>(["first", "all", "run", "raw"]);
+
+function counted(meter: StatementMeter | undefined, by: number): void {
+  if (meter) meter.statements += by;
+}
+
+/** `statement`, counting each run into the meter of the request running it; `bind` keeps counting. */
+function meteredStatement(statement: D1PreparedStatement): D1PreparedStatement {
+  return new Proxy(statement, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== "function") return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      if (property === "bind") return (...args: unknown[]) => metered(method(...args) as D1PreparedStatement);
+      if (RUNS.has(property))
+        return (...args: unknown[]) => {
+          counted(current.getStore(), 1);
+          return method(...args);
+        };
+      return method;
+    },
+  });
+}
+
 /**
- * `d1` with every statement it prepares counted into the meter of the request preparing it
- * (a batch of n statements prepares n). Statements outside any metered request (scheduled work)
- * are not counted.
+ * `d1` with every statement it runs counted into the meter of the request running it (a batch
+ * of n statements runs n), wherever the statement was prepared: a statement prepared once per
+ * isolate and run by many requests counts once in each. Statements run outside any metered
+ * request (scheduled work) are not counted.
  */
 export function meteredD1(d1: D1Database): D1Database {
   return new Proxy(d1, {
     get(target, property) {
       if (property === "prepare") {
-        return (query: string) => {
-          const meter = current.getStore();
-          if (meter) meter.statements += 1;
-          return target.prepare(query);
+        return (query: string) => metered(target.prepare(query));
+      }
+      if (property === "batch") {
+        return (statements: D1PreparedStatement[]) => {
+          counted(current.getStore(), statements.length);
+          return target.batch(statements.map((s) => unwrapped.get(s) ?? s));
         };
       }
       const value: unknown = Reflect.get(target, property, target);

@@ -24,34 +24,55 @@ export interface QuotaLedger {
 }
 
 /**
- * The ledger in the tenants table. A charge is ONE conditional `UPDATE ... RETURNING`: the
- * period reset, the allowance check and the increment happen in a single statement, so D1's
- * serial execution makes concurrent charges exact (no read-then-write race).
+ * The charge statement, prepared once per database: Drizzle's query building of it on every
+ * call was the largest part of the edge's own JS on a cache miss (with the document read also
+ * prepared, the bench's workerd CPU per miss went from about 4.5 to 4.1 ms). One conditional
+ * `UPDATE ... RETURNING`: the period reset, the allowance check and the increment happen in a
+ * single statement, so D1's serial execution makes concurrent charges exact (no read-then-write
+ * race). The next reset of each period is worked out by the caller.
  */
+function chargeStatement(db: EdgeDb) {
+  const now = sql.placeholder("now");
+  const cost = sql.placeholder("cost");
+  const expired = sql`(${tenants.resetsAt} is not null and ${tenants.resetsAt} <= ${now})`;
+  const nextResetForPeriod = sql`case ${tenants.period} when 'daily' then ${sql.placeholder("nextDaily")} else ${sql.placeholder("nextMonthly")} end`;
+  return db
+    .update(tenants)
+    .set({
+      used: sql`case when ${expired} then ${cost} else ${tenants.used} + ${cost} end`,
+      resetsAt: sql`case when ${expired} then ${nextResetForPeriod} else ${tenants.resetsAt} end`,
+    })
+    .where(
+      and(
+        eq(tenants.id, sql.placeholder("tenantId")),
+        eq(tenants.disabled, false),
+        sql`(case when ${expired} then 0 else ${tenants.used} end) + ${cost} <= ${tenants.allowance}`,
+      ),
+    )
+    .returning({ used: tenants.used, allowance: tenants.allowance, resetsAt: tenants.resetsAt })
+    .prepare();
+}
+
+/** The ledger in the tenants table; a charge is one statement (`chargeStatement`). */
 export class D1QuotaLedger implements QuotaLedger {
+  private readonly charging: ReturnType<typeof chargeStatement>;
+
   constructor(
     private readonly db: EdgeDb,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.charging = chargeStatement(db);
+  }
 
   async charge(tenantId: string, cost: number): Promise<ChargeResult> {
     const now = this.clock.now();
-    const expired = sql`(${tenants.resetsAt} is not null and ${tenants.resetsAt} <= ${now})`;
-    const nextResetForPeriod = sql`case ${tenants.period} when 'daily' then ${nextReset("daily", now)} else ${nextReset("monthly", now)} end`;
-    const [row] = await this.db
-      .update(tenants)
-      .set({
-        used: sql`case when ${expired} then ${cost} else ${tenants.used} + ${cost} end`,
-        resetsAt: sql`case when ${expired} then ${nextResetForPeriod} else ${tenants.resetsAt} end`,
-      })
-      .where(
-        and(
-          eq(tenants.id, tenantId),
-          eq(tenants.disabled, false),
-          sql`(case when ${expired} then 0 else ${tenants.used} end) + ${cost} <= ${tenants.allowance}`,
-        ),
-      )
-      .returning({ used: tenants.used, allowance: tenants.allowance, resetsAt: tenants.resetsAt });
+    const [row] = await this.charging.all({
+      now,
+      cost,
+      tenantId,
+      nextDaily: nextReset("daily", now),
+      nextMonthly: nextReset("monthly", now),
+    });
     if (row) return { ok: true, charge: { tenantId, cost, quota: row } };
     const current = await this.read(tenantId);
     if (!current || current.disabled) return { ok: false, reason: "no_tenant" };
