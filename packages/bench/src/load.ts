@@ -2,6 +2,7 @@
 // per response here (not only autocannon's summary), so a scenario run in several rounds
 // (purging the cache between them) still reports one p50/p99 over all of its requests.
 import autocannon from "autocannon";
+import { workerdCpuMs } from "./workerd-cpu";
 
 export interface RequestSpec {
   readonly method: "GET" | "POST";
@@ -33,10 +34,23 @@ export interface LoadSample {
   statuses: Record<string, number>;
   latenciesMs: number[];
   elapsedMs: number;
+  /**
+   * CPU time the bench's workerd processes used during the load (`workerd-cpu.ts`); null when
+   * not measured (a sample built from other timings, or no /proc to read).
+   */
+  workerdCpuMs: number | null;
 }
 
 export function emptySample(): LoadSample {
-  return { requests: 0, non2xx: 0, socketErrors: 0, statuses: {}, latenciesMs: [], elapsedMs: 0 };
+  return {
+    requests: 0,
+    non2xx: 0,
+    socketErrors: 0,
+    statuses: {},
+    latenciesMs: [],
+    elapsedMs: 0,
+    workerdCpuMs: null,
+  };
 }
 
 export function mergeSamples(into: LoadSample, add: LoadSample): LoadSample {
@@ -47,6 +61,7 @@ export function mergeSamples(into: LoadSample, add: LoadSample): LoadSample {
     into.statuses[status] = (into.statuses[status] ?? 0) + count;
   for (const ms of add.latenciesMs) into.latenciesMs.push(ms);
   into.elapsedMs += add.elapsedMs;
+  if (add.workerdCpuMs !== null) into.workerdCpuMs = (into.workerdCpuMs ?? 0) + add.workerdCpuMs;
   return into;
 }
 
@@ -79,6 +94,7 @@ function autocannonRequests(specs: readonly RequestSpec[]): autocannon.Request[]
 /** Runs one load test to completion. */
 export function runLoad(plan: LoadPlan): Promise<LoadSample> {
   const sample = emptySample();
+  const cpuBefore = workerdCpuMs();
   const started = performance.now();
   let lastAnswer = started;
   return new Promise((resolve, reject) => {
@@ -102,6 +118,8 @@ export function runLoad(plan: LoadPlan): Promise<LoadSample> {
         // Up to the last answer, not to autocannon's wind-down (up to one sampleInt tick).
         sample.elapsedMs = (sample.requests > 0 ? lastAnswer : performance.now()) - started;
         sample.socketErrors = result.errors;
+        const cpuAfter = workerdCpuMs();
+        sample.workerdCpuMs = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
         for (const [status, stats] of Object.entries(result.statusCodeStats ?? {})) {
           sample.statuses[status] = (sample.statuses[status] ?? 0) + (stats.count ?? 0);
         }

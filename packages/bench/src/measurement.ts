@@ -16,6 +16,11 @@ export interface Measurement {
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly loadSeconds: number;
+  /**
+   * CPU milliseconds of the bench's workerd processes per request during the load: steadier
+   * than requests/s on a shared machine (null: /proc not readable, or no request answered).
+   */
+  readonly cpuMsPerRequest: number | null;
   readonly counts: Readonly<Record<string, number>>;
   readonly notes: readonly string[];
 }
@@ -54,6 +59,8 @@ export function measure(input: MeasureInput): Measurement {
     p50Ms: quantile(sorted, 0.5),
     p99Ms: quantile(sorted, 0.99),
     loadSeconds: seconds,
+    cpuMsPerRequest:
+      sample.workerdCpuMs === null || sample.requests === 0 ? null : sample.workerdCpuMs / sample.requests,
     counts: { ...input.counts },
     notes: [...(input.notes ?? [])],
   };

@@ -6,10 +6,10 @@ import type { TargetResult } from "./targets";
 /** One row per scenario, in run order; a skipped scenario says why instead of figures. */
 export function scenarioTable(rows: ReadonlyArray<Measurement | Skipped>): string {
   return formatTable(
-    ["scenario", "conn", "requests", "req/s", "p50 ms", "p99 ms", "errors"],
+    ["scenario", "conn", "requests", "req/s", "p50 ms", "p99 ms", "cpu ms/req", "errors"],
     rows.map((row) =>
       "reason" in row
-        ? [row.id, "", "", "", "", "", `skipped: ${row.reason}`]
+        ? [row.id, "", "", "", "", "", "", `skipped: ${row.reason}`]
         : [
             row.id,
             String(row.connections),
@@ -17,10 +17,11 @@ export function scenarioTable(rows: ReadonlyArray<Measurement | Skipped>): strin
             formatRate(row.requestsPerSecond),
             formatMs(row.p50Ms),
             formatMs(row.p99Ms),
+            row.cpuMsPerRequest === null ? "n/a" : row.cpuMsPerRequest.toFixed(3),
             row.errors > 0 ? `${formatCount(row.errors)} ${statusSummary(row.statuses)}` : "0",
           ],
     ),
-    ["left", "right", "right", "right", "right", "right", "left"],
+    ["left", "right", "right", "right", "right", "right", "right", "left"],
   );
 }
 

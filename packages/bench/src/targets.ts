@@ -69,7 +69,7 @@ function edgeHitAgainstBare(inputs: TargetInputs): TargetResult {
     id,
     requirement,
     status: ratio >= 0.8 ? "PASS" : "MISS",
-    measured: `${ratio.toFixed(2)} = ${formatRate(hit.m.requestsPerSecond)} / ${formatRate(bare.m.requestsPerSecond)} req/s${floor}`,
+    measured: `${ratio.toFixed(2)} = ${formatRate(hit.m.requestsPerSecond)} / ${formatRate(bare.m.requestsPerSecond)} req/s${floor}${cpuRatio(bare.m, hit.m)}`,
   };
 }
 
@@ -85,7 +85,7 @@ function edgeMissAgainstOrigin(inputs: TargetInputs): TargetResult {
     id,
     requirement,
     status: ratio >= 0.6 ? "PASS" : "MISS",
-    measured: `${ratio.toFixed(2)} = ${formatRate(miss.m.requestsPerSecond)} / ${formatRate(origin.m.requestsPerSecond)} req/s`,
+    measured: `${ratio.toFixed(2)} = ${formatRate(miss.m.requestsPerSecond)} / ${formatRate(origin.m.requestsPerSecond)} req/s${cpuRatio(origin.m, miss.m)}`,
   };
 }
 
@@ -104,8 +104,18 @@ function bulkAgainstBare(inputs: TargetInputs): TargetResult {
     id,
     requirement,
     status: ratio >= 0.9 ? "PASS" : "MISS",
-    measured: `${ratio.toFixed(2)} = ${formatRate(bulk.m.requestsPerSecond)} / ${formatRate(bare.m.requestsPerSecond)} req/s${referenceRatio(inputs, "bare-d1-bulk", "bare-bulk", "requestsPerSecond")}`,
+    measured: `${ratio.toFixed(2)} = ${formatRate(bulk.m.requestsPerSecond)} / ${formatRate(bare.m.requestsPerSecond)} req/s${referenceRatio(inputs, "bare-d1-bulk", "bare-bulk", "requestsPerSecond")}${cpuRatio(bare.m, bulk.m)}`,
   };
+}
+
+/**
+ * The same ratio from workerd's CPU time per request (the reference's over the edge's), which a
+ * busy second core moves far less than requests/s; nothing when either was not measured.
+ */
+function cpuRatio(reference: Measurement, edge: Measurement): string {
+  const [r, e] = [reference.cpuMsPerRequest, edge.cpuMsPerRequest];
+  if (r === null || e === null || e <= 0) return "";
+  return `; by workerd CPU per request ${(r / e).toFixed(2)} = ${r.toFixed(3)} / ${e.toFixed(3)} ms`;
 }
 
 /** `; <a> / <b> is <ratio of the figure>` when both reference scenarios ran cleanly, else nothing. */
@@ -208,6 +218,7 @@ function atTargetSize(
   }
   const scaled = inputs.scaled?.find((s) => s.hosts === TARGET_HOSTS)?.[kind];
   if (scaled) return scaled;
+  if (inputs.datasetHosts === TARGET_HOSTS) return `${scenarioId} did not run`;
   return `no ${scenarioId} measurement on ${formatCount(TARGET_HOSTS)} hosts (this run's dataset has ${formatCount(inputs.datasetHosts)}; use --hosts ${TARGET_HOSTS} or --scale)`;
 }
 

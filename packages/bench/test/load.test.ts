@@ -84,7 +84,7 @@ describe("runLoad", { timeout: 30_000 }, () => {
 });
 
 describe("samples", () => {
-  it("merge counts, statuses, latencies and time", () => {
+  it("merge counts, statuses, latencies, time and workerd CPU time", () => {
     const a = {
       ...emptySample(),
       requests: 2,
@@ -92,6 +92,7 @@ describe("samples", () => {
       statuses: { "200": 1, "500": 1 },
       latenciesMs: [1, 2],
       elapsedMs: 10,
+      workerdCpuMs: 40,
     };
     const b = {
       ...emptySample(),
@@ -108,7 +109,11 @@ describe("samples", () => {
       statuses: { "200": 2, "500": 1 },
       latenciesMs: [1, 2, 3],
       elapsedMs: 15,
+      workerdCpuMs: 40,
     });
+    // A sample that measured no CPU time adds none; one that did counts from zero.
+    expect(mergeSamples(emptySample(), { ...emptySample(), workerdCpuMs: 7 }).workerdCpuMs).toBe(7);
+    expect(mergeSamples(emptySample(), emptySample()).workerdCpuMs).toBeNull();
   });
 
   it("take nearest-rank quantiles", () => {

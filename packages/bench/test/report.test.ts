@@ -16,6 +16,7 @@ const row: Measurement = {
   p50Ms: 19.51,
   p99Ms: 142.2,
   loadSeconds: 5,
+  cpuMsPerRequest: 0.1234,
   counts: { cache_hits: 12_344, upstream_calls: 1 },
   notes: [],
 };
@@ -60,6 +61,7 @@ describe("the run's report", () => {
     const failing: Measurement = {
       ...row,
       id: "zipf",
+      cpuMsPerRequest: null,
       errors: 3,
       statuses: { "200": 10, "429": 2, "502": 1 },
     };
@@ -68,10 +70,12 @@ describe("the run's report", () => {
       { id: "bare-d1", title: "", reason: "GET /d1 answered 500" },
       failing,
     ]).split("\n");
-    expect(lines[0]).toMatch(/^scenario\s+conn\s+requests\s+req\/s\s+p50 ms\s+p99 ms\s+errors$/);
-    expect(lines[2]).toMatch(/^edge-view-hit\s+50\s+12,345\s+2,469\s+19\.5\s+142\s+0$/);
+    expect(lines[0]).toMatch(
+      /^scenario\s+conn\s+requests\s+req\/s\s+p50 ms\s+p99 ms\s+cpu ms\/req\s+errors$/,
+    );
+    expect(lines[2]).toMatch(/^edge-view-hit\s+50\s+12,345\s+2,469\s+19\.5\s+142\s+0\.123\s+0$/);
     expect(lines[3]).toMatch(/^bare-d1\s+skipped: GET \/d1 answered 500$/);
-    expect(lines[4]).toMatch(/3 \(429 x2, 502 x1\)$/);
+    expect(lines[4]).toMatch(/\s+n\/a\s+3 \(429 x2, 502 x1\)$/);
     expect(statusSummary({ "200": 5 })).toBe("");
   });
 

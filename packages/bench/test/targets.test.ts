@@ -16,6 +16,7 @@ function m(id: string, figures: Partial<Measurement> = {}): Measurement {
     p50Ms: 10,
     p99Ms: 20,
     loadSeconds: 1,
+    cpuMsPerRequest: null,
     counts: {},
     notes: [],
     ...figures,
@@ -187,6 +188,28 @@ describe("evaluateTargets", () => {
       measured: "edge-bulk-hit did not run; bare-bulk did not run",
     });
     expect(target(results, "zipf-upstream")).toMatchObject({ status: "N/A", measured: "zipf did not run" });
+    // On the target's own dataset size the only reason left is that the scenario did not run.
+    expect(target(results, "origin-search-100k")).toMatchObject({
+      status: "N/A",
+      measured: "origin-search did not run",
+    });
+  });
+
+  it("adds the ratio of workerd CPU time per request when both sides were measured", () => {
+    const results = evaluateTargets(
+      inputs([
+        m("origin-view", { requestsPerSecond: 500, cpuMsPerRequest: 1.8 }),
+        m("edge-view-miss", { requestsPerSecond: 250, cpuMsPerRequest: 4 }),
+        m("bare", { requestsPerSecond: 10_000, cpuMsPerRequest: null }),
+        m("edge-view-hit", { requestsPerSecond: 6000, cpuMsPerRequest: 0.13 }),
+      ]),
+    );
+    expect(target(results, "edge-miss-vs-origin").measured).toBe(
+      "0.50 = 250 / 500 req/s; by workerd CPU per request 0.45 = 1.800 / 4.000 ms",
+    );
+    // Judged on requests/s alone; the CPU figure is said only when both sides have one.
+    expect(target(results, "edge-miss-vs-origin").status).toBe("MISS");
+    expect(target(results, "edge-hit-vs-bare").measured).toBe("0.60 = 6,000 / 10,000 req/s");
   });
 
   it("does not judge a Zipf run that stopped before every lookup was answered", () => {
@@ -277,6 +300,7 @@ describe("measure", () => {
     sample.statuses = { "200": 198, "429": 2 };
     sample.latenciesMs = Array.from({ length: 200 }, (_, i) => 200 - i);
     sample.elapsedMs = 4000;
+    sample.workerdCpuMs = 500;
     const result = measure({ id: "x", title: "x", target: "t", connections: 4, sample, counts: { a: 1 } });
     expect(result).toMatchObject({
       requests: 200,
@@ -285,6 +309,7 @@ describe("measure", () => {
       p50Ms: 100,
       p99Ms: 198,
       loadSeconds: 4,
+      cpuMsPerRequest: 2.5,
       counts: { a: 1 },
     });
   });
@@ -293,5 +318,6 @@ describe("measure", () => {
     const result = measure({ id: "x", title: "x", target: "t", connections: 1, sample: emptySample() });
     expect(result.requestsPerSecond).toBe(0);
     expect(result.p50Ms).toBeNaN();
+    expect(result.cpuMsPerRequest).toBeNull();
   });
 });
