@@ -17,8 +17,6 @@ import { seedSnapshots } from "./seed-snapshots";
 const appDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** Each SQL file stays below this, so `wrangler d1 execute --file` never holds a huge file. */
 const FILE_BYTES = 48 * 1024 * 1024;
-/** Statements sent to D1 per batch (each up to ~90 KB). */
-const BATCH = 40;
 
 const { values: args } = parseArgs({
   options: {
@@ -82,7 +80,7 @@ async function seedLocal(): Promise<void> {
     }
     const started = Date.now();
     console.error(`seeding origin dataset ${wanted}`);
-    const summary = await loadDataset(local.db, options, BATCH);
+    const summary = await loadDataset(local, options);
     await seedSnapshots(appDir, persistTo, local.db, true);
     console.error(
       `seeded ${summary.hosts} hosts, ${summary.certificates} certificates, ${summary.websites} websites in ${seconds(started)}`,

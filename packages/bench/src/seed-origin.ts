@@ -22,9 +22,6 @@ import { SEED_TIMING_FILE, type SeedTiming } from "./dataset";
 import { ORIGIN_DIR, WRANGLER_BIN } from "./paths";
 import { run } from "./processes";
 
-/** Statements per D1 batch (as the origin's seed script sends them). */
-const BATCH = 40;
-
 /** Exit code of --check when the folder does not hold the dataset. */
 const NOT_SEEDED = 3;
 
@@ -132,7 +129,7 @@ async function main(): Promise<void> {
     const local = await openLocalD1(ORIGIN_DIR, persistTo);
     try {
       console.error(`seeding origin dataset ${wanted} into ${persistTo}`);
-      const summary = await loadDataset(local.db, options, BATCH);
+      const summary = await loadDataset(local, options);
       const seconds = Math.round(elapsed());
       // A new main dataset: the timing of the folder's earlier one (snapshots included) goes.
       rmSync(path.join(persistTo, SEED_TIMING_FILE), { force: true });

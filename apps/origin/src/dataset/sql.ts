@@ -50,7 +50,11 @@ export function sqlLiteral(value: SqlValue): string {
 export class InsertBatcher {
   private readonly buffers = new Map<DatasetTable, { columns: string[]; values: string[]; size: number }>();
 
-  constructor(private readonly emit: (statement: string) => void) {}
+  /** `into` names the table the statements write (a loader's staging table), `table` by default. */
+  constructor(
+    private readonly emit: (statement: string) => void,
+    private readonly into: (table: DatasetTable) => string = (table) => table,
+  ) {}
 
   add(table: DatasetTable, row: Row): void {
     const columns = Object.keys(row);
@@ -76,7 +80,9 @@ export class InsertBatcher {
   private flushTable(table: DatasetTable): void {
     const buffer = this.buffers.get(table);
     if (!buffer || buffer.values.length === 0) return;
-    this.emit(`INSERT INTO ${table} (${buffer.columns.join(",")}) VALUES ${buffer.values.join(",")};`);
+    this.emit(
+      `INSERT INTO ${this.into(table)} (${buffer.columns.join(",")}) VALUES ${buffer.values.join(",")};`,
+    );
     buffer.values = [];
     buffer.size = 0;
   }
