@@ -242,6 +242,44 @@ function originLatency(
   };
 }
 
+/** Dataset size the origin's scale targets are defined on (measured by the scaling mode). */
+export const SCALE_TARGET_HOSTS = 1_000_000;
+/** How much an origin query's p50 may grow from TARGET_HOSTS to SCALE_TARGET_HOSTS hosts. */
+const SCALE_GROWTH_LIMIT = 3;
+
+/**
+ * An origin query at SCALE_TARGET_HOSTS hosts (from --scale): its p50 under `limitMs`, and at
+ * most SCALE_GROWTH_LIMIT times its p50 on TARGET_HOSTS hosts in the same run.
+ */
+function originAtScale(
+  inputs: TargetInputs,
+  id: string,
+  scenarioId: string,
+  kind: "search" | "aggregate",
+  requirement: string,
+  limitMs: number,
+): TargetResult {
+  const large = inputs.scaled?.find((s) => s.hosts === SCALE_TARGET_HOSTS)?.[kind];
+  if (!large)
+    return {
+      id,
+      requirement,
+      status: "N/A",
+      measured: `no ${scenarioId} measurement on ${formatCount(SCALE_TARGET_HOSTS)} hosts (--scale with ${SCALE_TARGET_HOSTS} in --scale-hosts)`,
+    };
+  const base = atTargetSize(inputs, scenarioId, kind);
+  if (typeof base === "string") return { id, requirement, status: "N/A", measured: base };
+  const [l, b] = [usable(large, scenarioId), usable(base, scenarioId)];
+  if (!l.ok || !b.ok) return unavailable(id, requirement, [l, b]);
+  const growth = l.m.p50Ms / b.m.p50Ms;
+  return {
+    id,
+    requirement,
+    status: l.m.p50Ms < limitMs && growth <= SCALE_GROWTH_LIMIT ? "PASS" : "MISS",
+    measured: `p50 ${formatMs(l.m.p50Ms)} ms, p99 ${formatMs(l.m.p99Ms)} ms; ${growth.toFixed(2)} x the ${formatCount(TARGET_HOSTS)}-host p50 ${formatMs(b.m.p50Ms)} ms`,
+  };
+}
+
 /** This run's measurement of `scenarioId` when the dataset is TARGET_HOSTS hosts, else why not. */
 function thisRunAtTargetSize(inputs: TargetInputs, scenarioId: string): Measurement | string {
   if (inputs.datasetHosts !== TARGET_HOSTS)
@@ -356,6 +394,22 @@ export function evaluateTargets(inputs: TargetInputs): TargetResult[] {
       "aggregate",
       "origin aggregate services.port, 100k hosts: p50 < 300 ms",
       300,
+    ),
+    originAtScale(
+      inputs,
+      "origin-search-1m",
+      "origin-search",
+      "search",
+      "origin v2 search, indexed field, 1M hosts: p50 < 30 ms, <= 3 x 100k",
+      30,
+    ),
+    originAtScale(
+      inputs,
+      "origin-aggregate-1m",
+      "origin-aggregate",
+      "aggregate",
+      "origin aggregate services.port, 1M hosts: p50 < 500 ms, <= 3 x 100k",
+      500,
     ),
     sqlLatency(
       inputs,

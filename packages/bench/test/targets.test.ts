@@ -97,7 +97,15 @@ describe("evaluateTargets", () => {
   });
 
   it("passes every target with figures inside their bounds, and shows the figures", () => {
-    const results = evaluateTargets(inputs(passing));
+    const results = evaluateTargets(
+      inputs(passing, 100_000, [
+        {
+          hosts: 1_000_000,
+          search: m("origin-search", { p50Ms: 29, p99Ms: 40 }),
+          aggregate: m("origin-aggregate", { p50Ms: 499, p99Ms: 600 }),
+        },
+      ]),
+    );
     expect(results.map((r) => [r.id, r.status])).toEqual([
       ["edge-hit-vs-bare", "PASS"],
       ["edge-miss-vs-origin", "PASS"],
@@ -107,6 +115,8 @@ describe("evaluateTargets", () => {
       ["edge-memory", "PASS"],
       ["origin-search-100k", "PASS"],
       ["origin-aggregate-100k", "PASS"],
+      ["origin-search-1m", "PASS"],
+      ["origin-aggregate-1m", "PASS"],
       ["sql-group-by-country-100k", "PASS"],
       ["sql-ip-lookup-100k", "PASS"],
       ["sql-contention-100k", "PASS"],
@@ -129,6 +139,9 @@ describe("evaluateTargets", () => {
       "12.5 MB held (after a collection, memory tier full); the heap reached 120.0 MB with uncollected garbage during the load",
     );
     expect(target(results, "origin-search-100k").measured).toBe("p50 12.5 ms, p99 30.0 ms (1 connection)");
+    expect(target(results, "origin-search-1m").measured).toBe(
+      "p50 29.0 ms, p99 40.0 ms; 2.32 x the 100,000-host p50 12.5 ms",
+    );
     expect(target(results, "sql-group-by-country-100k").measured).toBe(
       "p50 2,400 ms, p99 2,900 ms (7 sequential jobs)",
     );
@@ -140,41 +153,67 @@ describe("evaluateTargets", () => {
 
   it("misses each target just past its bound", () => {
     const results = evaluateTargets(
-      inputs([
-        m("bare", { requestsPerSecond: 10_000 }),
-        m("bare-bulk", { requestsPerSecond: 1000 }),
-        m("origin-view", { requestsPerSecond: 500 }),
-        m("edge-view-hit", { requestsPerSecond: 7900, p50Ms: 4 }),
-        m("edge-view-miss", { requestsPerSecond: 290 }),
-        m("edge-bulk-hit", { requestsPerSecond: 880, p50Ms: 12 }),
-        m("edge-miss-collapsed", {
-          p50Ms: 12.6,
-          counts: { rounds: 40, upstreamCalls: 40, roundsWithOtherThanOneCall: 0, originViewP50Ms: 2.5 },
-        }),
-        m("zipf", {
-          requests: 20_000,
-          counts: {
-            lookups: 20_000,
-            distinct_keys: 1700,
-            upstream_calls: 1703,
-            edge_heap_total_peak_bytes: 1,
-            edge_heap_after_gc_bytes: 64 * 1024 * 1024,
+      inputs(
+        [
+          m("bare", { requestsPerSecond: 10_000 }),
+          m("bare-bulk", { requestsPerSecond: 1000 }),
+          m("origin-view", { requestsPerSecond: 500 }),
+          m("edge-view-hit", { requestsPerSecond: 7900, p50Ms: 4 }),
+          m("edge-view-miss", { requestsPerSecond: 290 }),
+          m("edge-bulk-hit", { requestsPerSecond: 880, p50Ms: 12 }),
+          m("edge-miss-collapsed", {
+            p50Ms: 12.6,
+            counts: { rounds: 40, upstreamCalls: 40, roundsWithOtherThanOneCall: 0, originViewP50Ms: 2.5 },
+          }),
+          m("zipf", {
+            requests: 20_000,
+            counts: {
+              lookups: 20_000,
+              distinct_keys: 1700,
+              upstream_calls: 1703,
+              edge_heap_total_peak_bytes: 1,
+              edge_heap_after_gc_bytes: 64 * 1024 * 1024,
+            },
+          }),
+          m("origin-search", { p50Ms: 50 }),
+          m("origin-aggregate", { p50Ms: 300 }),
+          m("sql-group-by-country", { p50Ms: 3000 }),
+          m("sql-ip-lookup", { p50Ms: 1000 }),
+          m("sql-contention", { requests: 4, errors: 1 }),
+          m("sql-contention-search-idle", { p50Ms: 10 }),
+          m("sql-contention-search-loaded", { p50Ms: 20.1 }),
+          m("sql-contention-account-idle", { p50Ms: 2 }),
+          m("sql-contention-account-loaded", { p50Ms: 2 }),
+        ],
+        100_000,
+        [
+          {
+            hosts: 1_000_000,
+            search: m("origin-search", { p50Ms: 30 }),
+            aggregate: m("origin-aggregate", { p50Ms: 500 }),
           },
-        }),
-        m("origin-search", { p50Ms: 50 }),
-        m("origin-aggregate", { p50Ms: 300 }),
-        m("sql-group-by-country", { p50Ms: 3000 }),
-        m("sql-ip-lookup", { p50Ms: 1000 }),
-        m("sql-contention", { requests: 4, errors: 1 }),
-        m("sql-contention-search-idle", { p50Ms: 10 }),
-        m("sql-contention-search-loaded", { p50Ms: 20.1 }),
-        m("sql-contention-account-idle", { p50Ms: 2 }),
-        m("sql-contention-account-loaded", { p50Ms: 2 }),
-      ]),
+        ],
+      ),
     );
-    expect(results.map((r) => r.status)).toEqual(Array.from({ length: 12 }, () => "MISS"));
+    expect(results.map((r) => r.status)).toEqual(Array.from({ length: 14 }, () => "MISS"));
     expect(target(results, "bulk-vs-bare").measured).toBe("0.88 = 880 / 1,000 req/s");
     expect(target(results, "zipf-upstream").measured).toBe("1,703 upstream calls for 1,700 distinct keys");
+  });
+
+  it("misses a 1M-host origin target that grew more than 3 x from 100k, however fast it is", () => {
+    const results = evaluateTargets(
+      inputs([m("origin-search", { p50Ms: 5 })], 100_000, [
+        { hosts: 1_000_000, search: m("origin-search", { p50Ms: 16 }) },
+      ]),
+    );
+    expect(target(results, "origin-search-1m")).toMatchObject({
+      status: "MISS",
+      measured: "p50 16.0 ms, p99 20.0 ms; 3.20 x the 100,000-host p50 5.00 ms",
+    });
+    expect(target(results, "origin-aggregate-1m")).toMatchObject({
+      status: "N/A",
+      measured: "no origin-aggregate measurement on 1,000,000 hosts (--scale with 1000000 in --scale-hosts)",
+    });
   });
 
   it("says N/A, and why, when a scenario did not run or had failed requests", () => {
