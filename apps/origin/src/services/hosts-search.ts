@@ -2,6 +2,7 @@ import type { HostHit } from "@scangate/core";
 import type { CursorPosition } from "./cursor";
 import { keysetPage } from "./keyset-page";
 import { projectFields } from "./projection";
+import { countedPage } from "./search-totals";
 import type { CompiledWhere } from "./search-engine";
 
 /**
@@ -61,8 +62,9 @@ export async function searchHosts(
   const keyClause = cursor ? (backwards ? " and r.ip_num < ?" : " and r.ip_num > ?") : "";
   const keyParams = cursor ? [cursor.key] : [];
   const order = backwards ? "desc" : "asc";
-  const statements = [
-    db.prepare(`select count(*) as n from hosts r where ${filter}`).bind(...where.params),
+  const { total, rows } = await countedPage<HitRow>(
+    db,
+    { sql: `select count(*) as n from hosts r where ${filter}`, params: where.params },
     // Keys first, summaries after: SQLite computes result columns for every row it sorts, and
     // the summaries (JSON paths, a services subquery) should run for the page's rows only.
     db
@@ -71,10 +73,7 @@ export async function searchHosts(
          select ${columns} from page join hosts r on r.rowid = page.id order by r.ip_num ${order}`,
       )
       .bind(...where.params, ...keyParams, perPage + 1),
-  ];
-  const [countResult, pageResult] = await db.batch(statements);
-  const total = (countResult?.results[0] as { n: number } | undefined)?.n ?? 0;
-  const rows = (pageResult?.results ?? []) as HitRow[];
+  );
   const { page, hasPrev, hasNext } = keysetPage(rows, perPage, cursor);
 
   const first = page[0];

@@ -1,5 +1,6 @@
 import { V1_SEARCH_PAGE_SIZE } from "@scangate/core";
 import { projectFields } from "./projection";
+import { countedPage } from "./search-totals";
 import type { CompiledWhere } from "./search-engine";
 import type { V1IndexStorage } from "./v1-indexes";
 
@@ -24,16 +25,15 @@ export async function searchV1(
   const table = `${storage.registry.root.table} r`;
   // Any offset past the data gives an empty page; the cap keeps absurd page numbers an integer bind.
   const offset = Math.min((page - 1) * V1_SEARCH_PAGE_SIZE, 2 ** 40);
-  const [countResult, pageResult] = await db.batch([
-    db.prepare(`select count(*) as n from ${table} where (${where.sql})`).bind(...where.params),
+  const { total: count, rows } = await countedPage<{ doc: string }>(
+    db,
+    { sql: `select count(*) as n from ${table} where (${where.sql})`, params: where.params },
     db
       .prepare(
         `select r.${storage.documentColumn} as doc from ${table} where (${where.sql}) order by ${storage.orderBy} limit ? offset ?`,
       )
       .bind(...where.params, V1_SEARCH_PAGE_SIZE, offset),
-  ]);
-  const count = (countResult?.results[0] as { n: number } | undefined)?.n ?? 0;
-  const rows = (pageResult?.results ?? []) as { doc: string }[];
+  );
   return {
     count,
     pages: Math.ceil(count / V1_SEARCH_PAGE_SIZE),

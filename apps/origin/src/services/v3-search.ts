@@ -4,6 +4,7 @@ import type { CursorPosition } from "./cursor";
 import { keysetPage } from "./keyset-page";
 import type { Dataset } from "./dataset";
 import { projectFields } from "./projection";
+import { countedPage } from "./search-totals";
 import type { CompiledWhere } from "./search-engine";
 import { v3Certificate } from "./v3-certificate";
 import { presentedCertificates, v3Host } from "./v3-host";
@@ -248,17 +249,16 @@ export async function searchV3Page(
   const count = web
     ? `select count(*) as n from websites r, json_each(r.doc) j where ${filter} and j.key glob '[0-9]*' and j.key not glob '*[^0-9]*'`
     : `select count(*) as n from ${table} r where ${filter}`;
-  const [countResult, pageResult] = await db.batch([
-    db.prepare(count).bind(...where.params),
+  const { total, rows } = await countedPage<Row>(
+    db,
+    { sql: count, params: where.params },
     db
       .prepare(
         `select r.${key} as k, r.${id} as id${web ? ", r.doc as doc" : ""} from ${table} r
          where ${filter}${keyClause} order by r.${key} ${order} limit ?`,
       )
       .bind(...where.params, ...(rowKey === null ? [] : [rowKey]), pageSize + 2),
-  ]);
-  const total = (countResult?.results[0] as { n: number } | undefined)?.n ?? 0;
-  const rows = (pageResult?.results ?? []) as Row[];
+  );
   let units = rows.flatMap((row) => unitsOf(resource, row));
   // Rows come in walk order, but a domain's ports ascend: order the units by key that way too.
   units.sort((a, b) => (backwards ? b.key - a.key : a.key - b.key));
