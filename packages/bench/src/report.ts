@@ -85,7 +85,9 @@ export function scaleTable(levels: readonly ScaleRow[]): string {
       formatMs(m.p50Ms),
       formatMs(m.p99Ms),
       prepared,
-      m.errors > 0 ? `${formatCount(m.errors)} errors ${statusSummary(m.statuses)}` : "",
+      [m.errors > 0 ? `${formatCount(m.errors)} errors ${statusSummary(m.statuses)}` : "", ...m.notes]
+        .filter((note) => note !== "")
+        .join("; "),
     ]);
   });
   const table = formatTable(

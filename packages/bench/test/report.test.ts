@@ -99,15 +99,21 @@ describe("the run's report", () => {
         kind: "hosts",
         size: 10_000,
         prepareSeconds: 31,
-        measurements: [{ ...row, id: "origin-search", connections: 1 }],
+        measurements: [
+          { ...row, id: "origin-search", connections: 1 },
+          { ...row, id: "origin-aggregate", connections: 1, notes: ["first request 25.1 ms"] },
+        ],
       },
       { kind: "hosts", size: 1_000_000, prepareSeconds: 0, measurements: [], skipped: "too slow" },
       { kind: "cached", size: 10_000, prepareSeconds: 0, measurements: [{ ...row, connections: 1 }] },
     ]).split("\n");
     expect(lines[2]).toMatch(/^origin-search\s+10,000 hosts\s+1\s+12,345\s+19\.5\s+142\s+31$/);
-    expect(lines[3]).toMatch(/1,000,000 hosts\s+-\s+not measured \(below\)$/);
-    expect(lines[4]).toMatch(/^edge-view-hit\s+10,000 cached docs\s+1/);
-    expect(lines[5]).toBe("1,000,000 hosts: too slow");
+    expect(lines[3]).toMatch(
+      /^origin-aggregate\s+10,000 hosts\s+1\s+12,345\s+19\.5\s+142\s+31\s+first request 25\.1 ms$/,
+    );
+    expect(lines[4]).toMatch(/1,000,000 hosts\s+-\s+not measured \(below\)$/);
+    expect(lines[5]).toMatch(/^edge-view-hit\s+10,000 cached docs\s+1/);
+    expect(lines[6]).toBe("1,000,000 hosts: too slow");
   });
 });
 
