@@ -57,7 +57,48 @@ describe("statements of a tenant's first requests", () => {
     );
     expect(responses.map((r) => r.status)).toEqual(Array(8).fill(200));
     const counts = responses.map((r) => Number(r.headers.get("X-D1-Statements") ?? Number.NaN));
-    // One read of the row and one last-seen write between them, then each answer's own quota read.
-    expect(counts.reduce((a, b) => a + b, 0)).toBe(2 + 8);
+    // One read of the row between them, then each answer's own quota read. The last-seen
+    // write is background work, not on any request's path.
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(1 + 8);
+  });
+
+  it("does not count a tenant row read ahead of its expiry or the last-seen write: both run in the background", async () => {
+    const edge = testEdge({ vars: { D1_STATEMENTS_HEADER: "true", AUTH_CACHE_TTL_MS: "5000" } });
+    const tenant = await createTenant({ allowance: 10 }, edge.fetch);
+    const account = () =>
+      edge.fetch(
+        buildRequest("GET", "/api/v1/account", {
+          auth: tenantAuth(tenant),
+          headers: { "X-D1-Statements": "1" },
+        }),
+      );
+    const statements = async () => {
+      const response = await account();
+      expect(response.status).toBe(200);
+      return Number(response.headers.get("X-D1-Statements") ?? Number.NaN);
+    };
+    // The row is read on the request's path once (its last-seen write goes to the background),
+    // then answered from memory; each answer reads its quota.
+    expect(await statements()).toBe(2);
+    const seen = await lastSeen(tenant.id);
+    expect(seen).toBe(edge.clock.now());
+    expect(await statements()).toBe(1);
+    // Past 80% of its time in memory the row is read again, in the background: not counted.
+    edge.clock.advance(4_500);
+    expect(await statements()).toBe(1);
+    // 5.5 s after the first read the row is still in memory: the background read renewed it.
+    edge.clock.advance(1_000);
+    expect(await statements()).toBe(1);
+    // A minute on: the row has expired and is read on the path; the last-seen write is not counted.
+    edge.clock.advance(60_000);
+    expect(await statements()).toBe(2);
+    expect(await lastSeen(tenant.id)).toBe(edge.clock.now());
   });
 });
+
+async function lastSeen(id: string): Promise<number | null> {
+  const row = await env.DB.prepare("SELECT last_seen_at AS at FROM tenants WHERE id = ?").bind(id).first<{
+    at: number | null;
+  }>();
+  return row?.at ?? null;
+}

@@ -16,8 +16,12 @@ const MAX_CACHED_TENANTS = 10_000;
  */
 const REFRESH_AHEAD_SHARE = 0.8;
 
-/** Keeps background work alive past the response (the request's `waitUntil`). */
-export type Defer = (work: Promise<unknown>) => void;
+/**
+ * Starts background work and keeps it alive past the response (the request's `waitUntil`).
+ * It is given the work to start, not a promise already started: the request decides what the
+ * work runs in (its D1 statements are not the request's own, see db/statement-meter.ts).
+ */
+export type Defer = (work: () => Promise<unknown>) => void;
 
 const encoder = new TextEncoder();
 
@@ -97,7 +101,7 @@ export class TenantAuthenticator {
     if (cached && now - cached.loadedAt < this.ttlMs) {
       if (defer && now - cached.loadedAt >= this.ttlMs * REFRESH_AHEAD_SHARE && !this.loading.has(apiId)) {
         // A failed re-read leaves the row to expire as usual; the next request reads it again.
-        defer(this.shared(apiId, now).catch(() => undefined));
+        defer(() => this.shared(apiId, now).catch(() => undefined));
       }
       return cached;
     }

@@ -59,7 +59,7 @@ export class PlatformTokenAuthenticator {
     const cached = this.cache.get(hash);
     if (cached && now - cached.loadedAt < this.ttlMs) {
       if (defer && now - cached.loadedAt >= this.ttlMs * REFRESH_AHEAD_SHARE && !this.loading.has(hash)) {
-        defer(this.shared(hash, now).catch(() => undefined));
+        defer(() => this.shared(hash, now).catch(() => undefined));
       }
       return cached;
     }

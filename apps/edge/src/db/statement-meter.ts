@@ -16,6 +16,14 @@ export function runMetered<T>(meter: StatementMeter, work: () => T): T {
   return current.run(meter, work);
 }
 
+/**
+ * Starts `work` outside any request's count: background work a request hands to `waitUntil`
+ * (a tenant row read ahead of its expiry, the last-seen write) is not on its path.
+ */
+export function unmetered<T>(work: () => T): T {
+  return current.exit(work);
+}
+
 /** The statement a metered one stands for (D1's batch is given its own statements). */
 const unwrapped = new WeakMap<D1PreparedStatement, D1PreparedStatement>();
 

@@ -2,7 +2,7 @@ import { ApiError } from "@scangate/core";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
 import type { TokenAuthOutcome } from "../auth/token-auth";
-import { admitTenant, authScheme } from "./tenant-auth";
+import { admitTenant, authScheme, deferFor } from "./tenant-auth";
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
@@ -34,7 +34,7 @@ export function platformAuth(): MiddlewareHandler<AppEnv> {
     if (token === undefined) {
       throw refusal(authScheme(header) === "basic" ? BASIC_ON_PLATFORM : undefined);
     }
-    const outcome = await services.auth.tokens.authenticate(token, (work) => c.executionCtx.waitUntil(work));
+    const outcome = await services.auth.tokens.authenticate(token, deferFor(c));
     if (!outcome.ok) throw refusal(REFUSALS[outcome.reason]);
     admitTenant(c, outcome.tenant);
     await next();

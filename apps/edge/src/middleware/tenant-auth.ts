@@ -2,7 +2,9 @@ import { ApiError } from "@scangate/core";
 import { type BasicCredentials, parseBasicAuth } from "@scangate/core/http";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
+import type { Defer } from "../auth/tenant-auth";
 import type { TenantRow } from "../db/schema";
+import { unmetered } from "../db/statement-meter";
 import { effectiveQuota } from "../tenants/periods";
 
 /** Don't write last_seen_at on every request: once a minute per tenant is plenty. */
@@ -33,6 +35,14 @@ export function authScheme(header: string | undefined): string | undefined {
 }
 
 /**
+ * The request's background work: started outside the request's own D1 statement count (it is
+ * not on the request's path) and kept alive past the response by its `waitUntil`.
+ */
+export function deferFor(c: Context<AppEnv>): Defer {
+  return (work) => c.executionCtx.waitUntil(unmetered(work));
+}
+
+/**
  * Lets an authenticated tenant's request on: the tenant and its quota go on the request, and
  * its last-seen time is written at most once a minute (in the background).
  */
@@ -43,7 +53,7 @@ export function admitTenant(c: Context<AppEnv>, tenant: TenantRow): void {
   c.set("quota", effectiveQuota(tenant, now));
   if (tenant.lastSeenAt === null || now - tenant.lastSeenAt >= LAST_SEEN_RESOLUTION_MS) {
     tenant.lastSeenAt = now;
-    c.executionCtx.waitUntil(services.tenants.touch(tenant.id, now));
+    deferFor(c)(() => services.tenants.touch(tenant.id, now));
   }
 }
 
@@ -61,9 +71,7 @@ export function tenantAuth(): MiddlewareHandler<AppEnv> {
     const services = c.get("services");
     const credentials = credentialsOf(c.req.raw, parsed);
     const outcome = credentials
-      ? await services.auth.authenticate(credentials.username, credentials.password, (work) =>
-          c.executionCtx.waitUntil(work),
-        )
+      ? await services.auth.authenticate(credentials.username, credentials.password, deferFor(c))
       : ({ ok: false, reason: "missing" } as const);
     if (!outcome.ok) {
       c.header("WWW-Authenticate", 'Basic realm="scangate"');
