@@ -1,5 +1,4 @@
 import type { ApiVersion } from "@scangate/core";
-import type { RequestIdVariables } from "hono/request-id";
 import type { TenantRow } from "./db/schema";
 import type { Env } from "./env";
 import type { EdgeServices } from "./services";
@@ -18,7 +17,9 @@ export interface RequestUsage {
 
 export type AppEnv = {
   Bindings: Env;
-  Variables: RequestIdVariables & {
+  Variables: {
+    /** X-Request-Id of this request and its answer (core http/request-id.ts). */
+    requestId: string;
     services: EdgeServices;
     /** The API version of the route: decides every error body shape. */
     version: ApiVersion;

@@ -1,9 +1,8 @@
 import { ApiError, type ApiVersion, isApiError } from "@scangate/core";
-import { errorKindOfHttpStatus, lenientPath, versionOfPath } from "@scangate/core/http";
+import { errorKindOfHttpStatus, lenientPath, requestIds, versionOfPath } from "@scangate/core/http";
 import { type Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
-import { requestId } from "hono/request-id";
 import type { AppEnv } from "./app-env";
 import { runMetered, StatementMeter } from "./db/statement-meter";
 import { errorResponse, renderedError } from "./http/errors";
@@ -39,7 +38,7 @@ export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Ho
   /** An error in the shape of the path's API: problem+json on /v3, v1 or v2 bodies elsewhere. */
   const errorFor = (c: Context<AppEnv>, error: ApiError, version: ApiVersion) =>
     isPlatformPath(c.req.path) ? problemResponse(c, error) : errorResponse(c, error, version);
-  app.use(requestId());
+  app.use(requestIds());
   app.use(
     methodNotAllowed({
       app,

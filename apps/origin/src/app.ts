@@ -1,7 +1,6 @@
-import { lenientPath } from "@scangate/core/http";
+import { lenientPath, requestIds } from "@scangate/core/http";
 import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
-import { requestId } from "hono/request-id";
 import { requireAccount } from "./http/auth";
 import { requirePlatformAccount } from "./http/platform-auth";
 import type { AppEnv } from "./http/context";
@@ -28,7 +27,7 @@ export function createApp(deps: AppDeps = {}): Hono<AppEnv> {
   app.onError(handleError);
   app.notFound(handleNotFound);
 
-  app.use(requestId());
+  app.use(requestIds());
   app.use(
     methodNotAllowed({
       app,

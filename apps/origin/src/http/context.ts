@@ -8,6 +8,8 @@ import type { PlatformCaller } from "./platform-auth";
 export type AppEnv = {
   Bindings: Env;
   Variables: {
+    /** X-Request-Id of this request and its answer (core http/request-id.ts), in error log lines. */
+    requestId: string;
     services: Services;
     /** Set by the auth middleware on /api routes. */
     account: OriginAccount;

@@ -7,3 +7,4 @@ export * from "./http-exceptions";
 export * from "./paths";
 export * from "./timestamps";
 export * from "./request-limits";
+export * from "./request-id";
