@@ -68,7 +68,7 @@ export async function countedPage<Row>(
 ): Promise<CountedPage<Row>> {
   const key = keyOf(count);
   const known = key === null ? undefined : kept.get(key);
-  const counting = db.prepare(count.sql).bind(...count.params);
+  const counting = () => db.prepare(count.sql).bind(...count.params);
   if (known && key !== null) {
     const [datasetResult, pageResult] = await db.batch([db.prepare(DATASET_SQL), page]);
     const rows = (pageResult?.results ?? []) as Row[];
@@ -78,13 +78,17 @@ export async function countedPage<Row>(
     }
     // Reseeded since: this total is stale.
     kept.delete(key);
-    const [datasetNow, countResult] = await db.batch([db.prepare(DATASET_SQL), counting]);
+    const [datasetNow, countResult] = await db.batch([db.prepare(DATASET_SQL), counting()]);
     const total = firstNumber(countResult);
     const dataset = datasetOf(datasetNow);
     if (dataset !== null) keep(key, { dataset, total });
     return { total, rows };
   }
-  const [datasetResult, countResult, pageResult] = await db.batch([db.prepare(DATASET_SQL), counting, page]);
+  const [datasetResult, countResult, pageResult] = await db.batch([
+    db.prepare(DATASET_SQL),
+    counting(),
+    page,
+  ]);
   const total = firstNumber(countResult);
   const dataset = datasetOf(datasetResult);
   if (key !== null && dataset !== null) keep(key, { dataset, total });
