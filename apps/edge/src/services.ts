@@ -11,6 +11,8 @@ import { edgeDb, type EdgeDb } from "./db/client";
 import { meteredD1 } from "./db/statement-meter";
 import type { Env } from "./env";
 import { JobStore } from "./jobs/store";
+import { CreditHolds } from "./quota/holds";
+import { LeasedLedger } from "./quota/leases";
 import { D1QuotaLedger, type QuotaLedger } from "./quota/ledger";
 import type { RateLimiter } from "./ratelimit/interface";
 import { bindingRateLimiter, WorkersRateLimiter } from "./ratelimit/workers";
@@ -75,6 +77,8 @@ export interface ServiceOverrides {
   pause?: (ms: number) => Promise<void>;
   cache?: DocumentCache;
   quota?: QuotaLedger;
+  /** How a credit lease waits out its time before it is settled (quota/leases.ts). */
+  leaseWait?: (ms: number) => Promise<void>;
 }
 
 /** Base URL of the origin behind the service binding (the host is not resolved, only routed). */
@@ -139,6 +143,16 @@ function platformFrom(
   );
 }
 
+/** The tenants' ledger in D1, with busy tenants charged from credit leases (quota/leases.ts). */
+function leasedLedger(
+  db: EdgeDb,
+  clock: Clock,
+  wait: ((ms: number) => Promise<void>) | undefined,
+): QuotaLedger {
+  const ledger = new D1QuotaLedger(db, clock);
+  return new LeasedLedger(ledger, new CreditHolds(db, ledger), clock, wait);
+}
+
 /** The one place that picks each implementation from the bindings. */
 export function createServices(env: Env, config: EdgeConfig, overrides: ServiceOverrides = {}): EdgeServices {
   const clock = overrides.clock ?? systemClock;
@@ -163,7 +177,7 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
     annotations: new AnnotationStore(db, clock),
     endedSessions: new EndedSessions(db),
     jobs: new JobStore(db, clock),
-    quota: overrides.quota ?? new D1QuotaLedger(db, clock),
+    quota: overrides.quota ?? leasedLedger(db, clock, overrides.leaseWait),
     rateLimiter: overrides.rateLimiter ?? new WorkersRateLimiter(env, config.rateTiers),
     accountReads:
       overrides.accountReads ??

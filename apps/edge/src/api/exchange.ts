@@ -2,6 +2,7 @@ import { ApiError, MAX_REQUEST_BODY_BYTES } from "@scangate/core";
 import { requestTarget } from "@scangate/core/http";
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
+import { deferFor } from "../middleware/tenant-auth";
 import type { Charge } from "../quota/ledger";
 import { type QuotaState, secondsUntilReset } from "../tenants/periods";
 import { type Relayed, relayJson } from "../upstream/relay";
@@ -28,7 +29,7 @@ export async function chargeRequest(c: ApiContext): Promise<Charge | null> {
   const cost = c.get("cost");
   if (cost === 0) return null;
   const services = c.get("services");
-  const result = await services.quota.charge(c.get("tenant").id, cost);
+  const result = await services.quota.charge(c.get("tenant").id, cost, { defer: deferFor(c) });
   if (result.ok) {
     noteQuota(c, result.charge.quota);
     c.get("usage").quotaSpent += cost;

@@ -1,0 +1,179 @@
+import type { Clock } from "@scangate/core/http";
+import type { Defer } from "../auth/tenant-auth";
+import type { QuotaState } from "../tenants/periods";
+import type { CreditHolds } from "./holds";
+import type { Charge, ChargeOptions, ChargeResult, QuotaLedger } from "./ledger";
+
+/** How long a lease answers charges before what is left of it goes back to the tenant. */
+export const LEASE_MS = 2_000;
+/** A tenant's charges in this isolate within LEASE_MS that make it busy enough to lease. */
+export const BUSY_CHARGES = 16;
+/** A lease covers this many charges of the cost that took it. */
+export const LEASE_CHARGES = 16;
+/**
+ * A lease is taken only while this many leases' worth of allowance stays unspent beyond it, so a
+ * tenant near the end of its allowance is charged request by request, exactly, and credits
+ * leased in one isolate rarely refuse a request in another.
+ */
+export const LEASE_HEADROOM = 4;
+
+/** How many tenants' recent charge counts an isolate keeps. */
+const BUSY_TENANTS_MAX = 10_000;
+
+const wallClockWait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+interface Lease {
+  /** The ledger's charge of the whole lease. */
+  readonly charge: Charge;
+  readonly holdId: string;
+  readonly endsAt: number;
+  left: number;
+  open: boolean;
+}
+
+/**
+ * Credit leases: a busy tenant's charges are taken from a block of credits this isolate charged
+ * at once, instead of one D1 write per request. A lease is an ordinary charge of the ledger plus
+ * a credit hold (quota/holds.ts); after LEASE_MS what was not spent goes back through the hold,
+ * and a hold whose isolate died is released by the maintenance cron (all of it: the tenant is
+ * never charged for credits it may not have spent). Quotas stay exact as an upper bound; while a
+ * lease is open the ledger's `used` counts its unspent credits too, for at most LEASE_MS. A
+ * quiet tenant, or one within LEASE_HEADROOM leases of its allowance, is charged per request.
+ */
+export class LeasedLedger implements QuotaLedger {
+  private readonly leases = new Map<string, Lease>();
+  private readonly taking = new Map<string, Promise<Lease | null>>();
+  private readonly recent = new Map<string, { since: number; charges: number; busy: boolean }>();
+  /** The lease each charge it answered came from (a refund goes back to an open lease). */
+  private readonly leased = new WeakMap<Charge, Lease>();
+
+  constructor(
+    private readonly ledger: QuotaLedger,
+    private readonly holds: CreditHolds,
+    private readonly clock: Clock,
+    /** How a lease waits out its time (tests replace it). */
+    private readonly wait: (ms: number) => Promise<void> = wallClockWait,
+  ) {}
+
+  async charge(tenantId: string, cost: number, options: ChargeOptions = {}): Promise<ChargeResult> {
+    const now = this.clock.now();
+    const busy = this.count(tenantId, now);
+    const spent = this.spend(tenantId, cost, now);
+    if (spent) return spent;
+    const { defer } = options;
+    if (defer && options.reserve === undefined && busy) {
+      const taking = this.taking.get(tenantId);
+      // The request that takes the lease is answered from it first.
+      const leased = taking
+        ? (await taking) && this.spend(tenantId, cost, this.clock.now())
+        : await this.take(tenantId, cost, now, defer);
+      if (leased) return leased;
+    }
+    return this.ledger.charge(tenantId, cost, options);
+  }
+
+  async refund(charge: Charge): Promise<void> {
+    const lease = this.leased.get(charge);
+    if (lease?.open) {
+      lease.left += charge.cost;
+      return;
+    }
+    await this.ledger.refund(charge);
+  }
+
+  /** The ledger's quota, less what this isolate's open lease holds unspent. */
+  async current(tenantId: string): Promise<QuotaState | null> {
+    const quota = await this.ledger.current(tenantId);
+    const lease = this.leases.get(tenantId);
+    if (!quota || !lease?.open || lease.charge.quota.resetsAt !== quota.resetsAt) return quota;
+    return { ...quota, used: Math.max(0, quota.used - lease.left) };
+  }
+
+  /**
+   * Counts a charge of the tenant; true when it is busy enough to lease: more than BUSY_CHARGES
+   * in this window of LEASE_MS, or in the one just before it (a busy tenant stays busy).
+   */
+  private count(tenantId: string, now: number): boolean {
+    let recent = this.recent.get(tenantId);
+    if (!recent || now - recent.since >= LEASE_MS) {
+      if (!recent && this.recent.size >= BUSY_TENANTS_MAX) this.recent.clear();
+      const wasBusy =
+        recent !== undefined && now - recent.since < 2 * LEASE_MS && recent.charges > BUSY_CHARGES;
+      recent = { since: now, charges: 0, busy: wasBusy };
+      this.recent.set(tenantId, recent);
+    }
+    recent.charges += 1;
+    if (recent.charges > BUSY_CHARGES) recent.busy = true;
+    return recent.busy;
+  }
+
+  /** A charge from the tenant's open lease, or null when it has none that covers `cost`. */
+  private spend(tenantId: string, cost: number, now: number): ChargeResult | null {
+    const lease = this.leases.get(tenantId);
+    if (!lease?.open || lease.left < cost || now >= lease.endsAt) return null;
+    const { quota } = lease.charge;
+    // A lease taken before the period ended does not spend into the next one.
+    if (quota.resetsAt !== null && now >= quota.resetsAt) return null;
+    lease.left -= cost;
+    const charge: Charge = { tenantId, cost, quota: { ...quota, used: quota.used - lease.left } };
+    this.leased.set(charge, lease);
+    return { ok: true, charge };
+  }
+
+  /**
+   * Takes a lease for the tenant (one at a time per tenant): a ledger charge and its hold. Gives
+   * the charge of `cost` from it for the request that took it, or null when none was taken.
+   */
+  private async take(
+    tenantId: string,
+    cost: number,
+    now: number,
+    defer: Defer,
+  ): Promise<ChargeResult | null> {
+    const size = cost * LEASE_CHARGES;
+    const taking = (async (): Promise<Lease | null> => {
+      const result = await this.ledger.charge(tenantId, size, { reserve: size * LEASE_HEADROOM });
+      if (!result.ok) return null;
+      let holdId: string;
+      try {
+        holdId = await this.holds.open(result.charge, now);
+      } catch (error) {
+        // Without its hold a lease could not be given back if this isolate died: none is taken.
+        await this.ledger.refund(result.charge);
+        throw error;
+      }
+      const lease: Lease = { charge: result.charge, holdId, endsAt: now + LEASE_MS, left: size, open: true };
+      this.leases.set(tenantId, lease);
+      defer(() => this.wait(LEASE_MS).then(() => this.settle(tenantId, lease)));
+      return lease;
+    })();
+    let first: ChargeResult | null = null;
+    // A lease that could not be taken leaves its requests to ordinary charges.
+    const shared = taking
+      .catch((error: unknown) => {
+        console.error("quota lease failed", error instanceof Error ? error.message : error);
+        return null;
+      })
+      .then((lease) => {
+        this.taking.delete(tenantId);
+        if (lease) first = this.spend(tenantId, cost, this.clock.now());
+        return lease;
+      });
+    this.taking.set(tenantId, shared);
+    await shared;
+    return first;
+  }
+
+  /** Ends a lease: what it did not spend goes back to the tenant with its hold. */
+  private async settle(tenantId: string, lease: Lease): Promise<void> {
+    lease.open = false;
+    if (this.leases.get(tenantId) === lease) this.leases.delete(tenantId);
+    const spent = lease.charge.cost - lease.left;
+    try {
+      await this.holds.settle(lease.holdId, lease.charge, spent);
+    } catch (error) {
+      // The hold stays, and the maintenance cron gives the whole lease back when it expires.
+      console.error("quota lease settle failed", error instanceof Error ? error.message : error);
+    }
+  }
+}
