@@ -25,7 +25,8 @@ const wallClockWait = (ms: number) => new Promise<void>((resolve) => setTimeout(
 interface Lease {
   /** The ledger's charge of the whole lease. */
   readonly charge: Charge;
-  readonly holdId: string;
+  /** Its credit hold, written off the request's path; null when the write failed. */
+  readonly hold: Promise<string | null>;
   readonly endsAt: number;
   left: number;
   open: boolean;
@@ -34,9 +35,9 @@ interface Lease {
 /**
  * Credit leases: a busy tenant's charges are taken from a block of credits this isolate charged
  * at once, instead of one D1 write per request. A lease is an ordinary charge of the ledger plus
- * a credit hold (quota/holds.ts); after LEASE_MS what was not spent goes back through the hold,
- * and a hold whose isolate died is released by the maintenance cron (all of it: the tenant is
- * never charged for credits it may not have spent). Quotas stay exact as an upper bound; while a
+ * a credit hold (quota/holds.ts), written in the background; after LEASE_MS what was not spent
+ * goes back through the hold, and a hold whose isolate died is released by the maintenance cron
+ * (all of it: the tenant is never charged for credits it may not have spent). Quotas stay exact as an upper bound; while a
  * lease is open the ledger's `used` counts its unspent credits too, for at most LEASE_MS. A
  * quiet tenant, or one within LEASE_HEADROOM leases of its allowance, is charged per request.
  */
@@ -134,17 +135,27 @@ export class LeasedLedger implements QuotaLedger {
     const taking = (async (): Promise<Lease | null> => {
       const result = await this.ledger.charge(tenantId, size, { reserve: size * LEASE_HEADROOM });
       if (!result.ok) return null;
-      let holdId: string;
-      try {
-        holdId = await this.holds.open(result.charge, now);
-      } catch (error) {
-        // Without its hold a lease could not be given back if this isolate died: none is taken.
-        await this.ledger.refund(result.charge);
-        throw error;
-      }
-      const lease: Lease = { charge: result.charge, holdId, endsAt: now + LEASE_MS, left: size, open: true };
+      // The hold is written in the background, like the settling: the request that takes a lease
+      // runs one statement for it on its path, as a charge of its own would.
+      let holdWritten: (id: string | null) => void = () => undefined;
+      const lease: Lease = {
+        charge: result.charge,
+        hold: new Promise((resolve) => (holdWritten = resolve)),
+        endsAt: now + LEASE_MS,
+        left: size,
+        open: true,
+      };
       this.leases.set(tenantId, lease);
-      defer(() => this.wait(LEASE_MS).then(() => this.settle(tenantId, lease)));
+      defer(async () => {
+        holdWritten(
+          await this.holds.open(result.charge, now).catch((error: unknown) => {
+            console.error("quota lease hold failed", error instanceof Error ? error.message : error);
+            return null;
+          }),
+        );
+        await this.wait(LEASE_MS);
+        await this.settle(tenantId, lease);
+      });
       return lease;
     })();
     let first: ChargeResult | null = null;
@@ -164,15 +175,20 @@ export class LeasedLedger implements QuotaLedger {
     return first;
   }
 
-  /** Ends a lease: what it did not spend goes back to the tenant with its hold. */
+  /**
+   * Ends a lease: what it did not spend goes back to the tenant with its hold, or straight to the
+   * ledger when the hold could not be written.
+   */
   private async settle(tenantId: string, lease: Lease): Promise<void> {
     lease.open = false;
     if (this.leases.get(tenantId) === lease) this.leases.delete(tenantId);
     const spent = lease.charge.cost - lease.left;
     try {
-      await this.holds.settle(lease.holdId, lease.charge, spent);
+      const holdId = await lease.hold;
+      if (holdId !== null) await this.holds.settle(holdId, lease.charge, spent);
+      else if (lease.left > 0) await this.ledger.refund({ ...lease.charge, cost: lease.left });
     } catch (error) {
-      // The hold stays, and the maintenance cron gives the whole lease back when it expires.
+      // A hold that stays is released whole by the maintenance cron when it expires.
       console.error("quota lease settle failed", error instanceof Error ? error.message : error);
     }
   }
