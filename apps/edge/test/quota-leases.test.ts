@@ -1,3 +1,4 @@
+import { v1RateLimitErrorSchema } from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Defer } from "../src/auth/tenant-auth";
@@ -241,5 +242,62 @@ describe("credit leases behind the API", () => {
     const statements = responses.map((r) => Number(r.headers.get("X-D1-Statements")));
     expect(statements.filter((n) => n === 1).length).toBeGreaterThanOrEqual(LEASE_CHARGES - 1);
     expect(await ledgerRow(tenant.id)).toEqual({ used: misses, holds: 0, held: 0 });
+  });
+});
+
+describe("a refusal that credits still held would cover", () => {
+  const SEARCH_OK = {
+    status: "ok",
+    metadata: { count: 0, query: "*", backend_time: 1, page: 1, pages: 0 },
+    results: [],
+  };
+  const search = (tenant: { api_id: string; api_secret: string }) =>
+    buildRequest("POST", "/api/v1/search/ipv4", { body: { query: "*" }, auth: tenantAuth(tenant) });
+
+  it("is a 429 that says so, with a Retry-After of seconds, and the charge passes once the hold settles", async () => {
+    const edge = testEdge();
+    edge.upstream.answer(() => json(200, SEARCH_OK));
+    const tenant = await createTenant({ allowance: 10 }, edge.fetch);
+    // Another isolate's lease of 4 credits, as it stands in D1: charged, with its hold.
+    const db = edgeDb(env.DB);
+    const ledger = new D1QuotaLedger(db, edge.clock);
+    const holds = new CreditHolds(db, ledger);
+    const lease = await ledger.charge(tenant.id, 4);
+    if (!lease.ok) throw new Error("lease refused");
+    const holdId = await holds.open(lease.charge, edge.clock.now());
+    for (let i = 0; i < 6; i++) expect((await edge.fetch(search(tenant))).status).toBe(200);
+
+    const refused = await edge.fetch(search(tenant));
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("Retry-After")).toBe(String(Math.ceil(LEASE_MS / 1000)));
+    expect(v1RateLimitErrorSchema.parse(await refused.json())).toEqual({
+      error_code: 429,
+      status: "error",
+      error_type: "quota_exceeded",
+      error: "The rest of your quota is held by requests still in flight; retry in a few seconds.",
+    });
+    expect(await ledgerRow(tenant.id)).toEqual({ used: 10, holds: 1, held: 4 });
+
+    // The lease ends having spent one credit: three come back, and the next search passes.
+    await holds.settle(holdId, lease.charge, 1);
+    expect((await edge.fetch(search(tenant))).status).toBe(200);
+    expect(await ledgerRow(tenant.id)).toEqual({ used: 8, holds: 0, held: 0 });
+  });
+
+  it("is the ordinary quota 429 when the held credits would not cover the charge", async () => {
+    const edge = testEdge();
+    edge.upstream.answer(() => json(200, SEARCH_OK));
+    const tenant = await createTenant({ allowance: 10, period: "daily" }, edge.fetch);
+    const db = edgeDb(env.DB);
+    const ledger = new D1QuotaLedger(db, edge.clock);
+    const lease = await ledger.charge(tenant.id, 10);
+    if (!lease.ok) throw new Error("charge refused");
+    const refused = await edge.fetch(search(tenant));
+    expect(refused.status).toBe(429);
+    const resetsAt = Date.parse(tenant.resets_at ?? "");
+    expect(Number(refused.headers.get("Retry-After"))).toBe(Math.ceil((resetsAt - edge.clock.now()) / 1000));
+    expect(v1RateLimitErrorSchema.parse(await refused.json()).error).toBe(
+      "You have used your full quota for this billing period.",
+    );
   });
 });

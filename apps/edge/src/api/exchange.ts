@@ -3,6 +3,7 @@ import { requestTarget } from "@scangate/core/http";
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
 import { deferFor } from "../middleware/tenant-auth";
+import { LEASE_MS } from "../quota/leases";
 import type { Charge } from "../quota/ledger";
 import { type QuotaState, secondsUntilReset } from "../tenants/periods";
 import { type Relayed, relayJson } from "../upstream/relay";
@@ -21,9 +22,14 @@ function noteQuota(c: ApiContext, quota: QuotaState): void {
   c.get("services").auth.rememberQuota(c.get("tenant").apiId, quota);
 }
 
+/** Retry-After of a refusal that held credits would have covered: a lease's time, rounded up. */
+const HELD_RETRY_AFTER_SECONDS = Math.ceil(LEASE_MS / 1000);
+const HELD_MESSAGE = "The rest of your quota is held by requests still in flight; retry in a few seconds.";
+
 /**
  * Charges the route's cost (set when the route was matched; nothing for free routes). An exhausted allowance is a 429
- * `quota_exceeded` with Retry-After until the reset (none for one-time credits).
+ * `quota_exceeded` with Retry-After until the reset (none for one-time credits); one that credits
+ * still held (quota/holds.ts, quota/leases.ts) would cover says so, with a Retry-After of seconds.
  */
 export async function chargeRequest(c: ApiContext): Promise<Charge | null> {
   const cost = c.get("cost");
@@ -37,7 +43,13 @@ export async function chargeRequest(c: ApiContext): Promise<Charge | null> {
   }
   if (result.reason === "no_tenant") throw new ApiError("unauthorized");
   noteQuota(c, result.quota);
-  const retryAfter = secondsUntilReset(result.quota, services.clock.now());
+  const { quota, held } = result;
+  if (quota.used - held + cost <= quota.allowance) {
+    // What is left is held by calls in flight or another isolate's lease: back within seconds.
+    c.header("Retry-After", String(HELD_RETRY_AFTER_SECONDS));
+    throw new ApiError("quota_exceeded", HELD_MESSAGE);
+  }
+  const retryAfter = secondsUntilReset(quota, services.clock.now());
   if (retryAfter !== null) c.header("Retry-After", String(retryAfter));
   throw new ApiError("quota_exceeded");
 }

@@ -14,7 +14,16 @@ export interface Charge {
 
 export type ChargeResult =
   | { ok: true; charge: Charge }
-  | { ok: false; reason: "exhausted"; quota: QuotaState }
+  | {
+      ok: false;
+      reason: "exhausted";
+      quota: QuotaState;
+      /**
+       * Credits of the tenant's still held by calls in flight or by credit leases (quota/holds.ts,
+       * quota/leases.ts), which may come back within seconds.
+       */
+      held: number;
+    }
   | { ok: false; reason: "no_tenant" };
 
 export interface ChargeOptions {
@@ -86,7 +95,10 @@ export class D1QuotaLedger implements QuotaLedger {
     if (row) return { ok: true, charge: { tenantId, cost, quota: row } };
     const current = await this.read(tenantId);
     if (!current || current.disabled) return { ok: false, reason: "no_tenant" };
-    return { ok: false, reason: "exhausted", quota: effectiveQuota(current, now) };
+    const quota = effectiveQuota(current, now);
+    // Holds of a period that has ended hold nothing of this one.
+    const held = quota.resetsAt === current.resetsAt ? current.held : 0;
+    return { ok: false, reason: "exhausted", quota, held };
   }
 
   /** Gives a charge back, unless its period has ended meanwhile (a new period starts clean). */
@@ -112,6 +124,10 @@ export class D1QuotaLedger implements QuotaLedger {
           resetsAt: tenants.resetsAt,
           period: tenants.period,
           disabled: tenants.disabled,
+          // Qualified by hand: Drizzle leaves a one-table select's columns bare, which inside the
+          // subquery would name the hold's own columns.
+          held: sql<number>`(select coalesce(sum(h.credits), 0) from credit_holds h
+            where h.tenant_id = "tenants"."id" and h.resets_at is "tenants"."resets_at")`,
         })
         .from(tenants)
         .where(eq(tenants.id, tenantId))
