@@ -6,6 +6,7 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import type { AppEnv } from "./app-env";
 import { runMetered, StatementMeter } from "./db/statement-meter";
 import { errorResponse, renderedError } from "./http/errors";
+import { RememberedRoutes } from "./http/remembered-routes";
 import { isPlatformPath, problemResponse } from "./http/problem";
 import { registerAdminRoutes, registerApiRoutes } from "./api/define-route";
 import { adminAuth } from "./middleware/admin-auth";
@@ -34,7 +35,7 @@ export type { AppEnv } from "./app-env";
  * the bearer admin token.
  */
 export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Hono<AppEnv> {
-  const app = new Hono<AppEnv>({ getPath: lenientPath });
+  const app = new Hono<AppEnv>({ getPath: lenientPath, router: new RememberedRoutes() });
   /** An error in the shape of the path's API: problem+json on /v3, v1 or v2 bodies elsewhere. */
   const errorFor = (c: Context<AppEnv>, error: ApiError, version: ApiVersion) =>
     isPlatformPath(c.req.path) ? problemResponse(c, error) : errorResponse(c, error, version);

@@ -3,6 +3,7 @@ import { type BasicCredentials, parseBasicAuth } from "@scangate/core/http";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
 import type { Defer } from "../auth/tenant-auth";
+import { BoundedMemo } from "../http/bounded-memo";
 import type { TenantRow } from "../db/schema";
 import { unmetered } from "../db/statement-meter";
 import { effectiveQuota } from "../tenants/periods";
@@ -18,15 +19,11 @@ const PARSED_HEADERS_MAX = 256;
  * a team's clients send the same few values on every request. Only the decoding is kept; the
  * authenticator still checks the secret (and a disabled or deleted tenant) on every request.
  */
-function credentialsOf(request: Request, parsed: Map<string, BasicCredentials | null>) {
+function credentialsOf(request: Request, parsed: BoundedMemo<BasicCredentials | null>) {
   const header = request.headers.get("Authorization");
   if (header === null) return null;
   const known = parsed.get(header);
-  if (known !== undefined) return known;
-  const credentials = parseBasicAuth(request);
-  if (parsed.size >= PARSED_HEADERS_MAX) parsed.clear();
-  parsed.set(header, credentials);
-  return credentials;
+  return known !== undefined ? known : parsed.remember(header, parseBasicAuth(request));
 }
 
 /** The scheme of an Authorization value, lower-cased ("basic", "bearer", ...). */
@@ -66,7 +63,7 @@ const BEARER_ON_LEGACY =
  * `WWW-Authenticate` challenge; both bodies come from core's error table.
  */
 export function tenantAuth(): MiddlewareHandler<AppEnv> {
-  const parsed = new Map<string, BasicCredentials | null>();
+  const parsed = new BoundedMemo<BasicCredentials | null>(PARSED_HEADERS_MAX);
   return async function tenantAuth(c, next) {
     const services = c.get("services");
     const credentials = credentialsOf(c.req.raw, parsed);

@@ -11,10 +11,18 @@ import { serveCachedDocument } from "../../api/cached-document";
 import { defineApiRoute } from "../../api/define-route";
 import { chargedRelay, upstreamPath } from "../../api/exchange";
 import { UNKNOWN_CERTIFICATE_ENTRY } from "../../cache/bulk-merge";
+import { BoundedMemo } from "../../http/bounded-memo";
 import { renderedError } from "../../http/errors";
 import { relayedResponse } from "../../upstream/relay";
 import { z } from "zod";
 import { component } from "../../openapi/components";
+
+/**
+ * The view's parameters by path, parsed once while remembered: a team's clients ask for the same
+ * documents over and over, and the parse depends on the path alone (paths up to 256 characters,
+ * far longer than any id of an index).
+ */
+const parsedPaths = new BoundedMemo<ReturnType<typeof viewParamsSchema.safeParse>>(1024, 256);
 
 /**
  * GET /api/v1/view/:index/:id through the shared cache. A certificate row is the same one bulk
@@ -34,7 +42,9 @@ export const viewRoute = defineApiRoute({
     z.union([ipv4DocumentSchema, websiteDocumentSchema, certificateDocumentSchema]),
   ),
   handler: async (c) => {
-    const params = viewParamsSchema.safeParse(c.req.param());
+    const params =
+      parsedPaths.get(c.req.path) ??
+      parsedPaths.remember(c.req.path, viewParamsSchema.safeParse(c.req.param()));
     if (!params.success || requestTarget(c.req.url).search !== "") {
       return relayedResponse(await chargedRelay(c, { method: "GET", path: upstreamPath(c) }));
     }
