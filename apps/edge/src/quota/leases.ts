@@ -37,9 +37,10 @@ interface Lease {
  * at once, instead of one D1 write per request. A lease is an ordinary charge of the ledger plus
  * a credit hold (quota/holds.ts), written in the background; after LEASE_MS what was not spent
  * goes back through the hold, and a hold whose isolate died is released by the maintenance cron
- * (all of it: the tenant is never charged for credits it may not have spent). Quotas stay exact as an upper bound; while a
- * lease is open the ledger's `used` counts its unspent credits too, for at most LEASE_MS. A
- * quiet tenant, or one within LEASE_HEADROOM leases of its allowance, is charged per request.
+ * (all of it: the tenant is never charged for credits it may not have spent). The allowance
+ * stays a hard limit; while a lease is open the ledger's `used` counts its unspent credits too,
+ * for at most LEASE_MS. A quiet tenant, or one within LEASE_HEADROOM leases of its allowance, is
+ * charged request by request.
  */
 export class LeasedLedger implements QuotaLedger {
   private readonly leases = new Map<string, Lease>();
