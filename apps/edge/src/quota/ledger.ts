@@ -52,6 +52,7 @@ export interface QuotaLedger {
 function chargeStatement(db: EdgeDb) {
   const now = sql.placeholder("now");
   const cost = sql.placeholder("cost");
+  const reserve = sql.placeholder("reserve");
   const expired = sql`(${tenants.resetsAt} is not null and ${tenants.resetsAt} <= ${now})`;
   const nextResetForPeriod = sql`case ${tenants.period} when 'daily' then ${sql.placeholder("nextDaily")} else ${sql.placeholder("nextMonthly")} end`;
   return db
@@ -64,7 +65,7 @@ function chargeStatement(db: EdgeDb) {
       and(
         eq(tenants.id, sql.placeholder("tenantId")),
         eq(tenants.disabled, false),
-        sql`(case when ${expired} then 0 else ${tenants.used} end) + ${cost} + ${sql.placeholder("reserve")} <= ${tenants.allowance}`,
+        sql`(case when ${expired} then 0 else ${tenants.used} end) + ${cost} + ${reserve} <= ${tenants.allowance}`,
       ),
     )
     .returning({ used: tenants.used, allowance: tenants.allowance, resetsAt: tenants.resetsAt })
