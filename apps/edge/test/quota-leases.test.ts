@@ -217,6 +217,37 @@ describe("credit leases", () => {
     await fixture.endLeases();
     expect(await ledgerRow(tenant.id)).toEqual({ used: BUSY_CHARGES + 3, holds: 0, held: 0 });
   });
+
+  it("charges per request when the lease's own charge fails", async () => {
+    const tenant = await createTenant({ allowance: 1_000 }, testEdge().fetch);
+    const failing = new FailingD1();
+    const fixture = leasedLedger(failing.wrap(env.DB));
+    await chargeTimes(fixture, tenant.id, BUSY_CHARGES);
+    failing.failWhen(/update "tenants"/i, 1);
+    const charged = await fixture.charge(tenant.id);
+    expect(charged.result).toMatchObject({ ok: true, charge: { cost: 1 } });
+    expect(failing.failed).toHaveLength(1);
+    expect(fixture.openLeases()).toBe(0);
+    expect(await ledgerRow(tenant.id)).toEqual({ used: BUSY_CHARGES + 1, holds: 0, held: 0 });
+  });
+
+  it("leaves the hold for maintenance when a lease cannot be settled, which gives it all back", async () => {
+    const tenant = await createTenant({ allowance: 1_000 }, testEdge().fetch);
+    const failing = new FailingD1();
+    const fixture = leasedLedger(failing.wrap(env.DB));
+    await chargeTimes(fixture, tenant.id, BUSY_CHARGES + 1);
+    await fixture.holdsWritten();
+    failing.failWhen(/delete from "credit_holds"/i, 1);
+    await fixture.endLeases();
+    expect(failing.failed).toHaveLength(1);
+    expect(await ledgerRow(tenant.id)).toEqual({
+      used: BUSY_CHARGES + LEASE_CHARGES,
+      holds: 1,
+      held: LEASE_CHARGES,
+    });
+    await fixture.holds.expire(fixture.clock.now() + CREDIT_HOLD_TTL_MS);
+    expect(await ledgerRow(tenant.id)).toEqual({ used: BUSY_CHARGES, holds: 0, held: 0 });
+  });
 });
 
 describe("credit leases behind the API", () => {

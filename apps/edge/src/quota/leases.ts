@@ -25,8 +25,6 @@ const wallClockWait = (ms: number) => new Promise<void>((resolve) => setTimeout(
 interface Lease {
   /** The ledger's charge of the whole lease. */
   readonly charge: Charge;
-  /** Its credit hold, written off the request's path; null when the write failed. */
-  readonly hold: Promise<string | null>;
   readonly endsAt: number;
   left: number;
   open: boolean;
@@ -136,26 +134,17 @@ export class LeasedLedger implements QuotaLedger {
     const taking = (async (): Promise<Lease | null> => {
       const result = await this.ledger.charge(tenantId, size, { reserve: size * LEASE_HEADROOM });
       if (!result.ok) return null;
+      const lease: Lease = { charge: result.charge, endsAt: now + LEASE_MS, left: size, open: true };
+      this.leases.set(tenantId, lease);
       // The hold is written in the background, like the settling: the request that takes a lease
       // runs one statement for it on its path, as a charge of its own would.
-      let holdWritten: (id: string | null) => void = () => undefined;
-      const lease: Lease = {
-        charge: result.charge,
-        hold: new Promise((resolve) => (holdWritten = resolve)),
-        endsAt: now + LEASE_MS,
-        left: size,
-        open: true,
-      };
-      this.leases.set(tenantId, lease);
       defer(async () => {
-        holdWritten(
-          await this.holds.open(result.charge, now).catch((error: unknown) => {
-            console.error("quota lease hold failed", error instanceof Error ? error.message : error);
-            return null;
-          }),
-        );
+        const holdId = await this.holds.open(result.charge, now).catch((error: unknown) => {
+          console.error("quota lease hold failed", error instanceof Error ? error.message : error);
+          return null;
+        });
         await this.wait(LEASE_MS);
-        await this.settle(tenantId, lease);
+        await this.settle(tenantId, lease, holdId);
       });
       return lease;
     })();
@@ -180,12 +169,11 @@ export class LeasedLedger implements QuotaLedger {
    * Ends a lease: what it did not spend goes back to the tenant with its hold, or straight to the
    * ledger when the hold could not be written.
    */
-  private async settle(tenantId: string, lease: Lease): Promise<void> {
+  private async settle(tenantId: string, lease: Lease, holdId: string | null): Promise<void> {
     lease.open = false;
     if (this.leases.get(tenantId) === lease) this.leases.delete(tenantId);
     const spent = lease.charge.cost - lease.left;
     try {
-      const holdId = await lease.hold;
       if (holdId !== null) await this.holds.settle(holdId, lease.charge, spent);
       else if (lease.left > 0) await this.ledger.refund({ ...lease.charge, cost: lease.left });
     } catch (error) {

@@ -34,8 +34,9 @@ export function testClock(): ManualClock {
 
 /**
  * The edge app with test infrastructure: a manual clock, the fault-injecting network in front
- * of the real origin, no burst limit unless asked, short credit leases, and extra vars. Each request's background
- * work (usage, revalidation) is awaited before its response is handed back, so tests see it.
+ * of the real origin, no burst limit unless asked, short credit leases, and extra vars. Each
+ * request's background work (usage, revalidation) is awaited before its response is handed
+ * back, so tests see it.
  */
 export function testEdge(
   options: {
