@@ -204,6 +204,28 @@ describe("credit leases", () => {
     expect(await ledgerRow(tenant.id)).toEqual({ used: BUSY_CHARGES, holds: 0, held: 0 });
   });
 
+  it("charges a held call through the ledger beside an open lease, so an isolate's death gives each credit back once", async () => {
+    const tenant = await createTenant({ allowance: 1_000 }, testEdge().fetch);
+    const fixture = leasedLedger();
+    await chargeTimes(fixture, tenant.id, BUSY_CHARGES + 1);
+    await fixture.holdsWritten();
+    const meter = new StatementMeter();
+    const held = await runMetered(meter, () =>
+      fixture.leased.charge(tenant.id, 5, { defer: fixture.defer, held: true }),
+    );
+    if (!held.ok) throw new Error("held charge refused");
+    expect(meter.statements).toBe(1);
+    await fixture.holds.open(held.charge, fixture.clock.now());
+    expect(await ledgerRow(tenant.id)).toEqual({
+      used: BUSY_CHARGES + LEASE_CHARGES + 5,
+      holds: 2,
+      held: LEASE_CHARGES + 5,
+    });
+    // Neither settled: maintenance gives back the lease and the call, each once.
+    expect(await fixture.holds.expire(fixture.clock.now() + CREDIT_HOLD_TTL_MS)).toBe(2);
+    expect(await ledgerRow(tenant.id)).toEqual({ used: BUSY_CHARGES, holds: 0, held: 0 });
+  });
+
   it("gives a lease back through the ledger when its hold could not be written", async () => {
     const tenant = await createTenant({ allowance: 1_000 }, testEdge().fetch);
     const failing = new FailingD1();

@@ -30,12 +30,13 @@ const HELD_MESSAGE = "The rest of your quota is held by requests still in flight
  * Charges the route's cost (set when the route was matched; nothing for free routes). An exhausted allowance is a 429
  * `quota_exceeded` with Retry-After until the reset (none for one-time credits); one that credits
  * still held (quota/holds.ts, quota/leases.ts) would cover says so, with a Retry-After of seconds.
+ * `held`: the caller records the charge in a credit hold of its own (ChargeOptions).
  */
-export async function chargeRequest(c: ApiContext): Promise<Charge | null> {
+export async function chargeRequest(c: ApiContext, options: { held?: boolean } = {}): Promise<Charge | null> {
   const cost = c.get("cost");
   if (cost === 0) return null;
   const services = c.get("services");
-  const result = await services.quota.charge(c.get("tenant").id, cost, { defer: deferFor(c) });
+  const result = await services.quota.charge(c.get("tenant").id, cost, { ...options, defer: deferFor(c) });
   if (result.ok) {
     noteQuota(c, result.charge.quota);
     c.get("usage").quotaSpent += cost;

@@ -38,7 +38,7 @@ interface Lease {
  * (all of it: the tenant is never charged for credits it may not have spent). The allowance
  * stays a hard limit; while a lease is open the ledger's `used` counts its unspent credits too,
  * for at most LEASE_MS. A quiet tenant, or one within LEASE_HEADROOM leases of its allowance, is
- * charged request by request.
+ * charged request by request, and so is a charge that a hold of its own will record (`held`).
  */
 export class LeasedLedger implements QuotaLedger {
   private readonly leases = new Map<string, Lease>();
@@ -56,6 +56,9 @@ export class LeasedLedger implements QuotaLedger {
   ) {}
 
   async charge(tenantId: string, cost: number, options: ChargeOptions = {}): Promise<ChargeResult> {
+    // A hold of a leased charge would give its credits back twice if the isolate died: once
+    // with the lease's hold, once with its own.
+    if (options.held) return this.ledger.charge(tenantId, cost, options);
     const now = this.clock.now();
     const busy = this.count(tenantId, now);
     const spent = this.spend(tenantId, cost, now);

@@ -31,6 +31,11 @@ export interface ChargeOptions {
   readonly reserve?: number;
   /** The request's background work (its `waitUntil`), for a ledger that settles later. */
   readonly defer?: Defer;
+  /**
+   * The charge will be recorded by a credit hold of its own (quota/holds.ts): it must be the
+   * ledger's own write, never one answered from a credit lease, whose hold already covers it.
+   */
+  readonly held?: boolean;
 }
 
 /** Spends and refunds tenant quota. */

@@ -157,7 +157,7 @@ async function serveBulk(c: ApiContext, kind: AssetKind, platform: PlatformUpstr
   // The most the missing ids can cost is held first, so a call that would overspend never
   // reaches the upstream; it settles to the assets the upstream answered for this request.
   c.set("cost", lookup.toFetch.length * credits);
-  const charge = await chargeRequest(c);
+  const charge = await chargeRequest(c, { held: true });
   const holds = new CreditHolds(services.db, services.quota);
   const hold = charge ? await holds.open(charge, services.clock.now()) : null;
   let outcome: Awaited<ReturnType<typeof fetchMissingBulk>>;

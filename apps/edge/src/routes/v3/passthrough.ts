@@ -82,11 +82,11 @@ export const platformForwardRoute = definePlatformRoute({
     c.get("usage").operation = operation ?? "v3_forward";
     const held = maximumCredits(operation, body);
     c.set("cost", held);
-    const charge = await chargeRequest(c);
     // A call whose cost is known only from its answer records its hold, released if never settled.
+    const variable = isVariableCost(operation);
+    const charge = await chargeRequest(c, { held: variable });
     const holds = new CreditHolds(c.get("services").db, c.get("services").quota);
-    const hold =
-      charge && isVariableCost(operation) ? await holds.open(charge, c.get("services").clock.now()) : null;
+    const hold = charge && variable ? await holds.open(charge, c.get("services").clock.now()) : null;
     c.get("usage").upstreamCalls += 1;
     let relayed: PlatformRelayed;
     try {
