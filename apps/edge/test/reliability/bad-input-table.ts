@@ -1,13 +1,14 @@
-import { MAX_REQUEST_BODY_BYTES } from "@scangate/core";
+import { MAX_REQUEST_BODY_BYTES, REQUEST_TARGET_MAX_CHARS } from "@scangate/core";
 
 // The bad-input table: malformed requests to every route of both workers, each with the answer
 // it must get. Data only; bad-input.test.ts runs it. Rows in API_ROWS go to the edge (as a
-// tenant) AND straight to the origin (as the edge's upstream account); `origin` gives the
+// tenant) AND straight to the origin (as the edge's upstream account); PLATFORM_ROWS go to the
+// edge's /v3 (as the tenant, with its Platform token); `origin` gives the
 // origin's answer where it differs. `defect` marks a row whose answer is known to be wrong
 // today (the runner expects it to fail) and names the defect for whoever owns it.
 
 /** Body shapes, validated with the @scangate/core schemas of the same names. */
-export type Shape = "v1" | "v1_unauthorized" | "v2" | "v2_invalid_query";
+export type Shape = "v1" | "v1_unauthorized" | "v2" | "v2_invalid_query" | "problem";
 export type Expected = readonly [status: number, shape: Shape];
 
 /** Values read from the running workers before the table runs (real cursor, real jobs). */
@@ -29,6 +30,8 @@ export interface Caller {
   apiId: string;
   secret: string;
   adminToken: string;
+  /** The tenant's Platform (/v3) bearer token ("" on the origin). */
+  platformToken: string;
 }
 
 type Dynamic<T> = T | ((ctx: TableContext) => T);
@@ -767,6 +770,10 @@ const ADMIN_ROUTES = [
   ["DELETE", "/admin/cache/certificates/:fp", undefined],
   ["GET", "/admin/audit", undefined],
   ["GET", "/admin/usage", undefined],
+  ["POST", "/admin/tenants/:id/platform-token", { grace_seconds: 0 }],
+  ["GET", "/admin/tenants/:id/platform-token", undefined],
+  ["DELETE", "/admin/tenants/:id/platform-token", undefined],
+  ["DELETE", "/admin/comments/:id", undefined],
 ] as const;
 
 const ADMIN_REFUSALS = [
@@ -976,6 +983,60 @@ export const EDGE_ROWS: BadRequest[] = [
     expect: V2_404,
   },
   { what: "show of an unknown tenant", method: "GET", path: "/admin/tenants/tnt_0000", expect: V2_404 },
+  // ---- Platform tokens, comments ----
+  ...(
+    [
+      ["a negative grace", { grace_seconds: -1 }],
+      ["a grace over 30 days", { grace_seconds: 1e12 }],
+      ["a fractional grace", { grace_seconds: 1.5 }],
+      ["a string grace", { grace_seconds: "5" }],
+      ["a token of its own", { token: "scg_mine" }],
+      ["a JSON array", []],
+    ] as const
+  ).map(
+    ([what, body]): BadRequest => ({
+      what: `Platform token issue with ${what}`,
+      method: "POST",
+      path: adminPath("/admin/tenants/:id/platform-token"),
+      body,
+      expect: V2_400,
+    }),
+  ),
+  {
+    what: "Platform token issue with a body that is not JSON",
+    method: "POST",
+    path: adminPath("/admin/tenants/:id/platform-token"),
+    body: "{grace_seconds: 5",
+    expect: V2_400,
+  },
+  {
+    what: "Platform token issue with invalid UTF-8",
+    method: "POST",
+    path: adminPath("/admin/tenants/:id/platform-token"),
+    body: INVALID_UTF8('{"grace_seconds": 0, "x": "', '"}'),
+    expect: V2_400,
+  },
+  ...(["POST", "GET", "DELETE"] as const).map(
+    (method): BadRequest => ({
+      what: `Platform token ${method} of an unknown tenant`,
+      method,
+      path: "/admin/tenants/tnt_0000/platform-token",
+      ...(method === "POST" ? { body: { grace_seconds: 0 } } : {}),
+      expect: V2_404,
+    }),
+  ),
+  {
+    what: "delete of an unknown comment",
+    method: "DELETE",
+    path: "/admin/comments/cmt_0000",
+    expect: V2_404,
+  },
+  {
+    what: "delete of a SQL tautology comment id",
+    method: "DELETE",
+    path: `/admin/comments/${enc("' OR '1'='1")}`,
+    expect: V2_404,
+  },
   // ---- cache purge, audit, usage ----
   { what: "purge of an unknown index", method: "DELETE", path: "/admin/cache/nope/x", expect: V2_400 },
   {
@@ -1020,6 +1081,8 @@ export const EDGE_ROWS: BadRequest[] = [
       ["PUT", "/admin/tenants"],
       ["POST", "/admin/tenants/tnt_0000"],
       ["GET", "/admin/tenants/tnt_0000/rotate"],
+      ["PUT", "/admin/tenants/tnt_0000/platform-token"],
+      ["GET", "/admin/comments/cmt_0000"],
       ["GET", "/admin/cache/certificates/x"],
       ["POST", "/admin/audit"],
       ["DELETE", "/admin/usage"],
@@ -1050,4 +1113,65 @@ export const ORIGIN_ROWS: BadRequest[] = [
     expect: V2_404,
   },
   { what: "POST on /health", method: "POST", path: "/health", expect: V2_405 },
+];
+
+const PROBLEM_401: Expected = [401, "problem"];
+const PROBLEM_400: Expected = [400, "problem"];
+const PROBLEM_405: Expected = [405, "problem"];
+
+/** Routes of the Platform API at the edge, each with a body its SDK would send. */
+const PLATFORM_ROUTES = [
+  ["GET", "/v3/global/asset/host/1.1.1.1", undefined],
+  ["POST", "/v3/global/asset/host", { host_ids: ["1.1.1.1"] }],
+  ["GET", `/v3/global/asset/certificate/${hex64(1)}`, undefined],
+  ["POST", "/v3/global/asset/certificate", { certificate_ids: [hex64(1)] }],
+  ["POST", "/v3/global/asset/webproperty", { webproperty_ids: ["example.com:443"] }],
+  ["POST", "/v3/global/search/query", { query: "host.services.port: 443" }],
+  ["GET", "/v3/accounts/organizations/00000000-0000-0000-0000-000000000000/credits", undefined],
+] as const;
+
+const PLATFORM_REFUSALS = [
+  ["no Authorization header", () => null],
+  ["an unknown token", () => "Bearer scg_0000000000000000000000000000000000000000000"],
+  ["the token one character short", (c: Caller) => `Bearer ${c.platformToken.slice(0, -1)}`],
+  ["the token with a character added", (c: Caller) => `Bearer ${c.platformToken}x`],
+  ["the token without a scheme", (c: Caller) => c.platformToken],
+  ["an empty Bearer", () => "Bearer "],
+  ["the tenant's Basic credentials", (c: Caller) => basic(c.apiId, c.secret)],
+  ["the admin token", (c: Caller) => `Bearer ${c.adminToken}`],
+] as const;
+
+/**
+ * The Platform API's own refusals at the edge: its bearer token, its length limits and its
+ * methods, all decided before anything is forwarded, charged or stored. Bodies the cache cannot
+ * read go to the upstream for its own answer (routes/v3/cached-bulks.ts), so they are not here.
+ */
+export const PLATFORM_ROWS: BadRequest[] = [
+  ...PLATFORM_ROUTES.flatMap(([method, path, body]) =>
+    PLATFORM_REFUSALS.map(
+      ([what, auth]): BadRequest => ({
+        what: `${method} ${path} with ${what}`,
+        method,
+        path,
+        body,
+        auth,
+        expect: PROBLEM_401,
+      }),
+    ),
+  ),
+  {
+    what: "a request target over its limit",
+    method: "GET",
+    path: `/v3/global/asset/host/1.1.1.1?organization_id=${"a".repeat(REQUEST_TARGET_MAX_CHARS)}`,
+    expect: PROBLEM_400,
+  },
+  ...(
+    [
+      ["PUT", "/v3/global/asset/host/1.1.1.1"],
+      ["DELETE", "/v3/global/asset/certificate"],
+      ["PATCH", "/v3/global/search/query"],
+    ] as const
+  ).map(
+    ([method, path]): BadRequest => ({ what: `${method} on ${path}`, method, path, expect: PROBLEM_405 }),
+  ),
 ];

@@ -10,6 +10,9 @@ import {
   v2ErrorSchema,
   v2Envelope,
   v2InvalidQueryErrorSchema,
+  platformTokenWithSecretSchema,
+  V3_PROBLEM_MEDIA_TYPE,
+  v3ProblemSchema,
 } from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, type ExpectStatic, it } from "vitest";
@@ -22,6 +25,7 @@ import {
   EDGE_ROWS,
   type Expected,
   ORIGIN_ROWS,
+  PLATFORM_ROWS,
   type Shape,
   type TableContext,
 } from "./bad-input-table";
@@ -37,11 +41,12 @@ interface Target {
   caller: Caller;
 }
 
-const BODY_SCHEMAS: Record<Shape, { parse(value: unknown): { error: string } }> = {
+const BODY_SCHEMAS: Record<Shape, { parse(value: unknown): unknown }> = {
   v1: v1ErrorSchema,
   v1_unauthorized: v1UnauthorizedErrorSchema,
   v2: v2ErrorSchema,
   v2_invalid_query: v2InvalidQueryErrorSchema,
+  problem: v3ProblemSchema,
 };
 
 function resolve<T>(value: T | ((ctx: TableContext) => T), ctx: TableContext): T {
@@ -85,9 +90,12 @@ async function expectRefused(
   const text = await res.text();
   expect(res.status, `never a 5xx; body: ${text.slice(0, 300)}`).toBeLessThan(500);
   expect(res.status, `body: ${text.slice(0, 300)}`).toBe(status);
-  expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+  expect(res.headers.get("content-type")?.split(";")[0]).toBe(
+    shape === "problem" ? V3_PROBLEM_MEDIA_TYPE : "application/json",
+  );
   const body: unknown = JSON.parse(text);
   BODY_SCHEMAS[shape].parse(body);
+  if (shape === "problem") expect(body).toMatchObject({ status });
   if (shape === "v1") expect(body).toMatchObject({ error_code: status });
   if (shape === "v2" || shape === "v2_invalid_query")
     expect(body).toMatchObject({ code: status, status: reasonPhrase(status) });
@@ -120,13 +128,18 @@ const edge: Target = {
   name: "edge",
   base: "http://edge.test",
   fetch: secrets.watch(workerFetch),
-  caller: { apiId: "", secret: "", adminToken: "" },
+  caller: { apiId: "", secret: "", adminToken: "", platformToken: "" },
 };
 const origin: Target = {
   name: "origin",
   base: "http://scangate-origin.internal",
   fetch: secrets.watch((request) => (env.ORIGIN as Fetcher).fetch(request)),
-  caller: { apiId: ORIGIN_CREDENTIAL.api_id, secret: ORIGIN_CREDENTIAL.api_secret, adminToken: "" },
+  caller: {
+    apiId: ORIGIN_CREDENTIAL.api_id,
+    secret: ORIGIN_CREDENTIAL.api_secret,
+    adminToken: "",
+    platformToken: "",
+  },
 };
 let before: Awaited<ReturnType<typeof snapshotAll>>;
 
@@ -135,7 +148,16 @@ beforeAll(async () => {
   // Unlimited tier: the table sends hundreds of requests, more than any burst tier allows.
   const tenant = await createTenant({ allowance: 1_000_000, tier: "unlimited" });
   const adminToken = env.ADMIN_TOKEN ?? "";
-  edge.caller = { apiId: tenant.api_id, secret: tenant.api_secret, adminToken };
+  const issued = await edge.fetch(
+    new Request(`http://edge.test/admin/tenants/${tenant.id}/platform-token`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ grace_seconds: 0 }),
+    }),
+  );
+  if (issued.status !== 201) throw new Error(`Platform token: ${issued.status} ${await issued.text()}`);
+  const { token: platformToken } = platformTokenWithSecretSchema.parse(await issued.json());
+  edge.caller = { apiId: tenant.api_id, secret: tenant.api_secret, adminToken, platformToken };
   origin.caller.adminToken = adminToken;
   const auth = tenantAuth(tenant);
   const get = async (path: string) =>
@@ -180,6 +202,7 @@ beforeAll(async () => {
 
 const basicOf = (c: Caller) => `Basic ${btoa(`${c.apiId}:${c.secret}`)}`;
 const bearerOf = (c: Caller) => `Bearer ${c.adminToken}`;
+const platformOf = (c: Caller) => `Bearer ${c.platformToken}`;
 
 interface Case {
   target: Target;
@@ -196,6 +219,9 @@ const cases: Case[] = [
   ]),
   ...EDGE_ROWS.map(
     (row): Case => ({ target: edge, row, expected: row.expect, auth: bearerOf, defect: row.defect?.edge }),
+  ),
+  ...PLATFORM_ROWS.map(
+    (row): Case => ({ target: edge, row, expected: row.expect, auth: platformOf, defect: row.defect?.edge }),
   ),
   ...ORIGIN_ROWS.map(
     (row): Case => ({ target: origin, row, expected: row.expect, auth: basicOf, defect: row.defect?.origin }),
