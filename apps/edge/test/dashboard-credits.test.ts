@@ -178,6 +178,26 @@ describe("tenant dashboard: Platform credits", () => {
     expect(figure(html, "quota-allowance")).toBe(String(tenant.allowance));
   });
 
+  it("counts legacy calls in the credits spent where the upstream speaks only the Platform API", async () => {
+    const edge = testEdge({ vars: { ...VARS, UPSTREAM_API: "platform" } });
+    const now = edge.clock.now();
+    const tenant = await createTenant({ period: "monthly" }, edge.fetch);
+    await writeRollups([
+      { tenantId: tenant.id, hour: now - 2 * HOUR_MS, operation: "v3_host", quotaSpent: 3, quotaSaved: 0 },
+      // Charged the credits of the Platform calls they became (upstream/legacy-credits.ts).
+      { tenantId: tenant.id, hour: now - HOUR_MS, operation: "view", quotaSpent: 14, quotaSaved: 2 },
+      { tenantId: tenant.id, hour: now - HOUR_MS, operation: "bulk", quotaSpent: 40, quotaSaved: 10 },
+    ]);
+    const html = await (await tenantPage(edge, tenant))();
+    expect(figure(html, "credits-spent")).toBe(String(3 + 14 + 40));
+    expect(figure(html, "credits-saved")).toBe(String(2 + 10));
+    const console = await (await adminPage(edge))();
+    const cell = new RegExp(
+      `data-tenant="${tenant.id}"[\\s\\S]*?data-credits-spent="(\\d+)" data-credits-saved="(\\d+)"`,
+    ).exec(console);
+    expect(cell?.slice(1)).toEqual([String(3 + 14 + 40), String(2 + 10)]);
+  });
+
   it("counts one-time credits from the tenant's creation and a daily period from midnight UTC", async () => {
     const edge = testEdge({ vars: VARS });
     const now = edge.clock.now();

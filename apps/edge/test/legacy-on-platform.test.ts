@@ -17,7 +17,7 @@ import { loadConfig } from "../src/config";
 import type { Env } from "../src/env";
 import { suiteSecretWatch } from "./reliability/secret-watch";
 import { askOrigin, ORIGIN_PLATFORM, type OriginFacts, originFacts, seedOrigin } from "./support/origin-data";
-import { buildRequest, createTenant, tenantAuth } from "./support/requests";
+import { admin, buildRequest, createTenant, tenantAuth } from "./support/requests";
 import { testEdge, type TestEdge } from "./support/test-edge";
 
 // The legacy API through an edge whose upstream speaks only the Platform API (UPSTREAM_API=platform):
@@ -490,5 +490,93 @@ describe("UPSTREAM_API configuration", () => {
     expect(other.ok ? [] : other.problems).toEqual([
       expect.stringMatching(/^UPSTREAM_API: must be "legacy" or "platform"/),
     ]);
+  });
+});
+
+describe("legacy calls on a Platform-only upstream cost what their Platform calls cost", () => {
+  let billing: TestEdge;
+  let tenant: string;
+  beforeAll(async () => {
+    billing = testEdge({ vars: VARS });
+    tenant = tenantAuth(await createTenant({ allowance: 1_000, tier: "unlimited" }, billing.fetch));
+  });
+
+  const used = async (auth = tenant) =>
+    accountSchema.parse(await (await billing.fetch(buildRequest("GET", "/api/v1/account", { auth }))).json())
+      .quota.used;
+  /** What one call charged the tenant, with its answer. */
+  async function charged(method: string, path: string, body?: unknown) {
+    const before = await used();
+    const res = await billing.fetch(buildRequest(method, path, { auth: tenant, body }));
+    expect(res.status, path).toBe(200);
+    return { res, credits: (await used()) - before };
+  }
+  /** Certificates no earlier request left in the shared cache. */
+  async function uncached(fingerprints: string[]): Promise<string[]> {
+    for (const fp of fingerprints) {
+      const res = await admin("DELETE", `/admin/cache/certificates/${fp}`, undefined, billing.fetch);
+      expect(res.status).toBe(200);
+    }
+    return fingerprints;
+  }
+
+  it("a certificate view: its asset and its PEM; nothing once cached, and nothing for an unknown one", async () => {
+    const [fp] = await uncached(facts.certificates.slice(-1));
+    expect((await charged("GET", `/api/v1/view/certificates/${fp}`)).credits).toBe(2);
+    const again = await charged("GET", `/api/v1/view/certificates/${fp}`);
+    expect(again.res.headers.get("Cache-Status")).toMatch(/; hit/);
+    expect(again.credits).toBe(0);
+    const before = await used();
+    const unknown = await billing.fetch(
+      buildRequest("GET", `/api/v1/view/certificates/${"d".repeat(64)}`, { auth: tenant }),
+    );
+    expect(unknown.status).toBe(404);
+    expect(await used()).toBe(before);
+  });
+
+  it("a bulk: an asset and a PEM for each certificate the upstream knew", async () => {
+    const known = await uncached(facts.certificates.slice(-6, -2));
+    const { credits } = await charged("POST", "/api/v1/bulk/certificates", {
+      fingerprints: [...known, "e".repeat(64)],
+    });
+    expect(credits).toBe(2 * known.length);
+    // Cached now: hits are not charged (CACHE_HITS_CHARGED is off by default).
+    expect((await charged("POST", "/api/v1/bulk/certificates", { fingerprints: known })).credits).toBe(0);
+  });
+
+  it("refuses a bulk the allowance cannot cover before asking the upstream", async () => {
+    const poor = tenantAuth(await createTenant({ allowance: 7, tier: "unlimited" }, billing.fetch));
+    const before = billing.upstream.requests.length;
+    const refused = await billing.fetch(
+      buildRequest("POST", "/api/v1/bulk/certificates", {
+        auth: poor,
+        body: { fingerprints: await uncached(facts.certificates.slice(-10, -6)) },
+      }),
+    );
+    expect(refused.status).toBe(429);
+    expect(v1ErrorSchema.parse(await refused.json()).error_type).toBe("quota_exceeded");
+    expect(billing.upstream.requests.length).toBe(before);
+    expect(await used(poor)).toBe(0);
+  });
+
+  it("a certificate search: one Platform search per page up to the one asked, stopping at the last", async () => {
+    expect((await charged("POST", "/api/v1/search/certificates", { query: "*", page: 1 })).credits).toBe(1);
+    expect((await charged("POST", "/api/v1/search/certificates", { query: "*", page: 2 })).credits).toBe(2);
+    // One page of results: asking for the third searches once and finds the end.
+    const one = `parsed.fingerprint_sha256: ${facts.certificates[0] ?? ""}`;
+    const past = await charged("POST", "/api/v1/search/certificates", { query: one, page: 3 });
+    expect(searchResponseSchema.parse(await past.res.json()).metadata.pages).toBe(1);
+    expect(past.credits).toBe(1);
+  });
+
+  it("hosts: a view, a search page and an aggregate are one Platform call each", async () => {
+    const ip = facts.hosts[7] ?? "";
+    expect((await admin("DELETE", `/admin/cache/hosts/${ip}`, undefined, billing.fetch)).status).toBe(200);
+    expect((await charged("GET", `/api/v2/hosts/${ip}`)).credits).toBe(1);
+    // Numbers of results no other test asks for, so no earlier answer is in the cache.
+    expect((await charged("GET", "/api/v2/hosts/search?q=services.port%3A%2022&per_page=7")).credits).toBe(1);
+    expect(
+      (await charged("GET", "/api/v2/hosts/aggregate?q=&field=services.port&num_buckets=7")).credits,
+    ).toBe(1);
   });
 });

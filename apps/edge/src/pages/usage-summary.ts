@@ -55,21 +55,26 @@ export function isPlatformOperation(operation: string): boolean {
   return operation.startsWith(PLATFORM_OPERATION_PREFIX);
 }
 
-/** Platform credits: what `v3_*` calls spent from the ledger, and upstream credits the cache saved. */
+/** Platform credits: what Platform calls spent from the ledger, and upstream credits the cache saved. */
 export interface CreditFigures {
   spent: number;
   saved: number;
 }
 
 /**
- * Credits of some rollups: `spent` counts only Platform operations (legacy quota shares the
- * ledger but is not credits); `saved` counts every operation, since a cached Platform document
- * may answer a legacy request too.
+ * Credits of some rollups. `spent` counts the Platform operations, and the legacy ones too when
+ * the upstream speaks only the Platform API (`legacyOnPlatform`: each legacy call is then charged
+ * the credits of the Platform calls it becomes, upstream/legacy-credits.ts); otherwise legacy
+ * quota shares the ledger but is not credits. `saved` counts every operation, since a cached
+ * Platform document may answer a legacy request too.
  */
-export function creditFigures(rows: readonly (UsageCounters & { operation: string })[]): CreditFigures {
+export function creditFigures(
+  rows: readonly (UsageCounters & { operation: string })[],
+  legacyOnPlatform: boolean,
+): CreditFigures {
   const figures = { spent: 0, saved: 0 };
   for (const row of rows) {
-    if (isPlatformOperation(row.operation)) figures.spent += row.quotaSpent;
+    if (legacyOnPlatform || isPlatformOperation(row.operation)) figures.spent += row.quotaSpent;
     figures.saved += row.quotaSaved;
   }
   return figures;

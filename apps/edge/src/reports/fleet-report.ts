@@ -135,10 +135,13 @@ function cachedRequests(rows: readonly DailyOperationUsage[]): number {
   return rows.reduce((sum, row) => sum + (CACHED_OPERATIONS.has(row.operation) ? row.requests : 0), 0);
 }
 
-function creditsByTenant(rows: readonly OperationUsage[]): Map<string, CreditFigures> {
+function creditsByTenant(
+  rows: readonly OperationUsage[],
+  legacyOnPlatform: boolean,
+): Map<string, CreditFigures> {
   const byTenant = new Map<string, CreditFigures>();
   for (const row of rows) {
-    const own = creditFigures([row]);
+    const own = creditFigures([row], legacyOnPlatform);
     const sum = byTenant.get(row.tenantId) ?? { spent: 0, saved: 0 };
     byTenant.set(row.tenantId, { spent: sum.spent + own.spent, saved: sum.saved + own.saved });
   }
@@ -158,7 +161,8 @@ export async function fleetReport(services: EdgeServices, env: Env, sort: Tenant
     usageByOperation(services.db, since),
     organizationBalances(services, env),
   ]);
-  const credits = creditsByTenant(operations);
+  const legacyOnPlatform = services.config.upstreamApi === "platform";
+  const credits = creditsByTenant(operations, legacyOnPlatform);
   const lines = rows.map((row) => ({
     row,
     quota: effectiveQuota(row, now),
@@ -178,7 +182,7 @@ export async function fleetReport(services: EdgeServices, env: Env, sort: Tenant
     cachedRequests: cachedRequests(daily),
     chart: usageChart(daily, now),
     upstream,
-    credits: creditFigures(operations),
+    credits: creditFigures(operations, legacyOnPlatform),
     platformConfigured: services.platform !== null,
     balances,
   };

@@ -108,7 +108,7 @@ export async function tenantReport(
     errors: recentErrors(rows),
     quotaSavedByCache: quotaSavedByCache(services.config, rows),
     credits: {
-      period: creditFigures(periodRows),
+      period: creditFigures(periodRows, services.config.upstreamApi === "platform"),
       periodStart: since,
       platformToken: token.token_id !== null || (previous !== null && previous > now),
       platformConfigured: services.platform !== null,

@@ -33,8 +33,9 @@ function TeamBalance(props: { balances: readonly OrganizationBalance[] }) {
 }
 
 /**
- * The tenant's Platform credits: spent this period by `/v3` calls, saved by the cache, whether it
- * holds a Platform token, and the balance the whole team draws on upstream.
+ * The tenant's Platform credits: spent this period by `/v3` calls (and legacy ones, when the
+ * upstream speaks only the Platform API), saved by the cache, whether it holds a Platform token,
+ * and the balance the whole team draws on upstream.
  */
 export function CreditsCard(props: { report: TenantReport }) {
   const { credits: figures } = props.report;

@@ -1,4 +1,5 @@
 import { bulkBodySchema, bulkResponseSchema } from "@scangate/core";
+import { serveBulkPerAsset } from "../../api/asset-billing";
 import { defineApiRoute } from "../../api/define-route";
 import {
   chargedRelay,
@@ -21,6 +22,7 @@ import {
 } from "../../cache/serve-bulk";
 import { isCharged } from "../../quota/billing";
 import type { EdgeServices } from "../../services";
+import { BULK_CERTIFICATE_CREDITS } from "../../upstream/legacy-credits";
 import { relayedResponse, relayJson } from "../../upstream/relay";
 import { component } from "../../openapi/components";
 
@@ -67,6 +69,10 @@ function respond(requested: readonly string[], outcome: Exclude<BulkOutcome, { k
  * bulk or view calls) are served from D1, and ONE upstream bulk call asks for the rest. The
  * answer keeps every requested key in request order. Bodies the cache cannot read (another
  * index, a malformed list) are forwarded for the upstream's own answer.
+ *
+ * A call costs 1, as a legacy query did. With a Platform-only upstream it costs what the
+ * Platform bills for it: BULK_CERTIFICATE_CREDITS per certificate its calls answered, held
+ * before them and settled after (api/asset-billing.ts), the cached ones by the hit rule.
  */
 export const bulkRoute = defineApiRoute({
   method: "POST",
@@ -98,6 +104,14 @@ export const bulkRoute = defineApiRoute({
     if (lookup.toRevalidate.length > 0) {
       usage.upstreamCalls += 1;
       c.executionCtx.waitUntil(revalidateBulk(deps, lookup.toRevalidate));
+    }
+    if (services.config.upstreamApi === "platform") {
+      const outcome = await serveBulkPerAsset(c, deps, lookup, BULK_CERTIFICATE_CREDITS);
+      if (outcome.kind === "failed") {
+        if ("error" in outcome.failure) throw outcome.failure.error;
+        return relayedResponse(outcome.failure.relayed);
+      }
+      return respond(requested, outcome);
     }
 
     if (lookup.toFetch.length === 0) {

@@ -13,6 +13,7 @@ import { chargedRelay, upstreamPath } from "../../api/exchange";
 import { UNKNOWN_CERTIFICATE_ENTRY } from "../../cache/bulk-merge";
 import { BoundedMemo } from "../../http/bounded-memo";
 import { renderedError } from "../../http/errors";
+import { CERTIFICATE_VIEW_CREDITS } from "../../upstream/legacy-credits";
 import { relayedResponse } from "../../upstream/relay";
 import { z } from "zod";
 import { component } from "../../openapi/components";
@@ -27,7 +28,8 @@ const parsedPaths = new BoundedMemo<ReturnType<typeof viewParamsSchema.safeParse
 /**
  * GET /api/v1/view/:index/:id through the shared cache. A certificate row is the same one bulk
  * reads and writes. Ids that do not fit their index, or extra query parameters, are forwarded
- * uncached so the upstream gives its own answer.
+ * uncached so the upstream gives its own answer. A view costs 1; a certificate's costs
+ * CERTIFICATE_VIEW_CREDITS with a Platform-only upstream (upstream/legacy-credits.ts).
  */
 export const viewRoute = defineApiRoute({
   method: "GET",
@@ -49,7 +51,12 @@ export const viewRoute = defineApiRoute({
       return relayedResponse(await chargedRelay(c, { method: "GET", path: upstreamPath(c) }));
     }
     const { index, id } = params.data;
+    // With a Platform-only upstream a certificate costs what its two Platform calls cost.
+    const platformCertificate =
+      index === "certificates" && c.get("services").config.upstreamApi === "platform";
+    if (platformCertificate) c.set("cost", CERTIFICATE_VIEW_CREDITS);
     return serveCachedDocument(c, {
+      ...(platformCertificate ? { savedCredits: CERTIFICATE_VIEW_CREDITS } : {}),
       key: { index, id: normalizeDocumentId(index, id), atTime: "" },
       path: upstreamPath(c),
       ttlSeconds: c.get("services").config.cache.ttlSeconds[index],

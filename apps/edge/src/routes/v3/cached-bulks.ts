@@ -6,26 +6,19 @@ import {
   v3WebpropertyListInputSchema,
 } from "@scangate/core";
 import { requestTarget } from "@scangate/core/http";
-import { type ApiContext, chargeRequest, readRequestBody } from "../../api/exchange";
+import { serveBulkPerAsset } from "../../api/asset-billing";
+import { type ApiContext, readRequestBody } from "../../api/exchange";
 import type { BulkFetchDeps } from "../../cache/bulk-fetch";
 import { cacheStatus, wantsRevalidation } from "../../cache/cache-status";
 import { freshnessPolicy } from "../../cache/freshness";
-import {
-  bulkCacheOutcome,
-  type BulkOutcome,
-  bulkFromCache,
-  fetchMissingBulk,
-  lookupBulk,
-  revalidateBulk,
-} from "../../cache/serve-bulk";
-import { CreditHolds } from "../../quota/holds";
+import { bulkCacheOutcome, type BulkOutcome, lookupBulk, revalidateBulk } from "../../cache/serve-bulk";
 import { type PlatformUpstream, relayPlatform } from "../../upstream/platform";
 import { relayedResponse } from "../../upstream/relay";
 import { type AssetKind, CERTIFICATE, HOST, WEBPROPERTY } from "./asset-kinds";
 import { mergePlatformBulk, platformBulkCodec } from "./bulk-codec";
 import { acceptFor, asRelayed, assetTtlSeconds } from "./cached-assets";
 import { definePlatformRoute, type PlatformRoute } from "./define";
-import { platformForwardRoute, settle } from "./passthrough";
+import { platformForwardRoute } from "./passthrough";
 
 // Platform bulk lookups through the shared document cache: the ids the cache holds are answered
 // from it, and ONE upstream call asks for the rest (joining calls under way for some). The answer
@@ -71,17 +64,6 @@ export function readBulkRequest(
     keys: [...new Set(keys as string[])],
     at: at === null || atText === undefined ? null : { text: atText, ...at },
   };
-}
-
-/** Charges what the cache answered when hits are charged; otherwise counts it as saved. */
-async function chargeHits(c: ApiContext, credits: number): Promise<void> {
-  if (credits === 0) return;
-  if (!c.get("services").config.cache.hitsCharged) {
-    c.get("usage").quotaSaved += credits;
-    return;
-  }
-  c.set("cost", credits);
-  await chargeRequest(c);
 }
 
 function respond(
@@ -146,36 +128,11 @@ async function serveBulk(c: ApiContext, kind: AssetKind, platform: PlatformUpstr
     usage.upstreamCalls += 1;
     c.executionCtx.waitUntil(revalidateBulk(deps, lookup.toRevalidate));
   }
-  const cachedAssets = [...lookup.entries.values()].filter((text) => text !== "").length;
-
-  if (lookup.toFetch.length === 0) {
-    await chargeHits(c, cachedAssets * credits);
-    usage.cacheHit = true;
-    return respond(kind, request.keys, unattributed, bulkFromCache(lookup));
-  }
-
-  // The most the missing ids can cost is held first, so a call that would overspend never
-  // reaches the upstream; it settles to the assets the upstream answered for this request.
-  c.set("cost", lookup.toFetch.length * credits);
-  const charge = await chargeRequest(c, { held: true });
-  const holds = new CreditHolds(services.db, services.quota);
-  const hold = charge ? await holds.open(charge, services.clock.now()) : null;
-  let outcome: Awaited<ReturnType<typeof fetchMissingBulk>>;
-  try {
-    outcome = await fetchMissingBulk(deps, lookup);
-  } catch (error) {
-    await settle(c, holds, hold, charge, 0);
-    throw error;
-  }
-  if (outcome.kind !== "collapsed" && outcome.calledUpstream) usage.upstreamCalls += 1;
+  const outcome = await serveBulkPerAsset(c, deps, lookup, credits, () => unattributed.length);
   if (outcome.kind === "failed") {
-    await settle(c, holds, hold, charge, 0);
     if ("error" in outcome.failure) throw outcome.failure.error;
     return relayedResponse(outcome.failure.relayed);
   }
-  await settle(c, holds, hold, charge, (outcome.known.own + unattributed.length) * credits);
-  await chargeHits(c, (cachedAssets + outcome.known.joined) * credits);
-  if (outcome.kind === "collapsed") usage.cacheHit = true;
   return respond(kind, request.keys, unattributed, outcome);
 }
 

@@ -1,8 +1,7 @@
 import { ApiError } from "@scangate/core";
 import { requestTarget } from "@scangate/core/http";
-import { type ApiContext, chargeRequest, readRequestBody, refundRequest } from "../../api/exchange";
-import type { Charge } from "../../quota/ledger";
-import { CreditHolds } from "../../quota/holds";
+import { holdCharge, settle } from "../../api/asset-billing";
+import { chargeRequest, readRequestBody } from "../../api/exchange";
 import { type PlatformRelayed, relayPlatform } from "../../upstream/platform";
 
 import { isVariableCost, maximumCredits, platformOperation, settledCredits } from "./credits";
@@ -13,43 +12,6 @@ function relayedHeaders(contentType: string | null, retryAfter: string | null): 
   const headers = new Headers({ "content-type": contentType ?? "application/json" });
   if (retryAfter !== null) headers.set("retry-after", retryAfter);
   return headers;
-}
-
-/** What a refund made through a hold changes in this request's quota headers and usage. */
-function noteRefund(c: ApiContext, refunded: Charge): void {
-  const quota = { ...c.get("quota"), used: Math.max(0, c.get("quota").used - refunded.cost) };
-  c.set("quota", quota);
-  c.get("services").auth.rememberQuota(c.get("tenant").apiId, quota);
-  c.get("usage").quotaSpent -= refunded.cost;
-}
-
-/**
- * Settles a call's charge to what it spent, giving back the rest: through its hold when it has
- * one (nothing more when the hold already expired and was released), else as a plain refund.
- */
-export async function settle(
-  c: ApiContext,
-  holds: CreditHolds,
-  hold: string | null,
-  charge: Charge | null,
-  spent: number,
-): Promise<void> {
-  if (!charge) return;
-  const rest = { ...charge, cost: charge.cost - spent };
-  if (!hold) {
-    if (rest.cost > 0) await refundRequest(c, rest);
-    return;
-  }
-  try {
-    // The hold's row is the claim: settling deletes it, then gives the rest back (if any).
-    if ((await holds.settle(hold, charge, Math.min(spent, charge.cost))) && rest.cost > 0)
-      noteRefund(c, rest);
-  } catch (error) {
-    console.error(
-      "credit hold settlement failed; it is released at expiry",
-      error instanceof Error ? error.message : error,
-    );
-  }
 }
 
 /**
@@ -83,10 +45,9 @@ export const platformForwardRoute = definePlatformRoute({
     const held = maximumCredits(operation, body);
     c.set("cost", held);
     // A call whose cost is known only from its answer records its hold, released if never settled.
-    const variable = isVariableCost(operation);
-    const charge = await chargeRequest(c, { held: variable });
-    const holds = new CreditHolds(c.get("services").db, c.get("services").quota);
-    const hold = charge && variable ? await holds.open(charge, c.get("services").clock.now()) : null;
+    const charged = isVariableCost(operation)
+      ? await holdCharge(c)
+      : { charge: await chargeRequest(c), hold: null };
     c.get("usage").upstreamCalls += 1;
     let relayed: PlatformRelayed;
     try {
@@ -102,11 +63,11 @@ export const platformForwardRoute = definePlatformRoute({
         config.upstreamTimeoutMs,
       );
     } catch (error) {
-      await settle(c, holds, hold, charge, 0);
+      await settle(c, charged, 0);
       throw error;
     }
     const failed = relayed.status < 200 || relayed.status >= 300;
-    await settle(c, holds, hold, charge, failed ? 0 : settledCredits(operation, held, relayed.body));
+    await settle(c, charged, failed ? 0 : settledCredits(operation, held, relayed.body));
     const bodiless = relayed.status === 204 || relayed.status === 205 || relayed.status === 304;
     return new Response(bodiless ? null : relayed.body, {
       status: relayed.status,
