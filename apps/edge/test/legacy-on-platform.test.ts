@@ -9,6 +9,7 @@ import {
   v2Envelope,
   v2ErrorSchema,
   v2InvalidQueryErrorSchema,
+  usageListSchema,
 } from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -496,10 +497,19 @@ describe("UPSTREAM_API configuration", () => {
 describe("legacy calls on a Platform-only upstream cost what their Platform calls cost", () => {
   let billing: TestEdge;
   let tenant: string;
+  let tenantId: string;
   beforeAll(async () => {
     billing = testEdge({ vars: VARS });
-    tenant = tenantAuth(await createTenant({ allowance: 1_000, tier: "unlimited" }, billing.fetch));
+    const created = await createTenant({ allowance: 1_000, tier: "unlimited" }, billing.fetch);
+    tenant = tenantAuth(created);
+    tenantId = created.id;
   });
+
+  /** Credits the cache saved the tenant so far, from its usage rollups. */
+  async function saved(): Promise<number> {
+    const res = await admin("GET", `/admin/usage?tenant_id=${tenantId}`, undefined, billing.fetch);
+    return usageListSchema.parse(await res.json()).usage.reduce((sum, row) => sum + row.quota_saved, 0);
+  }
 
   const used = async (auth = tenant) =>
     accountSchema.parse(await (await billing.fetch(buildRequest("GET", "/api/v1/account", { auth }))).json())
@@ -523,9 +533,11 @@ describe("legacy calls on a Platform-only upstream cost what their Platform call
   it("a certificate view: its asset and its PEM; nothing once cached, and nothing for an unknown one", async () => {
     const [fp] = await uncached(facts.certificates.slice(-1));
     expect((await charged("GET", `/api/v1/view/certificates/${fp}`)).credits).toBe(2);
+    const savedBefore = await saved();
     const again = await charged("GET", `/api/v1/view/certificates/${fp}`);
     expect(again.res.headers.get("Cache-Status")).toMatch(/; hit/);
     expect(again.credits).toBe(0);
+    expect((await saved()) - savedBefore).toBe(2);
     const before = await used();
     const unknown = await billing.fetch(
       buildRequest("GET", `/api/v1/view/certificates/${"d".repeat(64)}`, { auth: tenant }),
@@ -540,8 +552,10 @@ describe("legacy calls on a Platform-only upstream cost what their Platform call
       fingerprints: [...known, "e".repeat(64)],
     });
     expect(credits).toBe(2 * known.length);
-    // Cached now: hits are not charged (CACHE_HITS_CHARGED is off by default).
+    // Cached now: hits are not charged (CACHE_HITS_CHARGED is off by default), and count as saved.
+    const savedBefore = await saved();
     expect((await charged("POST", "/api/v1/bulk/certificates", { fingerprints: known })).credits).toBe(0);
+    expect((await saved()) - savedBefore).toBe(2 * known.length);
   });
 
   it("refuses a bulk the allowance cannot cover before asking the upstream", async () => {
@@ -573,6 +587,9 @@ describe("legacy calls on a Platform-only upstream cost what their Platform call
     const ip = facts.hosts[7] ?? "";
     expect((await admin("DELETE", `/admin/cache/hosts/${ip}`, undefined, billing.fetch)).status).toBe(200);
     expect((await charged("GET", `/api/v2/hosts/${ip}`)).credits).toBe(1);
+    const savedBefore = await saved();
+    expect((await charged("GET", `/api/v2/hosts/${ip}`)).credits).toBe(0);
+    expect((await saved()) - savedBefore).toBe(1);
     // Numbers of results no other test asks for, so no earlier answer is in the cache.
     expect((await charged("GET", "/api/v2/hosts/search?q=services.port%3A%2022&per_page=7")).credits).toBe(1);
     expect(

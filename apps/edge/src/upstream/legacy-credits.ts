@@ -4,7 +4,11 @@ import { V1_SEARCH_PAGE_MAX } from "./legacy-certificates";
 // What a legacy call costs in Platform credits when the upstream speaks only the Platform API
 // (UPSTREAM_API=platform): the credits of the /v3 calls legacy-on-platform.ts turns it into, by
 // core's cost table. Calls translated into one /v3 call (a host view, a hosts search page, an
-// aggregate) cost their route's 1, as in legacy mode; these are the ones that cost more.
+// aggregate) cost their route's 1, as in legacy mode; the certificate calls cost more. A cached
+// answer saves what its call would have cost (counted in the credits saved).
+
+/** A host view (at a point in time too): the host asset. */
+export const HOST_VIEW_CREDITS = CREDIT_COSTS.v3_host.credits;
 
 /** A certificate view: the certificate asset and its raw PEM (the v1 `raw`), one call each. */
 export const CERTIFICATE_VIEW_CREDITS =

@@ -9,6 +9,7 @@ import { serveCachedDocument } from "../../api/cached-document";
 import { defineApiRoute } from "../../api/define-route";
 import { chargedRelay, upstreamPath } from "../../api/exchange";
 import { renderedError } from "../../http/errors";
+import { HOST_VIEW_CREDITS } from "../../upstream/legacy-credits";
 import { relayedResponse } from "../../upstream/relay";
 import { component } from "../../openapi/components";
 
@@ -44,6 +45,8 @@ export const hostViewRoute = defineApiRoute({
     const services = c.get("services");
     const pastInstant = atTime !== null && atTime.ms <= services.clock.now();
     return serveCachedDocument(c, {
+      // With a Platform-only upstream a cached host saves the credit its Platform lookup costs.
+      ...(services.config.upstreamApi === "platform" ? { savedCredits: HOST_VIEW_CREDITS } : {}),
       key: { index: "hosts", id: ip.data.ip.toLowerCase(), atTime: atTime?.nanos ?? "" },
       path: upstreamPath(c),
       ttlSeconds: pastInstant ? null : services.config.cache.ttlSeconds.hosts,
