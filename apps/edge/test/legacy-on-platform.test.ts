@@ -583,6 +583,20 @@ describe("legacy calls on a Platform-only upstream cost what their Platform call
     expect(past.credits).toBe(1);
   });
 
+  it("a certificate search the upstream refuses costs nothing: a page past the tenth, a body that is not JSON", async () => {
+    for (const body of [{ query: "*", page: 11 }, "{not json"]) {
+      const before = await used();
+      const res = await billing.fetch(
+        buildRequest("POST", "/api/v1/search/certificates", { auth: tenant, body }),
+      );
+      expect(res.status).toBe(400);
+      expect(v1ErrorSchema.parse(await res.json()).error_code).toBe(400);
+      expect(await used()).toBe(before);
+    }
+    const holds = await env.DB.prepare("select count(*) as n from credit_holds").first<{ n: number }>();
+    expect(holds?.n).toBe(0);
+  });
+
   it("hosts: a view, a search page and an aggregate are one Platform call each", async () => {
     const ip = facts.hosts[7] ?? "";
     expect((await admin("DELETE", `/admin/cache/hosts/${ip}`, undefined, billing.fetch)).status).toBe(200);

@@ -3,7 +3,7 @@ import { defineApiRoute } from "../../api/define-route";
 import { askUpstream, type ApiContext, readRequestBody, upstreamPath } from "../../api/exchange";
 import { forward } from "../../api/forward";
 import { certificateSearchCredits } from "../../upstream/legacy-credits";
-import { relayedResponse } from "../../upstream/relay";
+import { type Relayed, relayedResponse } from "../../upstream/relay";
 import {
   reportBodySchema,
   reportResponseSchema,
@@ -32,7 +32,7 @@ async function searchOnPlatform(c: ApiContext): Promise<Response> {
   const page = pageAsked(body);
   c.set("cost", certificateSearchCredits(page));
   const charged = await holdCharge(c);
-  let relayed;
+  let relayed: Relayed;
   try {
     relayed = await askUpstream(c, { method: "POST", path: upstreamPath(c), body });
   } catch (error) {
