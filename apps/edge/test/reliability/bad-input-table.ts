@@ -776,14 +776,23 @@ const ADMIN_ROUTES = [
   ["DELETE", "/admin/comments/:id", undefined],
 ] as const;
 
+/**
+ * A bearer token presented wrong: absent, someone else's, cut short, extended, without its
+ * scheme, empty. `token` is the caller's right one; `other` a well-formed one that is not it.
+ */
+const bearerRefusals = (token: (c: Caller) => string, other: readonly [what: string, header: string]) =>
+  [
+    ["no Authorization header", () => null],
+    [other[0], () => other[1]],
+    ["the token one character short", (c: Caller) => `Bearer ${token(c).slice(0, -1)}`],
+    ["the token with a character added", (c: Caller) => `Bearer ${token(c)}x`],
+    ["the token without a scheme", (c: Caller) => token(c)],
+    ["an empty Bearer", () => "Bearer "],
+  ] as const;
+
 const ADMIN_REFUSALS = [
-  ["no Authorization header", () => null],
-  ["a wrong token", () => "Bearer not-the-admin-token-0000000000000000000"],
-  ["the token one character short", (c: Caller) => `Bearer ${c.adminToken.slice(0, -1)}`],
-  ["the token with a character added", (c: Caller) => `Bearer ${c.adminToken}x`],
+  ...bearerRefusals((c) => c.adminToken, ["a wrong token", "Bearer not-the-admin-token-0000000000000000000"]),
   ["the token under the Basic scheme", (c: Caller) => basic("admin", c.adminToken)],
-  ["the token without a scheme", (c: Caller) => c.adminToken],
-  ["an empty Bearer", () => "Bearer "],
   ["a tenant's own credentials", (c: Caller) => basic(c.apiId, c.secret)],
 ] as const;
 
@@ -1131,12 +1140,10 @@ const PLATFORM_ROUTES = [
 ] as const;
 
 const PLATFORM_REFUSALS = [
-  ["no Authorization header", () => null],
-  ["an unknown token", () => "Bearer scg_0000000000000000000000000000000000000000000"],
-  ["the token one character short", (c: Caller) => `Bearer ${c.platformToken.slice(0, -1)}`],
-  ["the token with a character added", (c: Caller) => `Bearer ${c.platformToken}x`],
-  ["the token without a scheme", (c: Caller) => c.platformToken],
-  ["an empty Bearer", () => "Bearer "],
+  ...bearerRefusals(
+    (c) => c.platformToken,
+    ["an unknown token", "Bearer scg_0000000000000000000000000000000000000000000"],
+  ),
   ["the tenant's Basic credentials", (c: Caller) => basic(c.apiId, c.secret)],
   ["the admin token", (c: Caller) => `Bearer ${c.adminToken}`],
 ] as const;
