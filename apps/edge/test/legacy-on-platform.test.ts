@@ -384,6 +384,28 @@ describe("Platform failures as legacy errors", () => {
     }
   });
 
+  it("gives back the whole hold of a bulk and a search the Platform fails or cannot be reached for", async () => {
+    const fingerprints = ["1", "2", "3"].map((d) => d.repeat(64));
+    for (const unreachable of [false, true]) {
+      const { failing, tenantHeader } = await scripted(500);
+      if (unreachable) failing.upstream.answer(() => Promise.reject(new Error("connection refused")));
+      for (const [path, body] of [
+        ["/api/v1/bulk/certificates", { fingerprints }],
+        ["/api/v1/search/certificates", { query: "*", page: 4 }],
+      ] as const) {
+        const res = await failing.fetch(buildRequest("POST", path, { auth: tenantHeader, body }));
+        expect(res.status, path).toBe(502);
+        expect(v1ErrorSchema.parse(await res.json()).error_code).toBe(502);
+      }
+      const account = accountSchema.parse(
+        await (await failing.fetch(buildRequest("GET", "/api/v1/account", { auth: tenantHeader }))).json(),
+      );
+      expect(account.quota.used).toBe(0);
+    }
+    const holds = await env.DB.prepare("select count(*) as n from credit_holds").first<{ n: number }>();
+    expect(holds?.n).toBe(0);
+  });
+
   it("answers an unreachable Platform with the legacy 502", async () => {
     const { call, failing } = await scripted(200);
     failing.upstream.answer(() => Promise.reject(new Error("connection refused")));
