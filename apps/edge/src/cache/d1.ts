@@ -1,7 +1,14 @@
-import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, or, sql } from "drizzle-orm";
 import type { EdgeDb } from "../db/client";
 import { documents } from "../db/schema";
-import type { CachedDocument, DocumentCache, DocumentIndex, DocumentKey } from "./interface";
+import { BatchedReads } from "./batched-reads";
+import {
+  type CachedDocument,
+  type DocumentCache,
+  type DocumentIndex,
+  type DocumentKey,
+  documentKeyOf,
+} from "./interface";
 
 /** D1 allows 100 bound parameters per statement; bulk asks for at most 50 ids. */
 const IDS_PER_QUERY = 90;
@@ -29,14 +36,39 @@ function documentByKey(db: EdgeDb) {
 
 export class D1DocumentCache implements DocumentCache {
   private readonly byKey: ReturnType<typeof documentByKey>;
+  private readonly reads = new BatchedReads((keys) => this.readKeys(keys));
 
   constructor(private readonly db: EdgeDb) {
     this.byKey = documentByKey(db);
   }
 
-  async get(key: DocumentKey): Promise<CachedDocument | null> {
-    const row = await this.byKey.get({ index: key.index, id: key.id, atTime: key.atTime });
-    return row ?? null;
+  /** Concurrent reads share statements (`BatchedReads`). */
+  get(key: DocumentKey): Promise<CachedDocument | null> {
+    return this.reads.get(key);
+  }
+
+  /** Documents by key, in one statement (one key: the prepared one); found rows by `documentKeyOf`. */
+  private async readKeys(keys: readonly DocumentKey[]): Promise<Map<string, CachedDocument>> {
+    const found = new Map<string, CachedDocument>();
+    const [only] = keys;
+    if (keys.length === 1 && only) {
+      const row = await this.byKey.get({ index: only.index, id: only.id, atTime: only.atTime });
+      if (row) found.set(documentKeyOf(only), row);
+      return found;
+    }
+    // An OR of whole keys: SQLite looks each up in the primary key (a row-value IN scans).
+    const rows = await this.db
+      .select()
+      .from(documents)
+      .where(
+        or(
+          ...keys.map((key) =>
+            and(eq(documents.index, key.index), eq(documents.id, key.id), eq(documents.atTime, key.atTime)),
+          ),
+        ),
+      );
+    for (const row of rows) found.set(documentKeyOf(row), row);
+    return found;
   }
 
   /** D1 holds nothing in memory. */

@@ -13,6 +13,15 @@ export interface DocumentKey {
   readonly atTime: string;
 }
 
+/** One string per document key: what single-flight, the memory tier and batched reads key on. */
+export function documentKeyOf(key: {
+  readonly index: string;
+  readonly id: string;
+  readonly atTime: string;
+}): string {
+  return `${key.index}\u0000${key.id}\u0000${key.atTime}`;
+}
+
 export interface CachedDocument {
   /** The document JSON as served (view body, or a bulk entry). */
   readonly body: string;

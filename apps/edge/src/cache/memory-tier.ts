@@ -1,5 +1,11 @@
 import type { Clock } from "@scangate/core/http";
-import type { CachedDocument, DocumentCache, DocumentIndex, DocumentKey } from "./interface";
+import {
+  type CachedDocument,
+  type DocumentCache,
+  type DocumentIndex,
+  type DocumentKey,
+  documentKeyOf,
+} from "./interface";
 
 export interface MemoryTierLimits {
   /** How long a row read from (or written to) D1 answers from this isolate's memory. */
@@ -15,8 +21,6 @@ interface Held {
 
 /** How long a stored row waits for others before they go to D1 together. */
 export const WRITE_BEHIND_MS = 5;
-
-const keyOf = (index: DocumentIndex, id: string, atTime: string) => `${index}\u0000${id}\u0000${atTime}`;
 
 /**
  * A small per-isolate memory tier in front of the D1 document cache. D1 stays the shared
@@ -42,7 +46,7 @@ export class MemoryTieredCache implements DocumentCache {
   ) {}
 
   async get(key: DocumentKey): Promise<CachedDocument | null> {
-    const k = keyOf(key.index, key.id, key.atTime);
+    const k = documentKeyOf(key);
     const hit = this.take(k);
     if (hit) return hit;
     const under = this.reading.get(k);
@@ -60,7 +64,7 @@ export class MemoryTieredCache implements DocumentCache {
   }
 
   peek(key: DocumentKey): CachedDocument | null {
-    return this.take(keyOf(key.index, key.id, key.atTime));
+    return this.take(documentKeyOf(key));
   }
 
   async getMany(
@@ -71,13 +75,13 @@ export class MemoryTieredCache implements DocumentCache {
     const found = new Map<string, CachedDocument>();
     const missing: string[] = [];
     for (const id of ids) {
-      const hit = this.take(keyOf(index, id, atTime));
+      const hit = this.take(documentKeyOf({ index, id, atTime }));
       if (hit) found.set(id, hit);
       else missing.push(id);
     }
     if (missing.length > 0) {
       for (const [id, doc] of await this.shared.getMany(index, missing, atTime)) {
-        this.hold(keyOf(index, id, atTime), doc);
+        this.hold(documentKeyOf({ index, id, atTime }), doc);
         found.set(id, doc);
       }
     }
@@ -86,7 +90,7 @@ export class MemoryTieredCache implements DocumentCache {
 
   async put(entries: ReadonlyArray<{ key: DocumentKey; doc: CachedDocument }>): Promise<void> {
     await this.shared.put(entries);
-    for (const { key, doc } of entries) this.hold(keyOf(key.index, key.id, key.atTime), doc);
+    for (const { key, doc } of entries) this.hold(documentKeyOf(key), doc);
   }
 
   /**
@@ -101,7 +105,7 @@ export class MemoryTieredCache implements DocumentCache {
   ): Promise<void> {
     const through: { key: DocumentKey; doc: CachedDocument }[] = [];
     for (const entry of entries) {
-      const k = keyOf(entry.key.index, entry.key.id, entry.key.atTime);
+      const k = documentKeyOf(entry.key);
       if (this.hold(k, entry.doc)) this.queued.set(k, entry);
       else through.push(entry);
     }
@@ -127,7 +131,7 @@ export class MemoryTieredCache implements DocumentCache {
   }
 
   async purge(index: DocumentIndex, id: string): Promise<number> {
-    const prefix = keyOf(index, id, "");
+    const prefix = documentKeyOf({ index, id, atTime: "" });
     for (const k of [...this.held.keys()]) if (k.startsWith(prefix)) this.drop(k);
     // A purge wins over a write still queued: the row must not come back after it.
     for (const k of [...this.queued.keys()]) if (k.startsWith(prefix)) this.queued.delete(k);

@@ -1,7 +1,7 @@
 import type { Clock } from "@scangate/core/http";
 import type { Relayed } from "../upstream/relay";
 import { freshness } from "./freshness";
-import type { CachedDocument, DocumentCache, DocumentKey } from "./interface";
+import { type CachedDocument, type DocumentCache, type DocumentKey, documentKeyOf } from "./interface";
 import type { SingleFlight } from "./single-flight";
 
 /** How one cached route fetches and stores its document. */
@@ -37,11 +37,6 @@ export interface DocumentFetchDeps {
 export interface Refreshed {
   readonly relayed: Relayed;
   readonly stored: boolean;
-}
-
-/** The key single-flight uses for a document. */
-export function flightKey(key: DocumentKey): string {
-  return `${key.index}\u0000${key.id}\u0000${key.atTime}`;
 }
 
 /**
@@ -125,7 +120,7 @@ export function sharedFetch(
   spec: CachedFetchSpec,
   options: SharedFetchOptions = {},
 ) {
-  return deps.flights.run(flightKey(spec.key), async (): Promise<SharedFetch> => {
+  return deps.flights.run(documentKeyOf(spec.key), async (): Promise<SharedFetch> => {
     if (options.beforeFetch) {
       try {
         await options.beforeFetch();

@@ -1,12 +1,11 @@
 import type { ApiError } from "@scangate/core";
 import { isSuccess, type Relayed, upstreamFailure } from "../upstream/relay";
 import { type Freshness, freshness, type FreshnessPolicy } from "./freshness";
-import type { CachedDocument } from "./interface";
+import { type CachedDocument, documentKeyOf } from "./interface";
 import {
   type CachedFetchSpec,
   type DocumentFetchDeps,
   fetchAndStore,
-  flightKey,
   type SharedFetch,
   type SharedFetchOptions,
   sharedFetch,
@@ -70,7 +69,7 @@ export async function lookupDocument(
   revalidationAsked: boolean,
 ): Promise<DocumentLookup> {
   const held = deps.cache.peek(spec.key);
-  if (!held && !revalidationAsked && deps.flights.joining(flightKey(spec.key))) {
+  if (!held && !revalidationAsked && deps.flights.joining(documentKeyOf(spec.key))) {
     return { kind: "upstream", fwd: "uri-miss", fallback: null };
   }
   const cached = held ?? (await deps.cache.get(spec.key));
