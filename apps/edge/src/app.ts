@@ -4,6 +4,7 @@ import { type Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import type { AppEnv } from "./app-env";
+import type { Env } from "./env";
 import { runMetered, StatementMeter } from "./db/statement-meter";
 import { errorResponse, renderedError } from "./http/errors";
 import { RememberedRoutes } from "./http/remembered-routes";
@@ -25,6 +26,23 @@ import { PLATFORM_ROUTES } from "./routes/v3";
 import { registerPlatformRoutes } from "./routes/v3/define";
 
 export type { AppEnv } from "./app-env";
+
+/**
+ * Puts the cache-hit lane (api/hit-lane.ts) in front of the router: a request it answers never
+ * reaches the middleware chain; anything else (or anything it could not finish) takes the full way.
+ */
+function answerHitsFirst(app: Hono<AppEnv>, registry: ServiceRegistry): void {
+  const viaRouter = app.fetch;
+  app.fetch = (request, env, ctx) => {
+    const resolved = env && ctx ? registry.resolve(env as Env) : undefined;
+    const hit = resolved?.ok && ctx ? resolved.services.hits.answer(request, resolved.services, ctx) : null;
+    if (!hit) return viaRouter(request, env, ctx);
+    return hit.then(
+      (answer) => answer ?? viaRouter(request, env, ctx),
+      () => viaRouter(request, env, ctx),
+    );
+  };
+}
 
 /**
  * Builds the edge app. A request meets, in order: request id; config and services; for /api,
@@ -109,6 +127,8 @@ export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Ho
 
   app.use("/admin/*", adminAuth());
   registerAdminRoutes(app, ADMIN_ROUTES);
+
+  answerHitsFirst(app, registry);
 
   app.notFound((c) => errorFor(c, new ApiError("not_found"), versionOfPath(c.req.path)));
   app.onError((error, c) => {

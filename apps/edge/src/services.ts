@@ -1,6 +1,7 @@
 import { AnnotationStore } from "./annotations/store";
 import { TenantAuthenticator } from "./auth/tenant-auth";
 import { PlatformTokenAuthenticator } from "./auth/token-auth";
+import { HitLane } from "./api/hit-lane";
 import { D1DocumentCache } from "./cache/d1";
 import { MemoryTieredCache } from "./cache/memory-tier";
 import type { DocumentCache } from "./cache/interface";
@@ -61,6 +62,8 @@ export interface EdgeServices {
   /** Concurrent cache misses of one document share one upstream call. */
   readonly flights: SingleFlight<unknown>;
   readonly usage: BatchedUsageRecorder;
+  /** Paths whose fresh hits are answered before the router (api/hit-lane.ts). */
+  readonly hits: HitLane;
 }
 
 /** Replacements tests make: a clock they move, a fake network, deterministic limiters. */
@@ -197,5 +200,6 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
     // Joiners wait at most as long as the leader's upstream call may take, plus a margin.
     flights: new SingleFlight<unknown>(config.upstreamTimeoutMs + 5_000),
     usage: new BatchedUsageRecorder(db, config.usageFlushDelayMs),
+    hits: new HitLane(),
   };
 }

@@ -45,10 +45,22 @@ function withCacheHeaders(response: Response, outcome: CacheOutcome, age: number
   return response;
 }
 
-function fromCache(c: ApiContext, route: CachedRoute, doc: CachedDocument): Response {
-  if (doc.negative) return route.negativeResponse(c, doc);
+function documentAnswer(route: CachedRoute, doc: CachedDocument): Response {
   if (route.documentResponse) return route.documentResponse(doc);
   return new Response(doc.body, { status: 200, headers: { "content-type": "application/json" } });
+}
+
+function fromCache(c: ApiContext, route: CachedRoute, doc: CachedDocument): Response {
+  return doc.negative ? route.negativeResponse(c, doc) : documentAnswer(route, doc);
+}
+
+/** The answer of a fresh cached document (not a negative row) at `now`, with Cache-Status and Age. */
+export function freshDocumentAnswer(route: CachedRoute, doc: CachedDocument, now: number): Response {
+  return withCacheHeaders(
+    documentAnswer(route, doc),
+    { hit: true, ttl: ttlSeconds(doc, now) },
+    ageSeconds(doc, now),
+  );
 }
 
 /** Whether an outcome is a document another fetch paid for (the credits its route saves). */
@@ -68,6 +80,7 @@ function respond(c: ApiContext, route: CachedRoute, outcome: DocumentOutcome, no
   switch (outcome.kind) {
     case "fresh":
     case "negative": {
+      if (!outcome.revalidate && !outcome.doc.negative) return freshDocumentAnswer(route, outcome.doc, now);
       const detail = outcome.revalidate ? { detail: "stale-while-revalidate" as const } : {};
       return withCacheHeaders(
         fromCache(c, route, outcome.doc),
@@ -131,9 +144,14 @@ export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Pr
   );
 
   if (lookup.kind !== "upstream") {
-    if (isCharged(lookup, hitsCharged)) await chargeRequest(c);
+    const charged = isCharged(lookup, hitsCharged);
+    if (charged) await chargeRequest(c);
     else if (servedWithoutCost(lookup)) usage.quotaSaved += saved;
     usage.cacheHit = true;
+    if (lookup.kind === "fresh" && !lookup.revalidate && !charged && c.req.method === "GET") {
+      // The next requests for this path may be answered before the router (api/hit-lane.ts).
+      services.hits.remember(c.req.url, { route, operation: usage.operation ?? "unknown", saved });
+    }
     if (lookup.revalidate) {
       usage.upstreamCalls += 1;
       c.executionCtx.waitUntil(

@@ -79,6 +79,17 @@ export class TenantAuthenticator {
   }
 
   /**
+   * The tenant whose row this isolate holds, unexpired and enabled, when `secret` is the one that
+   * last matched it; null for anything else, which `authenticate` decides. Synchronous and
+   * without D1: the cache-hit lane (api/hit-lane.ts) answers only tenants known this way.
+   */
+  known(apiId: string, secret: string, defer: Defer): TenantRow | null {
+    const entry = this.fresh(apiId, defer);
+    if (!entry?.verified || entry.row.disabled) return null;
+    return bytesEqual(entry.verified, encoder.encode(secret)) ? entry.row : null;
+  }
+
+  /**
    * The tenant's quota after a charge or refund the ledger just answered, so this isolate's next
    * requests start their RateLimit headers from it rather than from the row as loaded. Headers
    * only: charging always asks the ledger.
@@ -96,17 +107,20 @@ export class TenantAuthenticator {
   }
 
   private async lookup(apiId: string, defer: Defer | undefined): Promise<CachedTenant | null> {
+    // Concurrent requests of one tenant that the cache cannot answer share one D1 read.
+    return this.fresh(apiId, defer) ?? this.loading.get(apiId) ?? this.shared(apiId, this.clock.now());
+  }
+
+  /** The entry held for `apiId` within its time in memory, read again ahead of its end (`defer`). */
+  private fresh(apiId: string, defer: Defer | undefined): CachedTenant | null {
     const now = this.clock.now();
     const cached = this.cache.get(apiId);
-    if (cached && now - cached.loadedAt < this.ttlMs) {
-      if (defer && now - cached.loadedAt >= this.ttlMs * REFRESH_AHEAD_SHARE && !this.loading.has(apiId)) {
-        // A failed re-read leaves the row to expire as usual; the next request reads it again.
-        defer(() => this.shared(apiId, now).catch(() => undefined));
-      }
-      return cached;
+    if (!cached || now - cached.loadedAt >= this.ttlMs) return null;
+    if (defer && now - cached.loadedAt >= this.ttlMs * REFRESH_AHEAD_SHARE && !this.loading.has(apiId)) {
+      // A failed re-read leaves the row to expire as usual; the next request reads it again.
+      defer(() => this.shared(apiId, now).catch(() => undefined));
     }
-    // Concurrent requests of one tenant that the cache cannot answer share one D1 read.
-    return this.loading.get(apiId) ?? this.shared(apiId, now);
+    return cached;
   }
 
   /** One read of the tenant's row, shared by whoever asks while it is under way. */

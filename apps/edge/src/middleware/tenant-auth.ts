@@ -6,7 +6,8 @@ import type { Defer } from "../auth/tenant-auth";
 import { BoundedMemo } from "../http/bounded-memo";
 import type { TenantRow } from "../db/schema";
 import { unmetered } from "../db/statement-meter";
-import { effectiveQuota } from "../tenants/periods";
+import type { EdgeServices } from "../services";
+import { effectiveQuota, type QuotaState } from "../tenants/periods";
 
 /** Don't write last_seen_at on every request: once a minute per tenant is plenty. */
 const LAST_SEEN_RESOLUTION_MS = 60_000;
@@ -14,12 +15,15 @@ const LAST_SEEN_RESOLUTION_MS = 60_000;
 /** How many distinct Authorization values the isolate remembers the parse of. */
 const PARSED_HEADERS_MAX = 256;
 
+const parsed = new BoundedMemo<BasicCredentials | null>(PARSED_HEADERS_MAX);
+
 /**
- * The credentials of an Authorization value, decoded once per value while it is remembered:
- * a team's clients send the same few values on every request. Only the decoding is kept; the
- * authenticator still checks the secret (and a disabled or deleted tenant) on every request.
+ * The Basic credentials of a request's Authorization value, decoded once per value while it is
+ * remembered: a team's clients send the same few values on every request. Only the decoding is
+ * kept; the authenticator still checks the secret (and a disabled or deleted tenant) on every
+ * request.
  */
-function credentialsOf(request: Request, parsed: BoundedMemo<BasicCredentials | null>) {
+export function basicCredentialsOf(request: Request): BasicCredentials | null {
   const header = request.headers.get("Authorization");
   if (header === null) return null;
   const known = parsed.get(header);
@@ -32,26 +36,34 @@ export function authScheme(header: string | undefined): string | undefined {
 }
 
 /**
- * The request's background work: started outside the request's own D1 statement count (it is
- * not on the request's path) and kept alive past the response by its `waitUntil`.
+ * A request's background work: started outside the request's own D1 statement count (it is not
+ * on the request's path) and kept alive past the response by its `waitUntil`.
  */
+export function deferTo(ctx: ExecutionContext): Defer {
+  return (work) => ctx.waitUntil(unmetered(work));
+}
+
 export function deferFor(c: Context<AppEnv>): Defer {
-  return (work) => c.executionCtx.waitUntil(unmetered(work));
+  return deferTo(c.executionCtx);
 }
 
 /**
- * Lets an authenticated tenant's request on: the tenant and its quota go on the request, and
- * its last-seen time is written at most once a minute (in the background).
+ * Admits an authenticated tenant's request: its last-seen time is written at most once a minute
+ * (in the background), and its quota now is what the request starts from.
  */
-export function admitTenant(c: Context<AppEnv>, tenant: TenantRow): void {
-  const services = c.get("services");
+export function admit(services: EdgeServices, tenant: TenantRow, defer: Defer): QuotaState {
   const now = services.clock.now();
-  c.set("tenant", tenant);
-  c.set("quota", effectiveQuota(tenant, now));
   if (tenant.lastSeenAt === null || now - tenant.lastSeenAt >= LAST_SEEN_RESOLUTION_MS) {
     tenant.lastSeenAt = now;
-    deferFor(c)(() => services.tenants.touch(tenant.id, now));
+    defer(() => services.tenants.touch(tenant.id, now));
   }
+  return effectiveQuota(tenant, now);
+}
+
+/** Lets an authenticated tenant's request on (`admit`): the tenant and its quota go on the request. */
+export function admitTenant(c: Context<AppEnv>, tenant: TenantRow): void {
+  c.set("tenant", tenant);
+  c.set("quota", admit(c.get("services"), tenant, deferFor(c)));
 }
 
 const BEARER_ON_LEGACY =
@@ -63,10 +75,9 @@ const BEARER_ON_LEGACY =
  * `WWW-Authenticate` challenge; both bodies come from core's error table.
  */
 export function tenantAuth(): MiddlewareHandler<AppEnv> {
-  const parsed = new BoundedMemo<BasicCredentials | null>(PARSED_HEADERS_MAX);
   return async function tenantAuth(c, next) {
     const services = c.get("services");
-    const credentials = credentialsOf(c.req.raw, parsed);
+    const credentials = basicCredentialsOf(c.req.raw);
     const outcome = credentials
       ? await services.auth.authenticate(credentials.username, credentials.password, deferFor(c))
       : ({ ok: false, reason: "missing" } as const);

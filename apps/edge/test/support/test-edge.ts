@@ -5,7 +5,7 @@ import type { Env } from "../../src/env";
 import { FixedWindowRateLimiter, unlimitedRateLimiter } from "../../src/ratelimit/fixed-window";
 import type { RateLimiter } from "../../src/ratelimit/interface";
 import { ServiceRegistry } from "../../src/registry";
-import type { ServiceOverrides } from "../../src/services";
+import type { EdgeServices, ServiceOverrides } from "../../src/services";
 import { ManualClock } from "./clock";
 import { suiteSecretWatch } from "../reliability/secret-watch";
 import { FakeUpstream } from "./fake-upstream";
@@ -21,6 +21,8 @@ export interface TestEdge {
   clock: ManualClock;
   upstream: FakeUpstream;
   env: Env;
+  /** The services this edge's requests use (built on first use, as the app builds them). */
+  services(): EdgeServices;
 }
 
 /**
@@ -51,25 +53,36 @@ export function testEdge(
   const clock = options.clock ?? testClock();
   const upstream = new FakeUpstream();
   const testEnv = { ...env, ...options.vars } as Env;
-  const app = createApp(
-    new ServiceRegistry({
-      clock,
-      transport: upstream.transport,
-      rateLimiter: options.rateLimiter ?? unlimitedRateLimiter,
-      accountReads: options.accountReads ?? unlimitedRateLimiter,
-      // A busy tenant's credit lease ends 20 ms after it was taken instead of two seconds: the
-      // request that took it waits for its end (its background work) before the test sees it.
-      leaseWait: () => new Promise((resolve) => setTimeout(resolve, 20)),
-      ...options.overrides,
-    }),
-  );
+  const registry = new ServiceRegistry({
+    clock,
+    transport: upstream.transport,
+    rateLimiter: options.rateLimiter ?? unlimitedRateLimiter,
+    accountReads: options.accountReads ?? unlimitedRateLimiter,
+    // A busy tenant's credit lease ends 20 ms after it was taken instead of two seconds: the
+    // request that took it waits for its end (its background work) before the test sees it.
+    leaseWait: () => new Promise((resolve) => setTimeout(resolve, 20)),
+    ...options.overrides,
+  });
+  const app = createApp(registry);
+  const services = () => {
+    const resolved = registry.resolve(testEnv);
+    if (!resolved.ok) throw new Error(`test edge config invalid: ${resolved.problems.join("; ")}`);
+    return resolved.services;
+  };
   const unwatchedFetch: Fetch = async (request) => {
     const ctx = createExecutionContext();
     const response = await app.fetch(request, testEnv, ctx);
     await waitOnExecutionContext(ctx);
     return response;
   };
-  return { clock, upstream, env: testEnv, fetch: suiteSecretWatch.watch(unwatchedFetch), unwatchedFetch };
+  return {
+    clock,
+    upstream,
+    env: testEnv,
+    fetch: suiteSecretWatch.watch(unwatchedFetch),
+    unwatchedFetch,
+    services,
+  };
 }
 
 export { FixedWindowRateLimiter };
