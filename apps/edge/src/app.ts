@@ -50,7 +50,8 @@ function answerHitsFirst(app: Hono<AppEnv>, registry: ServiceRegistry): void {
  * answer), the tier's burst limit, with a Platform-only upstream the 501 of a legacy route it
  * cannot translate, then its route; for /v3 (the Platform API) the same chain
  * with a tenant's bearer token instead of Basic auth, every error in problem+json; for /admin,
- * the bearer admin token.
+ * the bearer admin token. Ahead of all of it, the hit lane answers repeated free cache hits of
+ * an /api path with the same steps (`answerHitsFirst`).
  */
 export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ getPath: lenientPath, router: new RememberedRoutes() });
