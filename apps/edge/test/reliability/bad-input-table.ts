@@ -790,6 +790,24 @@ const bearerRefusals = (token: (c: Caller) => string, other: readonly [what: str
     ["an empty Bearer", () => "Bearer "],
   ] as const;
 
+/** Every route sent every wrong credential, each answered `expect`. */
+const refusedEverywhere = (
+  routes: ReadonlyArray<readonly [method: string, path: string, body: unknown]>,
+  refusals: ReadonlyArray<readonly [what: string, auth: (c: Caller) => string | null]>,
+  expect: Expected,
+  pathOf: (path: string) => Dynamic<string> = (path) => path,
+): BadRequest[] =>
+  routes.flatMap(([method, path, body]) =>
+    refusals.map(([what, auth]) => ({
+      what: `${method} ${path} with ${what}`,
+      method,
+      path: pathOf(path),
+      body,
+      auth,
+      expect,
+    })),
+  );
+
 const ADMIN_REFUSALS = [
   ...bearerRefusals((c) => c.adminToken, ["a wrong token", "Bearer not-the-admin-token-0000000000000000000"]),
   ["the token under the Basic scheme", (c: Caller) => basic("admin", c.adminToken)],
@@ -800,18 +818,7 @@ const adminPath = (path: string) => (ctx: TableContext) =>
   path.replace(":id", ctx.tenantId).replace(":fp", "a".repeat(64));
 
 export const EDGE_ROWS: BadRequest[] = [
-  ...ADMIN_ROUTES.flatMap(([method, path, body]) =>
-    ADMIN_REFUSALS.map(
-      ([what, auth]): BadRequest => ({
-        what: `${method} ${path} with ${what}`,
-        method,
-        path: adminPath(path),
-        body,
-        auth,
-        expect: V2_401,
-      }),
-    ),
-  ),
+  ...refusedEverywhere(ADMIN_ROUTES, ADMIN_REFUSALS, V2_401, adminPath),
   {
     what: "an unknown admin path without a token",
     method: "GET",
@@ -1154,18 +1161,7 @@ const PLATFORM_REFUSALS = [
  * read go to the upstream for its own answer (routes/v3/cached-bulks.ts), so they are not here.
  */
 export const PLATFORM_ROWS: BadRequest[] = [
-  ...PLATFORM_ROUTES.flatMap(([method, path, body]) =>
-    PLATFORM_REFUSALS.map(
-      ([what, auth]): BadRequest => ({
-        what: `${method} ${path} with ${what}`,
-        method,
-        path,
-        body,
-        auth,
-        expect: PROBLEM_401,
-      }),
-    ),
-  ),
+  ...refusedEverywhere(PLATFORM_ROUTES, PLATFORM_REFUSALS, PROBLEM_401),
   {
     what: "a request target over its limit",
     method: "GET",
