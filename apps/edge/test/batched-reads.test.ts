@@ -102,6 +102,26 @@ describe("batched document reads", () => {
     await expect(after).resolves.toBeNull();
   });
 
+  it("hands each statement to the keepAlive of the request running it, settled even when it fails", async () => {
+    const [a, b, c] = [key(), key(), key()];
+    const { reads, answer } = heldReader();
+    const kept: Promise<void>[] = [];
+    const keepAlive = (work: Promise<void>) => void kept.push(work);
+    const first = reads.get(a, keepAlive);
+    const batch = [reads.get(b, keepAlive), reads.get(c, keepAlive)];
+    await settle();
+    // Only the statement running now has been handed over; c joins b's and runs none.
+    expect(kept).toHaveLength(1);
+    answer(0);
+    await expect(first).resolves.toBeNull();
+    await settle();
+    expect(kept).toHaveLength(2);
+    answer(1, new Error("D1 is down"));
+    for (const read of batch) await expect(read).rejects.toThrow("D1 is down");
+    // The kept work ends either way, so waitUntil never sees a rejection.
+    await expect(Promise.all(kept)).resolves.toEqual([undefined, undefined]);
+  });
+
   it("reads alone when the statement it waits for has not answered within the join wait", async () => {
     const [a, b, c] = [key(), key(), key()];
     const { reads, statements, answer } = heldReader();

@@ -30,8 +30,16 @@ async function setup(
   const tenant = await createTenant({ allowance: 1000 }, edge.fetch);
   // Every answer the lane gives, in order (null: it left the request to the full way).
   const lane = vi.spyOn(edge.services().hits, "answer");
+  // A lane that threw counts as not answering (the full way answered instead).
   const laneAnswers = async () =>
-    Promise.all(lane.mock.results.map(async (result) => (await result.value) !== null));
+    Promise.all(
+      lane.mock.results.map((result) =>
+        Promise.resolve(result.value).then(
+          (answer) => answer !== null,
+          () => false,
+        ),
+      ),
+    );
   return { edge, tenant, laneAnswers };
 }
 
@@ -173,6 +181,27 @@ describe("the cache-hit lane", () => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get("Retry-After")).toBe("60");
     expect(await refused.json()).toMatchObject({ error_type: "rate_limit_exceeded" });
+  });
+
+  it("answers the full way when the lane fails after the burst limit (the limiter itself failing)", async () => {
+    let failNext = false;
+    const limiter: RateLimiter = {
+      check: () => {
+        if (!failNext) return Promise.resolve({ allowed: true });
+        failNext = false;
+        return Promise.reject(new Error("rate limiter unavailable"));
+      },
+    };
+    const { edge, tenant, laneAnswers } = await setup({ rateLimiter: limiter });
+    const path = PATHS[0] ?? "";
+    const full = [];
+    for (let i = 0; i < 2; i++) full.push(await seen(await get(edge, tenant, path)));
+    failNext = true;
+    const after = await seen(await get(edge, tenant, path));
+    expect(await laneAnswers()).toEqual([false, false, false]);
+    expect(after).toEqual(full[1]);
+    const usage = (await usageOf(tenant)).results;
+    expect(usage[0]).toMatchObject({ requests: 3, hits: 2, upstream: 1, errors: 0 });
   });
 
   it("learns no path when hits are charged, and none while a statement count is asked", async () => {

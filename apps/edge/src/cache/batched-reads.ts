@@ -35,8 +35,9 @@ class Batch {
  * database), so concurrent cache misses share that cost instead of each paying it.
  *
  * Each statement is run by one of the requests it answers, never on behalf of a request that may
- * already have finished; the others wait for it with a timer of their own (see `awaitFlight`)
- * and read alone if it has not answered within JOIN_WAIT_MS.
+ * already have finished, and handed to that request's `keepAlive` (its waitUntil): a client that
+ * goes away mid-read does not cancel the read the others wait for. The others wait with a timer
+ * of their own (see `awaitFlight`) and read alone if it has not answered within JOIN_WAIT_MS.
  */
 export class BatchedReads {
   private running: Promise<unknown> | null = null;
@@ -48,7 +49,7 @@ export class BatchedReads {
     private readonly joinWaitMs = JOIN_WAIT_MS,
   ) {}
 
-  async get(key: DocumentKey): Promise<CachedDocument | null> {
+  async get(key: DocumentKey, keepAlive?: (work: Promise<void>) => void): Promise<CachedDocument | null> {
     const k = documentKeyOf(key);
     const queued = this.queued;
     if (queued && queued.keys.size < KEYS_PER_READ) {
@@ -68,8 +69,12 @@ export class BatchedReads {
     // Idle, or the next statement already has a reader and is full: run now.
     const rows = this.readMany([...batch.keys.values()]);
     batch.settle(rows);
-    const running = rows.catch(() => undefined);
+    const running = rows.then(
+      () => undefined,
+      () => undefined,
+    );
     this.running = running;
+    keepAlive?.(running);
     try {
       return (await rows).get(k) ?? null;
     } finally {

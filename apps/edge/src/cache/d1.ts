@@ -43,8 +43,8 @@ export class D1DocumentCache implements DocumentCache {
   }
 
   /** Concurrent reads share statements (`BatchedReads`). */
-  get(key: DocumentKey): Promise<CachedDocument | null> {
-    return this.reads.get(key);
+  get(key: DocumentKey, keepAlive?: (work: Promise<void>) => void): Promise<CachedDocument | null> {
+    return this.reads.get(key, keepAlive);
   }
 
   /** Documents by key, in one statement (one key: the prepared one); found rows by `documentKeyOf`. */

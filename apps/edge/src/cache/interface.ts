@@ -34,7 +34,11 @@ export interface CachedDocument {
 
 /** The shared document cache: one row per document, whichever route fetched it. */
 export interface DocumentCache {
-  get(key: DocumentKey): Promise<CachedDocument | null>;
+  /**
+   * `keepAlive` (the request's waitUntil) is handed a D1 read this request runs for concurrent
+   * readers too (`BatchedReads`), so the read ends for them even if this request is cancelled.
+   */
+  get(key: DocumentKey, keepAlive?: (work: Promise<void>) => void): Promise<CachedDocument | null>;
   /** The row this isolate holds in memory for `key`, without asking D1 (null: none held). */
   peek(key: DocumentKey): CachedDocument | null;
   /**

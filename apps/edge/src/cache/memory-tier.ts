@@ -45,13 +45,13 @@ export class MemoryTieredCache implements DocumentCache {
     private readonly limits: MemoryTierLimits,
   ) {}
 
-  async get(key: DocumentKey): Promise<CachedDocument | null> {
+  async get(key: DocumentKey, keepAlive?: (work: Promise<void>) => void): Promise<CachedDocument | null> {
     const k = documentKeyOf(key);
     const hit = this.take(k);
     if (hit) return hit;
     const under = this.reading.get(k);
     if (under) return under;
-    const read = this.shared.get(key).then((doc) => {
+    const read = this.shared.get(key, keepAlive).then((doc) => {
       if (doc) this.hold(k, doc);
       return doc;
     });

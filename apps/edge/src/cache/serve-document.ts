@@ -72,7 +72,7 @@ export async function lookupDocument(
   if (!held && !revalidationAsked && deps.flights.joining(documentKeyOf(spec.key))) {
     return { kind: "upstream", fwd: "uri-miss", fallback: null };
   }
-  const cached = held ?? (await deps.cache.get(spec.key));
+  const cached = held ?? (await deps.cache.get(spec.key, (work) => deps.defer(work)));
   const state: Freshness = cached ? freshness(cached, deps.clock.now(), policy) : "expired";
   if (cached && !revalidationAsked && (state === "fresh" || state === "revalidate")) {
     return { kind: cached.negative ? "negative" : "fresh", doc: cached, revalidate: state === "revalidate" };
