@@ -4,6 +4,7 @@ import { freshness, freshnessPolicy } from "../cache/freshness";
 import type { CachedDocument } from "../cache/interface";
 import type { TenantRow } from "../db/schema";
 import { BoundedMemo } from "../http/bounded-memo";
+import { passRefusal } from "../middleware/burst-limit";
 import { admit, basicCredentialsOf, deferTo } from "../middleware/tenant-auth";
 import { finishTenantAnswer } from "../middleware/usage";
 import type { EdgeServices } from "../services";
@@ -40,8 +41,8 @@ function pathWithoutQuery(url: string): string | null {
  * - Basic credentials this isolate has already checked (`TenantAuthenticator.known`);
  * - no revalidation asked, no D1 statement count asked, hits free;
  * - the document fresh in this isolate's memory (not negative, not due for revalidation);
- * - the tenant's burst limit allowing it (a refusal goes the full way, which asks the limiter
- *   again and answers the 429: one more count against a tenant already over its limit).
+ * - the tenant's burst limit allowing it (a refusal goes the full way, which answers the 429
+ *   from the refusal the lane had, without asking the limiter again: `passRefusal`).
  *
  * Anything else goes the full way, so every error, every unusual request and every first request
  * keep one implementation; nothing is stored or charged before the lane knows it answers.
@@ -82,7 +83,11 @@ export class HitLane {
     hit: { recipe: HitRecipe; doc: CachedDocument; tenant: TenantRow },
   ): Promise<Response | null> {
     const { recipe, doc, tenant } = hit;
-    if (!(await services.rateLimiter.check(tenant.id, tenant.tier)).allowed) return null;
+    const decision = await services.rateLimiter.check(tenant.id, tenant.tier);
+    if (!decision.allowed) {
+      passRefusal(request, decision);
+      return null;
+    }
     const quota = admit(services, tenant, deferTo(ctx));
     const response = freshDocumentAnswer(recipe.route, doc, services.clock.now());
     const usage = {
