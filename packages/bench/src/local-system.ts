@@ -14,7 +14,7 @@ import { measure, type Measurement, type Skipped } from "./measurement";
 import { REPO_ROOT, RESULTS_DIR, STATE_DIR } from "./paths";
 import { noteLines, scenarioTable, targetLines } from "./report";
 import type { ScenarioOutcome } from "./scenario";
-import { COLLAPSED_ROUND, collapsedRounds } from "./scenarios/edge-collapsed";
+import { COLLAPSED_ROUND, COUNTED_ROUNDS, collapsedRounds } from "./scenarios/edge-collapsed";
 import {
   contention,
   countriesChecked,
@@ -67,8 +67,8 @@ async function collapsedOnSystem(system: LocalSystem, rounds: number): Promise<S
     "high",
   );
   try {
-    const fingerprints = await certificateFingerprints(system.endpoint, rounds + 1);
-    const headers = { authorization: tenant.authorization, "x-d1-statements": "1" };
+    const fingerprints = await certificateFingerprints(system.endpoint, rounds + COUNTED_ROUNDS);
+    const headers = { authorization: tenant.authorization };
     // The route is there before the clock starts (wrangler dev builds on first request).
     await (await fetch(`${system.edgeUrl}/api/v1/account`, { headers })).arrayBuffer();
     return await collapsedRounds({
