@@ -65,6 +65,27 @@ describe("the memory tier in front of D1", () => {
     expect(reads).toBe(1);
   });
 
+  it("reads alone when the read it joined has not answered within its join wait", async () => {
+    const { clock, d1 } = tiered();
+    const k = key();
+    await d1.put([{ key: k, doc: doc('{"v":1}', clock.now()) }]);
+    let reads = 0;
+    const hung = new Promise<CachedDocument | null>(() => undefined);
+    const cache = new MemoryTieredCache(
+      // The first read never answers (its request cancelled mid-statement); later ones do.
+      delegatingCache(d1, { peek: () => null, get: (asked) => (reads++ === 0 ? hung : d1.get(asked)) }),
+      clock,
+      { holdMs: 5000, maxChars: 1_000_000 },
+      20,
+    );
+    void cache.get(k);
+    const joiner = await cache.get(k);
+    expect(joiner?.body).toBe('{"v":1}');
+    expect(reads).toBe(2);
+    // The joiner's own read is held: the next read is answered from memory.
+    expect(cache.peek(k)?.body).toBe('{"v":1}');
+  });
+
   it("putSoon holds rows at once and writes those stored together to D1 in one deferred batch", async () => {
     const { clock, d1, cache } = tiered();
     const [a, b] = [key(), key()];

@@ -9,7 +9,7 @@ export const KEYS_PER_READ = 33;
  * than a D1 statement takes, short enough that a request whose reader was cancelled (its client
  * went away) does not wait long for it.
  */
-const JOIN_WAIT_MS = 2000;
+export const READ_JOIN_WAIT_MS = 2000;
 
 /** One statement's worth of reads: its keys, and the rows it found once run. */
 class Batch {
@@ -37,7 +37,7 @@ class Batch {
  * Each statement is run by one of the requests it answers, never on behalf of a request that may
  * already have finished, and handed to that request's `keepAlive` (its waitUntil): a client that
  * goes away mid-read does not cancel the read the others wait for. The others wait with a timer
- * of their own (see `awaitFlight`) and read alone if it has not answered within JOIN_WAIT_MS.
+ * of their own (see `awaitFlight`) and read alone if it has not answered within READ_JOIN_WAIT_MS.
  */
 export class BatchedReads {
   private running: Promise<unknown> | null = null;
@@ -46,7 +46,7 @@ export class BatchedReads {
   /** `readMany`: one statement's rows for `keys`, by `documentKeyOf`. */
   constructor(
     private readonly readMany: (keys: readonly DocumentKey[]) => Promise<Map<string, CachedDocument>>,
-    private readonly joinWaitMs = JOIN_WAIT_MS,
+    private readonly joinWaitMs = READ_JOIN_WAIT_MS,
   ) {}
 
   async get(key: DocumentKey, keepAlive?: (work: Promise<void>) => void): Promise<CachedDocument | null> {

@@ -1,4 +1,5 @@
 import type { Clock } from "@scangate/core/http";
+import { READ_JOIN_WAIT_MS } from "./batched-reads";
 import {
   type CachedDocument,
   type DocumentCache,
@@ -6,6 +7,7 @@ import {
   type DocumentKey,
   documentKeyOf,
 } from "./interface";
+import { awaitFlight } from "./single-flight";
 
 export interface MemoryTierLimits {
   /** How long a row read from (or written to) D1 answers from this isolate's memory. */
@@ -30,7 +32,8 @@ export const WRITE_BEHIND_MS = 5;
  * never makes an expired document look fresh. A purge drops this isolate's copy at once; other
  * isolates drop theirs within `holdMs`, the same bound as the auth cache. Least recently used
  * rows go first once the bodies held pass `maxChars`. Concurrent reads of one key that memory
- * cannot answer share one D1 read.
+ * cannot answer share one D1 read; a read that joins another waits with a timer of its own
+ * (`awaitFlight`) and reads alone after `joinWaitMs`.
  */
 export class MemoryTieredCache implements DocumentCache {
   private readonly held = new Map<string, Held>();
@@ -43,6 +46,7 @@ export class MemoryTieredCache implements DocumentCache {
     private readonly shared: DocumentCache,
     private readonly clock: Clock,
     private readonly limits: MemoryTierLimits,
+    private readonly joinWaitMs = READ_JOIN_WAIT_MS,
   ) {}
 
   async get(key: DocumentKey, keepAlive?: (work: Promise<void>) => void): Promise<CachedDocument | null> {
@@ -50,17 +54,30 @@ export class MemoryTieredCache implements DocumentCache {
     const hit = this.take(k);
     if (hit) return hit;
     const under = this.reading.get(k);
-    if (under) return under;
-    const read = this.shared.get(key, keepAlive).then((doc) => {
-      if (doc) this.hold(k, doc);
-      return doc;
-    });
+    if (under) {
+      const joined = await awaitFlight(under, this.joinWaitMs);
+      if (joined.ended) return joined.value;
+      // The read it joined has not answered: read alone, without taking that read's place.
+      return this.readAndHold(k, key, keepAlive);
+    }
+    const read = this.readAndHold(k, key, keepAlive);
     this.reading.set(k, read);
     try {
       return await read;
     } finally {
-      this.reading.delete(k);
+      if (this.reading.get(k) === read) this.reading.delete(k);
     }
+  }
+
+  private readAndHold(
+    k: string,
+    key: DocumentKey,
+    keepAlive: ((work: Promise<void>) => void) | undefined,
+  ): Promise<CachedDocument | null> {
+    return this.shared.get(key, keepAlive).then((doc) => {
+      if (doc) this.hold(k, doc);
+      return doc;
+    });
   }
 
   peek(key: DocumentKey): CachedDocument | null {
