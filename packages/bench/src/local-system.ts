@@ -38,7 +38,8 @@ const USAGE = `usage: pnpm --filter @scangate/bench local-system [-- options]
   --sql-poll-ms N    pause between a job's status answer and the next poll (default 25)
   --idle-seconds S   seconds the contention probes run idle (default 10)
   --start-timeout S  seconds the start (seed included) may take (default 3600)
-  --collapsed-rounds N  rounds of edge-miss-collapsed (default 10: the high tier's 600 requests a minute hold 11)
+  --collapsed-rounds N  timed rounds of edge-miss-collapsed (default 4: each is 50 misses and 50 hits, and 3 counted
+                     rounds of 51 follow; the high tier's 600 requests a minute hold 4)
   --out FILE         results JSON (default packages/bench/bench-results/local-system-<time>.json)
 `;
 
@@ -102,7 +103,7 @@ async function main(): Promise<number> {
       "sql-poll-ms": { type: "string", default: "25" },
       "idle-seconds": { type: "string", default: "10" },
       "start-timeout": { type: "string", default: "3600" },
-      "collapsed-rounds": { type: "string", default: "10" },
+      "collapsed-rounds": { type: "string", default: "4" },
       out: { type: "string" },
       help: { type: "boolean", default: false },
     },
