@@ -102,9 +102,12 @@ describe("upstream faults", () => {
 
   it("withholds an upstream answer that echoes an upstream credential", async () => {
     const { v1 } = await faultyEdge((request) => json(200, { debug: request.headers.get("authorization") }));
-    const res = await v1();
-    expect(res.status).toBe(502);
-    await expectClean(res);
+    // The first answer works out the pool's markers, the second uses them as kept.
+    for (let i = 0; i < 2; i++) {
+      const res = await v1();
+      expect(res.status).toBe(502);
+      await expectClean(res);
+    }
   });
 });
 

@@ -56,9 +56,12 @@ export class CredentialPool extends RotatingPool<UpstreamCredential> {
     super(credentials, (c) => c.apiId, clock);
   }
 
-  /** Each secret and its Basic encoding: strings no answer to a tenant may contain. */
-  secretMarkers(): string[] {
-    return this.credentials.flatMap((c) => [c.apiSecret, basicToken(c.apiId, c.apiSecret)]);
+  private markers: readonly string[] | undefined;
+
+  /** Each secret and its Basic encoding: strings no answer to a tenant may contain (worked out once). */
+  secretMarkers(): readonly string[] {
+    this.markers ??= this.credentials.flatMap((c) => [c.apiSecret, basicToken(c.apiId, c.apiSecret)]);
+    return this.markers;
   }
 }
 

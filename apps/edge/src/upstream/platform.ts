@@ -16,9 +16,12 @@ export class PlatformPool extends RotatingPool<PlatformCredential> {
     super(credentials, (c) => keys.get(c) ?? "platform#?", clock);
   }
 
-  /** Each token and its bearer header: strings no answer to a tenant may contain. */
-  secretMarkers(): string[] {
-    return this.credentials.map((c) => c.token);
+  private markers: readonly string[] | undefined;
+
+  /** Each token (and so its bearer header): strings no answer to a tenant may contain. */
+  secretMarkers(): readonly string[] {
+    this.markers ??= this.credentials.map((c) => c.token);
+    return this.markers;
   }
 }
 
