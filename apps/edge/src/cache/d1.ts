@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { and, eq, inArray, is, lt, or, Param, Placeholder, sql } from "drizzle-orm";
 import type { EdgeDb } from "../db/client";
 import { documents } from "../db/schema";
 import { BatchedReads } from "./batched-reads";
@@ -15,31 +15,103 @@ const IDS_PER_QUERY = 90;
 /** A document row binds 7 parameters: 14 rows stay under D1's 100. */
 const ROWS_PER_UPSERT = 14;
 
-/**
- * A document by its key, prepared once per database: every cache miss and every hit memory
- * cannot answer runs it, and building it per call was Drizzle work on each (see the charge
- * statement in quota/ledger.ts for what preparing both saved).
- */
-function documentByKey(db: EdgeDb) {
+/** Placeholder names of the `i`th key or row of a prepared statement. */
+const slot = (i: number, column: string) => sql.placeholder(`${column}${i}`);
+
+/** Documents by `count` keys (an OR of whole keys), prepared once per count. */
+function documentsByKeys(db: EdgeDb, count: number) {
   return db
     .select()
     .from(documents)
     .where(
-      and(
-        eq(documents.index, sql.placeholder("index")),
-        eq(documents.id, sql.placeholder("id")),
-        eq(documents.atTime, sql.placeholder("atTime")),
+      or(
+        ...Array.from({ length: count }, (_, i) =>
+          and(
+            eq(documents.index, slot(i, "index")),
+            eq(documents.id, slot(i, "id")),
+            eq(documents.atTime, slot(i, "atTime")),
+          ),
+        ),
       ),
     )
     .prepare();
 }
 
+/** An upsert's conflict clause: a row stored again replaces the one under its key. */
+const REPLACE_ON_KEY = {
+  target: [documents.index, documents.id, documents.atTime],
+  set: {
+    body: sql`excluded.body`,
+    negative: sql`excluded.negative`,
+    fetchedAt: sql`excluded.fetched_at`,
+    expiresAt: sql`excluded.expires_at`,
+  },
+};
+
+/**
+ * The upsert of `count` rows: its SQL built by Drizzle once per count, prepared on the D1
+ * binding, with the placeholder names in the order the statement binds them. Run through D1's
+ * own batch, as a flush of more rows than one statement binds needs several at once.
+ */
+function upsertOf(db: EdgeDb, count: number): { statement: D1PreparedStatement; names: string[] } {
+  const query = db
+    .insert(documents)
+    .values(
+      Array.from({ length: count }, (_, i) => ({
+        index: slot(i, "index"),
+        id: slot(i, "id"),
+        atTime: slot(i, "atTime"),
+        body: slot(i, "body"),
+        negative: slot(i, "negative"),
+        fetchedAt: slot(i, "fetchedAt"),
+        expiresAt: slot(i, "expiresAt"),
+      })),
+    )
+    .onConflictDoUpdate(REPLACE_ON_KEY)
+    .toSQL();
+  // Each value Drizzle binds is a placeholder, as its column's parameter.
+  const names = query.params.map((param: unknown) => {
+    const value: unknown = is(param, Param) ? param.value : param;
+    if (!is(value, Placeholder))
+      throw new Error("the document upsert binds a value that is not a placeholder");
+    return value.name;
+  });
+  return { statement: db.$client.prepare(query.sql), names };
+}
+
+/** The placeholder values of `items` for a statement prepared for their count. */
+function slotValues<T extends object>(items: readonly T[]): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  items.forEach((item, i) => {
+    for (const [column, value] of Object.entries(item)) values[`${column}${i}`] = value;
+  });
+  return values;
+}
+
+/**
+ * Statements by count, prepared on first use: Drizzle builds each statement's SQL once per
+ * isolate, not once per call (for an upsert of 14 rows that was a deep walk of its parts).
+ */
+class PreparedByCount<S> {
+  private readonly made = new Map<number, S>();
+
+  constructor(private readonly prepare: (count: number) => S) {}
+
+  of(count: number): S {
+    let statement = this.made.get(count);
+    if (!statement) this.made.set(count, (statement = this.prepare(count)));
+    return statement;
+  }
+}
+
 export class D1DocumentCache implements DocumentCache {
-  private readonly byKey: ReturnType<typeof documentByKey>;
+  private readonly byKeys: PreparedByCount<ReturnType<typeof documentsByKeys>>;
+  private readonly upserts: PreparedByCount<ReturnType<typeof upsertOf>>;
   private readonly reads = new BatchedReads((keys) => this.readKeys(keys));
 
   constructor(private readonly db: EdgeDb) {
-    this.byKey = documentByKey(db);
+    this.byKeys = new PreparedByCount((count) => documentsByKeys(db, count));
+    this.upserts = new PreparedByCount((count) => upsertOf(db, count));
   }
 
   /** Concurrent reads share statements (`BatchedReads`). */
@@ -47,26 +119,13 @@ export class D1DocumentCache implements DocumentCache {
     return this.reads.get(key, keepAlive);
   }
 
-  /** Documents by key, in one statement (one key: the prepared one); found rows by `documentKeyOf`. */
+  /** Documents by key, in one statement prepared for their count; found rows by `documentKeyOf`. */
   private async readKeys(keys: readonly DocumentKey[]): Promise<Map<string, CachedDocument>> {
     const found = new Map<string, CachedDocument>();
-    const [only] = keys;
-    if (keys.length === 1 && only) {
-      const row = await this.byKey.get({ index: only.index, id: only.id, atTime: only.atTime });
-      if (row) found.set(documentKeyOf(only), row);
-      return found;
-    }
     // An OR of whole keys: SQLite looks each up in the primary key (a row-value IN scans).
-    const rows = await this.db
-      .select()
-      .from(documents)
-      .where(
-        or(
-          ...keys.map((key) =>
-            and(eq(documents.index, key.index), eq(documents.id, key.id), eq(documents.atTime, key.atTime)),
-          ),
-        ),
-      );
+    const rows = await this.byKeys
+      .of(keys.length)
+      .all(slotValues(keys.map(({ index, id, atTime }) => ({ index, id, atTime }))));
     for (const row of rows) found.set(documentKeyOf(row), row);
     return found;
   }
@@ -98,28 +157,32 @@ export class D1DocumentCache implements DocumentCache {
     return found;
   }
 
-  /** Upserts in as few statements as D1's parameter limit allows (one for up to 14 rows). */
+  /**
+   * Upserts in as few statements as D1's parameter limit allows (up to 14 rows each), run as
+   * one D1 call: the usual write-behind flush is one statement, a larger one a batch.
+   */
   async put(entries: ReadonlyArray<{ key: DocumentKey; doc: CachedDocument }>): Promise<void> {
-    const statements = [];
+    const statements: D1PreparedStatement[] = [];
     for (let i = 0; i < entries.length; i += ROWS_PER_UPSERT) {
-      const rows = entries.slice(i, i + ROWS_PER_UPSERT).map(({ key, doc }) => ({ ...key, ...doc }));
-      statements.push(
-        this.db
-          .insert(documents)
-          .values(rows)
-          .onConflictDoUpdate({
-            target: [documents.index, documents.id, documents.atTime],
-            set: {
-              body: sql`excluded.body`,
-              negative: sql`excluded.negative`,
-              fetchedAt: sql`excluded.fetched_at`,
-              expiresAt: sql`excluded.expires_at`,
-            },
-          }),
+      const chunk = entries.slice(i, i + ROWS_PER_UPSERT);
+      const { statement, names } = this.upserts.of(chunk.length);
+      const values = slotValues(
+        chunk.map(({ key, doc }) => ({
+          index: key.index,
+          id: key.id,
+          atTime: key.atTime,
+          body: doc.body,
+          // Bound as given (no column mapping runs): SQLite's integer for the boolean.
+          negative: doc.negative ? 1 : 0,
+          fetchedAt: doc.fetchedAt,
+          expiresAt: doc.expiresAt,
+        })),
       );
+      statements.push(statement.bind(...names.map((name) => values[name])));
     }
-    const [first, ...rest] = statements;
-    if (first) await this.db.batch([first, ...rest]);
+    const [only] = statements;
+    if (statements.length === 1 && only) await only.run();
+    else if (statements.length > 1) await this.db.$client.batch(statements);
   }
 
   /** D1 is the shared store itself: written before this resolves. */

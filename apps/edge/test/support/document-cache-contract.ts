@@ -75,6 +75,21 @@ export function describeDocumentCacheContract(
       expect(await reopen().get(key)).toMatchObject(expected);
     });
 
+    it("puts more rows than one statement binds, and concurrent gets find each or none", async () => {
+      const { cache, reopen } = await open();
+      const keys = Array.from({ length: 30 }, () => certificate());
+      await cache.put(keys.map((key, i) => ({ key, doc: doc(`{"n":${i}}`, { negative: i % 3 === 0 }) })));
+      const unknown = Array.from({ length: 5 }, () => certificate());
+      for (const store of [cache, reopen()]) {
+        // Asked at once: D1 answers them a few keys per statement.
+        const found = await Promise.all([...keys, ...unknown].map((key) => store.get(key)));
+        expect(found.slice(0, 30).map((d) => [d?.body, d?.negative])).toEqual(
+          keys.map((_, i) => [`{"n":${i}}`, i % 3 === 0]),
+        );
+        expect(found.slice(30)).toEqual(Array(5).fill(null));
+      }
+    });
+
     it("does nothing for an empty put", async () => {
       const { cache } = await open();
       await cache.put([]);
