@@ -62,7 +62,7 @@ export async function fetchAndStore(deps: DocumentFetchDeps, spec: CachedFetchSp
     };
   } else if (relayed.status === 200) {
     doc = {
-      body: new TextDecoder().decode(relayed.body),
+      body: relayed.text ?? new TextDecoder().decode(relayed.body),
       negative: false,
       fetchedAt: now,
       expiresAt: spec.ttlSeconds === null ? null : now + spec.ttlSeconds * 1000,

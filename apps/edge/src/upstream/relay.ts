@@ -6,6 +6,8 @@ export interface Relayed {
   readonly status: number;
   /** The upstream's bytes, unchanged. */
   readonly body: Uint8Array;
+  /** The body as text, where the relay decoded it already (a cached row keeps it). */
+  readonly text?: string;
   readonly json: unknown;
   readonly contentType: string;
   readonly retryAfter: string | null;
@@ -85,6 +87,7 @@ export async function relayJson(
   return {
     status: response.status,
     body,
+    text,
     json,
     contentType: response.headers.get("content-type") ?? "application/json",
     retryAfter: response.headers.get("retry-after"),
