@@ -5,7 +5,14 @@ import type { Defer } from "../src/auth/tenant-auth";
 import { edgeDb } from "../src/db/client";
 import { meteredD1, runMetered, StatementMeter, unmetered } from "../src/db/statement-meter";
 import { CREDIT_HOLD_TTL_MS, CreditHolds } from "../src/quota/holds";
-import { BUSY_CHARGES, LEASE_CHARGES, LEASE_HEADROOM, LEASE_MS, LeasedLedger } from "../src/quota/leases";
+import {
+  BUSY_CHARGES,
+  LEASE_CHARGES,
+  LEASE_HEADROOM,
+  LEASE_MS,
+  LeasedLedger,
+  MAX_LEASE_CHARGES,
+} from "../src/quota/leases";
 import { type ChargeResult, D1QuotaLedger } from "../src/quota/ledger";
 import { FailingD1 } from "./support/failing-d1";
 import { json } from "./support/fake-upstream";
@@ -122,16 +129,94 @@ describe("credit leases", () => {
     expect(concurrent.reduce((sum, c) => sum + c.statements, 0)).toBe(1);
     await fixture.holdsWritten();
     expect((await ledgerRow(tenant.id)).holds).toBe(1);
-    // The lease is spent: the next charge takes a second one.
+    // The lease is spent: the next charge takes a second one, as large as the charges before it.
     expect((await fixture.charge(tenant.id)).statements).toBe(1);
     await fixture.holdsWritten();
-    expect(await ledgerRow(tenant.id)).toMatchObject({ holds: 2, held: 2 * LEASE_CHARGES });
+    expect(await ledgerRow(tenant.id)).toMatchObject({
+      holds: 2,
+      held: LEASE_CHARGES + (BUSY_CHARGES + LEASE_CHARGES),
+    });
     await fixture.endLeases();
     expect(await ledgerRow(tenant.id)).toEqual({
       used: BUSY_CHARGES + LEASE_CHARGES + 1,
       holds: 0,
       held: 0,
     });
+  });
+
+  it("answers charges that find a new lease spent by the ones before them from the next lease, not one by one", async () => {
+    const tenant = await createTenant({ allowance: 1_000 }, testEdge().fetch);
+    const fixture = leasedLedger();
+    await chargeTimes(fixture, tenant.id, BUSY_CHARGES);
+    const many = 3 * LEASE_CHARGES;
+    const concurrent = await Promise.all(Array.from({ length: many }, () => fixture.charge(tenant.id)));
+    expect(concurrent.every((c) => c.result.ok)).toBe(true);
+    // Two leases' charges: the first of LEASE_CHARGES, the second sized to the charges seen.
+    expect(concurrent.reduce((sum, c) => sum + c.statements, 0)).toBe(2);
+    await fixture.holdsWritten();
+    expect((await ledgerRow(tenant.id)).holds).toBe(2);
+    await fixture.endLeases();
+    expect(await ledgerRow(tenant.id)).toEqual({ used: BUSY_CHARGES + many, holds: 0, held: 0 });
+  });
+
+  it("sizes a lease to the tenant's charges in the window before, up to MAX_LEASE_CHARGES", async () => {
+    const tenant = await createTenant({ allowance: 100_000 }, testEdge().fetch);
+    const fixture = leasedLedger();
+    const before = BUSY_CHARGES + 3 * LEASE_CHARGES;
+    await chargeTimes(fixture, tenant.id, before);
+    await fixture.holdsWritten();
+    await fixture.endLeases();
+    fixture.clock.advance(LEASE_MS);
+    expect((await fixture.charge(tenant.id)).statements).toBe(1);
+    await fixture.holdsWritten();
+    expect(await ledgerRow(tenant.id)).toEqual({ used: 2 * before, holds: 1, held: before });
+    // The rest of it answers without D1.
+    const fromLease = await chargeTimes(fixture, tenant.id, before - 1);
+    expect(fromLease.every((c) => c.result.ok && c.statements === 0)).toBe(true);
+    await fixture.endLeases();
+
+    // A window of more charges than MAX_LEASE_CHARGES leases MAX_LEASE_CHARGES.
+    fixture.clock.advance(LEASE_MS);
+    await chargeTimes(fixture, tenant.id, MAX_LEASE_CHARGES + 10);
+    await fixture.holdsWritten();
+    await fixture.endLeases();
+    const used = (await ledgerRow(tenant.id)).used;
+    fixture.clock.advance(LEASE_MS);
+    await fixture.charge(tenant.id);
+    await fixture.holdsWritten();
+    expect(await ledgerRow(tenant.id)).toEqual({
+      used: used + MAX_LEASE_CHARGES,
+      holds: 1,
+      held: MAX_LEASE_CHARGES,
+    });
+    await fixture.endLeases();
+    expect((await ledgerRow(tenant.id)).used).toBe(used + 1);
+  });
+
+  it("leases no more than LEASE_HEADROOM more leases would leave of the allowance it last saw", async () => {
+    const before = BUSY_CHARGES + 3 * LEASE_CHARGES;
+    // Room after the first window for a lease smaller than `before`.
+    const allowance = before + (1 + LEASE_HEADROOM) * (before - LEASE_CHARGES);
+    const tenant = await createTenant({ allowance }, testEdge().fetch);
+    const fixture = leasedLedger();
+    await chargeTimes(fixture, tenant.id, before);
+    await fixture.holdsWritten();
+    await fixture.endLeases();
+    fixture.clock.advance(LEASE_MS);
+    await fixture.charge(tenant.id);
+    await fixture.holdsWritten();
+    const { used, holds, held } = await ledgerRow(tenant.id);
+    expect(holds).toBe(1);
+    expect(held).toBeGreaterThanOrEqual(LEASE_CHARGES);
+    expect(held).toBeLessThan(before);
+    expect(allowance - used).toBeGreaterThanOrEqual(LEASE_HEADROOM * held);
+    await fixture.endLeases();
+    // And the tenant still spends exactly its allowance.
+    const rest = await chargeTimes(fixture, tenant.id, allowance);
+    expect(rest.filter((c) => c.result.ok)).toHaveLength(allowance - before - 1);
+    await fixture.holdsWritten();
+    await fixture.endLeases();
+    expect(await ledgerRow(tenant.id)).toEqual({ used: allowance, holds: 0, held: 0 });
   });
 
   it("puts a refunded charge back into its open lease, and refunds through the ledger once it ended", async () => {
@@ -153,6 +238,8 @@ describe("credit leases", () => {
     const fixture = leasedLedger();
     const charges = await chargeTimes(fixture, tenant.id, LEASABLE);
     expect(charges.filter((c) => c.result.ok)).toHaveLength(LEASABLE - 1);
+    // No lease charge is tried (and refused) first: each charge is its one statement.
+    expect(charges.slice(0, -1).every((c) => c.statements === 1)).toBe(true);
     expect(charges.at(-1)?.result).toMatchObject({ ok: false, reason: "exhausted" });
     expect(await ledgerRow(tenant.id)).toEqual({ used: LEASABLE - 1, holds: 0, held: 0 });
   });

@@ -8,8 +8,19 @@ import type { Charge, ChargeOptions, ChargeResult, QuotaLedger } from "./ledger"
 export const LEASE_MS = 2_000;
 /** A tenant's charges in this isolate within LEASE_MS that make it busy enough to lease. */
 export const BUSY_CHARGES = 16;
-/** A lease covers this many charges of the cost that took it. */
+/**
+ * A lease covers at least this many charges of the cost that took it, and as many as the tenant
+ * made in this isolate in the last window of LEASE_MS or in this one so far, up to
+ * MAX_LEASE_CHARGES: a lease lasts a busy tenant about LEASE_MS whatever its rate, instead of a
+ * few milliseconds at a high one.
+ */
 export const LEASE_CHARGES = 16;
+export const MAX_LEASE_CHARGES = 256;
+/**
+ * How many leases one charge waits for when concurrent charges spend each before it gets a
+ * credit; then it is charged by the ledger itself.
+ */
+const MAX_LEASE_TURNS = 4;
 /**
  * A lease is taken only while this many leases' worth of allowance stays unspent beyond it, so a
  * tenant near the end of its allowance is charged request by request, exactly, and credits
@@ -21,6 +32,17 @@ export const LEASE_HEADROOM = 4;
 const BUSY_TENANTS_MAX = 10_000;
 
 const wallClockWait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A tenant's charges in this isolate, in windows of LEASE_MS. */
+interface Recent {
+  readonly since: number;
+  charges: number;
+  /** Its charges in the window just before this one (0 when there was none). */
+  readonly before: number;
+  busy: boolean;
+  /** The allowance left after the ledger's last answer to this isolate (null: none yet). */
+  room: number | null;
+}
 
 interface Lease {
   /** The ledger's charge of the whole lease. */
@@ -43,7 +65,7 @@ interface Lease {
 export class LeasedLedger implements QuotaLedger {
   private readonly leases = new Map<string, Lease>();
   private readonly taking = new Map<string, Promise<Lease | null>>();
-  private readonly recent = new Map<string, { since: number; charges: number; busy: boolean }>();
+  private readonly recent = new Map<string, Recent>();
   /** The lease each charge it answered came from (a refund goes back to an open lease). */
   private readonly leased = new WeakMap<Charge, Lease>();
 
@@ -59,20 +81,27 @@ export class LeasedLedger implements QuotaLedger {
     // A hold of a leased charge would give its credits back twice if the isolate died: once
     // with the lease's hold, once with its own.
     if (options.held) return this.ledger.charge(tenantId, cost, options);
-    const now = this.clock.now();
-    const busy = this.count(tenantId, now);
-    const spent = this.spend(tenantId, cost, now);
-    if (spent) return spent;
+    const recent = this.count(tenantId, this.clock.now());
     const { defer } = options;
-    if (defer && options.reserve === undefined && busy) {
+    const leasing = defer !== undefined && options.reserve === undefined && recent.busy;
+    for (let turn = 0; turn < MAX_LEASE_TURNS; turn++) {
+      const now = this.clock.now();
+      const spent = this.spend(tenantId, cost, now);
+      if (spent) return spent;
+      if (!leasing) break;
+      // A lease being taken answers this charge too, or, if others spent it first, the next one.
       const taking = this.taking.get(tenantId);
+      if (taking) {
+        if (await taking) continue;
+        break;
+      }
+      const size = this.leaseSize(recent, cost);
       // The request that takes the lease is answered from it first.
-      const leased = taking
-        ? (await taking) && this.spend(tenantId, cost, this.clock.now())
-        : await this.take(tenantId, cost, now, defer);
+      const leased = size > 0 ? await this.take(tenantId, cost, size, now, defer) : null;
       if (leased) return leased;
+      break;
     }
-    return this.ledger.charge(tenantId, cost, options);
+    return this.noted(tenantId, await this.ledger.charge(tenantId, cost, options));
   }
 
   async refund(charge: Charge): Promise<void> {
@@ -93,21 +122,46 @@ export class LeasedLedger implements QuotaLedger {
   }
 
   /**
-   * Counts a charge of the tenant; true when it is busy enough to lease: more than BUSY_CHARGES
-   * in this window of LEASE_MS, or in the one just before it (a busy tenant stays busy).
+   * Counts a charge of the tenant. It is busy enough to lease with more than BUSY_CHARGES in this
+   * window of LEASE_MS, or in the one just before it (a busy tenant stays busy).
    */
-  private count(tenantId: string, now: number): boolean {
+  private count(tenantId: string, now: number): Recent {
     let recent = this.recent.get(tenantId);
     if (!recent || now - recent.since >= LEASE_MS) {
       if (!recent && this.recent.size >= BUSY_TENANTS_MAX) this.recent.clear();
-      const wasBusy =
-        recent !== undefined && now - recent.since < 2 * LEASE_MS && recent.charges > BUSY_CHARGES;
-      recent = { since: now, charges: 0, busy: wasBusy };
+      const before = recent !== undefined && now - recent.since < 2 * LEASE_MS ? recent.charges : 0;
+      recent = { since: now, charges: 0, before, busy: before > BUSY_CHARGES, room: recent?.room ?? null };
       this.recent.set(tenantId, recent);
     }
     recent.charges += 1;
     if (recent.charges > BUSY_CHARGES) recent.busy = true;
-    return recent.busy;
+    return recent;
+  }
+
+  /**
+   * The credits of a lease for charges of `cost`: the tenant's charges in the window before or in
+   * this one before this charge, whichever is more (LEASE_CHARGES to MAX_LEASE_CHARGES of them),
+   * and no more than the allowance the ledger last said was left allows with LEASE_HEADROOM
+   * leases beyond it. 0 when not even LEASE_CHARGES would fit: the tenant is near its end and is
+   * charged request by request, without first a lease charge the ledger would refuse. An
+   * allowance other isolates spent meanwhile makes the ledger refuse the lease, as before.
+   */
+  private leaseSize(recent: Recent, cost: number): number {
+    const seen = Math.max(recent.before, recent.charges - 1);
+    const wanted = cost * Math.min(MAX_LEASE_CHARGES, Math.max(LEASE_CHARGES, seen));
+    const fits = recent.room === null ? wanted : Math.floor(recent.room / (1 + LEASE_HEADROOM) / cost) * cost;
+    const size = Math.min(wanted, fits);
+    return size >= cost * LEASE_CHARGES ? size : 0;
+  }
+
+  /** Keeps the allowance a ledger answer says is left, for the size of the tenant's next lease. */
+  private noted(tenantId: string, result: ChargeResult): ChargeResult {
+    const recent = this.recent.get(tenantId);
+    if (recent && (result.ok || result.reason === "exhausted")) {
+      const { used, allowance } = result.ok ? result.charge.quota : result.quota;
+      recent.room = allowance - used;
+    }
+    return result;
   }
 
   /** A charge from the tenant's open lease, or null when it has none that covers `cost`. */
@@ -130,12 +184,15 @@ export class LeasedLedger implements QuotaLedger {
   private async take(
     tenantId: string,
     cost: number,
+    size: number,
     now: number,
     defer: Defer,
   ): Promise<ChargeResult | null> {
-    const size = cost * LEASE_CHARGES;
     const taking = (async (): Promise<Lease | null> => {
-      const result = await this.ledger.charge(tenantId, size, { reserve: size * LEASE_HEADROOM });
+      const result = this.noted(
+        tenantId,
+        await this.ledger.charge(tenantId, size, { reserve: size * LEASE_HEADROOM }),
+      );
       if (!result.ok) return null;
       const lease: Lease = { charge: result.charge, endsAt: now + LEASE_MS, left: size, open: true };
       this.leases.set(tenantId, lease);
