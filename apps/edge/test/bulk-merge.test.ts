@@ -9,7 +9,7 @@ import {
 describe("bulk merge", () => {
   it("keeps every requested spelling once, in order, and fills missing entries as unknown", () => {
     const entries = new Map([["aa", '{"n":1}']]);
-    expect(mergeBulk(["AA", "bb", "AA", "aa"], entries)).toBe(
+    expect(new TextDecoder().decode(mergeBulk(["AA", "bb", "AA", "aa"], entries))).toBe(
       `{"AA":{"n":1},"bb":${JSON.stringify(UNKNOWN_CERTIFICATE_ENTRY)},"aa":{"n":1}}`,
     );
     expect(uniqueFingerprints(["AA", "aa", "Bb"])).toEqual(["aa", "bb"]);

@@ -31,6 +31,7 @@ function mapCache(): DocumentCache & { rows: Map<string, CachedDocument> } {
     rows,
     get: (key) => Promise.resolve(rows.get(id(key)) ?? null),
     peek: () => null,
+    bodyBytes: (_key, body) => new TextEncoder().encode(body),
     getMany: () => Promise.resolve(new Map()),
     put: (entries) => {
       for (const { key, doc } of entries) rows.set(id(key), doc);

@@ -72,6 +72,10 @@ class HeldReadCache implements DocumentCache {
     return this.inner.peek(key);
   }
 
+  bodyBytes(key: DocumentKey, body: string) {
+    return this.inner.bodyBytes(key, body);
+  }
+
   getMany(...args: Parameters<DocumentCache["getMany"]>) {
     return this.inner.getMany(...args);
   }

@@ -186,6 +186,33 @@ describe("the memory tier in front of D1", () => {
     expect((await cache.get(keys[0]!))?.body).toBe('{"from":"d1"}');
   });
 
+  it("keeps a held row's UTF-8 bytes once asked, counts them in maxChars, and encodes other bodies each time", async () => {
+    // Two rows of 14 characters, then the first one's 15 bytes: 43 units, over 40, so the row
+    // used least recently (the second: the first was just read) goes.
+    const { clock, cache } = tiered({ holdMs: 5000, maxChars: 40 });
+    const [first, second] = [key(), key()];
+    const body = '{"n":"éxxxx0"}';
+    await cache.put([{ key: first, doc: doc(body, clock.now()) }]);
+    await cache.put([{ key: second, doc: doc('{"n":"xxxxx1"}', clock.now()) }]);
+    const held = cache.peek(first);
+    if (!held) throw new Error("the first row is not held");
+    const bytes = cache.bodyBytes(first, held.body);
+    expect(new TextDecoder().decode(bytes)).toBe(body);
+    expect(bytes.length).toBe(body.length + 1); // é is two bytes
+    expect(cache.bodyBytes(first, held.body)).toBe(bytes);
+    expect(cache.size).toBe(1);
+    expect(cache.peek(second)).toBeNull();
+    // Another version of the body (or a key not held) is encoded, not taken from the row.
+    const other = cache.bodyBytes(first, '{"n":"other"}');
+    expect(new TextDecoder().decode(other)).toBe('{"n":"other"}');
+    expect(cache.bodyBytes(second, '{"n":"xxxxx1"}')).not.toBe(cache.bodyBytes(second, '{"n":"xxxxx1"}'));
+    // Dropping the row gives its bytes' room back: both rows fit again.
+    await cache.purge("certificates", first.id);
+    await cache.put([{ key: second, doc: doc('{"n":"xxxxx1"}', clock.now()) }]);
+    await cache.put([{ key: first, doc: doc(body, clock.now()) }]);
+    expect(cache.size).toBe(2);
+  });
+
   it("holds nothing when holdMs is 0", async () => {
     const { clock, cache } = tiered({ holdMs: 0, maxChars: 1_000_000 });
     const k = key();

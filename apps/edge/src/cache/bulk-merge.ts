@@ -19,18 +19,40 @@ export function uniqueFingerprints(requested: readonly string[]): string[] {
   return [...new Set(requested.map((fp) => fp.toLowerCase()))];
 }
 
+const utf8 = new TextEncoder();
+const UNKNOWN_ENTRY_BYTES = utf8.encode(JSON.stringify(UNKNOWN_CERTIFICATE_ENTRY));
+
 /**
- * The bulk answer: one key per requested fingerprint, spelled and ordered as requested (a
- * repeated spelling appears once), each mapped to its entry's JSON text from `entries`
- * (keyed by lower-case fingerprint). Entries are spliced as text so documents keep their bytes.
+ * The bulk answer, as bytes: one key per requested fingerprint, spelled and ordered as requested
+ * (a repeated spelling appears once), each mapped to its entry's JSON text from `entries` (keyed
+ * by lower-case fingerprint). Entries are spliced as they are, so documents keep their bytes;
+ * `bytesOf` gives an entry's UTF-8 bytes (the cache keeps those of the rows it holds, so a cached
+ * answer copies them instead of building and encoding one long string on every request).
  */
-export function mergeBulk(requested: readonly string[], entries: ReadonlyMap<string, string>): string {
-  const parts: string[] = [];
+export function mergeBulk(
+  requested: readonly string[],
+  entries: ReadonlyMap<string, string>,
+  bytesOf: (fingerprint: string, entry: string) => Uint8Array = (_, entry) => utf8.encode(entry),
+): Uint8Array {
+  const pieces: Uint8Array[] = [];
+  let length = 2;
   for (const spelling of new Set(requested)) {
-    const entry = entries.get(spelling.toLowerCase()) ?? JSON.stringify(UNKNOWN_CERTIFICATE_ENTRY);
-    parts.push(`${JSON.stringify(spelling)}:${entry}`);
+    const fingerprint = spelling.toLowerCase();
+    const entry = entries.get(fingerprint);
+    const key = utf8.encode(`${pieces.length === 0 ? "" : ","}${JSON.stringify(spelling)}:`);
+    const value = entry === undefined ? UNKNOWN_ENTRY_BYTES : bytesOf(fingerprint, entry);
+    pieces.push(key, value);
+    length += key.length + value.length;
   }
-  return `{${parts.join(",")}}`;
+  const out = new Uint8Array(length);
+  out[0] = 0x7b; // {
+  let at = 1;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
+  out[at] = 0x7d; // }
+  return out;
 }
 
 /**

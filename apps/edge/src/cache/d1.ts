@@ -10,6 +10,8 @@ import {
   documentKeyOf,
 } from "./interface";
 
+const utf8 = new TextEncoder();
+
 /** D1 allows 100 bound parameters per statement; bulk asks for at most 50 ids. */
 const IDS_PER_QUERY = 90;
 /** A document row binds 7 parameters: 14 rows stay under D1's 100. */
@@ -133,6 +135,11 @@ export class D1DocumentCache implements DocumentCache {
   /** D1 holds nothing in memory. */
   peek(): CachedDocument | null {
     return null;
+  }
+
+  /** Nothing is held to keep the bytes with: encoded each time. */
+  bodyBytes(_key: DocumentKey, body: string): Uint8Array {
+    return utf8.encode(body);
   }
 
   async getMany(

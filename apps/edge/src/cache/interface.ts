@@ -42,6 +42,12 @@ export interface DocumentCache {
   /** The row this isolate holds in memory for `key`, without asking D1 (null: none held). */
   peek(key: DocumentKey): CachedDocument | null;
   /**
+   * The UTF-8 bytes of `body`, the body of the document at `key` as this request got it: kept
+   * with the row while this isolate holds it in memory, so an answer that splices the document
+   * in (a bulk answer) does not encode the same text on every request.
+   */
+  bodyBytes(key: DocumentKey, body: string): Uint8Array;
+  /**
    * Documents of one index by id, current ones (`atTime` "") unless a point in time is given;
    * missing ids are absent from the map.
    */

@@ -12,14 +12,21 @@ import { awaitFlight } from "./single-flight";
 export interface MemoryTierLimits {
   /** How long a row read from (or written to) D1 answers from this isolate's memory. */
   readonly holdMs: number;
-  /** Bound on the bodies held, in UTF-16 code units (about bytes for JSON). */
+  /**
+   * Bound on the bodies held, in UTF-16 code units (about bytes for JSON), with the UTF-8 bytes
+   * kept for some of them (`bodyBytes`) counted a unit a byte.
+   */
   readonly maxChars: number;
 }
 
 interface Held {
   readonly doc: CachedDocument;
   readonly until: number;
+  /** The body's UTF-8 bytes, once a request asked for them (`bodyBytes`). */
+  bytes?: Uint8Array;
 }
+
+const utf8 = new TextEncoder();
 
 /** How long a stored row waits for others before they go to D1 together. */
 export const WRITE_BEHIND_MS = 5;
@@ -82,6 +89,23 @@ export class MemoryTieredCache implements DocumentCache {
 
   peek(key: DocumentKey): CachedDocument | null {
     return this.take(documentKeyOf(key));
+  }
+
+  /**
+   * Encodes a held row's body once and keeps the bytes with the row, counted in `maxChars`
+   * (dropped with it, and no longer used once another row replaces it). A body this isolate
+   * does not hold, or holds another version of, is encoded each time.
+   */
+  bodyBytes(key: DocumentKey, body: string): Uint8Array {
+    const k = documentKeyOf(key);
+    const entry = this.held.get(k);
+    if (!entry || entry.doc.body !== body) return utf8.encode(body);
+    if (!entry.bytes) {
+      entry.bytes = utf8.encode(body);
+      this.chars += entry.bytes.length;
+      this.evictOverBound();
+    }
+    return entry.bytes;
   }
 
   async getMany(
@@ -183,17 +207,22 @@ export class MemoryTieredCache implements DocumentCache {
     this.drop(k);
     this.held.set(k, { doc, until: this.clock.now() + this.limits.holdMs });
     this.chars += doc.body.length;
+    this.evictOverBound();
+    return true;
+  }
+
+  /** Drops the least recently used rows until what is held fits `maxChars`. */
+  private evictOverBound(): void {
     for (const oldest of this.held.keys()) {
       if (this.chars <= this.limits.maxChars) break;
       this.drop(oldest);
     }
-    return true;
   }
 
   private drop(k: string): void {
     const entry = this.held.get(k);
     if (!entry) return;
     this.held.delete(k);
-    this.chars -= entry.doc.body.length;
+    this.chars -= entry.doc.body.length + (entry.bytes?.length ?? 0);
   }
 }

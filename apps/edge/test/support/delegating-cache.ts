@@ -5,6 +5,7 @@ export function delegatingCache(inner: DocumentCache, overrides: Partial<Documen
   return {
     get: (key) => inner.get(key),
     peek: (key) => inner.peek(key),
+    bodyBytes: (key, body) => inner.bodyBytes(key, body),
     getMany: (index, ids, atTime) => inner.getMany(index, ids, atTime),
     put: (entries) => inner.put(entries),
     putSoon: (entries, defer) => inner.putSoon(entries, defer),

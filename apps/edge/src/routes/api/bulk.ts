@@ -34,8 +34,8 @@ function parseJson(body: Uint8Array | undefined): unknown {
   }
 }
 
-function bulkResponse(text: string, outcome: CacheOutcome, age: number): Response {
-  return new Response(text, {
+function bulkResponse(body: Uint8Array, outcome: CacheOutcome, age: number): Response {
+  return new Response(body, {
     status: 200,
     headers: { "content-type": "application/json", "Cache-Status": cacheStatus(outcome), Age: String(age) },
   });
@@ -60,8 +60,16 @@ function bulkFetchDeps(services: EdgeServices, defer: (work: Promise<void>) => v
 }
 
 /** The answer for an outcome that has entries: every requested key, in request order. */
-function respond(requested: readonly string[], outcome: Exclude<BulkOutcome, { kind: "failed" }>): Response {
-  return bulkResponse(mergeBulk(requested, outcome.entries), bulkCacheOutcome(outcome), outcome.age);
+function respond(
+  deps: BulkFetchDeps,
+  requested: readonly string[],
+  outcome: Exclude<BulkOutcome, { kind: "failed" }>,
+): Response {
+  const { index, atTime } = deps.codec;
+  const body = mergeBulk(requested, outcome.entries, (id, entry) =>
+    deps.cache.bodyBytes({ index, id, atTime }, entry),
+  );
+  return bulkResponse(body, bulkCacheOutcome(outcome), outcome.age);
 }
 
 /**
@@ -111,14 +119,14 @@ export const bulkRoute = defineApiRoute({
         if ("error" in outcome.failure) throw outcome.failure.error;
         return relayedResponse(outcome.failure.relayed);
       }
-      return respond(requested, outcome);
+      return respond(deps, requested, outcome);
     }
 
     if (lookup.toFetch.length === 0) {
       const outcome = bulkFromCache(lookup);
       if (isCharged(outcome, hitsCharged)) await chargeRequest(c);
       usage.cacheHit = true;
-      return respond(requested, outcome);
+      return respond(deps, requested, outcome);
     }
 
     // Charged before the upstream is asked, so an exhausted quota never reaches it.
@@ -133,6 +141,6 @@ export const bulkRoute = defineApiRoute({
     const billed = outcome.kind === "miss" ? { kind: "miss" as const, status: 200 } : { kind: outcome.kind };
     if (!isCharged(billed, hitsCharged)) await refundRequest(c, charge);
     if (outcome.kind === "collapsed") usage.cacheHit = true;
-    return respond(requested, outcome);
+    return respond(deps, requested, outcome);
   },
 });
