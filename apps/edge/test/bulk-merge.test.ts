@@ -7,12 +7,16 @@ import {
 } from "../src/cache/bulk-merge";
 
 describe("bulk merge", () => {
-  it("keeps every requested spelling once, in order, and fills missing entries as unknown", () => {
+  it("keeps every requested spelling once, in order, and fills missing entries as unknown", async () => {
     const entries = new Map([["aa", '{"n":1}']]);
-    expect(new TextDecoder().decode(mergeBulk(["AA", "bb", "AA", "aa"], entries))).toBe(
+    expect(await mergeBulk(["AA", "bb", "AA", "aa"], entries).text()).toBe(
       `{"AA":{"n":1},"bb":${JSON.stringify(UNKNOWN_CERTIFICATE_ENTRY)},"aa":{"n":1}}`,
     );
     expect(uniqueFingerprints(["AA", "aa", "Bb"])).toEqual(["aa", "bb"]);
+    // Keys other than ASCII keep their characters too.
+    expect(await mergeBulk(["é", "aa"], entries).text()).toBe(
+      `{"é":${JSON.stringify(UNKNOWN_CERTIFICATE_ENTRY)},"aa":{"n":1}}`,
+    );
   });
 
   it("splits an upstream answer into known, unknown and absent entries", () => {

@@ -22,37 +22,43 @@ export function uniqueFingerprints(requested: readonly string[]): string[] {
 const utf8 = new TextEncoder();
 const UNKNOWN_ENTRY_BYTES = utf8.encode(JSON.stringify(UNKNOWN_CERTIFICATE_ENTRY));
 
+const OPEN = utf8.encode("{");
+const CLOSE = utf8.encode("}");
+
 /**
- * The bulk answer, as bytes: one key per requested fingerprint, spelled and ordered as requested
- * (a repeated spelling appears once), each mapped to its entry's JSON text from `entries` (keyed
- * by lower-case fingerprint). Entries are spliced as they are, so documents keep their bytes;
- * `bytesOf` gives an entry's UTF-8 bytes (the cache keeps those of the rows it holds, so a cached
- * answer copies them instead of building and encoding one long string on every request).
+ * The bulk answer, as a Blob of byte pieces: one key per requested fingerprint, spelled and
+ * ordered as requested (a repeated spelling appears once), each mapped to its entry's JSON text
+ * from `entries` (keyed by lower-case fingerprint). Entries are spliced as they are, so documents
+ * keep their bytes; `bytesOf` gives an entry's UTF-8 bytes (the cache keeps those of the rows it
+ * holds, so a cached answer is the runtime copying them into one buffer, instead of one long
+ * string built and encoded on every request).
  */
 export function mergeBulk(
   requested: readonly string[],
   entries: ReadonlyMap<string, string>,
   bytesOf: (fingerprint: string, entry: string) => Uint8Array = (_, entry) => utf8.encode(entry),
-): Uint8Array {
-  const pieces: Uint8Array[] = [];
-  let length = 2;
+): Blob {
+  const keys: string[] = [];
+  const values: Uint8Array[] = [];
   for (const spelling of new Set(requested)) {
     const fingerprint = spelling.toLowerCase();
     const entry = entries.get(fingerprint);
-    const key = utf8.encode(`${pieces.length === 0 ? "" : ","}${JSON.stringify(spelling)}:`);
-    const value = entry === undefined ? UNKNOWN_ENTRY_BYTES : bytesOf(fingerprint, entry);
-    pieces.push(key, value);
-    length += key.length + value.length;
+    keys.push(`${keys.length === 0 ? "" : ","}${JSON.stringify(spelling)}:`);
+    values.push(entry === undefined ? UNKNOWN_ENTRY_BYTES : bytesOf(fingerprint, entry));
   }
-  const out = new Uint8Array(length);
-  out[0] = 0x7b; // {
-  let at = 1;
-  for (const piece of pieces) {
-    out.set(piece, at);
-    at += piece.length;
+  // The keys encoded in one call, then cut apart: hex fingerprints are ASCII, a byte a
+  // character (any other spelling is encoded key by key).
+  const joined = keys.join("");
+  const keyBytes = utf8.encode(joined);
+  const ascii = keyBytes.length === joined.length;
+  const pieces: Uint8Array[] = [OPEN];
+  let at = 0;
+  for (const [i, key] of keys.entries()) {
+    pieces.push(ascii ? keyBytes.subarray(at, at + key.length) : utf8.encode(key), values[i] as Uint8Array);
+    at += key.length;
   }
-  out[at] = 0x7d; // }
-  return out;
+  pieces.push(CLOSE);
+  return new Blob(pieces);
 }
 
 /**

@@ -34,7 +34,7 @@ function parseJson(body: Uint8Array | undefined): unknown {
   }
 }
 
-function bulkResponse(body: Uint8Array, outcome: CacheOutcome, age: number): Response {
+function bulkResponse(body: Blob, outcome: CacheOutcome, age: number): Response {
   return new Response(body, {
     status: 200,
     headers: { "content-type": "application/json", "Cache-Status": cacheStatus(outcome), Age: String(age) },
