@@ -6,17 +6,22 @@ import { bareBulk, bareD1, bareD1Bulk, bareWorker, originView } from "./referenc
 import { sqlContention, sqlGroupByCountry, sqlIpLookup } from "./sql";
 import { zipfLookups } from "./zipf";
 
-/** Every scenario, in the order a run takes them (one at a time). */
+/**
+ * Every scenario, in the order a run takes them (one at a time). Each edge scenario a target
+ * compares with a reference runs right after it (bare then the cached view, the origin's view
+ * then the miss, the bare bulk then the cached bulk): on a shared machine the load of the
+ * moment moves both alike, where a minute apart it moved one.
+ */
 export const SCENARIOS: readonly Scenario[] = [
   bareWorker,
-  bareD1,
-  bareBulk,
-  bareD1Bulk,
-  originView,
   edgeViewHit,
+  bareD1,
+  originView,
   edgeViewMiss,
   edgeMissCollapsed,
+  bareBulk,
   edgeBulkHit,
+  bareD1Bulk,
   edgeBulkHalf,
   edgeSearch,
   edgeAggregate,
