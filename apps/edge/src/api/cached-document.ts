@@ -45,9 +45,9 @@ function withCacheHeaders(response: Response, outcome: CacheOutcome, age: number
   return response;
 }
 
-function documentAnswer(route: CachedRoute, doc: CachedDocument): Response {
+function documentAnswer(route: CachedRoute, doc: CachedDocument, bytes?: Uint8Array): Response {
   if (route.documentResponse) return route.documentResponse(doc);
-  return new Response(doc.body, { status: 200, headers: { "content-type": "application/json" } });
+  return new Response(bytes ?? doc.body, { status: 200, headers: { "content-type": "application/json" } });
 }
 
 function fromCache(c: ApiContext, route: CachedRoute, doc: CachedDocument): Response {
@@ -55,9 +55,14 @@ function fromCache(c: ApiContext, route: CachedRoute, doc: CachedDocument): Resp
 }
 
 /** The answer of a fresh cached document (not a negative row) at `now`, with Cache-Status and Age. */
-export function freshDocumentAnswer(route: CachedRoute, doc: CachedDocument, now: number): Response {
+export function freshDocumentAnswer(
+  route: CachedRoute,
+  doc: CachedDocument,
+  now: number,
+  bytes?: Uint8Array,
+): Response {
   return withCacheHeaders(
-    documentAnswer(route, doc),
+    documentAnswer(route, doc, bytes),
     { hit: true, ttl: ttlSeconds(doc, now) },
     ageSeconds(doc, now),
   );
