@@ -45,9 +45,13 @@ function withCacheHeaders(response: Response, outcome: CacheOutcome, age: number
   return response;
 }
 
-function documentAnswer(route: CachedRoute, doc: CachedDocument, bytes?: Uint8Array): Response {
+/** `bytesOf`: the body's bytes the cache keeps, asked only for an answer that is the body itself. */
+function documentAnswer(route: CachedRoute, doc: CachedDocument, bytesOf?: () => Uint8Array): Response {
   if (route.documentResponse) return route.documentResponse(doc);
-  return new Response(bytes ?? doc.body, { status: 200, headers: { "content-type": "application/json" } });
+  return new Response(bytesOf ? bytesOf() : doc.body, {
+    status: 200,
+    headers: { "content-type": "application/json" },
+  });
 }
 
 function fromCache(c: ApiContext, route: CachedRoute, doc: CachedDocument): Response {
@@ -59,10 +63,10 @@ export function freshDocumentAnswer(
   route: CachedRoute,
   doc: CachedDocument,
   now: number,
-  bytes?: Uint8Array,
+  bytesOf?: () => Uint8Array,
 ): Response {
   return withCacheHeaders(
-    documentAnswer(route, doc, bytes),
+    documentAnswer(route, doc, bytesOf),
     { hit: true, ttl: ttlSeconds(doc, now) },
     ageSeconds(doc, now),
   );

@@ -89,10 +89,7 @@ export class HitLane {
       return null;
     }
     const quota = admit(services, tenant, deferTo(ctx));
-    const response = freshDocumentAnswer(
-      recipe.route,
-      doc,
-      services.clock.now(),
+    const response = freshDocumentAnswer(recipe.route, doc, services.clock.now(), () =>
       services.cache.bodyBytes(recipe.route.key, doc.body),
     );
     const usage = {

@@ -38,23 +38,24 @@ export function mergeBulk(
   entries: ReadonlyMap<string, string>,
   bytesOf: (fingerprint: string, entry: string) => Uint8Array = (_, entry) => utf8.encode(entry),
 ): Blob {
-  const keys: string[] = [];
-  const values: Uint8Array[] = [];
+  const members: Array<{ key: string; value: Uint8Array }> = [];
   for (const spelling of new Set(requested)) {
     const fingerprint = spelling.toLowerCase();
     const entry = entries.get(fingerprint);
-    keys.push(`${keys.length === 0 ? "" : ","}${JSON.stringify(spelling)}:`);
-    values.push(entry === undefined ? UNKNOWN_ENTRY_BYTES : bytesOf(fingerprint, entry));
+    members.push({
+      key: `${members.length === 0 ? "" : ","}${JSON.stringify(spelling)}:`,
+      value: entry === undefined ? UNKNOWN_ENTRY_BYTES : bytesOf(fingerprint, entry),
+    });
   }
   // The keys encoded in one call, then cut apart: hex fingerprints are ASCII, a byte a
   // character (any other spelling is encoded key by key).
-  const joined = keys.join("");
+  const joined = members.map(({ key }) => key).join("");
   const keyBytes = utf8.encode(joined);
   const ascii = keyBytes.length === joined.length;
   const pieces: Uint8Array[] = [OPEN];
   let at = 0;
-  for (const [i, key] of keys.entries()) {
-    pieces.push(ascii ? keyBytes.subarray(at, at + key.length) : utf8.encode(key), values[i] as Uint8Array);
+  for (const { key, value } of members) {
+    pieces.push(ascii ? keyBytes.subarray(at, at + key.length) : utf8.encode(key), value);
     at += key.length;
   }
   pieces.push(CLOSE);

@@ -43,8 +43,8 @@ export interface DocumentCache {
   peek(key: DocumentKey): CachedDocument | null;
   /**
    * The UTF-8 bytes of `body`, the body of the document at `key` as this request got it: kept
-   * with the row while this isolate holds it in memory, so an answer that splices the document
-   * in (a bulk answer) does not encode the same text on every request.
+   * with the row while this isolate holds it in memory, so an answer made of the document (a
+   * repeated hit, a bulk answer splicing it in) does not encode the same text on every request.
    */
   bodyBytes(key: DocumentKey, body: string): Uint8Array;
   /**
