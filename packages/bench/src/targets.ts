@@ -163,6 +163,40 @@ function collapsedMisses(inputs: TargetInputs): TargetResult {
   };
 }
 
+/**
+ * D1 statements on a request's critical path, counted by the edge's D1 wrapper (X-D1-Statements)
+ * in the collapsed scenario's counted rounds: none for a hit from the memory tier, one for a hit
+ * read from D1, at most two for the request that goes upstream, none for one that joins it.
+ * Judged on the most any counted request ran.
+ */
+function criticalPathStatements(inputs: TargetInputs): TargetResult {
+  const id = "d1-statements";
+  const requirement = "D1 statements per request: memory hit 0, D1 hit 1, miss <= 2, joined miss 0";
+  const found = usable(inputs.scenarios.get("edge-miss-collapsed"), "edge-miss-collapsed");
+  if (!found.ok) return unavailable(id, requirement, [found]);
+  const {
+    memoryHitStatementsMax: memory,
+    d1HitStatementsMax: d1,
+    leaderStatementsMax: miss,
+    joinerStatementsMax: joined,
+  } = found.m.counts;
+  if (memory === undefined || d1 === undefined || miss === undefined || joined === undefined) {
+    return {
+      id,
+      requirement,
+      status: "N/A",
+      measured: "edge-miss-collapsed counted no D1 statements (the edge's D1_STATEMENTS_HEADER is off)",
+    };
+  }
+  const pass = memory === 0 && d1 === 1 && miss <= 2 && joined === 0;
+  return {
+    id,
+    requirement,
+    status: pass ? "PASS" : "MISS",
+    measured: `most in any counted request: memory hit ${memory}, D1 hit ${d1}, miss ${miss}, joined miss ${joined}`,
+  };
+}
+
 function zipfUpstreamCalls(inputs: TargetInputs): TargetResult {
   const id = "zipf-upstream";
   const requirement = "Zipf upstream calls == distinct keys";
@@ -381,6 +415,7 @@ export function evaluateTargets(inputs: TargetInputs): TargetResult[] {
     edgeMissAgainstOrigin(inputs),
     bulkAgainstBare(inputs),
     collapsedMisses(inputs),
+    criticalPathStatements(inputs),
     zipfUpstreamCalls(inputs),
     edgeHeapUnderZipf(inputs),
     originLatency(

@@ -47,6 +47,14 @@ const COLLAPSED_COUNTS = {
   cachedRoundP50Ms: 5.25,
 };
 
+/** The most D1 statements any counted request of edge-miss-collapsed ran, at the goal's bounds. */
+const STATEMENT_COUNTS = {
+  memoryHitStatementsMax: 0,
+  d1HitStatementsMax: 1,
+  leaderStatementsMax: 2,
+  joinerStatementsMax: 0,
+};
+
 const passing = [
   m("bare", { requestsPerSecond: 10_000 }),
   m("bare-d1", { requestsPerSecond: 2000, p50Ms: 10 }),
@@ -58,7 +66,7 @@ const passing = [
   m("edge-bulk-hit", { requestsPerSecond: 950, p50Ms: 10 }),
   m("edge-miss-collapsed", {
     p50Ms: 9,
-    counts: COLLAPSED_COUNTS,
+    counts: { ...COLLAPSED_COUNTS, ...STATEMENT_COUNTS },
   }),
   m("zipf", {
     requests: 20_000,
@@ -121,6 +129,7 @@ describe("evaluateTargets", () => {
       ["edge-miss-vs-origin", "PASS"],
       ["bulk-vs-bare", "PASS"],
       ["edge-miss-collapsed", "PASS"],
+      ["d1-statements", "PASS"],
       ["zipf-upstream", "PASS"],
       ["edge-memory", "PASS"],
       ["origin-search-100k", "PASS"],
@@ -144,6 +153,9 @@ describe("evaluateTargets", () => {
     );
     expect(target(results, "edge-miss-collapsed").measured).toBe(
       "6.50 = 9.00 - 2.50 ms; 40 upstream calls in 40 rounds; a round of 50 hits: p50 5.25 ms",
+    );
+    expect(target(results, "d1-statements").measured).toBe(
+      "most in any counted request: memory hit 0, D1 hit 1, miss 2, joined miss 0",
     );
     expect(target(results, "edge-memory").measured).toBe(
       "12.5 MB held (after a collection, memory tier full); the heap reached 120.0 MB with uncollected garbage during the load",
@@ -173,7 +185,7 @@ describe("evaluateTargets", () => {
           m("edge-bulk-hit", { requestsPerSecond: 880, p50Ms: 12 }),
           m("edge-miss-collapsed", {
             p50Ms: 12.6,
-            counts: COLLAPSED_COUNTS,
+            counts: { ...COLLAPSED_COUNTS, ...STATEMENT_COUNTS, leaderStatementsMax: 3 },
           }),
           m("zipf", {
             requests: 20_000,
@@ -205,9 +217,36 @@ describe("evaluateTargets", () => {
         ],
       ),
     );
-    expect(results.map((r) => r.status)).toEqual(Array.from({ length: 14 }, () => "MISS"));
+    expect(results.map((r) => r.status)).toEqual(Array.from({ length: 15 }, () => "MISS"));
     expect(target(results, "bulk-vs-bare").measured).toBe("0.88 = 880 / 1,000 req/s");
     expect(target(results, "zipf-upstream").measured).toBe("1,703 upstream calls for 1,700 distinct keys");
+  });
+
+  it("misses the D1 statement target when any kind of counted request ran more than its bound", () => {
+    const judged = (counts: Record<string, number>) =>
+      target(
+        evaluateTargets(
+          inputs([
+            m("edge-miss-collapsed", { counts: { ...COLLAPSED_COUNTS, ...STATEMENT_COUNTS, ...counts } }),
+          ]),
+        ),
+        "d1-statements",
+      ).status;
+    expect(judged({})).toBe("PASS");
+    expect(judged({ memoryHitStatementsMax: 1 })).toBe("MISS");
+    expect(judged({ d1HitStatementsMax: 2 })).toBe("MISS");
+    // No statement for a hit said to be read from D1: memory still held it, so it was not measured.
+    expect(judged({ d1HitStatementsMax: 0 })).toBe("MISS");
+    expect(judged({ leaderStatementsMax: 3 })).toBe("MISS");
+    expect(judged({ joinerStatementsMax: 1 })).toBe("MISS");
+  });
+
+  it("says N/A for the D1 statement target when the edge counted no statements", () => {
+    const results = evaluateTargets(inputs([m("edge-miss-collapsed", { counts: COLLAPSED_COUNTS })]));
+    expect(target(results, "d1-statements")).toMatchObject({
+      status: "N/A",
+      measured: "edge-miss-collapsed counted no D1 statements (the edge's D1_STATEMENTS_HEADER is off)",
+    });
   });
 
   it("misses a 1M-host origin target that grew more than 3 x from 100k, however fast it is", () => {
