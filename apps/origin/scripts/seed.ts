@@ -2,7 +2,9 @@
 //   pnpm --filter @scangate/origin run seed -- [--hosts N] [--certs M] [--seed S] [--persist-to DIR] [--force]
 //   pnpm --filter @scangate/origin run seed -- --sql-out DIR   (SQL files for `wrangler d1 execute --file`, e.g. --remote)
 // Idempotent: `dataset_meta` records the generator version, seed and sizes, and a database that
-// already holds that dataset is left alone (--force reseeds). Progress goes to stderr.
+// already holds that dataset is not loaded again, only given the steps after the load it lacks
+// (breakdowns, snapshot tables; --force reseeds). Progress goes to stderr. The SQL files leave
+// the breakdowns to the worker: each is counted by the first request that needs it.
 import { spawnSync } from "node:child_process";
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
@@ -11,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { datasetFingerprint, generateDataset, type DatasetOptions } from "../src/dataset/generate";
 import { InsertBatcher, clearDatasetStatements } from "../src/dataset/sql";
+import { countBreakdowns } from "./count-breakdowns";
 import { loadDataset, openLocalD1 } from "./local-d1";
 import { seedSnapshots } from "./seed-snapshots";
 
@@ -73,14 +76,17 @@ async function seedLocal(): Promise<void> {
     const row = await local.db
       .prepare("SELECT value FROM dataset_meta WHERE key = 'dataset'")
       .first<{ value: string }>();
+    const log = (message: string) => console.error(`  ${message}`);
     if (row?.value === wanted && !args.force) {
       console.error(`origin dataset already seeded (${wanted}); --force reseeds`);
+      await countBreakdowns(local.db, log);
       await seedSnapshots(appDir, persistTo, local.db, false);
       return;
     }
     const started = Date.now();
     console.error(`seeding origin dataset ${wanted}`);
     const summary = await loadDataset(local, options);
+    await countBreakdowns(local.db, log);
     await seedSnapshots(appDir, persistTo, local.db, true);
     console.error(
       `seeded ${summary.hosts} hosts, ${summary.certificates} certificates, ${summary.websites} websites in ${seconds(started)}`,

@@ -1,13 +1,16 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { breakdownsCounted, countEveryBreakdown, markBreakdownsCounted } from "../src/services/aggregate";
+import { fieldRegistry } from "../src/services/field-catalog";
 import { seedTestDataset } from "./seed-fixture";
 import { getJson } from "./support/requests";
 import { v2Aggregate as aggregate } from "./support/v2-aggregate";
 import { v3Post } from "./v3-requests";
 
 // The breakdown of a field over every document is counted once per dataset and kept in
-// `aggregate_memo` (src/services/aggregate.ts); these tests check that what it answers is what
-// counting answers, and when it is (and is not) used.
+// `aggregate_memo` (src/services/aggregate.ts), by the seed for every field or else by the first
+// request; these tests check that what it answers is what counting answers, and when it is (and
+// is not) used.
 
 beforeAll(() => seedTestDataset());
 beforeEach(async () => {
@@ -116,5 +119,66 @@ describe("aggregate memo", () => {
       v2.buckets.map((b) => ({ key: String(b.key), count: b.count })),
     );
     expect((await ask({ count_by_level: "host" })).body.result.buckets).toEqual(byHost.body.result.buckets);
+  });
+});
+
+describe("breakdowns counted at the seed", () => {
+  async function hostsRegistry() {
+    return fieldRegistry(env.DB, "hosts");
+  }
+
+  async function keptRows() {
+    const { results } = await env.DB.prepare(
+      "SELECT registry, field, buckets, totals FROM aggregate_memo ORDER BY registry, field",
+    ).all<{ registry: string; field: string; buckets: string; totals: string }>();
+    return results;
+  }
+
+  it("keeps for every field the rows the first request of each field would have kept", async () => {
+    const registry = await hostsRegistry();
+    const kept = await countEveryBreakdown(env.DB, registry);
+    const counted = await keptRows();
+    expect(counted.length).toBe(kept);
+    expect(kept).toBeGreaterThan(50);
+
+    await env.DB.prepare("DELETE FROM aggregate_memo").run();
+    for (const { field } of counted) {
+      const { res } = await getJson(
+        `/api/v2/hosts/aggregate?field=${encodeURIComponent(field)}&num_buckets=1000`,
+      );
+      expect(res.status, field).toBe(200);
+    }
+    expect(await keptRows()).toEqual(counted);
+  });
+
+  it("answers a request from the kept rows without counting, and counts nothing kept again", async () => {
+    const registry = await hostsRegistry();
+    const first = await countEveryBreakdown(env.DB, registry);
+    // Marked rows show what answered, and whether a second run counted them again.
+    await env.DB.prepare(`UPDATE aggregate_memo SET buckets = '[{"key":"Marked","count":7}]'`).run();
+    expect(await countEveryBreakdown(env.DB, registry)).toBe(first);
+    expect((await aggregate({ field: "services.port" })).buckets).toEqual([{ key: "Marked", count: 7 }]);
+    const marked = await env.DB.prepare(
+      `SELECT count(*) AS n FROM aggregate_memo WHERE buckets = '[{"key":"Marked","count":7}]'`,
+    ).first<{ n: number }>();
+    expect(marked?.n).toBe(first);
+  });
+
+  it("is marked done for the dataset it counted, and not once the dataset is another", async () => {
+    await env.DB.prepare("DELETE FROM dataset_meta WHERE key = 'breakdowns'").run();
+    expect(await breakdownsCounted(env.DB)).toBe(false);
+    await markBreakdownsCounted(env.DB);
+    expect(await breakdownsCounted(env.DB)).toBe(true);
+
+    const meta = await env.DB.prepare("SELECT value FROM dataset_meta WHERE key = 'dataset'").first<{
+      value: string;
+    }>();
+    await env.DB.prepare("UPDATE dataset_meta SET value = 'reseeded' WHERE key = 'dataset'").run();
+    try {
+      expect(await breakdownsCounted(env.DB)).toBe(false);
+    } finally {
+      await env.DB.prepare("UPDATE dataset_meta SET value = ? WHERE key = 'dataset'").bind(meta?.value).run();
+      await env.DB.prepare("DELETE FROM dataset_meta WHERE key = 'breakdowns'").run();
+    }
   });
 });

@@ -15,6 +15,8 @@ export interface SeedTiming {
   readonly seed: string;
   readonly seconds: number;
   readonly finishedAt: string;
+  /** Seconds the breakdowns over every document took to count (the origin's seed step after the load). */
+  readonly breakdownSeconds?: number;
   /** Seconds the snapshot tables (SQL query and export jobs) took to build, when the bench built them. */
   readonly snapshotSeconds?: number;
   readonly snapshotsFinishedAt?: string;
@@ -63,14 +65,21 @@ function seedArgs(stateDir: string, size: DatasetSize, extra: readonly string[] 
   ];
 }
 
-/** Whether `stateDir` already holds that dataset (asks the seed script, which seeds nothing then). */
-export async function isSeeded(stateDir: string, size: DatasetSize): Promise<boolean> {
-  if (!existsSync(stateDir)) return false;
+/**
+ * What `stateDir` holds of that dataset (asks the seed script, which seeds nothing then):
+ * `complete`, `loaded` (the load is done, a later step such as the breakdowns is not), or `absent`.
+ */
+export async function seededState(
+  stateDir: string,
+  size: DatasetSize,
+): Promise<"complete" | "loaded" | "absent"> {
+  if (!existsSync(stateDir)) return "absent";
   try {
     await run(process.execPath, seedArgs(stateDir, size, ["--check"]), BENCH_DIR);
-    return true;
+    return "complete";
   } catch (error) {
-    if (error instanceof RunFailed && error.exitCode === 3) return false;
+    if (error instanceof RunFailed && error.exitCode === 3) return "absent";
+    if (error instanceof RunFailed && error.exitCode === 4) return "loaded";
     throw error;
   }
 }
@@ -90,13 +99,13 @@ export function knownSeedTimings(): SeedTiming[] {
 }
 
 /**
- * Seconds a seed of `hosts` hosts should take, scaled linearly from the largest seed timed here
+ * Seconds a seed of `hosts` hosts (load and breakdowns) should take, scaled linearly from the largest seed timed here
  * (a lower bound: index upkeep grows a little faster than linearly). Null when nothing was timed.
  */
 export function estimateSeedSeconds(hosts: number, timings: readonly SeedTiming[]): number | null {
   const largest = [...timings].sort((a, b) => b.hosts - a.hosts)[0];
   if (!largest) return null;
-  return Math.round((largest.seconds * hosts) / largest.hosts);
+  return Math.round(((largest.seconds + (largest.breakdownSeconds ?? 0)) * hosts) / largest.hosts);
 }
 
 export interface DatasetProbe {

@@ -4,7 +4,7 @@
 import { basicAuth, createTenant } from "./admin-client";
 import { fillEdgeCache } from "./cache-fill";
 import { type BenchSecrets, startCluster } from "./cluster";
-import { estimateSeedSeconds, isSeeded, knownSeedTimings, probeDataset, seedOrigin } from "./dataset";
+import { estimateSeedSeconds, knownSeedTimings, probeDataset, seededState, seedOrigin } from "./dataset";
 import { formatCount, formatMs } from "./format";
 import { runLoad } from "./load";
 import { measure, type Measurement } from "./measurement";
@@ -27,8 +27,10 @@ export async function scaleHosts(options: BenchOptions, secrets: BenchSecrets): 
     const size = { hosts, certs: options.certs, seed: options.seed };
     const stateDir = datasetStateDir(hosts, options.certs, options.seed);
     let prepareSeconds = 0;
-    if (!(await isSeeded(stateDir, size))) {
-      const estimate = estimateSeedSeconds(hosts, knownSeedTimings());
+    const state = await seededState(stateDir, size);
+    if (state !== "complete") {
+      // A load the folder already holds leaves only the later steps (the breakdowns) to do.
+      const estimate = state === "absent" ? estimateSeedSeconds(hosts, knownSeedTimings()) : null;
       if (estimate !== null && estimate > options.scaleBudget) {
         const skipped = `seeding ${formatCount(hosts)} hosts would take at least ${formatCount(estimate)} s here (linear from the largest seed timed on this machine; index upkeep makes it longer), over --scale-budget ${options.scaleBudget} s; run with --scale-budget ${estimate * 2} to measure it`;
         log(`scale: ${skipped}`);
@@ -36,7 +38,7 @@ export async function scaleHosts(options: BenchOptions, secrets: BenchSecrets): 
         continue;
       }
       log(
-        `scale: seeding ${formatCount(hosts)} hosts (budget ${options.scaleBudget} s${estimate !== null ? `, estimate ${estimate} s` : ""})`,
+        `scale: ${state === "loaded" ? "counting the breakdowns of" : "seeding"} ${formatCount(hosts)} hosts (budget ${options.scaleBudget} s${estimate !== null ? `, estimate ${estimate} s` : ""})`,
       );
       const started = performance.now();
       try {

@@ -1,11 +1,12 @@
 // Seeds a bench state folder with the origin's dataset, run as a child process by dataset.ts:
 //   tsx src/seed-origin.ts --hosts N --certs M --seed S --persist-to DIR [--snapshots] [--check]
-// (--check: exit 0 when DIR already holds that dataset (and, with --snapshots, its snapshot
-// tables), 3 when not, and seed nothing.)
+// (--check: exit 0 when DIR already holds that dataset with every step below done, 3 when it
+// does not hold it, 4 when it does but a later step is missing; and seed nothing.)
 // The origin's own generator (apps/origin/src/dataset) and loader (apps/origin/scripts/local-d1.ts),
-// the way the origin's seed script uses them; with --snapshots also its last step, the snapshot
-// tables SQL query and export jobs read (apps/origin/scripts/seed-snapshots.ts, into the SNAPSHOTS
-// D1 of the same folder). The scaling runs seed without them (no scaling measurement reads them).
+// then its breakdown step (apps/origin/scripts/count-breakdowns.ts), the way the origin's seed
+// script uses them; with --snapshots also its last step, the snapshot tables SQL query and export
+// jobs read (apps/origin/scripts/seed-snapshots.ts, into the SNAPSHOTS D1 of the same folder).
+// The scaling runs seed without them (no scaling measurement reads them).
 // Idempotent through `dataset_meta` and `snapshot_meta`, like the seed script. Progress goes to
 // stderr; the time each step took goes to seed-timing.json.
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -16,26 +17,29 @@ import { Miniflare } from "miniflare";
 import { datasetFingerprint, type DatasetOptions } from "../../../apps/origin/src/dataset/generate";
 import { SNAPSHOT_LAYOUT } from "../../../apps/origin/src/snapshots/layout";
 import { readSnapshotState } from "../../../apps/origin/src/snapshots/publish";
+import { breakdownsCounted } from "../../../apps/origin/src/services/aggregate";
+import { countBreakdowns } from "../../../apps/origin/scripts/count-breakdowns";
 import { d1DatabaseId, loadDataset, openLocalD1 } from "../../../apps/origin/scripts/local-d1";
 import { seedSnapshots } from "../../../apps/origin/scripts/seed-snapshots";
 import { SEED_TIMING_FILE, type SeedTiming } from "./dataset";
 import { ORIGIN_DIR, WRANGLER_BIN } from "./paths";
 import { run } from "./processes";
 
-/** Exit code of --check when the folder does not hold the dataset. */
+/** Exit codes of --check: the folder does not hold the dataset; it does, but a later step is missing. */
 const NOT_SEEDED = 3;
+const STEPS_MISSING = 4;
 
-/** The dataset a state folder holds (dataset_meta), or null. */
-async function seededWith(persistTo: string): Promise<string | null> {
+/** The dataset a state folder holds (dataset_meta), or null, and whether its breakdowns are counted. */
+async function seededWith(persistTo: string): Promise<{ dataset: string | null; breakdowns: boolean }> {
   const local = await openLocalD1(ORIGIN_DIR, persistTo);
   try {
     const row = await local.db
       .prepare("SELECT value FROM dataset_meta WHERE key = 'dataset'")
       .first<{ value: string }>();
-    return row?.value ?? null;
+    return { dataset: row?.value ?? null, breakdowns: row !== null && (await breakdownsCounted(local.db)) };
   } catch {
     // No dataset_meta table: nothing was ever seeded here.
-    return null;
+    return { dataset: null, breakdowns: false };
   } finally {
     await local.dispose();
   }
@@ -113,9 +117,9 @@ async function main(): Promise<void> {
   };
   const wanted = datasetFingerprint(options);
   if (values.check) {
-    const seeded = (await seededWith(persistTo)) === wanted;
-    const complete = seeded && (!values.snapshots || (await snapshotsBuiltFor(persistTo, wanted)));
-    process.exitCode = complete ? 0 : NOT_SEEDED;
+    const held = await seededWith(persistTo);
+    const complete = held.breakdowns && (!values.snapshots || (await snapshotsBuiltFor(persistTo, wanted)));
+    process.exitCode = held.dataset !== wanted ? NOT_SEEDED : complete ? 0 : STEPS_MISSING;
     return;
   }
   await run(
@@ -123,7 +127,7 @@ async function main(): Promise<void> {
     ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo],
     ORIGIN_DIR,
   );
-  if ((await seededWith(persistTo)) === wanted) {
+  if ((await seededWith(persistTo)).dataset === wanted) {
     console.error(`origin dataset ${wanted} already seeded`);
   } else {
     const local = await openLocalD1(ORIGIN_DIR, persistTo);
@@ -131,7 +135,7 @@ async function main(): Promise<void> {
       console.error(`seeding origin dataset ${wanted} into ${persistTo}`);
       const summary = await loadDataset(local, options);
       const seconds = Math.round(elapsed());
-      // A new main dataset: the timing of the folder's earlier one (snapshots included) goes.
+      // A new main dataset: the timing of the folder's earlier one (later steps included) goes.
       rmSync(path.join(persistTo, SEED_TIMING_FILE), { force: true });
       recordTiming(persistTo, { hosts, certs, seed }, { seconds, finishedAt: new Date().toISOString() });
       console.error(`seeded ${summary.hosts} hosts, ${summary.certificates} certificates in ${seconds} s`);
@@ -139,18 +143,29 @@ async function main(): Promise<void> {
       await local.dispose();
     }
   }
+  const breakdownsStarted = performance.now();
+  const local = await openLocalD1(ORIGIN_DIR, persistTo);
+  try {
+    if (!(await breakdownsCounted(local.db))) {
+      await countBreakdowns(local.db, (message) => console.error(message));
+      const breakdownSeconds = Math.round((performance.now() - breakdownsStarted) / 1000);
+      recordTiming(persistTo, { hosts, certs, seed }, { breakdownSeconds });
+    }
+  } finally {
+    await local.dispose();
+  }
   if (!values.snapshots) return;
   if (await snapshotsBuiltFor(persistTo, wanted)) {
     console.error(`snapshot tables already built for ${wanted}`);
     return;
   }
   const snapshotStarted = performance.now();
-  const local = await openLocalD1(ORIGIN_DIR, persistTo);
+  const main = await openLocalD1(ORIGIN_DIR, persistTo);
   try {
     console.error(`building the snapshot tables of ${wanted} (SQL query and export jobs)`);
-    await seedSnapshots(ORIGIN_DIR, persistTo, local.db, false);
+    await seedSnapshots(ORIGIN_DIR, persistTo, main.db, false);
   } finally {
-    await local.dispose();
+    await main.dispose();
   }
   const snapshotSeconds = Math.round((performance.now() - snapshotStarted) / 1000);
   recordTiming(

@@ -133,4 +133,11 @@ describe("dataset helpers", () => {
     expect(estimateSeedSeconds(1_000_000, timings)).toBe(2200);
     expect(estimateSeedSeconds(1_000_000, [])).toBeNull();
   });
+
+  it("counts the breakdown step into a seed's estimate when it was timed", () => {
+    const timings = [
+      { hosts: 100_000, certs: 2000, seed: "s", seconds: 220, breakdownSeconds: 30, finishedAt: "" },
+    ];
+    expect(estimateSeedSeconds(1_000_000, timings)).toBe(2500);
+  });
 });

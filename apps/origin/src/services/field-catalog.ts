@@ -1,6 +1,7 @@
 import type { FieldDef, FieldType, IndexRegistry } from "@scangate/search";
 import { CATALOG_INDEXES, type CatalogIndex } from "../dataset/field-catalog";
 import { HOT_REGISTRIES } from "../dataset/registries";
+import type { SqlDatabase } from "../db/sql-database";
 
 /**
  * The registries search, reports and aggregates compile against: each index's hot columns
@@ -54,7 +55,7 @@ export function catalogRegistries(rows: readonly CatalogRow[]): FieldRegistries 
 
 let cached: { fingerprint: string; registries: Promise<FieldRegistries> } | undefined;
 
-export async function fieldRegistries(db: D1Database): Promise<FieldRegistries> {
+export async function fieldRegistries(db: SqlDatabase): Promise<FieldRegistries> {
   const seeded = await db
     .prepare("SELECT value FROM dataset_meta WHERE key = 'dataset'")
     .first<{ value: string }>();
@@ -73,6 +74,6 @@ export async function fieldRegistries(db: D1Database): Promise<FieldRegistries> 
   return cached.registries;
 }
 
-export async function fieldRegistry(db: D1Database, index: CatalogIndex): Promise<IndexRegistry> {
+export async function fieldRegistry(db: SqlDatabase, index: CatalogIndex): Promise<IndexRegistry> {
   return (await fieldRegistries(db))[index];
 }
