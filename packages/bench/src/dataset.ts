@@ -1,7 +1,7 @@
 // The origin's dataset for a run: seeded by src/seed-origin.ts (the origin's own generator) into
 // a state folder per size and seed, kept between runs, then probed for the keys the scenarios ask
 // for.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { D1Database, ReferenceDocuments } from "./cluster";
@@ -15,6 +15,8 @@ export interface SeedTiming {
   readonly seed: string;
   readonly seconds: number;
   readonly finishedAt: string;
+  /** Bytes the folder held right after the load (the origin's D1, before any later step). */
+  readonly bytes?: number;
   /** Seconds the breakdowns over every document took to count (the origin's seed step after the load). */
   readonly breakdownSeconds?: number;
   /** Seconds the snapshot tables (SQL query and export jobs) took to build, when the bench built them. */
@@ -96,6 +98,25 @@ export function knownSeedTimings(): SeedTiming[] {
   return readdirSync(STATE_DIR)
     .map((name) => readSeedTiming(path.join(STATE_DIR, name)))
     .filter((t): t is SeedTiming => t !== null);
+}
+
+/** Bytes of every file under `dir`. */
+export function folderBytes(dir: string): number {
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) bytes += statSync(path.join(entry.parentPath, entry.name)).size;
+  }
+  return bytes;
+}
+
+/**
+ * Bytes of disk a seed of `hosts` hosts should take, scaled linearly from the largest seed whose
+ * size was recorded here (the load alone; the breakdowns add about 1%). Null when none was.
+ */
+export function estimateSeedBytes(hosts: number, timings: readonly SeedTiming[]): number | null {
+  const largest = [...timings].filter((t) => t.bytes !== undefined).sort((a, b) => b.hosts - a.hosts)[0];
+  if (largest?.bytes === undefined) return null;
+  return Math.round((largest.bytes * hosts) / largest.hosts);
 }
 
 /**

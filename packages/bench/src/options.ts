@@ -51,7 +51,7 @@ export const USAGE = `usage: pnpm bench [-- options]
   --scale                 also measure how latency grows with dataset and cache size
   --scale-hosts a,b       host counts of the scaling runs (default 10000,100000,1000000)
   --scale-cached a,b      cached documents of the scaling runs (default 10000,1000000)
-  --scale-budget S        seconds a scaling level may spend preparing data (default 900)
+  --scale-budget S        seconds a scaling level may spend preparing data (default 5400)
   --sql-runs N            measured jobs of each SQL latency scenario (default 7)
   --sql-poll-ms N         pause between a SQL job's status answer and the next poll (default 25)
   --no-build              use the bench worker already built in workers/bare/dist
@@ -106,7 +106,7 @@ export function parseOptions(argv: readonly string[], scenarioIds: readonly stri
         scale: { type: "boolean", default: false },
         "scale-hosts": { type: "string", default: "10000,100000,1000000" },
         "scale-cached": { type: "string", default: "10000,1000000" },
-        "scale-budget": { type: "string", default: "900" },
+        "scale-budget": { type: "string", default: "5400" },
         "no-build": { type: "boolean", default: false },
         "sql-runs": { type: "string", default: "7" },
         "sql-poll-ms": { type: "string", default: "25" },

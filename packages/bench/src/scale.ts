@@ -4,12 +4,20 @@
 import { basicAuth, createTenant } from "./admin-client";
 import { fillEdgeCache } from "./cache-fill";
 import { type BenchSecrets, startCluster } from "./cluster";
-import { estimateSeedSeconds, knownSeedTimings, probeDataset, seededState, seedOrigin } from "./dataset";
+import { statfsSync } from "node:fs";
+import {
+  estimateSeedBytes,
+  estimateSeedSeconds,
+  knownSeedTimings,
+  probeDataset,
+  seededState,
+  seedOrigin,
+} from "./dataset";
 import { formatCount, formatMs } from "./format";
 import { runLoad } from "./load";
 import { measure, type Measurement } from "./measurement";
 import type { BenchOptions } from "./options";
-import { datasetStateDir } from "./paths";
+import { BENCH_DIR, datasetStateDir } from "./paths";
 import { RunTimeout } from "./processes";
 import type { ScaleRow } from "./report";
 import { preflight, SkipScenario, tenantHeaders, viewPath } from "./scenario";
@@ -19,6 +27,21 @@ import { AGGREGATE_PATH, originQueryLoad, readable, searchPath } from "./scenari
 export type ScaleLevel = ScaleRow;
 
 const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
+
+const GB = 1024 ** 3;
+
+/**
+ * Why seeding `hosts` hosts would not fit on the disk (its size estimated linearly from the
+ * largest seed recorded here, a lower bound), or null when it would or nothing was recorded.
+ */
+function diskShortfall(hosts: number): string | null {
+  const needed = estimateSeedBytes(hosts, knownSeedTimings());
+  if (needed === null) return null;
+  const { bavail, bsize } = statfsSync(BENCH_DIR);
+  const free = bavail * bsize;
+  if (needed <= free) return null;
+  return `seeding ${formatCount(hosts)} hosts needs at least ${(needed / GB).toFixed(1)} GB of disk here (linear from the largest seed recorded on this machine), and ${(free / GB).toFixed(1)} GB is free; free some (packages/bench/.state holds the seeded datasets) to measure it`;
+}
 
 /** Origin search and aggregate on each dataset size of --scale-hosts. */
 export async function scaleHosts(options: BenchOptions, secrets: BenchSecrets): Promise<ScaleLevel[]> {
@@ -35,6 +58,12 @@ export async function scaleHosts(options: BenchOptions, secrets: BenchSecrets): 
         const skipped = `seeding ${formatCount(hosts)} hosts would take at least ${formatCount(estimate)} s here (linear from the largest seed timed on this machine; index upkeep makes it longer), over --scale-budget ${options.scaleBudget} s; run with --scale-budget ${estimate * 2} to measure it`;
         log(`scale: ${skipped}`);
         levels.push({ kind: "hosts", size: hosts, prepareSeconds, measurements: [], skipped });
+        continue;
+      }
+      const noRoom = state === "absent" ? diskShortfall(hosts) : null;
+      if (noRoom !== null) {
+        log(`scale: ${noRoom}`);
+        levels.push({ kind: "hosts", size: hosts, prepareSeconds, measurements: [], skipped: noRoom });
         continue;
       }
       log(

@@ -21,7 +21,7 @@ import { breakdownsCounted } from "../../../apps/origin/src/services/aggregate";
 import { countBreakdowns } from "../../../apps/origin/scripts/count-breakdowns";
 import { d1DatabaseId, loadDataset, openLocalD1 } from "../../../apps/origin/scripts/local-d1";
 import { seedSnapshots } from "../../../apps/origin/scripts/seed-snapshots";
-import { SEED_TIMING_FILE, type SeedTiming } from "./dataset";
+import { folderBytes, SEED_TIMING_FILE, type SeedTiming } from "./dataset";
 import { ORIGIN_DIR, WRANGLER_BIN } from "./paths";
 import { run } from "./processes";
 
@@ -137,7 +137,11 @@ async function main(): Promise<void> {
       const seconds = Math.round(elapsed());
       // A new main dataset: the timing of the folder's earlier one (later steps included) goes.
       rmSync(path.join(persistTo, SEED_TIMING_FILE), { force: true });
-      recordTiming(persistTo, { hosts, certs, seed }, { seconds, finishedAt: new Date().toISOString() });
+      recordTiming(
+        persistTo,
+        { hosts, certs, seed },
+        { seconds, finishedAt: new Date().toISOString(), bytes: folderBytes(persistTo) },
+      );
       console.error(`seeded ${summary.hosts} hosts, ${summary.certificates} certificates in ${seconds} s`);
     } finally {
       await local.dispose();

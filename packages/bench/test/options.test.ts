@@ -32,7 +32,7 @@ describe("parseOptions", () => {
       scale: false,
       scaleHosts: [10_000, 100_000, 1_000_000],
       scaleCached: [10_000, 1_000_000],
-      scaleBudget: 900,
+      scaleBudget: 5400,
       build: true,
       out: null,
     });

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { medianBySize, estimateSeedSeconds } from "../src/dataset";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { estimateSeedBytes, estimateSeedSeconds, folderBytes, medianBySize } from "../src/dataset";
 import { formatCount, formatMs, formatTable } from "../src/format";
 import type { Measurement } from "../src/measurement";
 import { countLines, scaleTable, scenarioTable, statusSummary, targetLines } from "../src/report";
@@ -132,6 +135,28 @@ describe("dataset helpers", () => {
     ];
     expect(estimateSeedSeconds(1_000_000, timings)).toBe(2200);
     expect(estimateSeedSeconds(1_000_000, [])).toBeNull();
+  });
+
+  it("estimates a seed's disk from the largest seed whose size was recorded, linearly", () => {
+    const timings = [
+      { hosts: 10_000, certs: 2000, seed: "s", seconds: 40, finishedAt: "", bytes: 200 },
+      { hosts: 100_000, certs: 2000, seed: "s", seconds: 220, finishedAt: "", bytes: 2000 },
+      { hosts: 500_000, certs: 2000, seed: "s", seconds: 1000, finishedAt: "" },
+    ];
+    expect(estimateSeedBytes(1_000_000, timings)).toBe(20_000);
+    expect(estimateSeedBytes(1_000_000, timings.slice(2))).toBeNull();
+  });
+
+  it("adds up every file under a folder, however deep", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "bench-bytes-"));
+    try {
+      mkdirSync(path.join(dir, "v3", "d1"), { recursive: true });
+      writeFileSync(path.join(dir, "seed-timing.json"), "x".repeat(10));
+      writeFileSync(path.join(dir, "v3", "d1", "a.sqlite"), "y".repeat(4096));
+      expect(folderBytes(dir)).toBe(4106);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("counts the breakdown step into a seed's estimate when it was timed", () => {
