@@ -2,6 +2,7 @@ import { AnnotationStore } from "./annotations/store";
 import { TenantAuthenticator } from "./auth/tenant-auth";
 import { PlatformTokenAuthenticator } from "./auth/token-auth";
 import { HitLane } from "./api/hit-lane";
+import { AssembledBulkAnswers } from "./cache/bulk-answers";
 import { D1DocumentCache } from "./cache/d1";
 import { MemoryTieredCache } from "./cache/memory-tier";
 import type { DocumentCache } from "./cache/interface";
@@ -64,6 +65,8 @@ export interface EdgeServices {
   readonly usage: BatchedUsageRecorder;
   /** Paths whose fresh hits are answered before the router (api/hit-lane.ts). */
   readonly hits: HitLane;
+  /** Bulk answers the cache gave whole, kept for the same request again (cache/bulk-answers.ts). */
+  readonly bulkAnswers: AssembledBulkAnswers;
 }
 
 /** Replacements tests make: a clock they move, a fake network, deterministic limiters. */
@@ -201,5 +204,7 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
     flights: new SingleFlight<unknown>(config.upstreamTimeoutMs + 5_000),
     usage: new BatchedUsageRecorder(db, config.usageFlushDelayMs),
     hits: new HitLane(),
+    // A quarter of what the memory tier may hold: none when it holds nothing.
+    bulkAnswers: new AssembledBulkAnswers(Math.floor(config.cache.memoryMaxChars / 4)),
   };
 }

@@ -361,6 +361,30 @@ describe("v1 bulk cache", () => {
     expect(await usedOf(tenant)).toBe(1);
   });
 
+  it("sends a repeated cached bulk's kept body, and assembles anew once a document's row changed", async () => {
+    const { edge, tenant } = await setup();
+    await bulk(edge, tenant, [CERT_A, CERT_B]);
+    const first = await bulk(edge, tenant, [CERT_A, CERT_B]);
+    const again = await bulk(edge, tenant, [CERT_A, CERT_B]);
+    expect(again.headers.get("Cache-Status")).toBe("scangate; hit");
+    const kept = await first.text();
+    expect(await again.text()).toBe(kept);
+    expect(edge.services().bulkAnswers.size).toBe(1);
+
+    // Another version of B in D1, found once the memory tier no longer holds the old one.
+    const marked = { ...(JSON.parse(kept) as Record<string, object>)[CERT_B], marked: true };
+    await env.DB.prepare("update documents set body = ? where id = ?")
+      .bind(JSON.stringify(marked), CERT_B)
+      .run();
+    edge.clock.advance(6_000);
+    const changed = await bulk(edge, tenant, [CERT_A, CERT_B]);
+    expect(changed.headers.get("Cache-Status")).toBe("scangate; hit");
+    const body = await changed.json<Record<string, unknown>>();
+    expect(body[CERT_B]).toEqual(marked);
+    expect(body[CERT_A]).toEqual((JSON.parse(kept) as Record<string, unknown>)[CERT_A]);
+    expect(edge.upstream.requests).toHaveLength(1);
+  });
+
   it("keeps unknown certificates negatively cached until the short TTL ends", async () => {
     const { edge, tenant } = await setup();
     await bulk(edge, tenant, [UNKNOWN]);

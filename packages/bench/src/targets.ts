@@ -91,7 +91,8 @@ function edgeMissAgainstOrigin(inputs: TargetInputs): TargetResult {
 
 /**
  * Bulk of 50 all cached against the bare worker sending the same stored answer: the bytes set
- * the limit, so this is the edge's own cost.
+ * the limit, so this is the edge's own cost. The line also shows the varied bulk (each answer
+ * assembled, none sent again) against the same reference.
  */
 function bulkAgainstBare(inputs: TargetInputs): TargetResult {
   const id = "bulk-vs-bare";
@@ -104,7 +105,7 @@ function bulkAgainstBare(inputs: TargetInputs): TargetResult {
     id,
     requirement,
     status: ratio >= 0.9 ? "PASS" : "MISS",
-    measured: `${ratio.toFixed(2)} = ${formatRate(bulk.m.requestsPerSecond)} / ${formatRate(bare.m.requestsPerSecond)} req/s${referenceRatio(inputs, "bare-d1-bulk", "bare-bulk", "requestsPerSecond")}${cpuRatio(bare.m, bulk.m)}`,
+    measured: `${ratio.toFixed(2)} = ${formatRate(bulk.m.requestsPerSecond)} / ${formatRate(bare.m.requestsPerSecond)} req/s${referenceRatio(inputs, "bare-d1-bulk", "bare-bulk", "requestsPerSecond")}${referenceRatio(inputs, "edge-bulk-varied", "bare-bulk", "requestsPerSecond")}${cpuRatio(bare.m, bulk.m)}`,
   };
 }
 

@@ -97,6 +97,51 @@ export const edgeBulkHit: Scenario = {
   },
 };
 
+/** Different bulk requests the varied scenario cycles through, more than the edge keeps answers for. */
+const VARIED_BULKS = 20;
+
+export const edgeBulkVaried: Scenario = {
+  id: "edge-bulk-varied",
+  title: `edge bulk of ${BULK_MAX_FINGERPRINTS}, all cached, ${VARIED_BULKS} different requests in turn`,
+  async run(ctx) {
+    const pool = ctx.probe.fingerprints.slice(0, BULK_MAX_FINGERPRINTS + VARIED_BULKS - 1);
+    if (pool.length < BULK_MAX_FINGERPRINTS + VARIED_BULKS - 1)
+      throw new SkipScenario(`the dataset has fewer than ${pool.length} certificates`);
+    const tenant = await ctx.newTenant("bulk-varied");
+    const headers = tenantHeaders(tenant);
+    const url = `${ctx.cluster.edgeUrl}/api/v1/bulk/certificates`;
+    // Every certificate of the pool cached first, so each request below is answered whole.
+    for (const part of [pool.slice(0, BULK_MAX_FINGERPRINTS), pool.slice(BULK_MAX_FINGERPRINTS)])
+      await preflight(url, { method: "POST", headers, body: bulkBody(part) });
+    const requests = Array.from({ length: VARIED_BULKS }, (_, i) => ({
+      method: "POST" as const,
+      path: "/api/v1/bulk/certificates",
+      body: bulkBody(pool.slice(i, i + BULK_MAX_FINGERPRINTS)),
+    }));
+    const warmups =
+      2 + (await expectCacheHit(url, { method: "POST", headers, body: requests[0]?.body ?? "" }));
+    const sample = await runLoad({
+      baseUrl: ctx.cluster.edgeUrl,
+      headers,
+      requests,
+      connections: ctx.options.connections,
+      durationSeconds: ctx.options.duration,
+    });
+    const usage = await settledUsage(ctx, tenant, sample.requests + warmups);
+    return {
+      kind: "ran",
+      sample,
+      connections: ctx.options.connections,
+      target: `POST /api/v1/bulk/certificates, ${VARIED_BULKS} bodies of ${BULK_MAX_FINGERPRINTS} cached certificates in turn`,
+      counts: usageCounts(usage),
+      notes: [
+        `${VARIED_BULKS} different requests (windows of ${BULK_MAX_FINGERPRINTS} over ${pool.length} certificates) in turn: more than the edge keeps assembled answers for at its default CACHE_MEMORY_MAX_BYTES, so each answer is assembled (edge-bulk-hit repeats one request, whose kept answer is sent again)`,
+        `${warmups} warm-up requests before the load (counted in the edge's usage)`,
+      ],
+    };
+  },
+};
+
 export const edgeViewMiss: Scenario = {
   id: "edge-view-miss",
   title: "edge view, cache miss (upstream view + store)",

@@ -1,5 +1,5 @@
 import type { Scenario } from "../scenario";
-import { edgeBulkHalf, edgeBulkHit, edgeViewHit, edgeViewMiss } from "./edge-cache";
+import { edgeBulkHalf, edgeBulkHit, edgeBulkVaried, edgeViewHit, edgeViewMiss } from "./edge-cache";
 import { edgeMissCollapsed } from "./edge-collapsed";
 import { edgeAggregate, edgeSearch, originAggregate, originSearch } from "./queries";
 import { bareBulk, bareD1, bareD1Bulk, bareWorker, originView } from "./reference";
@@ -21,6 +21,7 @@ export const SCENARIOS: readonly Scenario[] = [
   edgeMissCollapsed,
   bareBulk,
   edgeBulkHit,
+  edgeBulkVaried,
   bareD1Bulk,
   edgeBulkHalf,
   edgeSearch,

@@ -59,16 +59,21 @@ function bulkFetchDeps(services: EdgeServices, defer: (work: Promise<void>) => v
   };
 }
 
-/** The answer for an outcome that has entries: every requested key, in request order. */
+/**
+ * The answer for an outcome that has entries: every requested key, in request order. One the
+ * cache gave whole is kept for the same request again (`services.bulkAnswers`).
+ */
 function respond(
+  services: EdgeServices,
   deps: BulkFetchDeps,
   requested: readonly string[],
   outcome: Exclude<BulkOutcome, { kind: "failed" }>,
 ): Response {
   const { index, atTime } = deps.codec;
-  const body = mergeBulk(requested, outcome.entries, (id, entry) =>
-    deps.cache.bodyBytes({ index, id, atTime }, entry),
-  );
+  const assemble = () =>
+    mergeBulk(requested, outcome.entries, (id, entry) => deps.cache.bodyBytes({ index, id, atTime }, entry));
+  const body =
+    outcome.kind === "fresh" ? services.bulkAnswers.body(requested, outcome.entries, assemble) : assemble();
   return bulkResponse(body, bulkCacheOutcome(outcome), outcome.age);
 }
 
@@ -119,14 +124,14 @@ export const bulkRoute = defineApiRoute({
         if ("error" in outcome.failure) throw outcome.failure.error;
         return relayedResponse(outcome.failure.relayed);
       }
-      return respond(deps, requested, outcome);
+      return respond(services, deps, requested, outcome);
     }
 
     if (lookup.toFetch.length === 0) {
       const outcome = bulkFromCache(lookup);
       if (isCharged(outcome, hitsCharged)) await chargeRequest(c);
       usage.cacheHit = true;
-      return respond(deps, requested, outcome);
+      return respond(services, deps, requested, outcome);
     }
 
     // Charged before the upstream is asked, so an exhausted quota never reaches it.
@@ -141,6 +146,6 @@ export const bulkRoute = defineApiRoute({
     const billed = outcome.kind === "miss" ? { kind: "miss" as const, status: 200 } : { kind: outcome.kind };
     if (!isCharged(billed, hitsCharged)) await refundRequest(c, charge);
     if (outcome.kind === "collapsed") usage.cacheHit = true;
-    return respond(deps, requested, outcome);
+    return respond(services, deps, requested, outcome);
   },
 });

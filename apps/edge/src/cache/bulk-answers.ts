@@ -1,0 +1,88 @@
+/** Longest key kept: BULK_MAX_FINGERPRINTS hex fingerprints and their separators. */
+const MAX_KEY_CHARS = 50 * 65;
+
+interface Assembled {
+  /** Each requested fingerprint's entry text when the answer was assembled (undefined: unknown). */
+  readonly entries: Array<string | undefined>;
+  readonly body: Blob;
+}
+
+/**
+ * The last assembled answers of bulk requests that the cache answered whole, per isolate. A
+ * team's scripts ask for the same certificates again and again, and assembling a bulk answer
+ * (50 documents, about 350 KB, copied into one body) cost the edge about as much CPU as the rest
+ * of the request; a repeated request sends the body it sent last time instead.
+ *
+ * A kept body is reused only when the request spells the same fingerprints in the same order and
+ * every one of them has the same entry text as when it was assembled: which rows answer, and
+ * whether they are fresh, is decided by the cache for each request as before, so a kept body is
+ * never staler than a new one. Bounded by bytes, least recently used first: each answer counts
+ * its body twice, for the entry texts it keeps alive beside it (the memory tier may have let them
+ * go); an answer larger than the bound is not kept.
+ */
+export class AssembledBulkAnswers {
+  private readonly kept = new Map<string, Assembled>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  /**
+   * The body for `requested` (as spelled in the request) with `entries` (entry text by lower-case
+   * fingerprint): the kept one when it still holds exactly these entries, else `assemble()`'s,
+   * which is kept for the next request.
+   */
+  body(requested: readonly string[], entries: ReadonlyMap<string, string>, assemble: () => Blob): Blob {
+    const key = requested.join("\n");
+    const found = this.kept.get(key);
+    if (found && holdsEntries(found, requested, entries)) {
+      // Most recently used last.
+      this.kept.delete(key);
+      this.kept.set(key, found);
+      return found.body;
+    }
+    const body = assemble();
+    this.forget(key);
+    if (key.length > MAX_KEY_CHARS || cost(body) > this.maxBytes) return body;
+    this.kept.set(key, { entries: requested.map((fp) => entries.get(fp.toLowerCase())), body });
+    this.bytes += cost(body);
+    for (const [oldest, answer] of this.kept) {
+      if (this.bytes <= this.maxBytes) break;
+      this.kept.delete(oldest);
+      this.bytes -= cost(answer.body);
+    }
+    return body;
+  }
+
+  /** Answers kept now (for tests and diagnostics). */
+  get size(): number {
+    return this.kept.size;
+  }
+
+  private forget(key: string): void {
+    const found = this.kept.get(key);
+    if (!found) return;
+    this.kept.delete(key);
+    this.bytes -= cost(found.body);
+  }
+}
+
+/** What a kept answer holds: its body, and about as much again in the entry texts beside it. */
+const cost = (body: Blob) => 2 * body.size;
+
+/**
+ * Whether every requested fingerprint's entry is the text the kept body was assembled from. An
+ * equal text in another string (the row read again from D1) takes the kept one's place, so the
+ * next comparison is of the same string, which costs nothing.
+ */
+function holdsEntries(
+  found: Assembled,
+  requested: readonly string[],
+  entries: ReadonlyMap<string, string>,
+): boolean {
+  for (const [i, fingerprint] of requested.entries()) {
+    const entry = entries.get(fingerprint.toLowerCase());
+    if (entry !== found.entries[i]) return false;
+    found.entries[i] = entry;
+  }
+  return true;
+}
