@@ -1,44 +1,50 @@
 import { describe, expect, it } from "vitest";
-import { AssembledBulkAnswers } from "../src/cache/bulk-answers";
+import { AssembledBulkAnswers, type BulkRequest } from "../src/cache/bulk-answers";
 
 const A = "a".repeat(64);
 const B = "b".repeat(64);
 
-/** An assembler that counts its calls and spells the entries it was given. */
-function assembler(entries: ReadonlyMap<string, string>, requested: readonly string[]) {
-  const calls = { n: 0 };
-  const assemble = () => {
-    calls.n += 1;
-    return new Blob([JSON.stringify(requested.map((fp) => entries.get(fp.toLowerCase()) ?? null))]);
+/** The request a bulk body with these fingerprints reads as. */
+function request(requested: string[]): BulkRequest {
+  return {
+    text: JSON.stringify({ fingerprints: requested }),
+    requested,
+    unique: [...new Set(requested.map((fp) => fp.toLowerCase()))],
   };
-  return { calls, assemble };
 }
 
 describe("AssembledBulkAnswers", () => {
-  it("sends the kept body again for the same request with the same entries", () => {
+  it("sends the kept body again for the same body text with the same entries, and knows its request", () => {
     const answers = new AssembledBulkAnswers(1_000_000);
     const entries = new Map([
       [A, '{"a":1}'],
       [B, '{"b":2}'],
     ]);
-    const { calls, assemble } = assembler(entries, [A, B]);
-    const first = answers.body([A, B], entries, assemble);
+    let assembled = 0;
+    const assemble = () => {
+      assembled += 1;
+      return new Blob(["{}"]);
+    };
+    const asked = request([A, B]);
+    expect(answers.request(asked.text)).toBeUndefined();
+    const first = answers.body(asked, entries, assemble);
+    expect(answers.request(asked.text)).toBe(asked);
     // Equal texts in other strings (rows read again from D1) still match.
-    const again = answers.body([A, B], new Map([...entries].map(([k, v]) => [k, `${v} `.trim()])), assemble);
-    expect(again).toBe(first);
-    expect(calls.n).toBe(1);
+    const reread = new Map([...entries].map(([k, v]) => [k, `${v} `.trim()]));
+    expect(answers.body(asked, reread, assemble)).toBe(first);
+    expect(assembled).toBe(1);
   });
 
-  it("assembles again when any entry changed, or the fingerprints are spelled or ordered otherwise", async () => {
+  it("assembles again when any entry changed, or the body asks otherwise", async () => {
     const answers = new AssembledBulkAnswers(1_000_000);
     const entries = new Map([
       [A, '{"a":1}'],
       [B, '{"b":2}'],
     ]);
-    const calls = { n: 0 };
+    let assembled = 0;
     const ask = (requested: string[], given: ReadonlyMap<string, string>) =>
-      answers.body(requested, given, () => {
-        calls.n += 1;
+      answers.body(request(requested), given, () => {
+        assembled += 1;
         return new Blob([JSON.stringify(requested.map((fp) => given.get(fp.toLowerCase()) ?? null))]);
       });
     ask([A, B], entries);
@@ -48,33 +54,37 @@ describe("AssembledBulkAnswers", () => {
     ask([A.toUpperCase(), B], changed);
     // A certificate no longer known to the cache is a change too.
     expect(await ask([A, B], new Map([[A, '{"a":1}']])).text()).toBe('["{\\"a\\":1}",null]');
-    expect(calls.n).toBe(5);
+    expect(assembled).toBe(5);
     // The last body of each request is the one kept.
     ask([A, B], new Map([[A, '{"a":1}']]));
-    expect(calls.n).toBe(5);
+    expect(assembled).toBe(5);
   });
 
   it("keeps at most its bytes (each body counted twice), least recently used going first", () => {
     const body = (n: number) => () => new Blob(["x".repeat(n)]);
     const entries = new Map([[A, "{}"]]);
     const answers = new AssembledBulkAnswers(1000);
-    answers.body([A], entries, body(200));
-    answers.body([B], entries, body(200));
+    answers.body(request([A]), entries, body(200));
+    answers.body(request([B]), entries, body(200));
     expect(answers.size).toBe(2);
-    // Asking for A again makes B the least recently used.
-    answers.body([A], entries, body(200));
-    answers.body([A, B], entries, body(200));
+    // Asking for A again makes B the least recently used, and the next answer pushes B out.
+    answers.body(request([A]), entries, body(200));
+    answers.body(request([A, B]), entries, body(200));
     expect(answers.size).toBe(2);
-    let assembled = 0;
-    answers.body([B], entries, () => {
-      assembled += 1;
-      return new Blob(["x".repeat(200)]);
-    });
-    expect(assembled).toBe(1);
-    // A body over the bound is answered, not kept.
-    const large = answers.body([B, A], entries, body(600));
-    expect(large.size).toBe(600);
-    expect(answers.size).toBe(2);
-    expect(new AssembledBulkAnswers(0).body([A], entries, body(1)).size).toBe(1);
+    expect(answers.request(request([B]).text)).toBeUndefined();
+    expect(answers.request(request([A]).text)).toBeDefined();
+    // A body over the bound is answered, not kept; a bound of 0 keeps nothing.
+    expect(answers.body(request([B, A]), entries, body(600)).size).toBe(600);
+    expect(answers.request(request([B, A]).text)).toBeUndefined();
+    const none = new AssembledBulkAnswers(0);
+    expect(none.body(request([A]), entries, body(1)).size).toBe(1);
+    expect(none.size).toBe(0);
+  });
+
+  it("does not keep the answer of a body longer than any bulk body needs", () => {
+    const answers = new AssembledBulkAnswers(1_000_000);
+    const padded = { ...request([A]), text: `${JSON.stringify({ fingerprints: [A] })}${" ".repeat(9000)}` };
+    answers.body(padded, new Map([[A, "{}"]]), () => new Blob(["{}"]));
+    expect(answers.size).toBe(0);
   });
 });

@@ -1,7 +1,17 @@
-/** Longest key kept: BULK_MAX_FINGERPRINTS hex fingerprints and their separators. */
-const MAX_KEY_CHARS = 50 * 65;
+/** Longest request body kept: 50 fingerprints in JSON take about 3,400 characters. */
+const MAX_KEY_CHARS = 8192;
+
+/** A bulk request as the route read it: its body's text, and the fingerprints it asks for. */
+export interface BulkRequest {
+  readonly text: string;
+  /** As spelled and ordered in the body. */
+  readonly requested: readonly string[];
+  /** As cache keys: lower case, each once, in first-seen order. */
+  readonly unique: readonly string[];
+}
 
 interface Assembled {
+  readonly request: BulkRequest;
   /** Each requested fingerprint's entry text when the answer was assembled (undefined: unknown). */
   readonly entries: Array<string | undefined>;
   readonly body: Blob;
@@ -13,8 +23,9 @@ interface Assembled {
  * (50 documents, about 350 KB, copied into one body) cost the edge about as much CPU as the rest
  * of the request; a repeated request sends the body it sent last time instead.
  *
- * A kept body is reused only when the request spells the same fingerprints in the same order and
- * every one of them has the same entry text as when it was assembled: which rows answer, and
+ * A kept body is reused only for a request with the same body text (so the same fingerprints,
+ * spelled and ordered alike, which the route then need not parse and check again) whose every
+ * fingerprint has the same entry text as when it was assembled: which rows answer, and
  * whether they are fresh, is decided by the cache for each request as before, so a kept body is
  * never staler than a new one. Bounded by bytes, least recently used first: each answer counts
  * its body twice, for the entry texts it keeps alive beside it (the memory tier may have let them
@@ -26,15 +37,20 @@ export class AssembledBulkAnswers {
 
   constructor(private readonly maxBytes: number) {}
 
+  /** The request a body text asked for when its answer was kept, read without parsing it again. */
+  request(text: string): BulkRequest | undefined {
+    return this.kept.get(text)?.request;
+  }
+
   /**
-   * The body for `requested` (as spelled in the request) with `entries` (entry text by lower-case
-   * fingerprint): the kept one when it still holds exactly these entries, else `assemble()`'s,
-   * which is kept for the next request.
+   * The body for `request` with `entries` (entry text by lower-case fingerprint): the kept one
+   * when it still holds exactly these entries, else `assemble()`'s, which is kept for the next
+   * request with the same body text.
    */
-  body(requested: readonly string[], entries: ReadonlyMap<string, string>, assemble: () => Blob): Blob {
-    const key = requested.join("\n");
+  body(request: BulkRequest, entries: ReadonlyMap<string, string>, assemble: () => Blob): Blob {
+    const key = request.text;
     const found = this.kept.get(key);
-    if (found && holdsEntries(found, requested, entries)) {
+    if (found && holdsEntries(found, entries)) {
       // Most recently used last.
       this.kept.delete(key);
       this.kept.set(key, found);
@@ -43,7 +59,8 @@ export class AssembledBulkAnswers {
     const body = assemble();
     this.forget(key);
     if (key.length > MAX_KEY_CHARS || cost(body) > this.maxBytes) return body;
-    this.kept.set(key, { entries: requested.map((fp) => entries.get(fp.toLowerCase())), body });
+    const { requested } = request;
+    this.kept.set(key, { request, entries: requested.map((fp) => entries.get(fp.toLowerCase())), body });
     this.bytes += cost(body);
     for (const [oldest, answer] of this.kept) {
       if (this.bytes <= this.maxBytes) break;
@@ -74,12 +91,8 @@ const cost = (body: Blob) => 2 * body.size;
  * equal text in another string (the row read again from D1) takes the kept one's place, so the
  * next comparison is of the same string, which costs nothing.
  */
-function holdsEntries(
-  found: Assembled,
-  requested: readonly string[],
-  entries: ReadonlyMap<string, string>,
-): boolean {
-  for (const [i, fingerprint] of requested.entries()) {
+function holdsEntries(found: Assembled, entries: ReadonlyMap<string, string>): boolean {
+  for (const [i, fingerprint] of found.request.requested.entries()) {
     const entry = entries.get(fingerprint.toLowerCase());
     if (entry !== found.entries[i]) return false;
     found.entries[i] = entry;

@@ -9,6 +9,7 @@ import {
   upstreamPath,
 } from "../../api/exchange";
 import type { BulkFetchDeps } from "../../cache/bulk-fetch";
+import type { BulkRequest } from "../../cache/bulk-answers";
 import { certificatesBulkCodec, mergeBulk, uniqueFingerprints } from "../../cache/bulk-merge";
 import { type CacheOutcome, cacheStatus, wantsRevalidation } from "../../cache/cache-status";
 import { freshnessPolicy } from "../../cache/freshness";
@@ -26,12 +27,30 @@ import { BULK_CERTIFICATE_CREDITS } from "../../upstream/legacy-credits";
 import { relayedResponse, relayJson } from "../../upstream/relay";
 import { component } from "../../openapi/components";
 
-function parseJson(body: Uint8Array | undefined): unknown {
+/**
+ * The cacheable bulk request a body holds (its fingerprints, spelled as sent and as cache keys),
+ * or null when it holds none: not UTF-8, not JSON, or not the bulk body's shape. A body whose
+ * answer the isolate keeps (`bulkAnswers`) was read before and is not parsed again.
+ */
+function readBulkRequest(services: EdgeServices, body: Uint8Array | undefined): BulkRequest | null {
+  let text: string;
   try {
-    return JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body));
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body);
   } catch {
-    return undefined;
+    return null;
   }
+  const kept = services.bulkAnswers.request(text);
+  if (kept) return kept;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const parsed = bulkBodySchema.safeParse(json);
+  if (!parsed.success) return null;
+  const requested = parsed.data.fingerprints;
+  return { text, requested, unique: uniqueFingerprints(requested) };
 }
 
 function bulkResponse(body: Blob, outcome: CacheOutcome, age: number): Response {
@@ -66,14 +85,16 @@ function bulkFetchDeps(services: EdgeServices, defer: (work: Promise<void>) => v
 function respond(
   services: EdgeServices,
   deps: BulkFetchDeps,
-  requested: readonly string[],
+  request: BulkRequest,
   outcome: Exclude<BulkOutcome, { kind: "failed" }>,
 ): Response {
   const { index, atTime } = deps.codec;
   const assemble = () =>
-    mergeBulk(requested, outcome.entries, (id, entry) => deps.cache.bodyBytes({ index, id, atTime }, entry));
+    mergeBulk(request.requested, outcome.entries, (id, entry) =>
+      deps.cache.bodyBytes({ index, id, atTime }, entry),
+    );
   const body =
-    outcome.kind === "fresh" ? services.bulkAnswers.body(requested, outcome.entries, assemble) : assemble();
+    outcome.kind === "fresh" ? services.bulkAnswers.body(request, outcome.entries, assemble) : assemble();
   return bulkResponse(body, bulkCacheOutcome(outcome), outcome.age);
 }
 
@@ -99,19 +120,18 @@ export const bulkRoute = defineApiRoute({
   ok: component("BulkResponse", bulkResponseSchema),
   handler: async (c) => {
     const body = await readRequestBody(c);
-    const parsed = bulkBodySchema.safeParse(parseJson(body));
-    if (c.req.param("index") !== "certificates" || !parsed.success) {
+    const services = c.get("services");
+    const request = c.req.param("index") === "certificates" ? readBulkRequest(services, body) : null;
+    if (!request) {
       return relayedResponse(await chargedRelay(c, { method: "POST", path: upstreamPath(c), body }));
     }
-    const services = c.get("services");
     const { hitsCharged } = services.config.cache;
     const deps = bulkFetchDeps(services, (work) => c.executionCtx.waitUntil(work));
     const usage = c.get("usage");
-    const requested = parsed.data.fingerprints;
     const lookup = await lookupBulk(
       deps,
       freshnessPolicy(services.config.cache),
-      uniqueFingerprints(requested),
+      request.unique,
       wantsRevalidation(c.req.raw.headers),
     );
     if (lookup.toRevalidate.length > 0) {
@@ -124,14 +144,14 @@ export const bulkRoute = defineApiRoute({
         if ("error" in outcome.failure) throw outcome.failure.error;
         return relayedResponse(outcome.failure.relayed);
       }
-      return respond(services, deps, requested, outcome);
+      return respond(services, deps, request, outcome);
     }
 
     if (lookup.toFetch.length === 0) {
       const outcome = bulkFromCache(lookup);
       if (isCharged(outcome, hitsCharged)) await chargeRequest(c);
       usage.cacheHit = true;
-      return respond(services, deps, requested, outcome);
+      return respond(services, deps, request, outcome);
     }
 
     // Charged before the upstream is asked, so an exhausted quota never reaches it.
@@ -146,6 +166,6 @@ export const bulkRoute = defineApiRoute({
     const billed = outcome.kind === "miss" ? { kind: "miss" as const, status: 200 } : { kind: outcome.kind };
     if (!isCharged(billed, hitsCharged)) await refundRequest(c, charge);
     if (outcome.kind === "collapsed") usage.cacheHit = true;
-    return respond(services, deps, requested, outcome);
+    return respond(services, deps, request, outcome);
   },
 });
