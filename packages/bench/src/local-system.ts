@@ -203,6 +203,9 @@ async function main(): Promise<number> {
     "SQL jobs (figures from this run):",
     ...noteLines(measurements, "sql-").map((l) => `  ${l}`),
     "",
+    "concurrent misses (figures from this run):",
+    ...noteLines(measurements, "edge-miss-collapsed").map((l) => `  ${l}`),
+    "",
     "targets (figures from this run; the targets are on 100,000 hosts):",
     ...targetLines(targets),
   ];
