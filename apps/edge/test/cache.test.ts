@@ -370,6 +370,8 @@ describe("v1 bulk cache", () => {
     const kept = await first.text();
     expect(await again.text()).toBe(kept);
     expect(edge.services().bulkAnswers.size).toBe(1);
+    // Hits, kept body or not, are free: only the first request's upstream call was charged.
+    expect(await usedOf(tenant)).toBe(1);
 
     // Another version of B in D1, found once the memory tier no longer holds the old one.
     const marked = { ...(JSON.parse(kept) as Record<string, object>)[CERT_B], marked: true };
