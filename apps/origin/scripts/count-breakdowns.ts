@@ -11,11 +11,14 @@ type D1Database = Awaited<ReturnType<Miniflare["getD1Database"]>>;
 
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
-/** Counts what is not yet kept (all of it after a load); `log` hears one line per index. */
-export async function countBreakdowns(db: D1Database, log: (message: string) => void): Promise<void> {
+/**
+ * Counts what is not yet kept (all of it after a load); `log` hears one line per index. False
+ * when the step had already run for this dataset.
+ */
+export async function countBreakdowns(db: D1Database, log: (message: string) => void): Promise<boolean> {
   if (await breakdownsCounted(db)) {
     log("breakdowns over every document already counted");
-    return;
+    return false;
   }
   const started = performance.now();
   for (const index of CATALOG_INDEXES) {
@@ -25,4 +28,5 @@ export async function countBreakdowns(db: D1Database, log: (message: string) => 
   }
   await markBreakdownsCounted(db);
   log(`breakdowns over every document counted in ${seconds(started)}`);
+  return true;
 }

@@ -12,7 +12,7 @@ export interface BulkRequest {
 
 interface Assembled {
   readonly request: BulkRequest;
-  /** Each requested fingerprint's entry text when the answer was assembled (undefined: unknown). */
+  /** Each of `request.unique`'s entry text when the answer was assembled (undefined: unknown). */
   readonly entries: Array<string | undefined>;
   readonly body: Blob;
 }
@@ -59,8 +59,7 @@ export class AssembledBulkAnswers {
     const body = assemble();
     this.forget(key);
     if (key.length > MAX_KEY_CHARS || cost(body) > this.maxBytes) return body;
-    const { requested } = request;
-    this.kept.set(key, { request, entries: requested.map((fp) => entries.get(fp.toLowerCase())), body });
+    this.kept.set(key, { request, entries: request.unique.map((fp) => entries.get(fp)), body });
     this.bytes += cost(body);
     for (const [oldest, answer] of this.kept) {
       if (this.bytes <= this.maxBytes) break;
@@ -87,13 +86,13 @@ export class AssembledBulkAnswers {
 const cost = (body: Blob) => 2 * body.size;
 
 /**
- * Whether every requested fingerprint's entry is the text the kept body was assembled from. An
+ * Whether every requested certificate's entry is the text the kept body was assembled from. An
  * equal text in another string (the row read again from D1) takes the kept one's place, so the
  * next comparison is of the same string, which costs nothing.
  */
 function holdsEntries(found: Assembled, entries: ReadonlyMap<string, string>): boolean {
-  for (const [i, fingerprint] of found.request.requested.entries()) {
-    const entry = entries.get(fingerprint.toLowerCase());
+  for (const [i, fingerprint] of found.request.unique.entries()) {
+    const entry = entries.get(fingerprint);
     if (entry !== found.entries[i]) return false;
     found.entries[i] = entry;
   }

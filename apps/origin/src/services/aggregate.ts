@@ -165,6 +165,7 @@ export async function countEveryBreakdown(db: SqlDatabase, registry: IndexRegist
   }
   return kept.size;
 }
+
 const BREAKDOWNS_KEY = "breakdowns";
 
 /** Whether every breakdown over every document was counted for the dataset the database holds. */

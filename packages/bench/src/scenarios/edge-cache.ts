@@ -32,23 +32,32 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
+type CachedRequest = { method: "GET" | "POST"; path: string; body?: string };
+
+/**
+ * A load of `requests` (in turn) by a new tenant, after `warm` requests that fill the cache and
+ * a check that the first request is then a cache hit.
+ */
 async function cachedLoad(
   ctx: BenchContext,
   label: string,
-  request: { method: "GET" | "POST"; path: string; body?: string },
+  requests: readonly [CachedRequest, ...CachedRequest[]],
+  warm: readonly CachedRequest[] = [],
 ) {
   const tenant = await ctx.newTenant(label);
   const headers = tenantHeaders(tenant);
-  const init: RequestInit = {
+  const init = (request: CachedRequest): RequestInit => ({
     method: request.method,
     headers,
     ...(request.body !== undefined ? { body: request.body } : {}),
-  };
-  const warmups = await expectCacheHit(`${ctx.cluster.edgeUrl}${request.path}`, init);
+  });
+  for (const request of warm) await preflight(`${ctx.cluster.edgeUrl}${request.path}`, init(request));
+  const [first] = requests;
+  const warmups = warm.length + (await expectCacheHit(`${ctx.cluster.edgeUrl}${first.path}`, init(first)));
   const sample = await runLoad({
     baseUrl: ctx.cluster.edgeUrl,
     headers,
-    requests: [request],
+    requests: [...requests],
     connections: ctx.options.connections,
     durationSeconds: ctx.options.duration,
   });
@@ -61,7 +70,7 @@ export const edgeViewHit: Scenario = {
   title: "edge view, cache hit",
   async run(ctx) {
     const path = viewPath(ctx.probe.viewFingerprint);
-    const { sample, counts, warmups } = await cachedLoad(ctx, "view-hit", { method: "GET", path });
+    const { sample, counts, warmups } = await cachedLoad(ctx, "view-hit", [{ method: "GET", path }]);
     return {
       kind: "ran",
       sample,
@@ -85,7 +94,7 @@ export const edgeBulkHit: Scenario = {
       path: "/api/v1/bulk/certificates",
       body: bulkBody(fingerprints),
     };
-    const { sample, counts, warmups } = await cachedLoad(ctx, "bulk-hit", request);
+    const { sample, counts, warmups } = await cachedLoad(ctx, "bulk-hit", [request]);
     return {
       kind: "ran",
       sample,
@@ -104,36 +113,27 @@ export const edgeBulkVaried: Scenario = {
   id: "edge-bulk-varied",
   title: `edge bulk of ${BULK_MAX_FINGERPRINTS}, all cached, ${VARIED_BULKS} different requests in turn`,
   async run(ctx) {
-    const pool = ctx.probe.fingerprints.slice(0, BULK_MAX_FINGERPRINTS + VARIED_BULKS - 1);
-    if (pool.length < BULK_MAX_FINGERPRINTS + VARIED_BULKS - 1)
-      throw new SkipScenario(`the dataset has fewer than ${pool.length} certificates`);
-    const tenant = await ctx.newTenant("bulk-varied");
-    const headers = tenantHeaders(tenant);
-    const url = `${ctx.cluster.edgeUrl}/api/v1/bulk/certificates`;
-    // Every certificate of the pool cached first, so each request below is answered whole.
-    for (const part of [pool.slice(0, BULK_MAX_FINGERPRINTS), pool.slice(BULK_MAX_FINGERPRINTS)])
-      await preflight(url, { method: "POST", headers, body: bulkBody(part) });
-    const requests = Array.from({ length: VARIED_BULKS }, (_, i) => ({
+    const needed = BULK_MAX_FINGERPRINTS + VARIED_BULKS - 1;
+    const pool = ctx.probe.fingerprints.slice(0, needed);
+    if (pool.length < needed) throw new SkipScenario(`the dataset has fewer than ${needed} certificates`);
+    const bulk = (fingerprints: readonly string[]) => ({
       method: "POST" as const,
       path: "/api/v1/bulk/certificates",
-      body: bulkBody(pool.slice(i, i + BULK_MAX_FINGERPRINTS)),
-    }));
-    const warmups =
-      2 + (await expectCacheHit(url, { method: "POST", headers, body: requests[0]?.body ?? "" }));
-    const sample = await runLoad({
-      baseUrl: ctx.cluster.edgeUrl,
-      headers,
-      requests,
-      connections: ctx.options.connections,
-      durationSeconds: ctx.options.duration,
+      body: bulkBody(fingerprints),
     });
-    const usage = await settledUsage(ctx, tenant, sample.requests + warmups);
+    const [first, ...rest] = Array.from({ length: VARIED_BULKS }, (_, i) =>
+      bulk(pool.slice(i, i + BULK_MAX_FINGERPRINTS)),
+    );
+    if (!first) throw new SkipScenario("no bulk requests to send");
+    // Every certificate of the pool cached first, so each request is answered whole.
+    const warm = [bulk(pool.slice(0, BULK_MAX_FINGERPRINTS)), bulk(pool.slice(BULK_MAX_FINGERPRINTS))];
+    const { sample, counts, warmups } = await cachedLoad(ctx, "bulk-varied", [first, ...rest], warm);
     return {
       kind: "ran",
       sample,
       connections: ctx.options.connections,
       target: `POST /api/v1/bulk/certificates, ${VARIED_BULKS} bodies of ${BULK_MAX_FINGERPRINTS} cached certificates in turn`,
-      counts: usageCounts(usage),
+      counts,
       notes: [
         `${VARIED_BULKS} different requests (windows of ${BULK_MAX_FINGERPRINTS} over ${pool.length} certificates) in turn: more than the edge keeps assembled answers for at its default CACHE_MEMORY_MAX_BYTES, so each answer is assembled (edge-bulk-hit repeats one request, whose kept answer is sent again)`,
         `${warmups} warm-up requests before the load (counted in the edge's usage)`,
