@@ -1,7 +1,9 @@
 import { accountSchema, type TenantWithSecret } from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { SIGNIN_LIMITS } from "../src/sessions/signin-throttle";
 import { PROTOTYPE_NAMES } from "./support/prototype-names";
+import { withinOneRateWindow } from "./support/rate-window";
 import {
   admin,
   adminAuth,
@@ -166,6 +168,9 @@ describe("tenant sign-in", () => {
   });
 
   it("refuses the sixth attempt on one API ID from one address within a minute with 429 and Retry-After", async () => {
+    // The binding's sign-in buckets start afresh each minute: every attempt must fall in one
+    // (waiting up to 10 s for the next minute, hence the test's longer timeout).
+    await withinOneRateWindow(SIGNIN_LIMITS.account.periodSeconds, 10_000);
     const tenant = await createTenant();
     const address = freshAddress();
     const statuses: number[] = [];
@@ -186,9 +191,12 @@ describe("tenant sign-in", () => {
     );
     expect(right.status).toBe(429);
     expect(cookieFrom(right, "sg_tenant")).toBeNull();
-  });
+  }, 30_000);
 
   it("never locks the owner out: after a stranger's wrong posts from other addresses, the right secret signs in", async () => {
+    // The binding's sign-in buckets start afresh each minute: every attempt must fall in one
+    // (waiting up to 10 s for the next minute, hence the test's longer timeout).
+    await withinOneRateWindow(SIGNIN_LIMITS.account.periodSeconds, 10_000);
     const tenant = await createTenant();
     const stranger = freshAddress();
     const statuses: number[] = [];
@@ -205,9 +213,12 @@ describe("tenant sign-in", () => {
     const started = Date.now();
     await signIn(tenant);
     expect(Date.now() - started).toBeGreaterThanOrEqual(400);
-  });
+  }, 30_000);
 
   it("refuses an address past 20 attempts a minute, whichever API ids it names", async () => {
+    // The binding's sign-in buckets start afresh each minute: every attempt must fall in one
+    // (waiting up to 10 s for the next minute, hence the test's longer timeout).
+    await withinOneRateWindow(SIGNIN_LIMITS.account.periodSeconds, 10_000);
     const address = freshAddress();
     for (let i = 0; i < 20; i++) {
       const res = await form("/dashboard/login", { api_id: crypto.randomUUID(), secret: "x" }, { address });
@@ -222,9 +233,12 @@ describe("tenant sign-in", () => {
     expect(res.status).toBe(429);
     // Another address is not affected.
     await signIn(tenant);
-  });
+  }, 30_000);
 
   it("keeps the admin console's bucket apart: an address past the tenant limit still signs in to the console", async () => {
+    // The binding's sign-in buckets start afresh each minute: every attempt must fall in one
+    // (waiting up to 10 s for the next minute, hence the test's longer timeout).
+    await withinOneRateWindow(SIGNIN_LIMITS.account.periodSeconds, 10_000);
     const address = freshAddress();
     for (let i = 0; i < 21; i++)
       await form("/dashboard/login", { api_id: crypto.randomUUID(), secret: "x" }, { address });
@@ -234,7 +248,7 @@ describe("tenant sign-in", () => {
         .status,
     ).toBe(429);
     await adminSignIn(address);
-  });
+  }, 30_000);
 
   it("gives a client without an address no shared bucket: others' failures lock out neither a tenant nor the console", async () => {
     for (let i = 0; i < 30; i++) {
