@@ -1,4 +1,4 @@
-import { lenientPath, requestIds } from "@scangate/core/http";
+import { canonicalFetch, requestIds } from "@scangate/core/http";
 import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requireAccount } from "./http/auth";
@@ -21,7 +21,7 @@ export type { AppEnv } from "./http/context";
  * table, in the body shape of the path's API version (v3: problem+json).
  */
 export function createApp(deps: AppDeps = {}): Hono<AppEnv> {
-  const app = new Hono<AppEnv>({ getPath: lenientPath });
+  const app = new Hono<AppEnv>();
   const services = servicesFactory(deps);
 
   app.onError(handleError);
@@ -50,5 +50,7 @@ export function createApp(deps: AppDeps = {}): Hono<AppEnv> {
   app.use("/v3/*", limitRequestTarget(), limitBodySize(), requirePlatformAccount());
 
   registerRoutes(app, ORIGIN_ROUTES);
+  // Every step above reads the request's one canonical path (core http/request-target.ts).
+  app.fetch = canonicalFetch(app.fetch);
   return app;
 }

@@ -7,4 +7,5 @@ export * from "./http-exceptions";
 export * from "./paths";
 export * from "./timestamps";
 export * from "./request-limits";
+export * from "./request-target";
 export * from "./request-id";

@@ -1,0 +1,182 @@
+import { type CacheOutcome, cacheStatus, wantsRevalidation } from "../cache/cache-status";
+import { ageSeconds, freshnessPolicy, ttlSeconds } from "../cache/freshness";
+import type { CachedDocument } from "../cache/interface";
+import { type CachedFetchSpec, type DocumentFetchDeps, sharedFetch } from "../cache/refresh";
+import { type DocumentOutcome, fetchDocument, lookupDocument } from "../cache/serve-document";
+import type { EdgeServices } from "../services";
+import { isSuccess, type Relayed, relayedResponse, relayJson, upstreamFailure } from "../upstream/relay";
+import type { Charge } from "./account";
+import type { ApiContext } from "./define-route";
+
+export interface CachedRoute extends CachedFetchSpec {
+  /** The answer for a negative row (an unknown document). */
+  readonly negativeResponse: (c: ApiContext, doc: CachedDocument) => Response;
+  /** The answer for a cached document (default: its body as JSON). */
+  readonly documentResponse?: (doc: CachedDocument) => Response;
+  /** How the upstream is asked for `path` (default: the legacy upstream, as JSON). */
+  readonly fetchUpstream?: (path: string) => Promise<Relayed>;
+}
+
+/** What the document cache needs from the edge's services, and the request's waitUntil. */
+export function documentFetchDeps(
+  services: EdgeServices,
+  defer: (work: Promise<void>) => void,
+): DocumentFetchDeps {
+  return {
+    defer,
+    cache: services.cache,
+    clock: services.clock,
+    flights: services.flights,
+    negativeTtlSeconds: services.config.cache.negativeTtlSeconds,
+    fetchUpstream: (path) =>
+      relayJson(services.upstream, { method: "GET", path }, services.config.upstreamTimeoutMs),
+  };
+}
+
+function withCacheHeaders(response: Response, outcome: CacheOutcome, age: number): Response {
+  response.headers.set("Cache-Status", cacheStatus(outcome));
+  response.headers.set("Age", String(age));
+  return response;
+}
+
+/** `bytesOf`: the body's bytes the cache keeps, asked only for an answer that is the body itself. */
+function documentAnswer(route: CachedRoute, doc: CachedDocument, bytesOf?: () => Uint8Array): Response {
+  if (route.documentResponse) return route.documentResponse(doc);
+  return new Response(bytesOf ? bytesOf() : doc.body, {
+    status: 200,
+    headers: { "content-type": "application/json" },
+  });
+}
+
+function fromCache(c: ApiContext, route: CachedRoute, doc: CachedDocument): Response {
+  return doc.negative ? route.negativeResponse(c, doc) : documentAnswer(route, doc);
+}
+
+/** The answer of a fresh cached document (not a negative row) at `now`, with Cache-Status and Age. */
+function freshDocumentAnswer(
+  route: CachedRoute,
+  doc: CachedDocument,
+  now: number,
+  bytesOf?: () => Uint8Array,
+): Response {
+  return withCacheHeaders(
+    documentAnswer(route, doc, bytesOf),
+    { hit: true, ttl: ttlSeconds(doc, now) },
+    ageSeconds(doc, now),
+  );
+}
+
+/** The response for an outcome: the document or the upstream's answer, with Cache-Status and Age. */
+function respond(
+  c: ApiContext,
+  route: CachedRoute,
+  outcome: DocumentOutcome,
+  now: number,
+  bytesOf: (doc: CachedDocument) => Uint8Array,
+): Response {
+  switch (outcome.kind) {
+    case "fresh":
+    case "negative": {
+      if (!outcome.revalidate && !outcome.doc.negative)
+        return freshDocumentAnswer(route, outcome.doc, now, () => bytesOf(outcome.doc));
+      const detail = outcome.revalidate ? { detail: "stale-while-revalidate" as const } : {};
+      return withCacheHeaders(
+        fromCache(c, route, outcome.doc),
+        { hit: true, ttl: ttlSeconds(outcome.doc, now), ...detail },
+        ageSeconds(outcome.doc, now),
+      );
+    }
+    case "collapsed":
+      return "doc" in outcome
+        ? withCacheHeaders(
+            fromCache(c, route, outcome.doc),
+            { hit: true, ttl: ttlSeconds(outcome.doc, now), detail: "collapsed" },
+            ageSeconds(outcome.doc, now),
+          )
+        : withCacheHeaders(
+            relayedResponse(outcome.relayed),
+            { hit: true, ttl: route.ttlSeconds, detail: "collapsed" },
+            0,
+          );
+    case "stale":
+      return withCacheHeaders(
+        fromCache(c, route, outcome.doc),
+        {
+          hit: false,
+          fwd: outcome.fwd,
+          stored: false,
+          fwdStatus: outcome.fwdStatus,
+          detail: "stale-if-error",
+        },
+        ageSeconds(outcome.doc, now),
+      );
+    case "miss":
+      return withCacheHeaders(
+        relayedResponse(outcome.relayed),
+        { hit: false, fwd: outcome.fwd, stored: outcome.stored },
+        0,
+      );
+  }
+}
+
+/** Whether a cached answer is a document (a negative row, an unknown one, saves nothing). */
+function answersDocument(outcome: DocumentOutcome): boolean {
+  return "doc" in outcome ? !outcome.doc.negative : true;
+}
+
+/**
+ * A document route behind the shared cache: the cache module says how the request is served
+ * (cache/serve-document.ts), the request's account prices it (pipeline/account.ts), and this
+ * turns both into the response. A request that leads an upstream call is charged before it, so
+ * an exhausted quota never reaches the upstream, and refunded when the call fails or a stale row
+ * answers instead. A request that joins another's call, or that the cache answers, is answered
+ * without a call of its own: free (credits saved) unless hits are charged.
+ */
+export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Promise<Response> {
+  const services = c.get("services");
+  const account = c.get("account");
+  const shared = documentFetchDeps(services, (work) => c.executionCtx.waitUntil(work));
+  const deps = route.fetchUpstream ? { ...shared, fetchUpstream: route.fetchUpstream } : shared;
+  // A repeated hit answers the bytes the memory tier keeps of the body, not the text encoded again.
+  const bytesOf = (doc: CachedDocument) => services.cache.bodyBytes(route.key, doc.body);
+  const lookup = await lookupDocument(
+    deps,
+    freshnessPolicy(services.config.cache),
+    route,
+    wantsRevalidation(c.req.raw.headers),
+  );
+
+  if (lookup.kind !== "upstream") {
+    account.hit();
+    await account.answeredWithoutCall(1, { known: answersDocument(lookup) });
+    if (lookup.revalidate) {
+      account.upstreamCall();
+      c.executionCtx.waitUntil(
+        sharedFetch(deps, route).then(
+          () => undefined,
+          (error: unknown) => console.error("background revalidation failed", upstreamFailure(error).message),
+        ),
+      );
+    }
+    return respond(c, route, lookup, services.clock.now(), bytesOf);
+  }
+
+  let charge: Charge | null = null;
+  let served;
+  try {
+    served = await fetchDocument(deps, route, lookup, async () => {
+      charge = await account.charge();
+    });
+  } catch (error) {
+    await account.refund(charge);
+    throw error;
+  }
+  const { outcome, calledUpstream } = served;
+  if (calledUpstream) account.upstreamCall();
+  const paid = outcome.kind === "miss" && isSuccess(outcome.relayed.status);
+  // The upstream bills nothing for a failed call, nor for one a stale row answered instead.
+  if (!paid) await account.refund(charge);
+  if (outcome.kind !== "miss") account.hit();
+  if (outcome.kind === "collapsed") await account.answeredWithoutCall(1, { known: answersDocument(outcome) });
+  return respond(c, route, outcome, services.clock.now(), bytesOf);
+}

@@ -1,0 +1,66 @@
+import { ApiError, MAX_REQUEST_BODY_BYTES } from "@scangate/core";
+import { requestTarget } from "@scangate/core/http";
+import { type Relayed, relayJson } from "../upstream/relay";
+import type { ApiContext } from "./define-route";
+
+// The steps every forwarded API request shares: reading the caller's body, naming the upstream
+// path, and asking the upstream with the request's account charged for it.
+
+/** The caller's body, bounded: larger than MAX_REQUEST_BODY_BYTES is a 413. */
+export async function readRequestBody(c: ApiContext): Promise<Uint8Array | undefined> {
+  if (c.req.method === "GET" || c.req.method === "HEAD") return undefined;
+  const declared = Number(c.req.header("content-length") ?? 0);
+  if (declared > MAX_REQUEST_BODY_BYTES) throw new ApiError("payload_too_large");
+  const body = new Uint8Array(await c.req.arrayBuffer());
+  if (body.byteLength > MAX_REQUEST_BODY_BYTES) throw new ApiError("payload_too_large");
+  return body;
+}
+
+/** The request's canonical path below `/api` (core http/request-target.ts), with its query as sent. */
+export function upstreamPath(c: ApiContext): string {
+  const { pathname, search } = requestTarget(c.req.url);
+  return pathname.replace(/^\/api(?=\/)/, "") + search;
+}
+
+export interface UpstreamRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly body?: Uint8Array | undefined;
+  readonly credentialId?: string | undefined;
+}
+
+/** One upstream call on behalf of this request, counted in its account. */
+export async function askUpstream(c: ApiContext, call: UpstreamRequest): Promise<Relayed> {
+  const services = c.get("services");
+  c.get("account").upstreamCall();
+  return relayJson(
+    services.upstream,
+    { ...call, contentType: call.body ? (c.req.header("content-type") ?? "application/json") : undefined },
+    services.config.upstreamTimeoutMs,
+  );
+}
+
+/**
+ * Charge, forward, and refund when the upstream fails (an edge-made 502/504, or any non-2xx
+ * answer: the upstream spent nothing it would bill for). `keepOnTimeout`: a call whose effect
+ * may have happened although its answer never came (a job queued upstream) keeps its charge.
+ */
+export async function chargedRelay(
+  c: ApiContext,
+  call: UpstreamRequest,
+  options: { keepOnTimeout?: boolean } = {},
+): Promise<Relayed> {
+  const account = c.get("account");
+  const charge = await account.charge();
+  let relayed: Relayed;
+  try {
+    relayed = await askUpstream(c, call);
+  } catch (error) {
+    const timedOut = error instanceof ApiError && error.kind === "upstream_timeout";
+    if (!(timedOut && options.keepOnTimeout)) await account.refund(charge);
+    throw error;
+  }
+  if (relayed.status < 200 || relayed.status >= 300) await account.refund(charge);
+  return relayed;
+}
+export type { ApiContext } from "./define-route";
