@@ -122,6 +122,9 @@ async function main() {
   ]);
 
   startScheduledWork(await triggers, { origin: originUrl, edge: edgeUrl });
+  // Balances an older local state kept in D1 move into the tenants' ledger objects (once).
+  const moved = await edgeSetup.importLedgers({ edgeUrl, adminToken: local.adminToken });
+  if (moved > 0) log(`moved ${moved} tenant balance(s) from D1 into their ledger objects`);
 
   const known = edgeSetup.readLocalEnv(envFile);
   const demo = await edgeSetup.ensureDemoTenant({ edgeUrl, adminToken: local.adminToken, root, known });

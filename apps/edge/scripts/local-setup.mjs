@@ -6,6 +6,8 @@
 //                       { adminToken, originApiId, originApiSecret }.
 //   ensureDemoTenant({ edgeUrl, adminToken, root })  once the edge answers: creates (or reuses)
 //                       the "demo" tenant; returns { tenantId, apiId, apiSecret, reused }.
+//   importLedgers({ edgeUrl, adminToken })  once the edge answers: moves balances an older local
+//                       state kept in D1 into the tenants' ledger objects; returns how many moved.
 //   ensureDemoPlatformToken({ edgeUrl, adminToken, tenantId })  then: the demo tenant's Platform
 //                       (/v3) bearer token, reused while the edge accepts it, else issued anew.
 //   ensureDevVars()     the .dev.vars part of ensureLocalSecrets, with more options.
@@ -193,6 +195,15 @@ export const DEMO_PLATFORM_PROBE = "/v3/global/asset/host/8.8.8.8";
  * still accepts it (any answer but the edge's own 401), else a new one issued for `tenantId`
  * (tokens are shown only once). Returns { token, reused }, or null without a tenant id.
  */
+/**
+ * Moves the balances an older local state kept in D1 into the tenants' ledger objects (the edge's
+ * migration 0006 left them in `ledger_imports`); how many moved. Safe to call on every start.
+ */
+export async function importLedgers({ edgeUrl, adminToken, fetch: fetchImpl = fetch }) {
+  const { moved } = await adminCall(fetchImpl, edgeUrl, adminToken, "POST", "/admin/ledgers/import");
+  return moved;
+}
+
 export async function ensureDemoPlatformToken({
   edgeUrl,
   adminToken,

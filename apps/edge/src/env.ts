@@ -1,3 +1,5 @@
+import type { TenantLedger } from "./ledger/tenant-ledger";
+
 /**
  * Bindings of the edge worker, as declared in wrangler.jsonc, plus its secrets and vars.
  * Vars arrive as strings from `.dev.vars` and secrets, or as JSON values from wrangler.jsonc;
@@ -5,6 +7,8 @@
  */
 export interface Env {
   DB: D1Database;
+  /** Each tenant's ledger object (ledger/tenant-ledger.ts), addressed by the tenant's id. */
+  LEDGER: DurableObjectNamespace<TenantLedger>;
   /** Service binding to the origin (local default upstream). */
   ORIGIN?: Fetcher;
 

@@ -3,6 +3,8 @@ import type { Env } from "./env";
 import { runMaintenance } from "./maintenance";
 import { ServiceRegistry } from "./registry";
 
+export { TenantLedger } from "./ledger/tenant-ledger";
+
 const registry = new ServiceRegistry();
 const app = createApp(registry);
 

@@ -1,7 +1,7 @@
 import { AnnotationStore } from "./annotations/store";
+import { AUTH_FAILURE_LIMIT, FailedAuthentications } from "./auth/failed-authentications";
 import { TenantAuthenticator } from "./auth/tenant-auth";
 import { PlatformTokenAuthenticator } from "./auth/token-auth";
-import { HitLane } from "./api/hit-lane";
 import { AssembledBulkAnswers } from "./cache/bulk-answers";
 import { D1DocumentCache } from "./cache/d1";
 import { MemoryTieredCache } from "./cache/memory-tier";
@@ -10,12 +10,11 @@ import { SingleFlight } from "./cache/single-flight";
 import { type Clock, systemClock } from "@scangate/core/http";
 import { ACCOUNT_READ_LIMIT, type EdgeConfig } from "./config";
 import { edgeDb, type EdgeDb } from "./db/client";
-import { meteredD1 } from "./db/statement-meter";
+import { countLedgerCall, meteredD1 } from "./db/statement-meter";
 import type { Env } from "./env";
 import { JobStore } from "./jobs/store";
-import { CreditHolds } from "./quota/holds";
-import { LeasedLedger } from "./quota/leases";
-import { D1QuotaLedger, type QuotaLedger } from "./quota/ledger";
+import { KnownQuotas } from "./ledger/known-quotas";
+import { countedLedger, durableLedgers, type Ledgers } from "./ledger/ledgers";
 import type { RateLimiter } from "./ratelimit/interface";
 import { bindingRateLimiter, WorkersRateLimiter } from "./ratelimit/workers";
 import { EndedSessions } from "./sessions/ended-sessions";
@@ -50,7 +49,10 @@ export interface EdgeServices {
   readonly annotations: AnnotationStore;
   readonly endedSessions: EndedSessions;
   readonly jobs: JobStore;
-  readonly quota: QuotaLedger;
+  /** Each tenant's ledger: its balance, in a Durable Object of its own (ledger/tenant-ledger.ts). */
+  readonly ledgers: Ledgers;
+  /** The last ledger answer for each tenant in this isolate (the RateLimit headers of free requests). */
+  readonly quotas: KnownQuotas;
   readonly rateLimiter: RateLimiter;
   /** Account reads' own small bucket (config.ts ACCOUNT_READ_LIMIT), instead of the tier's. */
   readonly accountReads: RateLimiter;
@@ -63,8 +65,6 @@ export interface EdgeServices {
   /** Concurrent cache misses of one document share one upstream call. */
   readonly flights: SingleFlight<unknown>;
   readonly usage: BatchedUsageRecorder;
-  /** Paths whose fresh hits are answered before the router (api/hit-lane.ts). */
-  readonly hits: HitLane;
   /** Bulk answers the cache gave whole, kept for the same request again (cache/bulk-answers.ts). */
   readonly bulkAnswers: AssembledBulkAnswers;
 }
@@ -82,9 +82,10 @@ export interface ServiceOverrides {
   /** How the sign-in delay waits (the wall clock unless replaced). */
   pause?: (ms: number) => Promise<void>;
   cache?: DocumentCache;
-  quota?: QuotaLedger;
-  /** How a credit lease waits out its time before it is settled (quota/leases.ts). */
-  leaseWait?: (ms: number) => Promise<void>;
+  /** Replaces the tenants' ledger objects (the fault tests wrap them). */
+  ledgers?: (ledgers: Ledgers) => Ledgers;
+  /** Failed authentications per address (the Rate Limiting binding unless replaced). */
+  authFailures?: RateLimiter;
 }
 
 /** Base URL of the origin behind the service binding (the host is not resolved, only routed). */
@@ -149,14 +150,15 @@ function platformFrom(
   );
 }
 
-/** The tenants' ledger in D1, with busy tenants charged from credit leases (quota/leases.ts). */
-function leasedLedger(
-  db: EdgeDb,
-  clock: Clock,
-  wait: ((ms: number) => Promise<void>) | undefined,
-): QuotaLedger {
-  const ledger = new D1QuotaLedger(db, clock);
-  return new LeasedLedger(ledger, new CreditHolds(db, ledger), clock, wait);
+/**
+ * The tenants' ledger objects, each call counted for the request making it when the config lets
+ * requests ask for their counts (X-Ledger-Calls beside X-D1-Statements).
+ */
+function tenantLedgers(env: Env, config: EdgeConfig, overrides: ServiceOverrides): Ledgers {
+  const durable = durableLedgers(env.LEDGER);
+  const ledgers = overrides.ledgers ? overrides.ledgers(durable) : durable;
+  if (!config.statementsHeader) return ledgers;
+  return (tenantId) => countedLedger(ledgers(tenantId), countLedgerCall);
 }
 
 /** The one place that picks each implementation from the bindings. */
@@ -178,12 +180,18 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
       clock,
       config.authCacheTtlMs,
       new PlatformTokenAuthenticator(platformTokens, clock, config.authCacheTtlMs),
+      new FailedAuthentications(
+        overrides.authFailures ?? bindingRateLimiter(env[AUTH_FAILURE_LIMIT.binding], AUTH_FAILURE_LIMIT, clock),
+        clock,
+        config.authCacheTtlMs,
+      ),
     ),
     audit: new AuditLog(db, clock),
     annotations: new AnnotationStore(db, clock),
     endedSessions: new EndedSessions(db),
     jobs: new JobStore(db, clock),
-    quota: overrides.quota ?? leasedLedger(db, clock, overrides.leaseWait),
+    ledgers: tenantLedgers(env, config, overrides),
+    quotas: new KnownQuotas(config.authCacheTtlMs),
     rateLimiter: overrides.rateLimiter ?? new WorkersRateLimiter(env, config.rateTiers),
     accountReads:
       overrides.accountReads ??
@@ -203,7 +211,6 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
     // Joiners wait at most as long as the leader's upstream call may take, plus a margin.
     flights: new SingleFlight<unknown>(config.upstreamTimeoutMs + 5_000),
     usage: new BatchedUsageRecorder(db, config.usageFlushDelayMs),
-    hits: new HitLane(),
     // A quarter of what the memory tier may hold: none when it holds nothing.
     bulkAnswers: new AssembledBulkAnswers(Math.floor(config.cache.memoryMaxChars / 4)),
   };

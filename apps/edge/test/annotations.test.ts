@@ -19,6 +19,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { admin, buildRequest, createTenant, EDGE, tenantAuth, type Fetch } from "./support/requests";
 import { testEdge } from "./support/test-edge";
+import { ledgerUsed } from "./support/ledger";
 
 /**
  * The team's tags and comments (the v2 tag and comment API): answered by the edge from its own
@@ -64,9 +65,7 @@ async function annotationTables(): Promise<unknown[]> {
 }
 
 async function usedOf(tenantId: string): Promise<number> {
-  const row = await env.DB.prepare("select used from tenants where id = ?")
-    .bind(tenantId)
-    .first<{ used: number }>();
+  const row = { used: await ledgerUsed(tenantId) };
   return row?.used ?? -1;
 }
 

@@ -4,10 +4,11 @@ import { describe, expect, it } from "vitest";
 import { basicAuth, buildRequest, createTenant, tenantAuth, workerFetch } from "./support/requests";
 import { concreteRoutes } from "./support/routes";
 import { testEdge } from "./support/test-edge";
+import { ledgerUsed } from "./support/ledger";
 
 async function usedOf(tenantId: string): Promise<number> {
   return (
-    (await env.DB.prepare("select used from tenants where id = ?").bind(tenantId).first<{ used: number }>())
+    ({ used: await ledgerUsed(tenantId) })
       ?.used ?? -1
   );
 }

@@ -4,7 +4,6 @@ import type { CachedDocument, DocumentCache, DocumentKey } from "../src/cache/in
 import type { CachedFetchSpec, DocumentFetchDeps } from "../src/cache/refresh";
 import { fetchDocument, lookupDocument } from "../src/cache/serve-document";
 import { SingleFlight } from "../src/cache/single-flight";
-import { isCharged } from "../src/quota/billing";
 import type { Relayed } from "../src/upstream/relay";
 
 // The cache's serving decisions and billing's charge decisions as plain functions: no Hono, no
@@ -190,23 +189,5 @@ describe("a request whose leaders cannot pay", () => {
     expect(served.calledUpstream).toBe(true);
     expect(served.outcome.kind).toBe("miss");
     expect(t.calls).toHaveLength(1);
-  });
-});
-
-describe("billing a request by how it was served", () => {
-  it("charges an upstream success, never an upstream failure or a stale answer", () => {
-    for (const hitsCharged of [false, true]) {
-      expect(isCharged({ kind: "miss", status: 200 }, hitsCharged)).toBe(true);
-      expect(isCharged({ kind: "miss", status: 404 }, hitsCharged)).toBe(false);
-      expect(isCharged({ kind: "miss", status: 502 }, hitsCharged)).toBe(false);
-      expect(isCharged({ kind: "stale" }, hitsCharged)).toBe(false);
-    }
-  });
-
-  it("charges cache hits only when the edge is configured to", () => {
-    for (const kind of ["fresh", "negative", "collapsed"] as const) {
-      expect(isCharged({ kind }, false)).toBe(false);
-      expect(isCharged({ kind }, true)).toBe(true);
-    }
   });
 });

@@ -9,9 +9,10 @@ import { edgeDb } from "../src/db/client";
 import { delegatingCache } from "./support/delegating-cache";
 import { hang, json } from "./support/fake-upstream";
 import { originFacts, seedOrigin } from "./support/origin-data";
-import { buildRequest, createTenant, tenantAuth } from "./support/requests";
+import { admin, buildRequest, createTenant, tenantAuth } from "./support/requests";
+import { type LedgerCalls, spyOnLedgers } from "./support/ledger-spy";
 import { type TestEdge, testClock, testEdge } from "./support/test-edge";
-import { D1QuotaLedger, type QuotaLedger } from "../src/quota/ledger";
+import { ledgerUsed } from "./support/ledger";
 
 await seedOrigin();
 const facts = await originFacts();
@@ -23,7 +24,7 @@ const HOUR = 3_600_000;
 
 async function usedOf(tenant: TenantWithSecret): Promise<number> {
   return (
-    (await env.DB.prepare("select used from tenants where id = ?").bind(tenant.id).first<{ used: number }>())
+    ({ used: await ledgerUsed(tenant.id) })
       ?.used ?? -1
   );
 }
@@ -196,20 +197,17 @@ describe("v1 view cache", () => {
     const counts = { reads: 0, charges: 0, refunds: 0 };
     const counted = delegatingCache(d1, { peek: () => null, get: (k) => (counts.reads++, d1.get(k)) });
     const clock = testClock();
-    const ledger = new D1QuotaLedger(db, clock);
-    const quota: QuotaLedger = {
-      charge: (...args) => (counts.charges++, ledger.charge(...args)),
-      refund: (charge) => (counts.refunds++, ledger.refund(charge)),
-      current: (id) => ledger.current(id),
-    };
+    const calls: LedgerCalls = [];
     const cache = new MemoryTieredCache(counted, clock, { holdMs: 60_000, maxChars: 1_000_000 });
-    const edge = testEdge({ clock, overrides: { cache, quota } });
+    const edge = testEdge({ clock, overrides: { cache, ledgers: spyOnLedgers(calls) } });
     const tenant = await createTenant({ allowance: 100 }, edge.fetch);
     slowOrigin(edge);
     const path = `/api/v1/view/ipv4/${IP_5}`;
     const responses = await Promise.all(Array.from({ length: 20 }, () => view(edge, tenant, path)));
     expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
     expect(edge.upstream.requests).toHaveLength(1);
+    counts.charges = calls.filter((call) => call === "charge").length;
+    counts.refunds = calls.filter((call) => call === "refund").length;
     // One D1 read shared by the requests that came before the call, one charge (the leader's),
     // and no refunds: the others joined the call without touching D1 or the ledger.
     expect(counts).toEqual({ reads: 1, charges: 1, refunds: 0 });
@@ -220,7 +218,7 @@ describe("v1 view cache", () => {
     await env.DB.prepare("delete from documents").run();
     const edge = testEdge();
     const broke = await createTenant({ allowance: 1 }, edge.fetch);
-    await env.DB.prepare("update tenants set used = allowance where id = ?").bind(broke.id).run();
+    await admin("PATCH", `/admin/tenants/${broke.id}`, { used: 1 }, edge.fetch);
     const paying = await createTenant({ allowance: 5 }, edge.fetch);
     slowOrigin(edge);
     const path = `/api/v1/view/ipv4/${IP_5}`;
@@ -242,19 +240,21 @@ describe("v1 view cache", () => {
     const statements = (r: Response) => Number(r.headers.get("X-D1-Statements") ?? Number.NaN);
     // A request asks for its count by sending the header.
     const counted = { "X-D1-Statements": "1" };
-    // The tenant's first request reads its row (its account answer reads the quota too), so the
-    // auth cache knows the tenant from here on; the last-seen write is background work, uncounted.
+    // The tenant's first request reads its row (its quota is its ledger's, not D1's), so the auth
+    // cache knows the tenant from here on; the last-seen write is background work, uncounted.
     const account = await edge.fetch(
       buildRequest("GET", "/api/v1/account", { auth: tenantAuth(tenant), headers: counted }),
     );
-    expect(statements(account)).toBe(2);
+    expect(statements(account)).toBe(1);
     const [leader, ...joined] = await Promise.all(
       Array.from({ length: 5 }, () => view(edge, tenant, path, counted)),
     );
     if (!leader) throw new Error("no response");
-    // Cache read and charge; the cache write goes to D1 after the answer (write-behind).
+    // The cache read; the charge goes to the tenant's ledger, and the cache write to D1 after the
+    // answer (write-behind).
     expect(leader.headers.get("Cache-Status")).toBe("scangate; fwd=uri-miss; stored");
-    expect(statements(leader)).toBe(2);
+    expect(statements(leader)).toBe(1);
+    expect(leader.headers.get("X-Ledger-Calls")).toBe("1");
     expect(joined.map(statements)).toEqual([0, 0, 0, 0]);
     // A hit the memory tier answers, for a tenant the auth cache knows: no statement at all.
     const hit = await view(edge, tenant, path, counted);

@@ -7,6 +7,7 @@ import { testEdge } from "./support/test-edge";
 
 const GOOD = {
   DB: env.DB,
+  LEDGER: env.LEDGER,
   ORIGIN: env.ORIGIN,
   RATE_LIMIT_LOW: env.RATE_LIMIT_LOW,
   RATE_LIMIT_STANDARD: env.RATE_LIMIT_STANDARD,

@@ -1,9 +1,9 @@
 import { v1ErrorSchema, v2ErrorSchema } from "@scangate/core";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { hang, json, type Script } from "./support/fake-upstream";
 import { buildRequest, createTenant, tenantAuth } from "./support/requests";
 import { type TestEdge, testEdge } from "./support/test-edge";
+import { ledgerUsed } from "./support/ledger";
 
 const POOL = [
   { api_id: "upstream-a", api_secret: "secret-a-0123456789" },
@@ -94,9 +94,7 @@ describe("upstream faults", () => {
     const two = await v2();
     expect(two.status).toBe(504);
     expect(await two.json()).toMatchObject({ code: 504, status: "Gateway Timeout" });
-    const used = await env.DB.prepare("select used from tenants where id = ?")
-      .bind(tenant.id)
-      .first<{ used: number }>();
+    const used = { used: await ledgerUsed(tenant.id) };
     expect(used?.used).toBe(0);
   });
 
@@ -157,9 +155,7 @@ describe("the upstream credential pool", () => {
     expect(res.status).toBe(429);
     expect(res.headers.get("Retry-After")).toBe("7");
     expect(await res.json()).toEqual({ error_code: 429, error: "rate limit exceeded" });
-    const used = await env.DB.prepare("select used from tenants where id = ?")
-      .bind(tenant.id)
-      .first<{ used: number }>();
+    const used = { used: await ledgerUsed(tenant.id) };
     expect(used?.used).toBe(0);
   });
 });

@@ -1,8 +1,8 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { askOrigin, ORIGIN_CREDENTIAL, originFacts, seedOrigin } from "./support/origin-data";
 import { buildRequest, createTenant, EDGE, tenantAuth, workerFetch } from "./support/requests";
 import { testEdge } from "./support/test-edge";
+import { ledgerUsed } from "./support/ledger";
 
 await seedOrigin();
 const facts = await originFacts();
@@ -269,9 +269,7 @@ describe("requests the edge refuses itself", () => {
     );
     expect(res.status).toBe(413);
     expect(await res.json<{ error_code: number }>()).toMatchObject({ error_code: 413 });
-    const used = await env.DB.prepare("select used from tenants where id = ?")
-      .bind(tenant.id)
-      .first<{ used: number }>();
+    const used = { used: await ledgerUsed(tenant.id) };
     expect(used?.used).toBe(0);
     expect(edge.upstream.requests).toHaveLength(0);
   });

@@ -9,6 +9,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ORIGIN_CREDENTIAL, seedOrigin } from "./support/origin-data";
 import { buildRequest, createTenant, EDGE, tenantAuth, workerFetch } from "./support/requests";
+import { ledgerUsed } from "./support/ledger";
 
 beforeAll(seedOrigin);
 
@@ -58,9 +59,7 @@ describe("query jobs belong to the tenant that started them", () => {
       .bind(jobId)
       .first();
     expect(row).toEqual({ tenant_id: owner.id, upstream_credential: "origin-local" });
-    const used = await env.DB.prepare("select used from tenants where id = ?")
-      .bind(owner.id)
-      .first<{ used: number }>();
+    const used = { used: await ledgerUsed(owner.id) };
     expect(used?.used).toBe(1);
   });
 
@@ -70,9 +69,7 @@ describe("query jobs belong to the tenant that started them", () => {
     const page = await call(owner, "GET", `/api/v1/query/${jobId}/1`);
     expect(page.status).toBe(200);
     expect(queryResultsPageSchema.parse(await page.json()).rows.length).toBeGreaterThan(0);
-    const used = await env.DB.prepare("select used from tenants where id = ?")
-      .bind(owner.id)
-      .first<{ used: number }>();
+    const used = { used: await ledgerUsed(owner.id) };
     expect(used?.used).toBe(1);
   });
 
@@ -155,9 +152,7 @@ describe("job SQL is checked at the edge with the origin's own parser", () => {
       expect(body).toMatchObject({ error_code: 400, error: "query could not be parsed" });
       expect(String(body.detail)).toMatch(detail);
     }
-    const row = await env.DB.prepare("select used from tenants where id = ?")
-      .bind(tenant.id)
-      .first<{ used: number }>();
+    const row = { used: await ledgerUsed(tenant.id) };
     expect(row?.used).toBe(0);
     const jobs = await env.DB.prepare("select count(*) as n from jobs where tenant_id = ?")
       .bind(tenant.id)
@@ -174,9 +169,7 @@ describe("job SQL is checked at the edge with the origin's own parser", () => {
     const body = await res.json<Record<string, unknown>>();
     expect(body).toMatchObject({ error_code: 400, error: "query could not be parsed" });
     expect(String(body.detail)).toContain("Unrecognized name: nosuchcol");
-    const row = await env.DB.prepare("select used from tenants where id = ?")
-      .bind(tenant.id)
-      .first<{ used: number }>();
+    const row = { used: await ledgerUsed(tenant.id) };
     expect(row?.used).toBe(0);
   });
 });

@@ -16,6 +16,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { loadConfig } from "../src/config";
 import type { Env } from "../src/env";
+import { ledgerHeld } from "./support/ledger";
 import { suiteSecretWatch } from "./reliability/secret-watch";
 import { askOrigin, ORIGIN_PLATFORM, type OriginFacts, originFacts, seedOrigin } from "./support/origin-data";
 import { admin, buildRequest, createTenant, tenantAuth } from "./support/requests";
@@ -348,7 +349,8 @@ describe("Platform failures as legacy errors", () => {
   // Scripted /v3 answers stand in for the Platform: each legacy route shows its own error shape.
   async function scripted(status: number, headers: Record<string, string> = {}) {
     const failing = testEdge({ vars: VARS });
-    const tenantHeader = tenantAuth(await createTenant({ allowance: 100, tier: "unlimited" }, failing.fetch));
+    const created = await createTenant({ allowance: 100, tier: "unlimited" }, failing.fetch);
+    const tenantHeader = tenantAuth(created);
     failing.upstream.answer(() =>
       Response.json(
         { type: "about:blank", title: "scripted", status, detail: `scripted ${status}` },
@@ -356,7 +358,7 @@ describe("Platform failures as legacy errors", () => {
       ),
     );
     const call = (path: string) => failing.fetch(buildRequest("GET", path, { auth: tenantHeader }));
-    return { call, failing, tenantHeader };
+    return { call, failing, tenantHeader, tenantId: created.id };
   }
 
   it("keeps a 429 and its Retry-After, in the v1 and v2 rate-limit shapes", async () => {
@@ -387,7 +389,7 @@ describe("Platform failures as legacy errors", () => {
   it("gives back the whole hold of a bulk and a search the Platform fails or cannot be reached for", async () => {
     const fingerprints = ["1", "2", "3"].map((d) => d.repeat(64));
     for (const unreachable of [false, true]) {
-      const { failing, tenantHeader } = await scripted(500);
+      const { failing, tenantHeader, tenantId } = await scripted(500);
       if (unreachable) failing.upstream.answer(() => Promise.reject(new Error("connection refused")));
       for (const [path, body] of [
         ["/api/v1/bulk/certificates", { fingerprints }],
@@ -401,9 +403,9 @@ describe("Platform failures as legacy errors", () => {
         await (await failing.fetch(buildRequest("GET", "/api/v1/account", { auth: tenantHeader }))).json(),
       );
       expect(account.quota.used).toBe(0);
+      // Nothing is left held in the tenant's ledger.
+      expect(await ledgerHeld(tenantId)).toBe(0);
     }
-    const holds = await env.DB.prepare("select count(*) as n from credit_holds").first<{ n: number }>();
-    expect(holds?.n).toBe(0);
   });
 
   it("answers an unreachable Platform with the legacy 502", async () => {
@@ -479,6 +481,7 @@ describe("routes with no Platform equivalent", () => {
 describe("UPSTREAM_API configuration", () => {
   const base = {
     DB: env.DB,
+    LEDGER: env.LEDGER,
     ORIGIN: env.ORIGIN,
     RATE_LIMIT_LOW: env.RATE_LIMIT_LOW,
     RATE_LIMIT_STANDARD: env.RATE_LIMIT_STANDARD,
@@ -615,8 +618,7 @@ describe("legacy calls on a Platform-only upstream cost what their Platform call
       expect(v1ErrorSchema.parse(await res.json()).error_code).toBe(400);
       expect(await used()).toBe(before);
     }
-    const holds = await env.DB.prepare("select count(*) as n from credit_holds").first<{ n: number }>();
-    expect(holds?.n).toBe(0);
+    expect(await ledgerHeld(tenantId)).toBe(0);
   });
 
   it("hosts: a view, a search page and an aggregate are one Platform call each", async () => {

@@ -15,6 +15,7 @@ import { json } from "./support/fake-upstream";
 import { FixedWindowRateLimiter, testClock, testEdge } from "./support/test-edge";
 import { suiteSecretWatch } from "./reliability/secret-watch";
 import { ORIGIN_PLATFORM, originFacts, seedOrigin } from "./support/origin-data";
+import { ledgerUsed } from "./support/ledger";
 
 // The Platform API (/v3) at the edge: bearer-token auth of tenants, problem+json errors, and
 // the pass-through to the Platform token pool (scripted answers stand in for the upstream's /v3).
@@ -298,9 +299,7 @@ describe("/v3 forwarding", () => {
     const edge = echoEdge();
     const { tenant, auth } = await tenantWithToken(edge.fetch);
     for (let i = 0; i < 3; i++) await (await edge.fetch(buildRequest("GET", host(), { auth }))).arrayBuffer();
-    const row = await env.DB.prepare("select used from tenants where id = ?")
-      .bind(tenant.id)
-      .first<{ used: number }>();
+    const row = { used: await ledgerUsed(tenant.id) };
     expect(row?.used).toBe(3);
     const usage = await env.DB.prepare(
       "select sum(requests) as requests, sum(upstream_calls) as calls, sum(quota_spent) as spent from usage where tenant_id = ? and operation = 'v3_host'",

@@ -6,6 +6,7 @@ import { withOrganization } from "../src/upstream/platform";
 
 const GOOD = {
   DB: env.DB,
+  LEDGER: env.LEDGER,
   ORIGIN: env.ORIGIN,
   RATE_LIMIT_LOW: env.RATE_LIMIT_LOW,
   RATE_LIMIT_STANDARD: env.RATE_LIMIT_STANDARD,

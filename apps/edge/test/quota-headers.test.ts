@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { quotaHeaders } from "../src/quota/headers";
+import { quotaHeaders } from "../src/pipeline/quota-headers";
 
 describe("quota headers", () => {
   const at = Date.UTC(2024, 1, 29, 13, 45, 10); // a leap day

@@ -1,13 +1,11 @@
-import { accountSchema, v1RateLimitErrorSchema, v2RateLimitErrorSchema } from "@scangate/core";
+import { accountSchema, tenantSchema, v1RateLimitErrorSchema, v2RateLimitErrorSchema } from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { edgeDb } from "../src/db/client";
-import { D1QuotaLedger } from "../src/quota/ledger";
 import { FixedWindowRateLimiter } from "../src/ratelimit/fixed-window";
 import { ManualClock } from "./support/clock";
 import { withinOneRateWindow } from "./support/rate-window";
 import { json } from "./support/fake-upstream";
-import { buildRequest, createTenant, tenantAuth, workerFetch } from "./support/requests";
+import { admin, buildRequest, createTenant, type Fetch, tenantAuth, workerFetch } from "./support/requests";
 import { testEdge } from "./support/test-edge";
 
 const SEARCH_OK = {
@@ -19,23 +17,27 @@ const tags = (t: { api_id: string; api_secret: string }) =>
   buildRequest("GET", "/api/v2/tags", { auth: tenantAuth(t) });
 const search = (auth: string) => buildRequest("POST", "/api/v1/search/ipv4", { body: { query: "*" }, auth });
 
-async function usedOf(tenantId: string): Promise<number> {
-  return (
-    (await env.DB.prepare("select used from tenants where id = ?").bind(tenantId).first<{ used: number }>())
-      ?.used ?? -1
-  );
+/** The tenant's balance as the admin API reads it from its ledger, on `fetcher`'s clock. */
+async function balanceOf(fetcher: Fetch, tenantId: string): Promise<{ used: number; resets_at: string | null }> {
+  const res = await admin("GET", `/admin/tenants/${tenantId}`, undefined, fetcher);
+  return tenantSchema.parse(await res.json());
+}
+
+async function usedOf(fetcher: Fetch, tenantId: string): Promise<number> {
+  return (await balanceOf(fetcher, tenantId)).used;
 }
 
 describe("charging is exact under concurrency", () => {
   it("lets exactly 10 of 60 concurrent ledger charges through an allowance of 10", async () => {
-    const clock = new ManualClock();
     const edge = testEdge();
     const tenant = await createTenant({ allowance: 10 }, edge.fetch);
-    const ledger = new D1QuotaLedger(edgeDb(env.DB), clock);
-    const results = await Promise.all(Array.from({ length: 60 }, () => ledger.charge(tenant.id, 1)));
+    const ledger = env.LEDGER.get(env.LEDGER.idFromName(tenant.id));
+    const terms = { allowance: 10, period: tenant.period, version: Date.parse(tenant.updated_at) };
+    const now = edge.clock.now();
+    const results = await Promise.all(Array.from({ length: 60 }, () => ledger.charge({ terms, cost: 1, now })));
     expect(results.filter((r) => r.ok)).toHaveLength(10);
-    expect(results.filter((r) => !r.ok && r.reason === "exhausted")).toHaveLength(50);
-    expect(await usedOf(tenant.id)).toBe(10);
+    expect(results.filter((r) => !r.ok)).toHaveLength(50);
+    expect(await usedOf(edge.fetch, tenant.id)).toBe(10);
   });
 
   // D1 runs ~10 ms per statement under miniflare: 500 requests take a few seconds.
@@ -53,7 +55,7 @@ describe("charging is exact under concurrency", () => {
       expect(statuses.filter((s) => s === 200)).toHaveLength(100);
       expect(statuses.filter((s) => s === 429)).toHaveLength(400);
       expect(edge.upstream.requests).toHaveLength(100);
-      expect(await usedOf(tenant.id)).toBe(100);
+      expect(await usedOf(edge.fetch, tenant.id)).toBe(100);
     },
   );
 });
@@ -109,7 +111,7 @@ describe("the quota 429", () => {
 });
 
 describe("period reset", () => {
-  it("starts a new period in the same statement once resets_at has passed", async () => {
+  it("starts a new period once resets_at has passed", async () => {
     const edge = testEdge();
     edge.upstream.answer(() => json(200, SEARCH_OK));
     const tenant = await createTenant({ allowance: 2, period: "daily" }, edge.fetch);
@@ -120,10 +122,10 @@ describe("period reset", () => {
     edge.clock.set(resetsAt);
     const res = await edge.fetch(search(tenantAuth(tenant)));
     expect(res.status).toBe(200);
-    const row = await env.DB.prepare("select used, resets_at from tenants where id = ?")
-      .bind(tenant.id)
-      .first();
-    expect(row).toEqual({ used: 1, resets_at: resetsAt + 86_400_000 });
+    expect(await balanceOf(edge.fetch, tenant.id)).toMatchObject({
+      used: 1,
+      resets_at: new Date(resetsAt + 86_400_000).toISOString(),
+    });
   });
 
   it("shows a passed period as already reset in the account", async () => {
@@ -156,7 +158,7 @@ describe("refunds", () => {
       const tenant = await createTenant({ allowance: 3 }, edge.fetch);
       const res = await edge.fetch(search(tenantAuth(tenant)));
       expect(res.status).toBeGreaterThanOrEqual(400);
-      expect(await usedOf(tenant.id)).toBe(0);
+      expect(await usedOf(edge.fetch, tenant.id)).toBe(0);
       expect(res.headers.get("RateLimit")).toMatch(/^"quota";r=3;/);
     });
   }
@@ -180,7 +182,7 @@ describe("burst limit", () => {
     });
     expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(res.headers.get("RateLimit")).toMatch(/^"quota";r=8;/);
-    expect(await usedOf(tenant.id)).toBe(2);
+    expect(await usedOf(edge.fetch, tenant.id)).toBe(2);
     clock.advance(60_000);
     expect((await edge.fetch(search(tenantAuth(tenant)))).status).toBe(200);
   });

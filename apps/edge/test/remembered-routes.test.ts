@@ -72,7 +72,8 @@ describe("the edge's router", () => {
     const again = remembered.match("GET", path);
     expect(again).toBe(first);
     const params = first[0].map(([, found]) => found).find((found) => "id" in (found as object));
-    expect(params).toEqual({ index: "certificates", id: FINGERPRINT_A });
+    // The certificate view's own route (a fixed index) is registered before the one with `:index`.
+    expect(params).toEqual({ id: FINGERPRINT_A });
   });
 
   it("matches a long path afresh each time, and still right", () => {

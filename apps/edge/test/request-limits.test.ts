@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { json } from "./support/fake-upstream";
 import { buildRequest, createTenant, tenantAuth } from "./support/requests";
 import { testEdge } from "./support/test-edge";
+import { ledgerUsed } from "./support/ledger";
 
 // The length limits that are ours (core's limits.ts): over one is a JSON 400 in the route's
 // version shape that asks the upstream nothing and changes nothing stored; at one, the request
@@ -17,9 +18,7 @@ import { testEdge } from "./support/test-edge";
 const HOSTS_OK = { code: 200, status: "OK", result: { total: 0, hits: [], links: { prev: "", next: "" } } };
 
 async function storedState(tenant: TenantWithSecret) {
-  const used = await env.DB.prepare("select used from tenants where id = ?")
-    .bind(tenant.id)
-    .first<{ used: number }>();
+  const used = { used: await ledgerUsed(tenant.id) };
   const usage = await env.DB.prepare("select count(*) as n from usage where tenant_id = ?")
     .bind(tenant.id)
     .first<{ n: number }>();

@@ -57,9 +57,10 @@ describe("statements of a tenant's first requests", () => {
     );
     expect(responses.map((r) => r.status)).toEqual(Array(8).fill(200));
     const counts = responses.map((r) => Number(r.headers.get("X-D1-Statements") ?? Number.NaN));
-    // One read of the row between them, then each answer's own quota read. The last-seen
-    // write is background work, not on any request's path.
-    expect(counts.reduce((a, b) => a + b, 0)).toBe(1 + 8);
+    // One read of the row between them; each answer's quota is its ledger's, not D1's. The
+    // last-seen write is background work, not on any request's path.
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
+    for (const response of responses) expect(Number(response.headers.get("X-Ledger-Calls"))).toBeGreaterThan(0);
   });
 
   it("does not count a tenant row read ahead of its expiry or the last-seen write: both run in the background", async () => {
@@ -78,20 +79,20 @@ describe("statements of a tenant's first requests", () => {
       return Number(response.headers.get("X-D1-Statements") ?? Number.NaN);
     };
     // The row is read on the request's path once (its last-seen write goes to the background),
-    // then answered from memory; each answer reads its quota.
-    expect(await statements()).toBe(2);
+    // then answered from memory; each answer reads its quota from its ledger, not D1.
+    expect(await statements()).toBe(1);
     const seen = await lastSeen(tenant.id);
     expect(seen).toBe(edge.clock.now());
-    expect(await statements()).toBe(1);
+    expect(await statements()).toBe(0);
     // Past 80% of its time in memory the row is read again, in the background: not counted.
     edge.clock.advance(4_500);
-    expect(await statements()).toBe(1);
+    expect(await statements()).toBe(0);
     // 5.5 s after the first read the row is still in memory: the background read renewed it.
     edge.clock.advance(1_000);
-    expect(await statements()).toBe(1);
+    expect(await statements()).toBe(0);
     // A minute on: the row has expired and is read on the path; the last-seen write is not counted.
     edge.clock.advance(60_000);
-    expect(await statements()).toBe(2);
+    expect(await statements()).toBe(1);
     expect(await lastSeen(tenant.id)).toBe(edge.clock.now());
   });
 });

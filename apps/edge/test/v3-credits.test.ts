@@ -8,15 +8,16 @@ import {
 } from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { edgeDb } from "../src/db/client";
-import { CREDIT_HOLD_TTL_MS, CreditHolds } from "../src/quota/holds";
-import { D1QuotaLedger } from "../src/quota/ledger";
-import { maximumCredits, platformOperation, settledCredits } from "../src/routes/v3/credits";
+import { PLATFORM_ROUTES } from "../src/routes/v3";
+import { answeredAssets, bodyIds } from "../src/routes/v3/passthrough";
+import { type LedgerCalls, spyOnLedgers } from "./support/ledger-spy";
+import { waitFor } from "./support/wait-for";
 import { suiteSecretWatch } from "./reliability/secret-watch";
-import { json } from "./support/fake-upstream";
+import { hang, json } from "./support/fake-upstream";
+import { ledgerHeld } from "./support/ledger";
 import { ORIGIN_PLATFORM, originFacts, seedOrigin } from "./support/origin-data";
 import { admin, buildRequest, createTenant, type Fetch } from "./support/requests";
-import { testClock, testEdge } from "./support/test-edge";
+import { testEdge } from "./support/test-edge";
 
 // Platform credits at the edge: /v3 calls spend the tenant's quota ledger by core's cost table,
 // through the real origin's Platform surface (its local account is the pool's one credential).
@@ -51,38 +52,24 @@ function post(path: string, auth: string, body: unknown) {
 }
 
 describe("the /v3 cost table at the edge", () => {
-  it("names every cost table entry from its method and path", () => {
-    const seen = new Set([
-      platformOperation("GET", "/v3/global/asset/host/1.1.1.1"),
-      platformOperation("POST", "/v3/global/asset/host"),
-      platformOperation("GET", "/v3/global/asset/host/1.1.1.1/timeline"),
-      platformOperation("GET", "/v3/global/asset/certificate/abc"),
-      platformOperation("GET", "/v3/global/asset/certificate/abc/raw"),
-      platformOperation("POST", "/v3/global/asset/certificate"),
-      platformOperation("POST", "/v3/global/asset/certificate/raw"),
-      platformOperation("GET", "/v3/global/asset/webproperty/a.com:443"),
-      platformOperation("POST", "/v3/global/asset/webproperty"),
-      platformOperation("POST", "/v3/global/search/query"),
-      platformOperation("POST", "/v3/global/search/aggregate"),
-      platformOperation("POST", "/v3/global/search/convert"),
-      platformOperation("GET", `/v3/accounts/organizations/${ORG}`),
-      platformOperation("GET", `/v3/accounts/organizations/${ORG}/credits`),
-      platformOperation("GET", `/v3/accounts/organizations/${ORG}/credits/usage`),
-      platformOperation("GET", `/v3/accounts/organizations/${ORG}/members/u1/credits/usage`),
-    ]);
-    expect([...seen].sort()).toEqual(Object.keys(CREDIT_COSTS).sort());
-    expect(platformOperation("GET", "/v3/no-such-route")).toBeNull();
+  it("prices every cost table entry on the route of that operation, in both upstream modes", () => {
+    const priced = new Map(PLATFORM_ROUTES.map((route) => [route.operation, route.price]));
+    for (const [operation, cost] of Object.entries(CREDIT_COSTS)) {
+      const price = priced.get(operation);
+      expect(price, operation).toBeDefined();
+      const expected = { credits: cost.credits, per: cost.per === "asset" ? "asset" : "request" };
+      expect(price?.legacy, operation).toEqual(expected);
+      expect(price?.platform, operation).toEqual(expected);
+    }
   });
 
-  it("holds a bulk's distinct ids and settles to the assets answered, never above the hold", () => {
+  it("holds a bulk's distinct ids and settles to the assets answered", () => {
     const body = new TextEncoder().encode(JSON.stringify({ host_ids: ["1.1.1.1", "1.1.1.1", "8.8.8.8"] }));
-    expect(maximumCredits("v3_hosts", body)).toBe(2);
-    expect(maximumCredits("v3_hosts", new TextEncoder().encode("not json"))).toBe(0);
-    expect(maximumCredits("v3_host", undefined)).toBe(1);
-    expect(maximumCredits("v3_organization_credits", undefined)).toBe(0);
-    const answer = new TextEncoder().encode(JSON.stringify({ result: [{}] }));
-    expect(settledCredits("v3_hosts", 2, answer)).toBe(1);
-    expect(settledCredits("v3_hosts", 2, new TextEncoder().encode("{}"))).toBe(2);
+    expect(bodyIds(body, "host_ids")).toBe(2);
+    expect(bodyIds(new TextEncoder().encode("not json"), "host_ids")).toBe(0);
+    expect(bodyIds(undefined, "host_ids")).toBe(0);
+    expect(answeredAssets(new TextEncoder().encode(JSON.stringify({ result: [{}] })))).toBe(1);
+    expect(answeredAssets(new TextEncoder().encode("{}"))).toBeNull();
   });
 });
 
@@ -159,34 +146,64 @@ describe("/v3 credits through the real origin", () => {
 });
 
 describe("/v3 credits when the upstream fails", () => {
-  it("refunds a call the upstream answers with a 5xx", async () => {
-    const edge = testEdge({ vars: VARS });
-    edge.upstream.answer(() => json(503, { title: "Service Unavailable", status: 503 }));
-    const { id, auth } = await tenantWithToken(edge.fetch, 10);
-    const res = await edge.fetch(buildRequest("GET", "/v3/global/asset/host/1.1.1.1", { auth }));
-    expect(res.status).toBeGreaterThanOrEqual(500);
-    expect(await used(edge.fetch, id)).toBe(0);
-  });
+  const FAULTS = [
+    ["a 5xx", () => json(503, { title: "Service Unavailable", status: 503 })],
+    ["a 429", () => json(429, { title: "Too Many Requests", status: 429 }, { "retry-after": "3" })],
+    ["a timeout", hang],
+  ] as const;
+
+  for (const [name, script] of FAULTS) {
+    it(`refunds a charged call the upstream answers with ${name}`, async () => {
+      const edge = testEdge({ vars: { ...VARS, UPSTREAM_TIMEOUT_MS: "300" } });
+      edge.upstream.answer(script);
+      const { id, auth } = await tenantWithToken(edge.fetch, 10);
+      for (const request of [
+        buildRequest("GET", "/v3/global/asset/host/1.1.1.1", { auth }),
+        post("/v3/global/search/query", auth, { query: "host.services.port=22" }),
+      ]) {
+        const res = await edge.fetch(request);
+        expect(res.status).toBeGreaterThanOrEqual(429);
+      }
+      expect(await used(edge.fetch, id)).toBe(0);
+    });
+
+    it(`settles a held bulk to nothing when the upstream answers ${name}`, async () => {
+      const edge = testEdge({ vars: { ...VARS, UPSTREAM_TIMEOUT_MS: "300" } });
+      edge.upstream.answer(script);
+      const { id, auth } = await tenantWithToken(edge.fetch, 10);
+      const res = await edge.fetch(post("/v3/global/asset/certificate/raw", auth, { certificate_ids: ["a".repeat(64)] }));
+      expect(res.status).toBeGreaterThanOrEqual(429);
+      const bulk = await edge.fetch(post("/v3/global/asset/host", auth, { host_ids: ["203.0.113.41", "203.0.113.42"] }));
+      expect(bulk.status).toBeGreaterThanOrEqual(429);
+      expect(await used(edge.fetch, id)).toBe(0);
+      expect(await ledgerHeld(id)).toBe(0);
+    });
+  }
 });
 
 describe("credit holds that never settle", () => {
-  it("are released once expired, exactly once, and a late settlement gives nothing more back", async () => {
-    const clock = testClock();
-    const edge = testEdge({ vars: VARS, clock });
-    const { id } = await tenantWithToken(edge.fetch, 10);
-    const ledger = new D1QuotaLedger(edgeDb(env.DB), clock);
-    const holds = new CreditHolds(edgeDb(env.DB), ledger);
-    // A bulk's hold of 4 whose isolate dies before the answer.
-    const charged = await ledger.charge(id, 4);
-    if (!charged.ok) throw new Error("charge refused");
-    const hold = await holds.open(charged.charge, clock.now());
-    expect(await used(edge.fetch, id)).toBe(4);
-    expect(await holds.expire(clock.now() + CREDIT_HOLD_TTL_MS - 1)).toBe(0);
-    expect(await used(edge.fetch, id)).toBe(4);
-    expect(await holds.expire(clock.now() + CREDIT_HOLD_TTL_MS)).toBe(1);
-    expect(await used(edge.fetch, id)).toBe(0);
-    expect(await holds.expire(clock.now() + CREDIT_HOLD_TTL_MS)).toBe(0);
-    expect(await holds.settle(hold, charged.charge, 1)).toBe(false);
+  it("are released by the tenant's ledger alarm, with every credit back", async () => {
+    const calls: LedgerCalls = [];
+    const edge = testEdge({
+      // A hold is taken for dead after twice the upstream deadline: 0.6 s here.
+      vars: { ...VARS, UPSTREAM_TIMEOUT_MS: "300" },
+      overrides: {
+        // The request's settlement never reaches the ledger (its isolate died after the call).
+        ledgers: (inner) => {
+          const spied = spyOnLedgers(calls)(inner);
+          return (id) => ({ ...spied(id), settle: () => Promise.reject(new Error("isolate gone")) });
+        },
+      },
+    });
+    const { id, auth } = await tenantWithToken(edge.fetch, 10);
+    const [a, b] = (await originFacts()).hosts.slice(17, 19);
+    const res = await edge.fetch(post("/v3/global/asset/host", auth, { host_ids: [a, b, "203.0.113.252"] }));
+    expect(res.status).toBe(200);
+    expect(calls).toContain("charge");
+    // Held at its most (3), never settled: the tenant's ledger still holds it.
+    expect(await used(edge.fetch, id)).toBe(3);
+    // The object's alarm fires at the hold's expiry, on its own.
+    await waitFor(async () => (await used(edge.fetch, id)) === 0);
     expect(await used(edge.fetch, id)).toBe(0);
   });
 
@@ -197,9 +214,14 @@ describe("credit holds that never settle", () => {
     const res = await edge.fetch(post("/v3/global/asset/host", auth, { host_ids: [a, "203.0.113.253"] }));
     expect(res.status).toBe(200);
     expect(await used(edge.fetch, id)).toBe(1);
-    const left = await env.DB.prepare("select count(*) as n from credit_holds where tenant_id = ?")
+    const ledger = env.LEDGER.get(env.LEDGER.idFromName(id));
+    const [tenant] = (await env.DB.prepare("select allowance, period, updated_at from tenants where id = ?")
       .bind(id)
-      .first<{ n: number }>();
-    expect(left?.n).toBe(0);
+      .all<{ allowance: number; period: "monthly"; updated_at: number }>()).results;
+    const reading = await ledger.read({
+      terms: { allowance: tenant?.allowance ?? 0, period: "monthly", version: tenant?.updated_at ?? 0 },
+      now: edge.clock.now(),
+    });
+    expect(reading.held).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import type { AuditAction } from "@scangate/core";
-import type { ApiContext } from "../api/exchange";
+import type { ApiContext } from "../pipeline/exchange";
 
 /** Records a tenant's change to the team's tags or comments in the edge's audit log. */
 export function auditAnnotation(
@@ -8,6 +8,6 @@ export function auditAnnotation(
   before: object | null,
   after: object | null,
 ): Promise<void> {
-  const tenant = c.get("tenant");
+  const { tenant } = c.get("account");
   return c.get("services").audit.record({ actor: tenant.id, action, tenantId: tenant.id, before, after });
 }

@@ -1,7 +1,9 @@
 import { bytesEqual, type Clock } from "@scangate/core/http";
 import type { TenantRow } from "../db/schema";
 import type { TenantStore } from "../tenants/store";
+import type { Defer } from "../db/statement-meter";
 import { secretMatchesHash } from "./secrets";
+import type { FailedAuthentications } from "./failed-authentications";
 import type { PlatformTokenAuthenticator } from "./token-auth";
 
 export type AuthOutcome =
@@ -16,12 +18,6 @@ const MAX_CACHED_TENANTS = 10_000;
  */
 const REFRESH_AHEAD_SHARE = 0.8;
 
-/**
- * Starts background work and keeps it alive past the response (the request's `waitUntil`).
- * It is given the work to start, not a promise already started: the request decides what the
- * work runs in (its D1 statements are not the request's own, see db/statement-meter.ts).
- */
-export type Defer = (work: () => Promise<unknown>) => void;
 
 const encoder = new TextEncoder();
 
@@ -52,6 +48,8 @@ export class TenantAuthenticator {
     private readonly ttlMs: number,
     /** The tenants' Platform bearer tokens, forgotten with the tenant's Basic credential. */
     readonly tokens: PlatformTokenAuthenticator,
+    /** Credentials refused lately, and addresses past their failure limit. */
+    readonly failures: FailedAuthentications,
   ) {}
 
   /**
@@ -81,7 +79,7 @@ export class TenantAuthenticator {
   /**
    * The tenant whose row this isolate holds, unexpired and enabled, when `secret` is the one that
    * last matched it; null for anything else, which `authenticate` decides. Synchronous and
-   * without D1: the cache-hit lane (api/hit-lane.ts) answers only tenants known this way.
+   * without D1: a credential known this way passes an address past its failure limit.
    */
   known(apiId: string, secret: string, defer: Defer): TenantRow | null {
     const entry = this.fresh(apiId, defer);
@@ -90,20 +88,14 @@ export class TenantAuthenticator {
   }
 
   /**
-   * The tenant's quota after a charge or refund the ledger just answered, so this isolate's next
-   * requests start their RateLimit headers from it rather than from the row as loaded. Headers
-   * only: charging always asks the ledger.
+   * Forgets the tenant's credentials in this isolate: its Basic row and its Platform tokens, and
+   * every credential refused lately (one of them may be this tenant's, good from now on).
    */
-  rememberQuota(apiId: string, quota: { used: number; resetsAt: number | null }): void {
-    const entry = this.cache.get(apiId);
-    if (entry) entry.row = { ...entry.row, used: quota.used, resetsAt: quota.resetsAt };
-  }
-
-  /** Forgets the tenant's credentials in this isolate: its Basic row and its Platform tokens. */
   invalidate(apiId: string): void {
     this.cache.delete(apiId);
     this.loading.delete(apiId);
     this.tokens.invalidateTenant(apiId);
+    this.failures.forgetRefusals();
   }
 
   private async lookup(apiId: string, defer: Defer | undefined): Promise<CachedTenant | null> {

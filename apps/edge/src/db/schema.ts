@@ -14,11 +14,9 @@ export const tenants = sqliteTable("tenants", {
   /** After a rotation with a grace period, the old secret keeps working until this time. */
   previousSecretHash: text("previous_secret_hash"),
   previousSecretExpiresAt: integer("previous_secret_expires_at"),
+  /** What the tenant may spend per period; its balance lives in its ledger object (src/ledger). */
   allowance: integer("allowance").notNull(),
   period: text("period", { enum: ["daily", "monthly", "never"] }).notNull(),
-  used: integer("used").notNull().default(0),
-  /** Null for period `never` (one-time credits). */
-  resetsAt: integer("resets_at"),
   tier: text("tier").notNull(),
   disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
   createdAt: integer("created_at").notNull(),
@@ -194,24 +192,17 @@ export const annotationComments = sqliteTable(
 export type AnnotationCommentRow = typeof annotationComments.$inferSelect;
 
 /**
- * Credit holds of /v3 calls whose cost is known only from their answer (a bulk lookup): the
- * maximum is charged to the tenant's ledger and held here until the answer settles it. A hold
- * still here at `expires_at` (its isolate died) is released by the maintenance cron. Whoever
- * deletes the row (settlement or expiry) gives its credits back, so they are never given twice.
+ * What the D1 ledger held for each tenant when balances moved into the tenants' ledger objects
+ * (migration 0006): `used` of the period ending at `resets_at`, and the credit holds still open
+ * (JSON). Each row is handed to its tenant's object once and deleted (src/ledger/imports.ts).
  */
-export const creditHolds = sqliteTable(
-  "credit_holds",
-  {
-    id: text("id").primaryKey(),
-    tenantId: text("tenant_id")
-      .notNull()
-      .references(() => tenants.id, { onDelete: "cascade" }),
-    credits: integer("credits").notNull(),
-    /** The ledger period the credits were charged in (a refund never crosses a reset). */
-    resetsAt: integer("resets_at"),
-    createdAt: integer("created_at").notNull(),
-    expiresAt: integer("expires_at").notNull(),
-  },
-  (t) => [index("credit_holds_expires_at").on(t.expiresAt)],
-);
-export type CreditHoldRow = typeof creditHolds.$inferSelect;
+export const ledgerImports = sqliteTable("ledger_imports", {
+  tenantId: text("tenant_id")
+    .primaryKey()
+    .references(() => tenants.id, { onDelete: "cascade" }),
+  used: integer("used").notNull(),
+  resetsAt: integer("resets_at"),
+  /** `[{"id","credits","resets_at","expires_at"}]` */
+  holds: text("holds").notNull(),
+});
+export type LedgerImportRow = typeof ledgerImports.$inferSelect;

@@ -1,12 +1,13 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 
-// Counts the D1 statements each request runs on its own path: the bench reads the count of a
-// cache hit, a miss and a request that joined another's upstream call from one response header
-// (enabled by D1_STATEMENTS_HEADER), instead of anyone counting statements by hand.
+// Counts the D1 statements and the ledger calls each request makes on its own path: the bench
+// reads the counts of a cache hit, a miss and a charged request from response headers (enabled
+// by D1_STATEMENTS_HEADER), instead of anyone counting them by hand.
 
-/** The statements one request has run so far. */
+/** The statements one request has run so far, and its calls to its tenant's ledger. */
 export class StatementMeter {
   statements = 0;
+  ledgerCalls = 0;
 }
 
 const current = new AsyncLocalStorage<StatementMeter>();
@@ -14,6 +15,19 @@ const current = new AsyncLocalStorage<StatementMeter>();
 /** Runs `work` with `meter` counting every D1 statement run within it. */
 export function runMetered<T>(meter: StatementMeter, work: () => T): T {
   return current.run(meter, work);
+}
+
+/**
+ * Starts background work and keeps it alive past the response (the request's `waitUntil`).
+ * It is given the work to start, not a promise already started: the request decides what the
+ * work runs in (its statements are not the request's own: `unmetered`).
+ */
+export type Defer = (work: () => Promise<unknown>) => void;
+
+/** Counts one ledger call into the meter of the request making it (none outside one). */
+export function countLedgerCall(): void {
+  const meter = current.getStore();
+  if (meter) meter.ledgerCalls += 1;
 }
 
 /**

@@ -1,19 +1,7 @@
 import { ApiError } from "@scangate/core";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
-import type { ApiRoute } from "../api/define-route";
-import type { RateDecision } from "../ratelimit/interface";
-
-/** Refusals the hit lane (api/hit-lane.ts) already had for a request it then left to the router. */
-const refusedBeforeRouting = new WeakMap<Request, RateDecision>();
-
-/**
- * Hands the limiter's refusal of `request` to the burst limit of the full way, which answers it
- * without counting the request against the tenant a second time.
- */
-export function passRefusal(request: Request, decision: RateDecision & { allowed: false }): void {
-  refusedBeforeRouting.set(request, decision);
-}
+import type { ApiRoute } from "../pipeline/define-route";
 
 /**
  * The burst limit: 429 `rate_limit_exceeded` with Retry-After. A request counts against the
@@ -31,12 +19,12 @@ export function burstLimit(routes: readonly ApiRoute[]): MiddlewareHandler<AppEn
     if (route.method === "GET") accountReads.add(`HEAD ${route.path}`);
   }
   return async function burstLimit(c, next) {
-    const tenant = c.get("tenant");
+    const { tenant } = c.get("account");
     const services = c.get("services");
     const limiter = accountReads.has(`${c.req.method} ${c.req.path}`)
       ? services.accountReads
       : services.rateLimiter;
-    const decision = refusedBeforeRouting.get(c.req.raw) ?? (await limiter.check(tenant.id, tenant.tier));
+    const decision = await limiter.check(tenant.id, tenant.tier);
     if (!decision.allowed) {
       c.header("Retry-After", String(decision.retryAfterSeconds));
       throw new ApiError("rate_limited");

@@ -2,7 +2,8 @@ import { ApiError } from "@scangate/core";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
 import type { TokenAuthOutcome } from "../auth/token-auth";
-import { admitTenant, authScheme, deferFor } from "./tenant-auth";
+import { clientAddress } from "../sessions/signin-throttle";
+import { authScheme, deferFor, openAccount, refuseCheaply } from "./tenant-auth";
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
@@ -20,23 +21,29 @@ const BASIC_ON_PLATFORM =
  * Bearer-token auth of tenants on the Platform API (/v3), as the official Platform SDKs send
  * it. Every refusal is a 401 problem+json with a `WWW-Authenticate: Bearer` challenge; Basic
  * credentials are refused with a message that says where they belong. The token is checked like
- * a Basic credential: held in memory at most 5 s (auth/token-auth.ts).
+ * a Basic credential: held in memory at most 5 s (auth/token-auth.ts), and a refused one costs
+ * its caller, not the other tenants (auth/failed-authentications.ts).
  */
 export function platformAuth(): MiddlewareHandler<AppEnv> {
   return async function platformAuth(c, next) {
     const services = c.get("services");
     const header = c.req.header("Authorization");
     const token = header === undefined ? undefined : BEARER.exec(header)?.[1];
-    const refusal = (detail: string | undefined) => {
+    const refusal = (detail?: string) => {
       c.header("WWW-Authenticate", 'Bearer realm="scangate"');
       return new ApiError("unauthorized", detail);
     };
     if (token === undefined) {
       throw refusal(authScheme(header) === "basic" ? BASIC_ON_PLATFORM : undefined);
     }
-    const outcome = await services.auth.tokens.authenticate(token, deferFor(c));
-    if (!outcome.ok) throw refusal(REFUSALS[outcome.reason]);
-    admitTenant(c, outcome.tenant);
+    const defer = deferFor(c);
+    refuseCheaply(c, token, services.auth.tokens.known(token) !== null, () => refusal(REFUSALS.unknown_token));
+    const outcome = await services.auth.tokens.authenticate(token, defer);
+    if (!outcome.ok) {
+      if (outcome.reason !== "disabled") await services.auth.failures.failed(token, clientAddress(c.req.raw));
+      throw refusal(REFUSALS[outcome.reason]);
+    }
+    await openAccount(c, outcome.tenant);
     await next();
   };
 }

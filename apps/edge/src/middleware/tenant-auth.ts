@@ -2,12 +2,12 @@ import { ApiError } from "@scangate/core";
 import { type BasicCredentials, parseBasicAuth } from "@scangate/core/http";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
-import type { Defer } from "../auth/tenant-auth";
 import { BoundedMemo } from "../http/bounded-memo";
 import type { TenantRow } from "../db/schema";
-import { unmetered } from "../db/statement-meter";
-import type { EdgeServices } from "../services";
-import { effectiveQuota, type QuotaState } from "../tenants/periods";
+import { type Defer, unmetered } from "../db/statement-meter";
+import { ledgerUnavailable, RequestAccount, Refusal } from "../pipeline/account";
+import { clientAddress } from "../sessions/signin-throttle";
+import type { QuotaState } from "../tenants/periods";
 
 /** Don't write last_seen_at on every request: once a minute per tenant is plenty. */
 const LAST_SEEN_RESOLUTION_MS = 60_000;
@@ -36,8 +36,8 @@ export function authScheme(header: string | undefined): string | undefined {
 }
 
 /**
- * A request's background work: started outside the request's own D1 statement count (it is not
- * on the request's path) and kept alive past the response by its `waitUntil`.
+ * A request's background work: started outside the request's own D1 statement and ledger call
+ * count (it is not on the request's path) and kept alive past the response by its `waitUntil`.
  */
 export function deferTo(ctx: ExecutionContext): Defer {
   return (work) => ctx.waitUntil(unmetered(work));
@@ -48,22 +48,77 @@ export function deferFor(c: Context<AppEnv>): Defer {
 }
 
 /**
- * Admits an authenticated tenant's request: its last-seen time is written at most once a minute
- * (in the background), and its quota now is what the request starts from.
+ * Opens the request's account (pipeline/account.ts) for an authenticated tenant. Its last-seen
+ * time is written at most once a minute, in the background. Its quota is the one this isolate
+ * last heard from the tenant's ledger (read again in the background once seconds old), so a
+ * request the ledger has no part in (a free cache hit) never waits on it; the first request of
+ * a tenant in an isolate reads it.
  */
-export function admit(services: EdgeServices, tenant: TenantRow, defer: Defer): QuotaState {
-  const now = services.clock.now();
+export async function openAccount(c: Context<AppEnv>, tenant: TenantRow): Promise<void> {
+  const services = c.get("services");
+  const { clock, quotas } = services;
+  const defer = deferFor(c);
+  const now = clock.now();
   if (tenant.lastSeenAt === null || now - tenant.lastSeenAt >= LAST_SEEN_RESOLUTION_MS) {
     tenant.lastSeenAt = now;
     defer(() => services.tenants.touch(tenant.id, now));
   }
-  return effectiveQuota(tenant, now);
+  const ledger = services.ledgers(tenant.id);
+  const terms = { allowance: tenant.allowance, period: tenant.period, version: tenant.updatedAt };
+  const remember = (quota: QuotaState) => quotas.remember(tenant.id, quota, clock.now());
+  const known = quotas.get(tenant.id);
+  let quota: QuotaState;
+  if (known) {
+    quota = known.quota;
+    if (now - known.at >= quotas.refreshMs) {
+      // A failed read leaves the known quota as it is; the next request tries again.
+      defer(() => ledger.read({ terms, now }).then((reading) => remember(reading.quota), () => undefined));
+    }
+  } else {
+    quota = (await ledger.read({ terms, now }).catch((error: unknown) => Promise.reject(ledgerUnavailable(error))))
+      .quota;
+    remember(quota);
+  }
+  c.set(
+    "account",
+    new RequestAccount(tenant, quota, {
+      ledger,
+      clock,
+      holdMs: HOLD_DEADLINES * services.config.upstreamTimeoutMs,
+      hitsCharged: services.config.cache.hitsCharged,
+      remember,
+      record: (event) => services.usage.record(event),
+    }),
+  );
 }
 
-/** Lets an authenticated tenant's request on (`admit`): the tenant and its quota go on the request. */
-export function admitTenant(c: Context<AppEnv>, tenant: TenantRow): void {
-  c.set("tenant", tenant);
-  c.set("quota", admit(c.get("services"), tenant, deferFor(c)));
+/**
+ * A hold's request is taken for dead after this many upstream deadlines: a live request has had
+ * its answer, or its 504, long before (its cache work included).
+ */
+const HOLD_DEADLINES = 2;
+
+/**
+ * Refuses a credential from memory or an address past its failure limit, before anything is
+ * read: `known` says whether the credential is one this isolate has checked and found good.
+ */
+export function refuseCheaply(
+  c: Context<AppEnv>,
+  credential: string | undefined,
+  known: boolean,
+  refusal: () => ApiError,
+): void {
+  const { failures } = c.get("services").auth;
+  if (credential !== undefined && failures.recentlyRefused(credential)) throw refusal();
+  if (known) return;
+  const decision = failures.addressRefusal(clientAddress(c.req.raw));
+  if (!decision.allowed) {
+    throw new Refusal(
+      "rate_limited",
+      "Too many failed authentications from this address; retry later.",
+      { "Retry-After": String(decision.retryAfterSeconds) },
+    );
+  }
 }
 
 const BEARER_ON_LEGACY =
@@ -72,27 +127,37 @@ const BEARER_ON_LEGACY =
 /**
  * HTTP Basic auth of tenants (API id as user name, secret as password), what every Censys
  * client sends. v1 refuses with 403 (the spec's `unathorized` body), v2 with 401 and a
- * `WWW-Authenticate` challenge; both bodies come from core's error table.
+ * `WWW-Authenticate` challenge; both bodies come from core's error table. A refused credential
+ * costs the caller (auth/failed-authentications.ts), not the other tenants.
  */
 export function tenantAuth(): MiddlewareHandler<AppEnv> {
   return async function tenantAuth(c, next) {
     const services = c.get("services");
+    const header = c.req.header("Authorization");
     const credentials = basicCredentialsOf(c.req.raw);
-    const outcome = credentials
-      ? await services.auth.authenticate(credentials.username, credentials.password, deferFor(c))
-      : ({ ok: false, reason: "missing" } as const);
-    if (!outcome.ok) {
+    const refusal = (reason?: "disabled") => {
       c.header("WWW-Authenticate", 'Basic realm="scangate"');
-      throw new ApiError(
+      return new ApiError(
         "unauthorized",
-        outcome.reason === "disabled"
+        reason === "disabled"
           ? "This API ID is disabled; ask the endpoint's administrator."
-          : authScheme(c.req.header("Authorization")) === "bearer"
+          : authScheme(header) === "bearer"
             ? BEARER_ON_LEGACY
             : undefined,
       );
+    };
+    if (!credentials) throw refusal();
+    const defer = deferFor(c);
+    const known = services.auth.known(credentials.username, credentials.password, defer) !== null;
+    refuseCheaply(c, header, known, refusal);
+    const outcome = await services.auth.authenticate(credentials.username, credentials.password, defer);
+    if (!outcome.ok) {
+      // Only someone holding the secret learns that the tenant is disabled: not a guess.
+      if (outcome.reason === "disabled") throw refusal("disabled");
+      await services.auth.failures.failed(header, clientAddress(c.req.raw));
+      throw refusal();
     }
-    admitTenant(c, outcome.tenant);
+    await openAccount(c, outcome.tenant);
     await next();
   };
 }

@@ -4,6 +4,7 @@ import {
   v1UnauthorizedErrorSchema,
   v2ErrorSchema,
   v2RateLimitErrorSchema,
+  v3ProblemSchema,
 } from "@scangate/core";
 import { z } from "zod";
 
@@ -24,6 +25,7 @@ export const ERROR_COMPONENTS = {
   v1RateLimited: component("V1RateLimited", v1RateLimitErrorSchema),
   v2: component("V2Error", v2ErrorSchema),
   v2RateLimited: component("V2RateLimited", v2RateLimitErrorSchema),
+  v3: component("V3Problem", v3ProblemSchema),
 } as const;
 
 /** JSON Schema (2020-12, as OpenAPI 3.1 uses) of what a client sends or receives. */

@@ -1,6 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { ADMIN_ROUTES } from "../routes/admin";
 import { API_ROUTES } from "../routes/api";
+import { PLATFORM_ROUTES } from "../routes/v3";
 import { type Component, jsonSchema } from "./components";
 import { componentsOf } from "./operation";
 
@@ -8,7 +9,7 @@ import { componentsOf } from "./operation";
 export function routeComponents(): Component[] {
   const byName = new Map<string, Component>();
   const shapes = [
-    ...API_ROUTES.map((route) => componentsOf(route, route.version)),
+    ...[...API_ROUTES, ...PLATFORM_ROUTES].map((route) => componentsOf(route, route.api)),
     ...ADMIN_ROUTES.map((route) => componentsOf(route, "admin")),
   ];
   for (const found of shapes.flat()) {
@@ -33,12 +34,17 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
     scheme: "basic",
     description: "Tenant API ID as user name, secret as password",
   });
+  registry.registerComponent("securitySchemes", "tenantBearer", {
+    type: "http",
+    scheme: "bearer",
+    description: "The tenant's scangate Platform token (the Platform API, /v3)",
+  });
   registry.registerComponent("securitySchemes", "adminBearer", {
     type: "http",
     scheme: "bearer",
     description: "The ADMIN_TOKEN secret",
   });
-  for (const route of API_ROUTES) registry.registerPath(route.openapi);
+  for (const route of [...API_ROUTES, ...PLATFORM_ROUTES]) registry.registerPath(route.openapi);
   for (const route of ADMIN_ROUTES) registry.registerPath(route.openapi);
   return generator.getOpenAPI31Document({
     openapi: "3.1.0",
@@ -46,11 +52,14 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
       title: "scangate edge",
       version: "1.0.0",
       description:
-        "A team endpoint for the Censys Search API v1 and v2 hosts: every tenant authenticates with its own " +
-        "API ID and secret (HTTP Basic); documents are cached and shared; each tenant has a quota " +
-        "(x-quota-cost per call; cache hits are free by default) and a burst limit. The admin API manages tenants.",
+        "A team endpoint for the Censys Search API v1 and v2 hosts and the Censys Platform API (/v3): every " +
+        "tenant authenticates with its own API ID and secret (HTTP Basic) or its Platform token (bearer); " +
+        "documents are cached and shared; each tenant has a quota and a burst limit. `x-price` says what a " +
+        "request costs with a legacy and with a Platform-only upstream (credits per request, per asset or " +
+        "per page; cache hits are free by default; `untranslated`: a 501 with a Platform-only upstream). " +
+        "The admin API manages tenants.",
     },
     servers: [{ url: serverUrl }],
-    tags: [{ name: "Censys v1" }, { name: "Censys v2" }, { name: "Admin" }],
+    tags: [{ name: "Censys v1" }, { name: "Censys v2" }, { name: "Censys Platform" }, { name: "Admin" }],
   }) as unknown as Record<string, unknown>;
 }

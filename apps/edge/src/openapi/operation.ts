@@ -2,8 +2,8 @@ import type { RouteConfig } from "@hono/zod-openapi";
 import { z } from "zod";
 import { type Component, ERROR_COMPONENTS } from "./components";
 
-/** Which error bodies a route answers with: the Censys v1 or v2 shape, or the admin API's. */
-export type ErrorFamily = "v1" | "v2" | "admin";
+/** Which error bodies a route answers with: the Censys v1 or v2 shape, problem+json (/v3), or the admin API's. */
+export type ErrorFamily = "v1" | "v2" | "v3" | "admin";
 
 /** What a route takes and answers, as core wire schemas. */
 export interface OperationShape {
@@ -21,6 +21,10 @@ const json = ({ name }: Component) => ({
   content: { "application/json": { schema: { $ref: `#/components/schemas/${name}` } } },
 });
 
+const problem = ({ name }: Component) => ({
+  content: { "application/problem+json": { schema: { $ref: `#/components/schemas/${name}` } } },
+});
+
 /** The components an operation refers to: its body, its answer and its error bodies. */
 export function componentsOf(shape: OperationShape, family: ErrorFamily): Component[] {
   const errors =
@@ -28,7 +32,9 @@ export function componentsOf(shape: OperationShape, family: ErrorFamily): Compon
       ? [ERROR_COMPONENTS.v1, ERROR_COMPONENTS.v1Unauthorized, ERROR_COMPONENTS.v1RateLimited]
       : family === "v2"
         ? [ERROR_COMPONENTS.v2, ERROR_COMPONENTS.v2RateLimited]
-        : [ERROR_COMPONENTS.v2];
+        : family === "v3"
+          ? [ERROR_COMPONENTS.v3]
+          : [ERROR_COMPONENTS.v2];
   return [
     ...(shape.body ? [shape.body] : []),
     ...(typeof shape.ok === "string" ? [] : [shape.ok]),
@@ -36,7 +42,23 @@ export function componentsOf(shape: OperationShape, family: ErrorFamily): Compon
   ];
 }
 
+/** What a /v3 route refuses with: problem+json, as the Platform's SDKs read it. */
+function problemResponses(): RouteConfig["responses"] {
+  const body = problem(ERROR_COMPONENTS.v3);
+  return {
+    400: { description: "Bad request", ...body },
+    401: { description: "Missing, unknown or revoked bearer token, or a disabled tenant", ...body },
+    404: { description: "Not found", ...body },
+    422: { description: "Insufficient balance: the tenant's credits would be overspent", ...body },
+    429: { description: "Burst limit, or too many failed authentications; see Retry-After", ...body },
+    502: { description: "The upstream failed", ...body },
+    503: { description: "No Platform upstream is configured", ...body },
+    504: { description: "The upstream did not answer in time", ...body },
+  };
+}
+
 function errorResponses(family: ErrorFamily): RouteConfig["responses"] {
+  if (family === "v3") return problemResponses();
   const shape = family === "v1" ? ERROR_COMPONENTS.v1 : ERROR_COMPONENTS.v2;
   const responses: RouteConfig["responses"] = {
     400: { description: "Bad request", ...json(shape) },
@@ -65,10 +87,15 @@ function errorResponses(family: ErrorFamily): RouteConfig["responses"] {
 /** `/api/v2/hosts/:ip{[0-9a-f.:]+}` → `/api/v2/hosts/{ip}`, with the parameter names. */
 export function openApiPath(honoPath: string): { path: string; params: string[] } {
   const params: string[] = [];
-  const path = honoPath.replace(/:([a-z_]+)(\{[^}]*\})?/g, (_, name: string) => {
-    params.push(name);
-    return `{${name}}`;
-  });
+  const path = honoPath
+    .replace(/:([a-z_]+)(\{[^}]*\})?/g, (_, name: string) => {
+      params.push(name);
+      return `{${name}}`;
+    })
+    .replace(/\/\*$/, () => {
+      params.push("operation_path");
+      return "/{operation_path}";
+    });
   return { path, params };
 }
 

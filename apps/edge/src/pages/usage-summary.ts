@@ -2,6 +2,8 @@
 // what the pages show: totals, a 30-day stacked series, recent errors. Pure, so it is tested
 // without D1 and the page figures are one function of the rollups.
 
+import { NO_ROUTE } from "../usage/recorder";
+
 export const DAY_MS = 86_400_000;
 export const USAGE_WINDOW_DAYS = 30;
 /** Operations drawn as their own colour; the rest are summed as "other". */
@@ -112,6 +114,14 @@ export function totalsOf(rows: readonly UsageCounters[]): UsageCounters {
   return rows.reduce((sum, row) => addCounters(sum, row), emptyCounters());
 }
 
+/**
+ * How an operation reads on a page: its name, or what a request that matched no route is (rows
+ * written before the edge named those `no_route` say `unknown`).
+ */
+export function operationLabel(operation: string): string {
+  return operation === NO_ROUTE || operation === "unknown" ? "no matching route" : operation;
+}
+
 /** Requests per day, stacked by operation: the busiest operations by name, the rest as "other". */
 export function usageChart(
   rows: readonly DailyOperationUsage[],
@@ -126,7 +136,11 @@ export function usageChart(
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   const named = ranked.length > MAX_CHART_SERIES ? ranked.slice(0, MAX_CHART_SERIES - 1) : ranked;
   const index = new Map(named.map(([operation], i) => [operation, i]));
-  const series: ChartSeries[] = named.map(([label, total], i) => ({ label, colour: i, total }));
+  const series: ChartSeries[] = named.map(([operation, total], i) => ({
+    label: operationLabel(operation),
+    colour: i,
+    total,
+  }));
   const otherTotal = ranked.slice(named.length).reduce((sum, [, total]) => sum + total, 0);
   if (otherTotal > 0) series.push({ label: "other", colour: MAX_CHART_SERIES, total: otherTotal });
 

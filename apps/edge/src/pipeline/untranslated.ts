@@ -1,4 +1,4 @@
-import type { RouteApi } from "./define-route";
+import type { ApiVersion } from "@scangate/core";
 import type { Price, RoutePrice, Untranslated } from "./price";
 
 // The legacy routes an edge whose upstream speaks only the Censys Platform API cannot answer:
@@ -13,9 +13,9 @@ export function untranslated(reason: string): Untranslated {
 }
 
 /** The 501 of an untranslated route in its version's error shape (v1 `{error_code, error}`, v2 `{code, status, error}`). */
-export function notImplementedResponse(api: RouteApi, message: string): Response {
+export function notImplementedResponse(version: ApiVersion, message: string): Response {
   const body =
-    api === "v1"
+    version === "v1"
       ? { error_code: 501, error: message }
       : { code: 501, status: "Not Implemented", error: message };
   return Response.json(body, { status: 501 });

@@ -15,8 +15,9 @@ import {
   type UsageCounters,
 } from "../pages/usage-summary";
 import type { EdgeServices } from "../services";
-import { effectiveQuota, type QuotaState } from "../tenants/periods";
-import { CACHED_OPERATIONS } from "../api/catalog";
+import type { QuotaState } from "../tenants/periods";
+import { balancesOf } from "../ledger/balances";
+import { CACHED_OPERATIONS } from "../pipeline/catalog";
 import { type OrganizationBalance, organizationBalances } from "./organization-credits";
 import { dailyUsage, type OperationUsage, usageByOperation, usageByTenant } from "./usage-queries";
 
@@ -163,9 +164,10 @@ export async function fleetReport(services: EdgeServices, env: Env, sort: Tenant
   ]);
   const legacyOnPlatform = services.config.upstreamApi === "platform";
   const credits = creditsByTenant(operations, legacyOnPlatform);
+  const quotas = await balancesOf(services, rows);
   const lines = rows.map((row) => ({
     row,
-    quota: effectiveQuota(row, now),
+    quota: quotas.get(row.id) ?? { used: 0, allowance: row.allowance, resetsAt: null },
     usage: perTenant.get(row.id) ?? emptyCounters(),
     credits: credits.get(row.id) ?? { spent: 0, saved: 0 },
   }));

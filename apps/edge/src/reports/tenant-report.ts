@@ -16,9 +16,10 @@ import {
   type UsageChart,
   type UsageCounters,
 } from "../pages/usage-summary";
-import { operationCost } from "../api/catalog";
+import { balanceOf } from "../ledger/balances";
+import { operationPrices } from "../pipeline/catalog";
 import type { EdgeServices } from "../services";
-import { effectiveQuota, periodSeconds, type QuotaState } from "../tenants/periods";
+import { periodSeconds, type QuotaState } from "../tenants/periods";
 import { tenantAccount } from "../tenants/account";
 import { type OrganizationBalance, organizationBalances } from "./organization-credits";
 import { dailyUsage, usageByOperation } from "./usage-queries";
@@ -69,8 +70,8 @@ export function describeTier(config: EdgeConfig, name: string): string {
 function quotaSavedByCache(config: EdgeConfig, rows: readonly DailyOperationUsage[]): number {
   if (config.cache.hitsCharged) return 0;
   return rows.reduce((sum, row) => {
-    const cost = operationCost(row.operation);
-    return sum + row.cacheHits * cost;
+    const price = operationPrices().get(row.operation);
+    return sum + row.cacheHits * (price?.credits ?? 0);
   }, 0);
 }
 
@@ -86,9 +87,11 @@ export async function tenantReport(
   tenant: TenantRow,
 ): Promise<TenantReport> {
   const now = services.clock.now();
-  const since = periodStart(tenant, effectiveQuota(tenant, now));
-  const [{ account, quota }, rows, annotations, token, balances, periodRows] = await Promise.all([
-    tenantAccount(services, tenant),
+  // The tenant's balance is its ledger's: read first, the period's usage rows follow from it.
+  const quota = await balanceOf(services, tenant);
+  const since = periodStart(tenant, quota);
+  const account = tenantAccount(tenant, quota, now);
+  const [rows, annotations, token, balances, periodRows] = await Promise.all([
     dailyUsage(services.db, windowStart(now), tenant.id),
     services.annotations.recentBy(tenant.id, RECENT_ANNOTATIONS),
     services.platformTokens.status(tenant.id),

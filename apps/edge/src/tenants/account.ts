@@ -1,20 +1,14 @@
 import type { Account } from "@scangate/core";
-import type { TenantRow } from "../db/schema";
-import type { EdgeServices } from "../services";
 import { accountTimestamp } from "@scangate/core/http";
-import { effectiveQuota, NEVER_RESETS_AT, type QuotaState } from "./periods";
+import type { TenantRow } from "../db/schema";
+import { NEVER_RESETS_AT, type QuotaState } from "./periods";
 
 /**
- * The tenant's account as GET /api/v1/account answers it; the dashboard shows the same, from
- * this same function. The quota is read fresh: the one in the auth cache may be seconds old.
+ * The tenant's account as GET /api/v1/account answers it, with its quota as its ledger reads
+ * now; the dashboard shows the same, from this same function.
  */
-export async function tenantAccount(
-  services: EdgeServices,
-  tenant: TenantRow,
-): Promise<{ account: Account; quota: QuotaState }> {
-  const now = services.clock.now();
-  const quota = (await services.quota.current(tenant.id)) ?? effectiveQuota(tenant, now);
-  const account: Account = {
+export function tenantAccount(tenant: TenantRow, quota: QuotaState, now: number): Account {
+  return {
     login: tenant.name,
     email: tenant.email,
     first_login: accountTimestamp(tenant.createdAt),
@@ -27,5 +21,4 @@ export async function tenantAccount(
       resets_at: quota.resetsAt === null ? NEVER_RESETS_AT : accountTimestamp(quota.resetsAt),
     },
   };
-  return { account, quota };
 }

@@ -1,6 +1,7 @@
 import {
   ApiError,
   type PlatformTokenRevokeResult,
+  type Tenant,
   type PlatformTokenWithSecret,
   type TenantCreateBody,
   type TenantPatchBody,
@@ -8,17 +9,19 @@ import {
 } from "@scangate/core";
 import { type EdgeConfig, unknownTierProblem } from "../config";
 import type { TenantRow } from "../db/schema";
+import { balanceOf, termsOf } from "../ledger/balances";
 import type { EdgeServices } from "../services";
 import { tenantToWire } from "./store";
 
 // The tenant changes an admin makes, shared by the JSON admin API (routes/admin/tenants.ts) and
-// the console's forms (routes/dashboard/admin-actions.tsx): one store write, the auth cache
-// dropped at once, and one audit entry whose actor says where the change came from.
+// the console's forms (routes/dashboard/admin-actions.tsx): one store write, the tenant's
+// ledger told its new terms, the auth cache dropped at once, and one audit entry whose actor
+// says where the change came from.
 
 /** What the tenant changes need of the edge's services. */
 export type TenantActionDeps = Pick<
   EdgeServices,
-  "tenants" | "platformTokens" | "audit" | "auth" | "clock" | "config"
+  "tenants" | "platformTokens" | "audit" | "auth" | "clock" | "config" | "ledgers" | "quotas"
 >;
 
 export const ADMIN_ACTOR = "admin";
@@ -44,7 +47,9 @@ export async function createTenant(
     period: body.period ?? config.tenantDefaults.period,
     tier: body.tier ?? config.tenantDefaults.tier,
   });
-  const wire = tenantToWire(row, clock.now());
+  // A credential refused a moment ago in this isolate may be this one's: it works from now on.
+  services.auth.invalidate(row.apiId);
+  const wire = tenantToWire(row, await balanceOf(services, row), clock.now());
   await audit.record({ actor, action: "tenant.create", tenantId: row.id, before: null, after: wire });
   return { ...wire, api_secret: secret };
 }
@@ -55,18 +60,28 @@ export async function updateTenant(
   changes: TenantPatchBody,
   actor: string,
 ): Promise<TenantRow | null> {
-  const { tenants, audit, auth, clock, config } = services;
+  const { tenants, audit, auth, clock, config, ledgers, quotas } = services;
   assertConfiguredTier(config, changes.tier);
-  const after = await tenants.update(before.id, changes);
+  const { used, ...rowChanges } = changes;
+  const quotaBefore = await balanceOf(services, before);
+  const after = await tenants.update(before.id, rowChanges);
   if (!after) return null;
   auth.invalidate(before.apiId);
+  // The ledger takes the new allowance and period now (a request that read the old row cannot
+  // undo them: its terms are older), and a corrected `used` if one was given.
+  const reading = await ledgers(after.id).configure({
+    terms: termsOf(after),
+    now: clock.now(),
+    ...(used === undefined ? {} : { used }),
+  });
+  quotas.forget(after.id);
   const now = clock.now();
   await audit.record({
     actor,
     action: "tenant.update",
     tenantId: after.id,
-    before: tenantToWire(before, now),
-    after: tenantToWire(after, now),
+    before: tenantToWire(before, quotaBefore, now),
+    after: tenantToWire(after, reading.quota, now),
   });
   return after;
 }
@@ -82,12 +97,13 @@ export async function rotateSecret(
   if (!rotated) return null;
   auth.invalidate(before.apiId);
   const now = clock.now();
-  const wire = tenantToWire(rotated.row, now);
+  const quota = await balanceOf(services, rotated.row);
+  const wire = tenantToWire(rotated.row, quota, now);
   await audit.record({
     actor,
     action: "tenant.rotate",
     tenantId: before.id,
-    before: tenantToWire(before, now),
+    before: tenantToWire(before, quota, now),
     after: { ...wire, grace_seconds: graceSeconds },
   });
   return { ...wire, api_secret: rotated.secret };
@@ -120,6 +136,24 @@ export async function issuePlatformToken(
     issued_at: new Date(issued.row.createdAt).toISOString(),
     token: issued.token,
   };
+}
+
+/** Deletes the tenant: its row, then its ledger (the tenant's balance goes with it). */
+export async function deleteTenant(
+  services: TenantActionDeps,
+  before: TenantRow,
+  actor: string,
+): Promise<Tenant | null> {
+  const { tenants, audit, auth, clock, ledgers, quotas } = services;
+  const quota = await balanceOf(services, before);
+  const removed = await tenants.remove(before.id);
+  if (!removed) return null;
+  auth.invalidate(before.apiId);
+  quotas.forget(before.id);
+  await ledgers(before.id).erase();
+  const wire = tenantToWire(removed, quota, clock.now());
+  await audit.record({ actor, action: "tenant.delete", tenantId: before.id, before: wire, after: null });
+  return wire;
 }
 
 /** Every Platform token of the tenant stops working (in this isolate at once, elsewhere within 5 s). */

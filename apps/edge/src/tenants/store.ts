@@ -4,7 +4,7 @@ import { hashSecret, newApiId, newApiSecret, newRecordId } from "../auth/secrets
 import type { Clock } from "@scangate/core/http";
 import type { EdgeDb } from "../db/client";
 import { tenants, type TenantRow } from "../db/schema";
-import { nextReset } from "./periods";
+import type { QuotaState } from "./periods";
 
 export interface NewTenant {
   name: string;
@@ -21,13 +21,12 @@ export interface TenantChanges {
   period?: TenantPeriod;
   tier?: string;
   disabled?: boolean;
-  used?: number;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-/** The admin API's view of a tenant: never the secret or its hash. */
-export function tenantToWire(row: TenantRow, now: number): Tenant {
+/** The admin API's view of a tenant, with its quota from its ledger: never the secret or its hash. */
+export function tenantToWire(row: TenantRow, quota: QuotaState, now: number): Tenant {
   const graceOpen = row.previousSecretExpiresAt !== null && row.previousSecretExpiresAt > now;
   return {
     id: row.id,
@@ -36,8 +35,8 @@ export function tenantToWire(row: TenantRow, now: number): Tenant {
     api_id: row.apiId,
     allowance: row.allowance,
     period: row.period,
-    used: row.used,
-    resets_at: iso(row.resetsAt),
+    used: quota.used,
+    resets_at: iso(quota.resetsAt),
     tier: row.tier,
     disabled: row.disabled,
     created_at: new Date(row.createdAt).toISOString(),
@@ -67,8 +66,6 @@ export class TenantStore {
         secretHash: await hashSecret(secret),
         allowance: input.allowance,
         period: input.period,
-        used: 0,
-        resetsAt: nextReset(input.period, now),
         tier: input.tier,
         disabled: false,
         createdAt: now,
@@ -95,15 +92,10 @@ export class TenantStore {
     const now = this.clock.now();
     const current = await this.get(id);
     if (!current) return null;
-    const periodChanged = changes.period !== undefined && changes.period !== current.period;
+    // A newer updated_at is what makes the tenant's ledger take the new allowance and period.
     const [row] = await this.db
       .update(tenants)
-      .set({
-        ...changes,
-        // A new period starts now: the next reset follows the new calendar.
-        ...(periodChanged && changes.period ? { resetsAt: nextReset(changes.period, now) } : {}),
-        updatedAt: now,
-      })
+      .set({ ...changes, updatedAt: Math.max(now, current.updatedAt + 1) })
       .where(eq(tenants.id, id))
       .returning();
     return row ?? null;
@@ -121,7 +113,7 @@ export class TenantStore {
         secretHash: await hashSecret(secret),
         previousSecretHash: graceSeconds > 0 ? current.secretHash : null,
         previousSecretExpiresAt: graceSeconds > 0 ? now + graceSeconds * 1000 : null,
-        updatedAt: now,
+        updatedAt: Math.max(now, current.updatedAt + 1),
       })
       .where(eq(tenants.id, id))
       .returning();

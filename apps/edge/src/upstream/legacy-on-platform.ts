@@ -1,7 +1,7 @@
 import type { Upstream, UpstreamAnswer, UpstreamCall } from "./interface";
 import { LegacyAnswer, PlatformSession } from "./legacy-session";
 import type { PlatformUpstream } from "./platform";
-import { notImplementedResponse } from "./platform-gaps";
+import { notImplementedResponse, untranslated } from "../pipeline/untranslated";
 import {
   translateCertificateBulk,
   translateCertificateSearch,
@@ -26,9 +26,16 @@ const TRANSLATIONS: readonly { method: string; pattern: RegExp; translate: Trans
   { method: "POST", pattern: /^\/v1\/search\/certificates$/, translate: translateCertificateSearch },
 ];
 
+/** The 501 of a legacy call (`path` below the API base) that no translation reads. */
+function untranslatedCall(path: string): Response {
+  const message = untranslated("this legacy request has no Platform equivalent").untranslated;
+  return notImplementedResponse(path.startsWith("/v2/") ? "v2" : "v1", message);
+}
+
 /**
- * The legacy upstream over a Platform-only one. Routes with no Platform equivalent answer 501
- * (platform-gaps.ts) without any upstream call.
+ * The legacy upstream over a Platform-only one. Routes with no Platform equivalent declare so
+ * and answer their 501 before any upstream call (pipeline/untranslated.ts); a call no
+ * translation reads (a request the routes forward as sent) answers a 501 here.
  */
 export class LegacyOnPlatformUpstream implements Upstream {
   constructor(
@@ -41,7 +48,7 @@ export class LegacyOnPlatformUpstream implements Upstream {
     const url = new URL(call.path, "http://legacy.invalid");
     const path = url.pathname;
     const route = TRANSLATIONS.find((t) => t.method === call.method && t.pattern.test(path));
-    if (!route) return { response: notImplementedResponse(path), credentialId: "platform" };
+    if (!route) return { response: untranslatedCall(path), credentialId: "platform" };
     const session = new PlatformSession(this.platform, call.signal);
     try {
       return { response: await route.translate(call, url, session), credentialId: session.credentialId };
@@ -58,6 +65,6 @@ export class LegacyOnPlatformUpstream implements Upstream {
 
   /** Export files never exist here: export jobs are one of the 501s. */
   download(): Promise<Response> {
-    return Promise.resolve(notImplementedResponse("/v1/export"));
+    return Promise.resolve(untranslatedCall("/v1/export"));
   }
 }

@@ -2,6 +2,9 @@ import { sql } from "drizzle-orm";
 import type { EdgeDb } from "../db/client";
 import { usage } from "../db/schema";
 
+/** Usage's name for a request that matched no route. */
+export const NO_ROUTE = "no_route";
+
 /** What one request did, for the hourly rollups. */
 export interface UsageEvent {
   readonly tenantId: string;

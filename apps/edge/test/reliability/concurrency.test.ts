@@ -1,9 +1,9 @@
 import { usageListSchema } from "@scangate/core";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { originFacts, seedOrigin } from "../support/origin-data";
 import { admin, buildRequest, createTenant, tenantAuth } from "../support/requests";
 import { testEdge } from "../support/test-edge";
+import { ledgerUsed } from "../support/ledger";
 
 /**
  * Many tenants at once: every charge, every upstream call and every usage rollup adds up
@@ -16,9 +16,7 @@ const ALLOWANCES = [20, 40, 60, 80, 100] as const;
 const REQUESTS_PER_TENANT = 100;
 
 async function usedOf(tenantId: string): Promise<number> {
-  const row = await env.DB.prepare("select used from tenants where id = ?")
-    .bind(tenantId)
-    .first<{ used: number }>();
+  const row = { used: await ledgerUsed(tenantId) };
   return row?.used ?? -1;
 }
 

@@ -55,7 +55,7 @@ const routes: FuzzRoute[] = [
       method: route.method,
       path: route.path,
       operation: route.operation,
-      version: route.version,
+      version: route.api,
       auth: "tenant",
       query: route.query && jsonSchemaOf(route.query),
       body: route.body && jsonSchemaOf(route.body.schema),

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { ORIGIN_CREDENTIAL, originFacts, seedOrigin } from "../support/origin-data";
 import { buildRequest, createTenant, tenantAuth } from "../support/requests";
 import { testEdge } from "../support/test-edge";
+import { ledgerUsed } from "../support/ledger";
 
 /**
  * The edge in front of a real fault-injecting upstream worker (test/fault-upstream/worker.mjs,
@@ -40,7 +41,7 @@ async function edgeBehindFaults() {
   const tenant = await createTenant({ allowance: 1000 }, edge.fetch);
   const auth = tenantAuth(tenant);
   const used = async () =>
-    (await env.DB.prepare("select used from tenants where id = ?").bind(tenant.id).first<{ used: number }>())
+    ({ used: await ledgerUsed(tenant.id) })
       ?.used;
   return {
     edge,

@@ -1,5 +1,6 @@
-import type { ApiRoute } from "../../src/api/define-route";
+import type { ApiRoute } from "../../src/pipeline/define-route";
 import { API_ROUTES } from "../../src/routes/api";
+import { PLATFORM_ROUTES } from "../../src/routes/v3";
 
 export const FINGERPRINT_A = "a".repeat(64);
 
@@ -38,6 +39,33 @@ export function concreteRoutes(): Array<{ method: ApiRoute["method"]; path: stri
                 : path.includes("/report/")
                   ? { query: "*", field: "parsed.issuer_dn" }
                   : { query: "select 1" };
+    return { method: route.method, path, body };
+  });
+}
+
+/** A concrete request for every Platform (/v3) route the edge serves, as a tenant's token sends it. */
+export function concretePlatformRoutes(): Array<{ method: ApiRoute["method"]; path: string; body?: unknown }> {
+  const fill: Record<string, string> = {
+    ":host_id": "1.1.1.1",
+    ":certificate_id": FINGERPRINT_A,
+    ":webproperty_id": "example.com:443",
+    ":organization_id": "00000000-0000-4000-8000-000000000001",
+    ":member_id": "00000000-0000-4000-8000-000000000002",
+  };
+  const bodies: Record<string, unknown> = {
+    "/v3/global/asset/host": { host_ids: ["1.1.1.1"] },
+    "/v3/global/asset/certificate": { certificate_ids: [FINGERPRINT_A] },
+    "/v3/global/asset/certificate/raw": { certificate_ids: [FINGERPRINT_A] },
+    "/v3/global/asset/webproperty": { webproperty_ids: ["example.com:443"] },
+    "/v3/global/search/query": { query: "host.services.port=22" },
+    "/v3/global/search/aggregate": { query: "host.services.port=22", field: "host.services.port" },
+    "/v3/global/search/convert": { queries: ["services.port: 22"] },
+  };
+  return PLATFORM_ROUTES.map((route) => {
+    const path = route.path
+      .replace(/:[a-z_]+(\{[^}]*\})?/g, (param) => fill[param.replace(/\{.*$/, "")] ?? "x")
+      .replace(/\/\*$/, "/global/some/operation");
+    const body = route.method === "POST" ? (bodies[path] ?? {}) : undefined;
     return { method: route.method, path, body };
   });
 }

@@ -36,7 +36,7 @@ export function testClock(): ManualClock {
 
 /**
  * The edge app with test infrastructure: a manual clock, the fault-injecting network in front
- * of the real origin, no burst limit unless asked, short credit leases, and extra vars. Each
+ * of the real origin, no burst limit and no failed-authentication limit unless asked, and extra vars. Each
  * request's background work (usage, revalidation) is awaited before its response is handed
  * back, so tests see it.
  */
@@ -58,9 +58,7 @@ export function testEdge(
     transport: upstream.transport,
     rateLimiter: options.rateLimiter ?? unlimitedRateLimiter,
     accountReads: options.accountReads ?? unlimitedRateLimiter,
-    // A busy tenant's credit lease ends 20 ms after it was taken instead of two seconds: the
-    // request that took it waits for its end (its background work) before the test sees it.
-    leaseWait: () => new Promise((resolve) => setTimeout(resolve, 20)),
+    authFailures: unlimitedRateLimiter,
     ...options.overrides,
   });
   const app = createApp(registry);

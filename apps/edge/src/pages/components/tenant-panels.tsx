@@ -1,7 +1,7 @@
 import type { TenantReport } from "../../reports/tenant-report";
 import { NEVER_RESETS_AT } from "../../tenants/periods";
 import { dateTime, formatCount, formatPercent, fromNow, isoDay } from "../display-format";
-import { ratio } from "../usage-summary";
+import { operationLabel, ratio } from "../usage-summary";
 import { Gauge } from "./gauge";
 import { Stat } from "./stat";
 import { UsageChartView } from "./usage-chart";
@@ -135,7 +135,7 @@ export function RecentErrorsCard(props: { report: TenantReport }) {
                 <tr>
                   <td class="nowrap">{isoDay(e.day)}</td>
                   <td>
-                    <code>{e.operation}</code>
+                    <code>{operationLabel(e.operation)}</code>
                   </td>
                   <td class="num" data-errors={e.errors}>
                     {formatCount(e.errors)}

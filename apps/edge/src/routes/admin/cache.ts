@@ -11,7 +11,7 @@ import {
   V1_INDEXES,
   type V1Index,
 } from "@scangate/core";
-import { defineAdminRoute } from "../../api/define-route";
+import { defineAdminRoute } from "../../pipeline/define-route";
 import type { DocumentIndex } from "../../cache/interface";
 import { component } from "../../openapi/components";
 import { type AssetKind, CERTIFICATE, CERTIFICATE_PEM, HOST, WEBPROPERTY } from "../v3/asset-kinds";

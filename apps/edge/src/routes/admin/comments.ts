@@ -1,5 +1,5 @@
 import { ApiError, adminCommentDeleteResultSchema, annotationTimestamp, renderComment } from "@scangate/core";
-import { defineAdminRoute } from "../../api/define-route";
+import { defineAdminRoute } from "../../pipeline/define-route";
 import { component } from "../../openapi/components";
 
 /** DELETE /admin/comments/:id: the administrator removes any tenant's comment. */

@@ -1,6 +1,7 @@
-import type { AdminRoute } from "../../api/define-route";
+import type { AdminRoute } from "../../pipeline/define-route";
 import { purgeCacheRoute } from "./cache";
 import { deleteCommentRoute } from "./comments";
+import { importLedgersRoute } from "./ledgers";
 import { auditListRoute, usageListRoute } from "./reports";
 import {
   createTenantRoute,
@@ -29,4 +30,5 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   deleteCommentRoute,
   auditListRoute,
   usageListRoute,
+  importLedgersRoute,
 ];

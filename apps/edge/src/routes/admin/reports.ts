@@ -6,7 +6,7 @@ import {
   type UsageRollup,
 } from "@scangate/core";
 import { and, desc, eq, gte, type SQL } from "drizzle-orm";
-import { defineAdminRoute } from "../../api/define-route";
+import { defineAdminRoute } from "../../pipeline/define-route";
 import { usage } from "../../db/schema";
 import { parseQuery } from "../../http/json-body";
 import { component } from "../../openapi/components";

@@ -12,12 +12,14 @@ import {
   tenantWithSecretSchema,
 } from "@scangate/core";
 import type { Context } from "hono";
-import { defineAdminRoute } from "../../api/define-route";
+import { balanceOf, balancesOf } from "../../ledger/balances";
+import { defineAdminRoute } from "../../pipeline/define-route";
 import type { AppEnv } from "../../app-env";
 import { parseJsonBody } from "../../http/json-body";
 import {
   ADMIN_ACTOR,
   createTenant,
+  deleteTenant,
   issuePlatformToken,
   revokePlatformTokens,
   rotateSecret,
@@ -35,6 +37,7 @@ async function existingTenant(c: Context<AppEnv>) {
 // Tenants: create (the secret is shown once), list, show, change allowance/period/tier/disabled,
 // rotate the secret (optionally keeping the old one for a grace period), delete. Every change
 // is audited and drops the tenant from this isolate's auth cache at once (others within 5 s).
+// `used` and `resets_at` are read from each tenant's ledger object.
 
 export const createTenantRoute = defineAdminRoute({
   method: "POST",
@@ -55,9 +58,16 @@ export const listTenantsRoute = defineAdminRoute({
   summary: "List tenants",
   ok: component("TenantList", tenantListSchema),
   handler: async (c) => {
-    const { tenants, clock } = c.get("services");
-    const now = clock.now();
-    return c.json({ tenants: (await tenants.list()).map((row) => tenantToWire(row, now)) });
+    const services = c.get("services");
+    const rows = await services.tenants.list();
+    const balances = await balancesOf(services, rows);
+    const now = services.clock.now();
+    return c.json({
+      tenants: rows.flatMap((row) => {
+        const quota = balances.get(row.id);
+        return quota ? [tenantToWire(row, quota, now)] : [];
+      }),
+    });
   },
 });
 
@@ -66,7 +76,11 @@ export const showTenantRoute = defineAdminRoute({
   path: "/admin/tenants/:id",
   summary: "Show a tenant",
   ok: component("Tenant", tenantSchema),
-  handler: async (c) => c.json(tenantToWire(await existingTenant(c), c.get("services").clock.now())),
+  handler: async (c) => {
+    const services = c.get("services");
+    const row = await existingTenant(c);
+    return c.json(tenantToWire(row, await balanceOf(services, row), services.clock.now()));
+  },
 });
 
 export const updateTenantRoute = defineAdminRoute({
@@ -80,7 +94,7 @@ export const updateTenantRoute = defineAdminRoute({
     const services = c.get("services");
     const after = await updateTenant(services, await existingTenant(c), body, ADMIN_ACTOR);
     if (!after) throw new ApiError("not_found", "no tenant with this id");
-    return c.json(tenantToWire(after, services.clock.now()));
+    return c.json(tenantToWire(after, await balanceOf(services, after), services.clock.now()));
   },
 });
 
@@ -109,20 +123,9 @@ export const deleteTenantRoute = defineAdminRoute({
   summary: "Delete a tenant",
   ok: component("Tenant", tenantSchema),
   handler: async (c) => {
-    const { tenants, audit, auth, clock } = c.get("services");
-    const before = await existingTenant(c);
-    const removed = await tenants.remove(before.id);
+    const removed = await deleteTenant(c.get("services"), await existingTenant(c), ADMIN_ACTOR);
     if (!removed) throw new ApiError("not_found", "no tenant with this id");
-    auth.invalidate(before.apiId);
-    const wire = tenantToWire(removed, clock.now());
-    await audit.record({
-      actor: ADMIN_ACTOR,
-      action: "tenant.delete",
-      tenantId: before.id,
-      before: wire,
-      after: null,
-    });
-    return c.json(wire);
+    return c.json(removed);
   },
 });
 

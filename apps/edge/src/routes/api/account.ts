@@ -1,25 +1,25 @@
-import { defineApiRoute } from "../../api/define-route";
+import { defineRoute } from "../../pipeline/define-route";
 import { tenantAccount } from "../../tenants/account";
 import { accountSchema } from "@scangate/core";
 import { component } from "../../openapi/components";
+import { ALWAYS_FREE } from "../../pipeline/price";
 
 /**
  * GET /api/v1/account answered by the edge: the tenant's own login, email, first and last
  * login and quota, never the upstream account's.
  */
-export const accountRoute = defineApiRoute({
+export const accountRoute = defineRoute({
   method: "GET",
   path: "/api/v1/account",
   operation: "account",
-  version: "v1",
-  cost: 0,
+  api: "v1",
+  price: ALWAYS_FREE,
   // Its own small bucket: a tenant at its burst limit can still see why it is refused.
   burst: "account_reads",
   summary: "The tenant's own account and quota",
   ok: component("Account", accountSchema),
   handler: async (c) => {
-    const { account, quota } = await tenantAccount(c.get("services"), c.get("tenant"));
-    c.set("quota", quota);
-    return c.json(account);
+    const requestAccount = c.get("account");
+    return c.json(tenantAccount(requestAccount.tenant, (await requestAccount.read()).quota, c.get("services").clock.now()));
   },
 });

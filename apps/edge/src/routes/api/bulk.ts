@@ -1,13 +1,7 @@
 import { bulkBodySchema, bulkResponseSchema } from "@scangate/core";
-import { serveBulkPerAsset } from "../../api/asset-billing";
-import { defineApiRoute } from "../../api/define-route";
-import {
-  chargedRelay,
-  chargeRequest,
-  readRequestBody,
-  refundRequest,
-  upstreamPath,
-} from "../../api/exchange";
+import { serveBulkPerAsset } from "../../pipeline/bulk-billing";
+import { defineRoute } from "../../pipeline/define-route";
+import { chargedRelay, readRequestBody, upstreamPath } from "../../pipeline/exchange";
 import type { BulkFetchDeps } from "../../cache/bulk-fetch";
 import type { BulkRequest } from "../../cache/bulk-answers";
 import { certificatesBulkCodec, mergeBulk, uniqueFingerprints } from "../../cache/bulk-merge";
@@ -21,9 +15,8 @@ import {
   lookupBulk,
   revalidateBulk,
 } from "../../cache/serve-bulk";
-import { isCharged } from "../../quota/billing";
 import type { EdgeServices } from "../../services";
-import { BULK_CERTIFICATE_CREDITS } from "../../upstream/legacy-credits";
+import { CERTIFICATE_BULK_PRICE } from "../../upstream/legacy-credits";
 import { relayedResponse, relayJson } from "../../upstream/relay";
 import { component } from "../../openapi/components";
 
@@ -105,15 +98,15 @@ function respond(
  * index, a malformed list) are forwarded for the upstream's own answer.
  *
  * A call costs 1, as a legacy query did. With a Platform-only upstream it costs what the
- * Platform bills for it: BULK_CERTIFICATE_CREDITS per certificate its calls answered, held
- * before them and settled after (api/asset-billing.ts), the cached ones by the hit rule.
+ * Platform bills for it: per certificate its calls answered, held before them and settled after
+ * (pipeline/bulk-billing.ts); what the cache answered costs nothing.
  */
-export const bulkRoute = defineApiRoute({
+export const bulkRoute = defineRoute({
   method: "POST",
   path: "/api/v1/bulk/:index",
   operation: "bulk",
-  version: "v1",
-  cost: 1,
+  api: "v1",
+  price: CERTIFICATE_BULK_PRICE,
   cache: { kind: "bulk" },
   summary: "Up to 50 certificates (cached per certificate)",
   body: component("BulkBody", bulkBodySchema),
@@ -125,9 +118,8 @@ export const bulkRoute = defineApiRoute({
     if (!request) {
       return relayedResponse(await chargedRelay(c, { method: "POST", path: upstreamPath(c), body }));
     }
-    const { hitsCharged } = services.config.cache;
+    const account = c.get("account");
     const deps = bulkFetchDeps(services, (work) => c.executionCtx.waitUntil(work));
-    const usage = c.get("usage");
     const lookup = await lookupBulk(
       deps,
       freshnessPolicy(services.config.cache),
@@ -135,11 +127,11 @@ export const bulkRoute = defineApiRoute({
       wantsRevalidation(c.req.raw.headers),
     );
     if (lookup.toRevalidate.length > 0) {
-      usage.upstreamCalls += 1;
+      account.upstreamCall();
       c.executionCtx.waitUntil(revalidateBulk(deps, lookup.toRevalidate));
     }
     if (services.config.upstreamApi === "platform") {
-      const outcome = await serveBulkPerAsset(c, deps, lookup, BULK_CERTIFICATE_CREDITS);
+      const outcome = await serveBulkPerAsset(c, deps, lookup);
       if (outcome.kind === "failed") {
         if ("error" in outcome.failure) throw outcome.failure.error;
         return relayedResponse(outcome.failure.relayed);
@@ -148,24 +140,27 @@ export const bulkRoute = defineApiRoute({
     }
 
     if (lookup.toFetch.length === 0) {
-      const outcome = bulkFromCache(lookup);
-      if (isCharged(outcome, hitsCharged)) await chargeRequest(c);
-      usage.cacheHit = true;
-      return respond(services, deps, request, outcome);
+      account.hit();
+      await account.answeredWithoutCall(1);
+      return respond(services, deps, request, bulkFromCache(lookup));
     }
 
     // Charged before the upstream is asked, so an exhausted quota never reaches it.
-    const charge = await chargeRequest(c);
+    const charge = await account.charge();
     const outcome = await fetchMissingBulk(deps, lookup);
-    if (outcome.kind !== "collapsed" && outcome.calledUpstream) usage.upstreamCalls += 1;
+    if (outcome.kind !== "collapsed" && outcome.calledUpstream) account.upstreamCall();
     if (outcome.kind === "failed") {
-      await refundRequest(c, charge);
+      await account.refund(charge);
       if ("error" in outcome.failure) throw outcome.failure.error;
       return relayedResponse(outcome.failure.relayed);
     }
-    const billed = outcome.kind === "miss" ? { kind: "miss" as const, status: 200 } : { kind: outcome.kind };
-    if (!isCharged(billed, hitsCharged)) await refundRequest(c, charge);
-    if (outcome.kind === "collapsed") usage.cacheHit = true;
+    // Paid only for an answer its own call brought: stale rows the upstream's failure let answer
+    // are free, and so is another request's call (answered without a call of its own).
+    if (outcome.kind !== "miss") await account.refund(charge);
+    if (outcome.kind === "collapsed") {
+      account.hit();
+      await account.answeredWithoutCall(1);
+    }
     return respond(services, deps, request, outcome);
   },
 });

@@ -4,12 +4,14 @@ import {
   certificateHostsResultSchema,
   v2Envelope,
 } from "@scangate/core";
-import { serveCachedDocument } from "../../api/cached-document";
-import { defineApiRoute } from "../../api/define-route";
-import { chargedRelay, upstreamPath } from "../../api/exchange";
-import { pageVariant } from "../../api/page-key";
+import { serveCachedDocument } from "../../pipeline/cached-document";
+import { defineRoute } from "../../pipeline/define-route";
+import { chargedRelay, upstreamPath } from "../../pipeline/exchange";
+import { pageVariant } from "../../pipeline/page-key";
 import { renderedError } from "../../http/errors";
 import { component } from "../../openapi/components";
+import { ONE_PER_REQUEST } from "../../pipeline/price";
+import { legacyOnly } from "../../pipeline/untranslated";
 import { relayedResponse } from "../../upstream/relay";
 
 /**
@@ -17,12 +19,15 @@ import { relayedResponse } from "../../upstream/relay";
  * cache: one row per certificate and page, for the certificate hosts TTL (hosts come and go, so
  * not the certificates' week). A malformed fingerprint or any other query is forwarded uncached.
  */
-export const certificateHostsRoute = defineApiRoute({
+export const certificateHostsRoute = defineRoute({
   method: "GET",
   path: "/api/v2/certificates/:sha256/hosts",
   operation: "certificate_hosts",
-  version: "v2",
-  cost: 1,
+  api: "v2",
+  price: legacyOnly(
+    ONE_PER_REQUEST.legacy,
+    "hosts by certificate are not translated (search /api/v2/hosts/search?q=services.certificate:{sha256})",
+  ),
   cache: { kind: "document", ttl: "per_index" },
   summary: "The hosts presenting a certificate, a page at a time (cached)",
   query: certificateHostsQuerySchema,

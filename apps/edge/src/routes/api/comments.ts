@@ -14,8 +14,9 @@ import {
 } from "@scangate/core";
 import { auditAnnotation } from "../../annotations/audit";
 import type { CommentRow } from "../../annotations/store";
-import { defineApiRoute, type ApiRoute } from "../../api/define-route";
-import type { ApiContext } from "../../api/exchange";
+import { defineRoute, type ApiRoute } from "../../pipeline/define-route";
+import { ALWAYS_FREE } from "../../pipeline/price";
+import type { ApiContext } from "../../pipeline/exchange";
 import { parseJsonBody } from "../../http/json-body";
 import { component } from "../../openapi/components";
 import { documentParam } from "./tags";
@@ -51,7 +52,7 @@ function commentRoutes(index: AnnotatedIndex): ApiRoute[] {
 
   /** Only the author changes a comment. */
   function requireAuthor(c: ApiContext, comment: CommentRow): void {
-    if (comment.authorId !== c.get("tenant").id) {
+    if (comment.authorId !== c.get("account").tenant.id) {
       throw new ApiError(
         "forbidden",
         `Comment ${comment.id} was written by another tenant; only its author may change it.`,
@@ -60,12 +61,12 @@ function commentRoutes(index: AnnotatedIndex): ApiRoute[] {
   }
 
   return [
-    defineApiRoute({
+    defineRoute({
       method: "GET",
       path: `/api/v2/${index}/:${param}/comments`,
       operation: "comments_list",
-      version: "v2",
-      cost: 0,
+      api: "v2",
+      price: ALWAYS_FREE,
       summary: `The team's comments on a ${noun}, oldest first`,
       ok: list,
       handler: async (c) => {
@@ -74,12 +75,12 @@ function commentRoutes(index: AnnotatedIndex): ApiRoute[] {
         return c.json(wrapV2(renderDocumentComments(index, document, comments)));
       },
     }),
-    defineApiRoute({
+    defineRoute({
       method: "POST",
       path: `/api/v2/${index}/:${param}/comments`,
       operation: "comment_create",
-      version: "v2",
-      cost: 0,
+      api: "v2",
+      price: ALWAYS_FREE,
       summary: `Comment on a ${noun}`,
       body: COMMENT_WRITE,
       ok: one,
@@ -88,18 +89,18 @@ function commentRoutes(index: AnnotatedIndex): ApiRoute[] {
         const body = await parseJsonBody(c, commentWriteSchema);
         const row = await c
           .get("services")
-          .annotations.addComment(index, document, c.get("tenant").id, body.contents);
+          .annotations.addComment(index, document, c.get("account").tenant.id, body.contents);
         const comment = renderComment(index, row);
         await auditAnnotation(c, "comment.create", null, comment);
         return c.json(wrapV2(comment));
       },
     }),
-    defineApiRoute({
+    defineRoute({
       method: "GET",
       path: `/api/v2/${index}/:${param}/comments/:comment_id`,
       operation: "comment_view",
-      version: "v2",
-      cost: 0,
+      api: "v2",
+      price: ALWAYS_FREE,
       summary: `One comment on a ${noun}`,
       ok: one,
       handler: async (c) => {
@@ -107,12 +108,12 @@ function commentRoutes(index: AnnotatedIndex): ApiRoute[] {
         return c.json(wrapV2(renderComment(index, comment)));
       },
     }),
-    defineApiRoute({
+    defineRoute({
       method: "PUT",
       path: `/api/v2/${index}/:${param}/comments/:comment_id`,
       operation: "comment_update",
-      version: "v2",
-      cost: 0,
+      api: "v2",
+      price: ALWAYS_FREE,
       summary: `Edit your comment on a ${noun} (403 for another tenant's)`,
       body: COMMENT_WRITE,
       ok: one,
@@ -127,12 +128,12 @@ function commentRoutes(index: AnnotatedIndex): ApiRoute[] {
         return c.json(wrapV2(comment));
       },
     }),
-    defineApiRoute({
+    defineRoute({
       method: "DELETE",
       path: `/api/v2/${index}/:${param}/comments/:comment_id`,
       operation: "comment_delete",
-      version: "v2",
-      cost: 0,
+      api: "v2",
+      price: ALWAYS_FREE,
       summary: `Delete your comment on a ${noun} (403 for another tenant's); answers the comments left`,
       ok: list,
       handler: async (c) => {

@@ -1,49 +1,56 @@
-import { defineApiRoute } from "../../api/define-route";
-import { forwardFile, forwardRebasingLinks } from "../../api/forward";
+import { defineRoute } from "../../pipeline/define-route";
+import { FREE } from "../../pipeline/price";
+import { legacyOnly } from "../../pipeline/untranslated";
+import { forwardFile, forwardRebasingLinks } from "../../pipeline/forward";
 import { rawResultDetailsSchema, rawSeriesDetailsSchema, rawSeriesListSchema } from "@scangate/core";
 import { component } from "../../openapi/components";
 
 // Raw data: free. Answers' links to the upstream are re-rooted at the edge (rebaseUpstreamLinks).
 
-export const rawSeriesListRoute = defineApiRoute({
+const RAW_DATA_PRICE = legacyOnly(
+  FREE,
+  "raw data series and files have no Platform equivalent (use the documents: /api/v2/hosts/{ip}, /api/v1/view/certificates/{sha256})",
+);
+
+export const rawSeriesListRoute = defineRoute({
   method: "GET",
   path: "/api/v1/data",
   operation: "data",
-  version: "v1",
-  cost: 0,
+  api: "v1",
+  price: RAW_DATA_PRICE,
   summary: "Raw-data series",
   ok: component("RawSeriesList", rawSeriesListSchema),
   handler: forwardRebasingLinks,
 });
 
-export const rawSeriesRoute = defineApiRoute({
+export const rawSeriesRoute = defineRoute({
   method: "GET",
   path: "/api/v1/data/:series",
   operation: "data",
-  version: "v1",
-  cost: 0,
+  api: "v1",
+  price: RAW_DATA_PRICE,
   summary: "Scans of a raw-data series",
   ok: component("RawSeriesDetails", rawSeriesDetailsSchema),
   handler: forwardRebasingLinks,
 });
 
-export const rawResultRoute = defineApiRoute({
+export const rawResultRoute = defineRoute({
   method: "GET",
   path: "/api/v1/data/:series/:result",
   operation: "data",
-  version: "v1",
-  cost: 0,
+  api: "v1",
+  price: RAW_DATA_PRICE,
   summary: "Files of one raw-data scan",
   ok: component("RawResultDetails", rawResultDetailsSchema),
   handler: forwardRebasingLinks,
 });
 
-export const rawFileRoute = defineApiRoute({
+export const rawFileRoute = defineRoute({
   method: "GET",
   path: "/api/v1/data/:series/:result/files/:label",
   operation: "data_download",
-  version: "v1",
-  cost: 0,
+  api: "v1",
+  price: RAW_DATA_PRICE,
   summary: "Download one raw-data file (where the upstream serves it under /api)",
   ok: "file",
   handler: forwardFile,

@@ -4,12 +4,14 @@ import {
   hostViewParamsSchema,
   v2Envelope,
 } from "@scangate/core";
-import { serveCachedDocument } from "../../api/cached-document";
-import { defineApiRoute } from "../../api/define-route";
-import { chargedRelay, upstreamPath } from "../../api/exchange";
-import { pageVariant } from "../../api/page-key";
+import { serveCachedDocument } from "../../pipeline/cached-document";
+import { defineRoute } from "../../pipeline/define-route";
+import { chargedRelay, upstreamPath } from "../../pipeline/exchange";
+import { pageVariant } from "../../pipeline/page-key";
 import { renderedError } from "../../http/errors";
 import { component } from "../../openapi/components";
+import { ONE_PER_REQUEST } from "../../pipeline/price";
+import { legacyOnly } from "../../pipeline/untranslated";
 import { relayedResponse } from "../../upstream/relay";
 
 /**
@@ -17,12 +19,15 @@ import { relayedResponse } from "../../upstream/relay";
  * and page (`per_page`, `cursor`), kept for the host names TTL. A bad IP or any other query is
  * forwarded uncached for the upstream's own answer; unknown hosts are not cached.
  */
-export const hostNamesRoute = defineApiRoute({
+export const hostNamesRoute = defineRoute({
   method: "GET",
   path: "/api/v2/hosts/:ip/names",
   operation: "host_names",
-  version: "v2",
-  cost: 1,
+  api: "v2",
+  price: legacyOnly(
+    ONE_PER_REQUEST.legacy,
+    "a host's names have no Platform equivalent (the names are on its certificates: /api/v2/hosts/{ip} and /api/v1/view/certificates/{sha256})",
+  ),
   cache: { kind: "document", ttl: "per_index" },
   summary: "The names a host answers for, a page at a time (cached)",
   query: hostNamesQuerySchema,

@@ -5,27 +5,27 @@ import {
   parseRfc3339Nanos,
   v2Envelope,
 } from "@scangate/core";
-import { serveCachedDocument } from "../../api/cached-document";
-import { defineApiRoute } from "../../api/define-route";
-import { chargedRelay, upstreamPath } from "../../api/exchange";
+import { serveCachedDocument } from "../../pipeline/cached-document";
+import { defineRoute } from "../../pipeline/define-route";
+import { chargedRelay, upstreamPath } from "../../pipeline/exchange";
 import { renderedError } from "../../http/errors";
-import { HOST_VIEW_CREDITS } from "../../upstream/legacy-credits";
 import { relayedResponse } from "../../upstream/relay";
 import { component } from "../../openapi/components";
+import { HOST_VIEW_PRICE } from "../../upstream/legacy-credits";
 
 /**
  * GET /api/v2/hosts/{ip}[?at_time=...] through the shared cache. A host at a past point in time
  * never changes, so that row never expires; equal instants spelled differently share a row.
  * Anything the cache key cannot describe (a bad ip or time, other parameters) is forwarded as is.
  */
-export const hostViewRoute = defineApiRoute({
+export const hostViewRoute = defineRoute({
   method: "GET",
   // Any segment: `aggregate` and `search` are registered first and answer their own paths, and
   // an ip the upstream refuses (`not-an-ip`) gets the upstream's own 422, as at the origin.
   path: "/api/v2/hosts/:ip",
   operation: "host_view",
-  version: "v2",
-  cost: 1,
+  api: "v2",
+  price: HOST_VIEW_PRICE,
   cache: { kind: "document", ttl: "hosts" },
   summary: "One host, optionally at a point in time (cached)",
   query: hostViewQuerySchema,
@@ -45,8 +45,6 @@ export const hostViewRoute = defineApiRoute({
     const services = c.get("services");
     const pastInstant = atTime !== null && atTime.ms <= services.clock.now();
     return serveCachedDocument(c, {
-      // With a Platform-only upstream a cached host saves the credit its Platform lookup costs.
-      ...(services.config.upstreamApi === "platform" ? { savedCredits: HOST_VIEW_CREDITS } : {}),
       key: { index: "hosts", id: ip.data.ip.toLowerCase(), atTime: atTime?.nanos ?? "" },
       path: upstreamPath(c),
       ttlSeconds: pastInstant ? null : services.config.cache.ttlSeconds.hosts,

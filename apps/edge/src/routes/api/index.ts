@@ -1,4 +1,4 @@
-import type { ApiRoute } from "../../api/define-route";
+import type { ApiRoute } from "../../pipeline/define-route";
 import { accountRoute } from "./account";
 import { certificateCommentRoutes, hostCommentRoutes } from "./comments";
 import { bulkRoute } from "./bulk";
@@ -18,7 +18,7 @@ import {
 } from "./jobs";
 import { hostsMetadataRoute } from "./metadata";
 import { seriesDetailsRoute, seriesListRoute } from "./query-definitions";
-import { reportRoute, searchRoute } from "./search";
+import { certificateSearchRoute, reportRoute, searchRoute } from "./search";
 import {
   certificateTagRoutes,
   hostTagRoutes,
@@ -30,15 +30,16 @@ import {
   tagUpdateRoute,
   tagViewRoute,
 } from "./tags";
-import { viewRoute } from "./view";
+import { certificateViewRoute, viewRoute } from "./view";
 
 /**
- * Every route the edge serves under /api, in the order the app registers them. The cost
- * table, /openapi.json, the dashboards' cached operations and the tests' route list all derive
- * from this list (api/catalog.ts).
+ * Every route the edge serves under /api, in the order the app registers them (a fixed path
+ * before the parameter route it narrows). The price table, /openapi.json, the dashboards'
+ * cached operations and the tests' route list all derive from this list (pipeline/catalog.ts).
  */
 export const API_ROUTES: readonly ApiRoute[] = [
   accountRoute,
+  certificateViewRoute,
   viewRoute,
   bulkRoute,
   queryStartRoute,
@@ -53,6 +54,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   rawSeriesRoute,
   rawResultRoute,
   rawFileRoute,
+  certificateSearchRoute,
   searchRoute,
   reportRoute,
   hostsAggregateRoute,

@@ -7,12 +7,24 @@ import {
   queryResultsPageSchema,
 } from "@scangate/core";
 import { describeSqlError, parseQuery } from "@scangate/sql";
-import { defineApiRoute } from "../../api/define-route";
-import { type ApiContext, chargedRelay, readRequestBody, upstreamPath } from "../../api/exchange";
+import { defineRoute } from "../../pipeline/define-route";
+import { type ApiContext, chargedRelay, readRequestBody, upstreamPath } from "../../pipeline/exchange";
 import type { JobKind } from "../../jobs/store";
 import { relayFile } from "../../upstream/file";
 import { isSuccess, relayedResponse } from "../../upstream/relay";
 import { component } from "../../openapi/components";
+import { FREE, ONE_PER_REQUEST, type RoutePrice } from "../../pipeline/price";
+import { legacyOnly } from "../../pipeline/untranslated";
+
+const QUERY_JOBS =
+  "SQL query jobs have no Platform equivalent (use POST /api/v1/search or /api/v2/hosts/search, or the Platform's /v3/global/search/query)";
+const EXPORT_JOBS =
+  "export jobs have no Platform equivalent (page through /api/v2/hosts/search or POST /api/v1/search instead)";
+
+const queryStartPrice: RoutePrice = legacyOnly(ONE_PER_REQUEST.legacy, QUERY_JOBS);
+const queryReadPrice: RoutePrice = legacyOnly(FREE, QUERY_JOBS);
+const exportStartPrice: RoutePrice = legacyOnly(ONE_PER_REQUEST.legacy, EXPORT_JOBS);
+const exportReadPrice: RoutePrice = legacyOnly(FREE, EXPORT_JOBS);
 
 /**
  * The job's SQL, checked by the same parser and text bounds the origin applies, so a query
@@ -31,21 +43,24 @@ function checkJobSql(body: Uint8Array | undefined): void {
   if (!parsed.ok) throw new ApiError("invalid_query", undefined, { detail: describeSqlError(parsed.error) });
 }
 
-/** Start a job upstream and remember that this tenant owns it (and which upstream account ran it). */
+/**
+ * Start a job upstream and remember that this tenant owns it (and which upstream account ran it).
+ * A submit whose answer never came keeps its charge: the job may be queued upstream all the same.
+ */
 async function startJob(c: ApiContext, kind: JobKind): Promise<Response> {
   const body = await readRequestBody(c);
   checkJobSql(body);
-  const relayed = await chargedRelay(c, { method: "POST", path: upstreamPath(c), body });
+  const relayed = await chargedRelay(c, { method: "POST", path: upstreamPath(c), body }, { keepOnTimeout: true });
   const jobId = (relayed.json as { job_id?: unknown } | null)?.job_id;
   if (isSuccess(relayed.status) && typeof jobId === "string") {
-    await c.get("services").jobs.record(kind, jobId, c.get("tenant").id, relayed.credentialId);
+    await c.get("services").jobs.record(kind, jobId, c.get("account").tenant.id, relayed.credentialId);
   }
   return relayedResponse(relayed);
 }
 
 /** The caller's job, or a 404 exactly like an unknown job's. */
 async function ownedJob(c: ApiContext, kind: JobKind) {
-  const job = await c.get("services").jobs.owned(kind, c.req.param("job_id") ?? "", c.get("tenant").id);
+  const job = await c.get("services").jobs.owned(kind, c.req.param("job_id") ?? "", c.get("account").tenant.id);
   if (!job) throw new ApiError("not_found");
   return job;
 }
@@ -68,58 +83,58 @@ function downloadPaths(json: unknown): string[] | null {
 // another tenant's job are 404. Export `download_paths` point at the edge, where only the
 // owner can fetch them; the edge fetches the upstream's file with the job's upstream account.
 
-export const queryStartRoute = defineApiRoute({
+export const queryStartRoute = defineRoute({
   method: "POST",
   path: "/api/v1/query",
   operation: "query_start",
-  version: "v1",
-  cost: 1,
+  api: "v1",
+  price: queryStartPrice,
   summary: "Start a query job",
   body: component("QueryJobStartBody", queryJobStartBodySchema),
   ok: component("QueryJob", queryJobSchema),
   handler: (c) => startJob(c, "query"),
 });
 
-export const queryStatusRoute = defineApiRoute({
+export const queryStatusRoute = defineRoute({
   method: "GET",
   path: "/api/v1/query/:job_id",
   operation: "query_status",
-  version: "v1",
-  cost: 0,
+  api: "v1",
+  price: queryReadPrice,
   summary: "Status of a query job (its owner only)",
   ok: component("QueryJob", queryJobSchema),
   handler: async (c) => relayedResponse(await readOwnedJob(c, "query")),
 });
 
-export const queryResultsRoute = defineApiRoute({
+export const queryResultsRoute = defineRoute({
   method: "GET",
   path: "/api/v1/query/:job_id/:page",
   operation: "query_results",
-  version: "v1",
-  cost: 0,
+  api: "v1",
+  price: queryReadPrice,
   summary: "A page of a query job's results (its owner only)",
   ok: component("QueryResultsPage", queryResultsPageSchema),
   handler: async (c) => relayedResponse(await readOwnedJob(c, "query")),
 });
 
-export const exportStartRoute = defineApiRoute({
+export const exportStartRoute = defineRoute({
   method: "POST",
   path: "/api/v1/export",
   operation: "export_start",
-  version: "v1",
-  cost: 1,
+  api: "v1",
+  price: exportStartPrice,
   summary: "Start an export job",
   body: component("ExportStartBody", exportStartBodySchema),
   ok: component("ExportJob", exportJobSchema),
   handler: (c) => startJob(c, "export"),
 });
 
-export const exportStatusRoute = defineApiRoute({
+export const exportStatusRoute = defineRoute({
   method: "GET",
   path: "/api/v1/export/:job_id",
   operation: "export_status",
-  version: "v1",
-  cost: 0,
+  api: "v1",
+  price: exportReadPrice,
   summary: "Status of an export job; download_paths point at the edge (its owner only)",
   ok: component("ExportJob", exportJobSchema),
   handler: async (c) => {
@@ -135,12 +150,12 @@ export const exportStatusRoute = defineApiRoute({
   },
 });
 
-export const exportDownloadRoute = defineApiRoute({
+export const exportDownloadRoute = defineRoute({
   method: "GET",
   path: "/api/v1/export/:job_id/files/:file{[0-9]+}",
   operation: "export_download",
-  version: "v1",
-  cost: 0,
+  api: "v1",
+  price: exportReadPrice,
   summary: "Download one file of an export job (edge route, its owner only)",
   ok: "file",
   handler: async (c) => {
@@ -150,7 +165,7 @@ export const exportDownloadRoute = defineApiRoute({
     const url = downloadPaths(status.json)?.[Number(c.req.param("file")) - 1];
     if (!url) throw new ApiError("not_found");
     const services = c.get("services");
-    c.get("usage").upstreamCalls += 1;
+    c.get("account").upstreamCall();
     return relayFile(services.config.upstreamTimeoutMs, (signal) =>
       services.upstream.download(url, status.credentialId, signal),
     );

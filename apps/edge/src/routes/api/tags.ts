@@ -18,8 +18,9 @@ import {
 } from "@scangate/core";
 import { auditAnnotation } from "../../annotations/audit";
 import type { TagRow } from "../../annotations/store";
-import { defineApiRoute, type ApiRoute } from "../../api/define-route";
-import type { ApiContext } from "../../api/exchange";
+import { defineRoute, type ApiRoute } from "../../pipeline/define-route";
+import { ALWAYS_FREE } from "../../pipeline/price";
+import type { ApiContext } from "../../pipeline/exchange";
 import { parseJsonBody } from "../../http/json-body";
 import { component } from "../../openapi/components";
 
@@ -39,12 +40,12 @@ function duplicateName(name: string): ApiError {
   return new ApiError("conflict", `A tag named ${JSON.stringify(name)} already exists.`);
 }
 
-export const tagsListRoute = defineApiRoute({
+export const tagsListRoute = defineRoute({
   method: "GET",
   path: "/api/v2/tags",
   operation: "tags_list",
-  version: "v2",
-  cost: 0,
+  api: "v2",
+  price: ALWAYS_FREE,
   summary: "The team's tags (kept at the edge)",
   ok: component("TagsListResponse", v2Envelope(tagsListResultSchema)),
   handler: async (c) => {
@@ -53,12 +54,12 @@ export const tagsListRoute = defineApiRoute({
   },
 });
 
-export const tagCreateRoute = defineApiRoute({
+export const tagCreateRoute = defineRoute({
   method: "POST",
   path: "/api/v2/tags",
   operation: "tag_create",
-  version: "v2",
-  cost: 0,
+  api: "v2",
+  price: ALWAYS_FREE,
   summary: "Create a team tag (409 when the name is taken, ignoring case)",
   body: TAG_WRITE,
   ok: TAG,
@@ -68,7 +69,7 @@ export const tagCreateRoute = defineApiRoute({
       .get("services")
       .annotations.createTag(
         { name: body.name, color: body.metadata?.color?.toLowerCase() },
-        c.get("tenant").id,
+        c.get("account").tenant.id,
       );
     if (!created.ok) throw duplicateName(body.name);
     const tag = renderTag(created.tag);
@@ -77,23 +78,23 @@ export const tagCreateRoute = defineApiRoute({
   },
 });
 
-export const tagViewRoute = defineApiRoute({
+export const tagViewRoute = defineRoute({
   method: "GET",
   path: "/api/v2/tags/:id",
   operation: "tag_view",
-  version: "v2",
-  cost: 0,
+  api: "v2",
+  price: ALWAYS_FREE,
   summary: "One team tag",
   ok: TAG,
   handler: async (c) => c.json(wrapV2(renderTag(await existingTag(c, c.req.param("id") ?? "")))),
 });
 
-export const tagUpdateRoute = defineApiRoute({
+export const tagUpdateRoute = defineRoute({
   method: "PUT",
   path: "/api/v2/tags/:id",
   operation: "tag_update",
-  version: "v2",
-  cost: 0,
+  api: "v2",
+  price: ALWAYS_FREE,
   summary: "Rename or recolor a team tag (without metadata the color is kept)",
   body: TAG_WRITE,
   ok: TAG,
@@ -110,12 +111,12 @@ export const tagUpdateRoute = defineApiRoute({
   },
 });
 
-export const tagDeleteRoute = defineApiRoute({
+export const tagDeleteRoute = defineRoute({
   method: "DELETE",
   path: "/api/v2/tags/:id",
   operation: "tag_delete",
-  version: "v2",
-  cost: 0,
+  api: "v2",
+  price: ALWAYS_FREE,
   summary: "Delete a team tag (and take it off every document)",
   ok: "empty",
   handler: async (c) => {
@@ -130,12 +131,12 @@ export const tagDeleteRoute = defineApiRoute({
 
 function taggedDocumentsRoute(index: AnnotatedIndex): ApiRoute {
   const hosts = index === "hosts";
-  return defineApiRoute({
+  return defineRoute({
     method: "GET",
     path: `/api/v2/tags/:id/${index}`,
     operation: hosts ? "tag_hosts" : "tag_certificates",
-    version: "v2",
-    cost: 0,
+    api: "v2",
+    price: ALWAYS_FREE,
     summary: hosts ? "The hosts carrying a tag" : "The certificates carrying a tag",
     ok: hosts
       ? component("TagHostsResponse", v2Envelope(tagHostsResultSchema))
@@ -162,12 +163,12 @@ function documentTagRoutes(index: AnnotatedIndex): ApiRoute[] {
   const noun = index === "hosts" ? "host" : "certificate";
   const documentOf = (c: ApiContext) => annotatedDocumentId(index, c.req.param(param) ?? "");
   return [
-    defineApiRoute({
+    defineRoute({
       method: "GET",
       path: `/api/v2/${index}/:${param}/tags`,
       operation: "document_tags",
-      version: "v2",
-      cost: 0,
+      api: "v2",
+      price: ALWAYS_FREE,
       summary: `The team's tags on a ${noun}`,
       ok:
         index === "hosts"
@@ -179,12 +180,12 @@ function documentTagRoutes(index: AnnotatedIndex): ApiRoute[] {
         return c.json(wrapV2(renderDocumentTags(index, document, tags)));
       },
     }),
-    defineApiRoute({
+    defineRoute({
       method: "PUT",
       path: `/api/v2/${index}/:${param}/tags/:tag_id`,
       operation: "document_tag_add",
-      version: "v2",
-      cost: 0,
+      api: "v2",
+      price: ALWAYS_FREE,
       summary: `Put a team tag on a ${noun} (again: no change)`,
       ok: "empty",
       handler: async (c) => {
@@ -192,17 +193,17 @@ function documentTagRoutes(index: AnnotatedIndex): ApiRoute[] {
         const tag = await existingTag(c, c.req.param("tag_id") ?? "");
         const attached = await c
           .get("services")
-          .annotations.attach(tag.id, index, document, c.get("tenant").id);
+          .annotations.attach(tag.id, index, document, c.get("account").tenant.id);
         if (attached) await auditAnnotation(c, "tag.attach", null, { tag_id: tag.id, index, document });
         return c.body(null, 204);
       },
     }),
-    defineApiRoute({
+    defineRoute({
       method: "DELETE",
       path: `/api/v2/${index}/:${param}/tags/:tag_id`,
       operation: "document_tag_remove",
-      version: "v2",
-      cost: 0,
+      api: "v2",
+      price: ALWAYS_FREE,
       summary: `Take a team tag off a ${noun} (404 when it is not on it)`,
       ok: "empty",
       handler: async (c) => {

@@ -7,16 +7,18 @@ import {
   websiteDocumentSchema,
 } from "@scangate/core";
 import { requestTarget } from "@scangate/core/http";
-import { serveCachedDocument } from "../../api/cached-document";
-import { defineApiRoute } from "../../api/define-route";
-import { chargedRelay, upstreamPath } from "../../api/exchange";
+import { z } from "zod";
 import { UNKNOWN_CERTIFICATE_ENTRY } from "../../cache/bulk-merge";
 import { BoundedMemo } from "../../http/bounded-memo";
 import { renderedError } from "../../http/errors";
-import { CERTIFICATE_VIEW_CREDITS } from "../../upstream/legacy-credits";
-import { relayedResponse } from "../../upstream/relay";
-import { z } from "zod";
 import { component } from "../../openapi/components";
+import { serveCachedDocument } from "../../pipeline/cached-document";
+import { type ApiContext, defineRoute } from "../../pipeline/define-route";
+import { chargedRelay, upstreamPath } from "../../pipeline/exchange";
+import { ONE_PER_REQUEST } from "../../pipeline/price";
+import { legacyOnly } from "../../pipeline/untranslated";
+import { CERTIFICATE_VIEW_PRICE } from "../../upstream/legacy-credits";
+import { relayedResponse } from "../../upstream/relay";
 
 /**
  * The view's parameters by path, parsed once while remembered: a team's clients ask for the same
@@ -25,45 +27,63 @@ import { component } from "../../openapi/components";
  */
 const parsedPaths = new BoundedMemo<ReturnType<typeof viewParamsSchema.safeParse>>(1024, 256);
 
+const VIEW_DOCUMENT = component(
+  "V1Document",
+  z.union([ipv4DocumentSchema, websiteDocumentSchema, certificateDocumentSchema]),
+);
+
 /**
- * GET /api/v1/view/:index/:id through the shared cache. A certificate row is the same one bulk
- * reads and writes. Ids that do not fit their index, or extra query parameters, are forwarded
- * uncached so the upstream gives its own answer. A view costs 1; a certificate's costs
- * CERTIFICATE_VIEW_CREDITS with a Platform-only upstream (upstream/legacy-credits.ts).
+ * One document through the shared cache. A certificate row is the same one bulk reads and
+ * writes. Ids that do not fit their index, or extra query parameters, are forwarded uncached
+ * so the upstream gives its own answer.
  */
-export const viewRoute = defineApiRoute({
+async function serveView(c: ApiContext, index: string): Promise<Response> {
+  const params =
+    parsedPaths.get(c.req.path) ??
+    parsedPaths.remember(c.req.path, viewParamsSchema.safeParse({ index, id: c.req.param("id") }));
+  if (!params.success || requestTarget(c.req.url).search !== "") {
+    return relayedResponse(await chargedRelay(c, { method: "GET", path: upstreamPath(c) }));
+  }
+  const { index: parsedIndex, id } = params.data;
+  return serveCachedDocument(c, {
+    key: { index: parsedIndex, id: normalizeDocumentId(parsedIndex, id), atTime: "" },
+    path: upstreamPath(c),
+    ttlSeconds: c.get("services").config.cache.ttlSeconds[parsedIndex],
+    negativeBody: JSON.stringify(
+      parsedIndex === "certificates" ? UNKNOWN_CERTIFICATE_ENTRY : renderErrorBody("not_found", "v1"),
+    ),
+    negativeResponse: (ctx) => renderedError(ctx, "not_found", "v1"),
+  });
+}
+
+/**
+ * GET /api/v1/view/certificates/:id through the shared cache. With a Platform-only upstream a
+ * certificate is its asset and its PEM, two Platform calls (upstream/legacy-credits.ts).
+ */
+export const certificateViewRoute = defineRoute({
+  method: "GET",
+  path: "/api/v1/view/certificates/:id",
+  operation: "view",
+  api: "v1",
+  price: CERTIFICATE_VIEW_PRICE,
+  cache: { kind: "document", ttl: "per_index" },
+  summary: "One certificate (cached)",
+  ok: VIEW_DOCUMENT,
+  handler: (c) => serveView(c, "certificates"),
+});
+
+/** GET /api/v1/view/:index/:id (ipv4, websites) through the shared cache. */
+export const viewRoute = defineRoute({
   method: "GET",
   path: "/api/v1/view/:index/:id",
   operation: "view",
-  version: "v1",
-  cost: 1,
+  api: "v1",
+  price: legacyOnly(
+    ONE_PER_REQUEST.legacy,
+    "only the certificates index is translated (use /api/v2/hosts/{ip} and /api/v2/hosts/search for hosts, the Platform's web properties for websites)",
+  ),
   cache: { kind: "document", ttl: "per_index" },
   summary: "One document (cached)",
-  ok: component(
-    "V1Document",
-    z.union([ipv4DocumentSchema, websiteDocumentSchema, certificateDocumentSchema]),
-  ),
-  handler: async (c) => {
-    const params =
-      parsedPaths.get(c.req.path) ??
-      parsedPaths.remember(c.req.path, viewParamsSchema.safeParse(c.req.param()));
-    if (!params.success || requestTarget(c.req.url).search !== "") {
-      return relayedResponse(await chargedRelay(c, { method: "GET", path: upstreamPath(c) }));
-    }
-    const { index, id } = params.data;
-    // With a Platform-only upstream a certificate costs what its two Platform calls cost.
-    const platformCertificate =
-      index === "certificates" && c.get("services").config.upstreamApi === "platform";
-    if (platformCertificate) c.set("cost", CERTIFICATE_VIEW_CREDITS);
-    return serveCachedDocument(c, {
-      ...(platformCertificate ? { savedCredits: CERTIFICATE_VIEW_CREDITS } : {}),
-      key: { index, id: normalizeDocumentId(index, id), atTime: "" },
-      path: upstreamPath(c),
-      ttlSeconds: c.get("services").config.cache.ttlSeconds[index],
-      negativeBody: JSON.stringify(
-        index === "certificates" ? UNKNOWN_CERTIFICATE_ENTRY : renderErrorBody("not_found", "v1"),
-      ),
-      negativeResponse: (ctx) => renderedError(ctx, "not_found", "v1"),
-    });
-  },
+  ok: VIEW_DOCUMENT,
+  handler: (c) => serveView(c, c.req.param("index") ?? ""),
 });

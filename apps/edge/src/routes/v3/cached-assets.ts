@@ -1,15 +1,26 @@
-import { CREDIT_COSTS, parseRfc3339Nanos, V3_PROBLEM_MEDIA_TYPE } from "@scangate/core";
+import {
+  CREDIT_COSTS,
+  parseRfc3339Nanos,
+  v3AtTimeQuerySchema,
+  v3CertificateAssetSchema,
+  v3Envelope,
+  v3HostAssetSchema,
+  V3_PROBLEM_MEDIA_TYPE,
+  v3WebpropertyAssetSchema,
+} from "@scangate/core";
 import { requestTarget } from "@scangate/core/http";
-import { serveCachedDocument } from "../../api/cached-document";
-import type { ApiContext } from "../../api/exchange";
+import type { z } from "zod";
 import type { CachedDocument } from "../../cache/interface";
+import { component } from "../../openapi/components";
+import { serveCachedDocument } from "../../pipeline/cached-document";
+import { type ApiContext, type ApiRoute, defineRoute } from "../../pipeline/define-route";
+import { inBothModes } from "../../pipeline/price";
 import type { EdgeServices } from "../../services";
 import { type PlatformRelayed, type PlatformUpstream, relayPlatform } from "../../upstream/platform";
 import type { Relayed } from "../../upstream/relay";
 import { type AssetKind, CERTIFICATE, CERTIFICATE_PEM, HOST, WEBPROPERTY } from "./asset-kinds";
 import { resultOf } from "./bulk-codec";
-import { definePlatformRoute, type PlatformRoute } from "./define";
-import { platformForwardRoute } from "./passthrough";
+import { forwardPlatform } from "./passthrough";
 
 // Single Platform lookups through the shared document cache (api/cached-document.ts), as the
 // legacy views are: a host (now or at `at_time`), a certificate and its PEM form, a web property.
@@ -91,11 +102,11 @@ async function serveAsset(c: ApiContext, kind: AssetKind, platform: PlatformUpst
   const key = kind.key(id);
   const { pathname, search } = requestTarget(c.req.url);
   const at = requestedInstant(kind, new URLSearchParams(search));
-  if (key === null || at === undefined) return platformForwardRoute.handler(c);
+  if (key === null || at === undefined) return forwardPlatform()(c);
   return serveCachedDocument(c, {
     key: { index: kind.index, id: key, atTime: at?.nanos ?? "" },
     // As the pass-through asks: the caller's query as sent, its organization_id replaced upstream.
-    path: pathname.replace(/\/{2,}/g, "/") + search,
+    path: pathname + search,
     ttlSeconds: assetTtlSeconds(services, kind, at?.ms ?? null),
     negativeBody: null,
     toRow: (relayed) => rowOf(kind, relayed),
@@ -110,21 +121,29 @@ async function serveAsset(c: ApiContext, kind: AssetKind, platform: PlatformUpst
           services.config.upstreamTimeoutMs,
         ),
       ),
-    savedCredits: CREDIT_COSTS[kind.operation].credits,
   });
 }
 
-function cachedAssetRoute(kind: AssetKind, path: string, param: string, summary: string): PlatformRoute {
-  return definePlatformRoute({
-    methods: ["GET"],
+function cachedAssetRoute(
+  kind: AssetKind,
+  path: string,
+  param: string,
+  summary: string,
+  shape: { query?: z.ZodObject; ok: ReturnType<typeof component> | "file" },
+): ApiRoute {
+  return defineRoute({
+    method: "GET",
     path,
     operation: kind.operation,
-    cost: CREDIT_COSTS[kind.operation].credits,
+    api: "v3",
+    price: inBothModes({ credits: CREDIT_COSTS[kind.operation].credits, per: "request" }),
+    cache: { kind: "document", ttl: kind === HOST ? "hosts" : "per_index" },
     summary,
+    ...shape,
     handler: async (c) => {
       const { platform } = c.get("services");
-      // Without a Platform upstream the pass-through gives its 503.
-      if (!platform) return platformForwardRoute.handler(c);
+      // Without a Platform upstream the forwarder gives its 503.
+      if (!platform) return forwardPlatform()(c);
       return serveAsset(c, kind, platform, c.req.param(param) ?? "");
     },
   });
@@ -135,6 +154,7 @@ export const cachedHostRoute = cachedAssetRoute(
   "/v3/global/asset/host/:host_id",
   "host_id",
   "One host, now or at `at_time` (cached; a past point in time never expires)",
+  { query: v3AtTimeQuerySchema, ok: component("V3HostResponse", v3Envelope(v3HostAssetSchema)) },
 );
 
 export const cachedCertificateRoute = cachedAssetRoute(
@@ -142,6 +162,7 @@ export const cachedCertificateRoute = cachedAssetRoute(
   "/v3/global/asset/certificate/:certificate_id",
   "certificate_id",
   "One certificate by SHA-256 fingerprint (cached)",
+  { ok: component("V3CertificateResponse", v3Envelope(v3CertificateAssetSchema)) },
 );
 
 export const cachedCertificatePemRoute = cachedAssetRoute(
@@ -149,6 +170,7 @@ export const cachedCertificatePemRoute = cachedAssetRoute(
   "/v3/global/asset/certificate/:certificate_id/raw",
   "certificate_id",
   "One certificate as PEM (cached)",
+  { ok: "file" },
 );
 
 export const cachedWebpropertyRoute = cachedAssetRoute(
@@ -156,4 +178,5 @@ export const cachedWebpropertyRoute = cachedAssetRoute(
   "/v3/global/asset/webproperty/:webproperty_id",
   "webproperty_id",
   "One web property (`hostname:port`), now or at `at_time` (cached)",
+  { query: v3AtTimeQuerySchema, ok: component("V3WebpropertyResponse", v3Envelope(v3WebpropertyAssetSchema)) },
 );

@@ -1,13 +1,21 @@
 import {
   CREDIT_COSTS,
   parseRfc3339Nanos,
+  v3CertificateAssetSchema,
   v3CertificateListInputSchema,
+  v3Envelope,
+  v3HostAssetSchema,
   v3HostListInputSchema,
+  v3WebpropertyAssetSchema,
   v3WebpropertyListInputSchema,
 } from "@scangate/core";
 import { requestTarget } from "@scangate/core/http";
-import { serveBulkPerAsset } from "../../api/asset-billing";
-import { type ApiContext, readRequestBody } from "../../api/exchange";
+import { z } from "zod";
+import { component } from "../../openapi/components";
+import { serveBulkPerAsset } from "../../pipeline/bulk-billing";
+import { type ApiContext, type ApiRoute, defineRoute } from "../../pipeline/define-route";
+import { readRequestBody } from "../../pipeline/exchange";
+import { inBothModes } from "../../pipeline/price";
 import type { BulkFetchDeps } from "../../cache/bulk-fetch";
 import { cacheStatus, wantsRevalidation } from "../../cache/cache-status";
 import { freshnessPolicy } from "../../cache/freshness";
@@ -17,8 +25,7 @@ import { relayedResponse } from "../../upstream/relay";
 import { type AssetKind, CERTIFICATE, HOST, WEBPROPERTY } from "./asset-kinds";
 import { mergePlatformBulk, platformBulkCodec } from "./bulk-codec";
 import { acceptFor, asRelayed, assetTtlSeconds } from "./cached-assets";
-import { definePlatformRoute, type PlatformRoute } from "./define";
-import { platformForwardRoute } from "./passthrough";
+import { forwardPlatform } from "./passthrough";
 
 // Platform bulk lookups through the shared document cache: the ids the cache holds are answered
 // from it, and ONE upstream call asks for the rest (joining calls under way for some). The answer
@@ -86,9 +93,7 @@ async function serveBulk(c: ApiContext, kind: AssetKind, platform: PlatformUpstr
   const services = c.get("services");
   const { pathname, search } = requestTarget(c.req.url);
   const request = readBulkRequest(kind, await readRequestBody(c), search);
-  if (!request) return platformForwardRoute.handler(c);
-  const usage = c.get("usage");
-  const credits = CREDIT_COSTS[kind.bulkOperation].credits;
+  if (!request) return forwardPlatform({ idsField: kind.idsField })(c);
   const unattributed: string[] = [];
   const codec = platformBulkCodec(
     kind,
@@ -109,7 +114,7 @@ async function serveBulk(c: ApiContext, kind: AssetKind, platform: PlatformUpstr
           platform,
           {
             method: "POST",
-            target: pathname.replace(/\/{2,}/g, "/"),
+            target: pathname,
             body,
             contentType: "application/json",
             accept: acceptFor(kind),
@@ -125,10 +130,10 @@ async function serveBulk(c: ApiContext, kind: AssetKind, platform: PlatformUpstr
     wantsRevalidation(c.req.raw.headers),
   );
   if (lookup.toRevalidate.length > 0) {
-    usage.upstreamCalls += 1;
+    c.get("account").upstreamCall();
     c.executionCtx.waitUntil(revalidateBulk(deps, lookup.toRevalidate));
   }
-  const outcome = await serveBulkPerAsset(c, deps, lookup, credits, () => unattributed.length);
+  const outcome = await serveBulkPerAsset(c, deps, lookup, () => unattributed.length);
   if (outcome.kind === "failed") {
     if ("error" in outcome.failure) throw outcome.failure.error;
     return relayedResponse(outcome.failure.relayed);
@@ -136,17 +141,25 @@ async function serveBulk(c: ApiContext, kind: AssetKind, platform: PlatformUpstr
   return respond(kind, request.keys, unattributed, outcome);
 }
 
-function cachedBulkRoute(kind: AssetKind, path: string, summary: string): PlatformRoute {
-  return definePlatformRoute({
-    methods: ["POST"],
+function cachedBulkRoute(
+  kind: AssetKind,
+  path: string,
+  summary: string,
+  shape: { body: ReturnType<typeof component>; ok: ReturnType<typeof component> },
+): ApiRoute {
+  return defineRoute({
+    method: "POST",
     path,
     operation: kind.bulkOperation,
-    cost: 0,
+    api: "v3",
+    price: inBothModes({ credits: CREDIT_COSTS[kind.bulkOperation].credits, per: "asset" }),
+    cache: { kind: "bulk" },
     summary,
+    ...shape,
     handler: async (c) => {
       const { platform } = c.get("services");
-      // Without a Platform upstream the pass-through gives its 503.
-      if (!platform) return platformForwardRoute.handler(c);
+      // Without a Platform upstream the forwarder gives its 503.
+      if (!platform) return forwardPlatform({ idsField: kind.idsField })(c);
       return serveBulk(c, kind, platform);
     },
   });
@@ -156,16 +169,28 @@ export const cachedHostsRoute = cachedBulkRoute(
   HOST,
   "/v3/global/asset/host",
   "Several hosts (`host_ids`, optional `at_time`): cached ones from the cache, the rest in one upstream call",
+  {
+    body: component("V3HostListInput", v3HostListInputSchema),
+    ok: component("V3HostsResponse", v3Envelope(z.array(v3HostAssetSchema))),
+  },
 );
 
 export const cachedCertificatesRoute = cachedBulkRoute(
   CERTIFICATE,
   "/v3/global/asset/certificate",
   "Several certificates (`certificate_ids`): cached ones from the cache, the rest in one upstream call",
+  {
+    body: component("V3CertificateListInput", v3CertificateListInputSchema),
+    ok: component("V3CertificatesResponse", v3Envelope(z.array(v3CertificateAssetSchema))),
+  },
 );
 
 export const cachedWebpropertiesRoute = cachedBulkRoute(
   WEBPROPERTY,
   "/v3/global/asset/webproperty",
   "Several web properties (`webproperty_ids`, optional `at_time`): cached ones from the cache, the rest in one upstream call",
+  {
+    body: component("V3WebpropertyListInput", v3WebpropertyListInputSchema),
+    ok: component("V3WebpropertiesResponse", v3Envelope(z.array(v3WebpropertyAssetSchema))),
+  },
 );

@@ -1,3 +1,4 @@
+import type { ApiRoute } from "../../pipeline/define-route";
 import {
   cachedCertificatePemRoute,
   cachedCertificateRoute,
@@ -5,14 +6,13 @@ import {
   cachedWebpropertyRoute,
 } from "./cached-assets";
 import { cachedCertificatesRoute, cachedHostsRoute, cachedWebpropertiesRoute } from "./cached-bulks";
-import type { PlatformRoute } from "./define";
-import { platformForwardRoute } from "./passthrough";
+import { FORWARDED_PLATFORM_ROUTES, OTHER_PLATFORM_ROUTES } from "./operations";
 
 /**
  * Every route the edge serves under /v3, in the order the app registers them: the cached asset
- * lookups first, then the pass-through for everything else.
+ * lookups first, then the operations forwarded by name, then anything else the Platform serves.
  */
-export const PLATFORM_ROUTES: readonly PlatformRoute[] = [
+export const PLATFORM_ROUTES: readonly ApiRoute[] = [
   cachedHostRoute,
   cachedHostsRoute,
   cachedCertificatePemRoute,
@@ -20,10 +20,6 @@ export const PLATFORM_ROUTES: readonly PlatformRoute[] = [
   cachedCertificatesRoute,
   cachedWebpropertyRoute,
   cachedWebpropertiesRoute,
-  platformForwardRoute,
+  ...FORWARDED_PLATFORM_ROUTES,
+  ...OTHER_PLATFORM_ROUTES,
 ];
-
-/** Operations of /v3 the document cache serves (for hit ratios beside the legacy CACHED_OPERATIONS). */
-export const CACHED_PLATFORM_OPERATIONS: ReadonlySet<string> = new Set(
-  PLATFORM_ROUTES.filter((route) => route !== platformForwardRoute).map((route) => route.operation),
-);

@@ -1,11 +1,9 @@
 import { ApiError } from "@scangate/core";
 import { requestTarget } from "@scangate/core/http";
-import { holdCharge, settle } from "../../api/asset-billing";
-import { chargeRequest, readRequestBody } from "../../api/exchange";
+import type { ApiContext } from "../../pipeline/define-route";
+import { readRequestBody } from "../../pipeline/exchange";
 import { type PlatformRelayed, relayPlatform } from "../../upstream/platform";
-
-import { isVariableCost, maximumCredits, platformOperation, settledCredits } from "./credits";
-import { definePlatformRoute } from "./define";
+import { isSuccess } from "../../upstream/relay";
 
 /** Headers of a Platform answer the caller gets (bodies are read whole, so no length or encoding). */
 function relayedHeaders(contentType: string | null, retryAfter: string | null): Headers {
@@ -14,23 +12,46 @@ function relayedHeaders(contentType: string | null, retryAfter: string | null): 
   return headers;
 }
 
+/** The distinct ids a bulk body asks for under `field` (0 for a body that is not that JSON). */
+export function bodyIds(body: Uint8Array | undefined, field: string): number {
+  if (!body) return 0;
+  try {
+    const parsed: unknown = JSON.parse(new TextDecoder().decode(body));
+    if (typeof parsed !== "object" || parsed === null) return 0;
+    const ids = (parsed as Record<string, unknown>)[field];
+    return Array.isArray(ids) ? new Set(ids.map((id) => JSON.stringify(id))).size : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The assets a bulk answer holds (its `result` list), or null when it cannot be read. */
+export function answeredAssets(answer: Uint8Array): number | null {
+  try {
+    const result = (JSON.parse(new TextDecoder().decode(answer)) as { result?: unknown } | null)?.result;
+    return Array.isArray(result) ? result.length : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface ForwardOptions {
+  /** For a route priced per asset: the body's list of ids (the most the answer can hold). */
+  readonly idsField?: string;
+}
+
 /**
- * Every /v3 request (GET and POST), forwarded to the Platform upstream with a pool token and its
- * organization: the caller's token and organization id never leave the edge. The answer keeps
- * its status, bytes and content type (problem+json errors included).
+ * A /v3 request forwarded to the Platform upstream with a pool token and its organization: the
+ * caller's token and organization id never leave the edge. The answer keeps its status, bytes
+ * and content type (problem+json errors included).
  *
- * Credits (routes/v3/credits.ts): the call's maximum is charged to the tenant's ledger before it
- * is forwarded (a call that would overspend is a 422 and never reaches the upstream); a failed
- * call (timeout, 4xx, 5xx) is refunded whole, and a bulk settles to the assets it answered with,
- * the rest of its hold given back.
+ * Priced by its route (the account): a per-request price is charged before the call (a call that
+ * would overspend is refused and never reaches the upstream) and refunded when the call fails
+ * (an error status, a 429, a timeout); a per-asset price holds one per distinct id asked and
+ * settles to the assets answered (an answer that cannot be read settles to the hold).
  */
-export const platformForwardRoute = definePlatformRoute({
-  methods: ["GET", "POST"],
-  path: "/v3/*",
-  operation: "v3_forward",
-  cost: 0,
-  summary: "Forward a Platform API request to the upstream with the pool's token and organization",
-  handler: async (c) => {
+export function forwardPlatform(options: ForwardOptions = {}): (c: ApiContext) => Promise<Response> {
+  return async (c) => {
     const { platform, config } = c.get("services");
     if (!platform) {
       throw new ApiError(
@@ -38,40 +59,48 @@ export const platformForwardRoute = definePlatformRoute({
         "this endpoint has no Platform upstream configured (PLATFORM_CREDENTIALS); tell its operator",
       );
     }
+    const account = c.get("account");
     const body = await readRequestBody(c);
     const { pathname, search } = requestTarget(c.req.url);
-    const operation = platformOperation(c.req.method, pathname);
-    c.get("usage").operation = operation ?? "v3_forward";
-    const held = maximumCredits(operation, body);
-    c.set("cost", held);
-    // A call whose cost is known only from its answer records its hold, released if never settled.
-    const charged = isVariableCost(operation)
-      ? await holdCharge(c)
-      : { charge: await chargeRequest(c), hold: null };
-    c.get("usage").upstreamCalls += 1;
-    let relayed: PlatformRelayed;
-    try {
-      relayed = await relayPlatform(
+    const call = () => {
+      account.upstreamCall();
+      return relayPlatform(
         platform,
         {
           method: c.req.method,
-          target: pathname.replace(/\/{2,}/g, "/") + search,
+          target: pathname + search,
           body,
           contentType: body ? (c.req.header("content-type") ?? "application/json") : undefined,
           accept: c.req.header("accept"),
         },
         config.upstreamTimeoutMs,
       );
-    } catch (error) {
-      await settle(c, charged, 0);
-      throw error;
+    };
+    let relayed: PlatformRelayed;
+    if (options.idsField !== undefined && account.routePrice.per === "asset") {
+      const asked = bodyIds(body, options.idsField);
+      const hold = await account.hold(asked);
+      try {
+        relayed = await call();
+      } catch (error) {
+        await account.settle(hold, 0);
+        throw error;
+      }
+      await account.settle(hold, isSuccess(relayed.status) ? (answeredAssets(relayed.body) ?? asked) : 0);
+    } else {
+      const charge = await account.charge();
+      try {
+        relayed = await call();
+      } catch (error) {
+        await account.refund(charge);
+        throw error;
+      }
+      if (!isSuccess(relayed.status)) await account.refund(charge);
     }
-    const failed = relayed.status < 200 || relayed.status >= 300;
-    await settle(c, charged, failed ? 0 : settledCredits(operation, held, relayed.body));
     const bodiless = relayed.status === 204 || relayed.status === 205 || relayed.status === 304;
     return new Response(bodiless ? null : relayed.body, {
       status: relayed.status,
       headers: relayedHeaders(relayed.contentType, relayed.retryAfter),
     });
-  },
-});
+  };
+}

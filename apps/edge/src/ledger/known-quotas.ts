@@ -1,0 +1,36 @@
+import type { QuotaState } from "../tenants/periods";
+
+// The last ledger answer for each tenant in this isolate: what a request that does not ask the
+// ledger (a free cache hit) shows in its RateLimit headers. Read again in the background once
+// older than `refreshMs`, so another isolate's charges show within seconds.
+
+interface Known {
+  readonly quota: QuotaState;
+  readonly at: number;
+}
+
+export class KnownQuotas {
+  private readonly known = new Map<string, Known>();
+
+  constructor(
+    readonly refreshMs: number,
+    private readonly max = 10_000,
+  ) {}
+
+  get(tenantId: string): Known | undefined {
+    return this.known.get(tenantId);
+  }
+
+  remember(tenantId: string, quota: QuotaState, at: number): void {
+    this.known.delete(tenantId);
+    if (this.known.size >= this.max) {
+      const oldest = this.known.keys().next();
+      if (!oldest.done) this.known.delete(oldest.value);
+    }
+    this.known.set(tenantId, { quota, at });
+  }
+
+  forget(tenantId: string): void {
+    this.known.delete(tenantId);
+  }
+}
