@@ -21,7 +21,9 @@ beforeAll(() => suiteSecretWatch.addMarkers([ORIGIN_PLATFORM.token]));
 function spelling(path: string): fc.Arbitrary<string> {
   const segments = path.split("/").slice(1);
   const encodeChar = (char: string, upper: boolean) => {
-    const hex = [...new TextEncoder().encode(char)].map((b) => `%${b.toString(16).padStart(2, "0")}`).join("");
+    const hex = [...new TextEncoder().encode(char)]
+      .map((b) => `%${b.toString(16).padStart(2, "0")}`)
+      .join("");
     return upper ? hex.toUpperCase() : hex;
   };
   const segment = (text: string) =>
@@ -33,7 +35,7 @@ function spelling(path: string): fc.Arbitrary<string> {
   return fc
     .tuple(
       fc.tuple(...segments.map(segment)),
-      fc.array(fc.constantFrom("", "/", "./", "x/../", "%2e/", "%2E%2e/x/%2e%2E/"), {
+      fc.array(fc.constantFrom("", "/", "./", "x/../", "%2e/", "%2e/x/%2E%2e/"), {
         minLength: segments.length,
         maxLength: segments.length,
       }),
@@ -105,13 +107,17 @@ describe("every route's spellings", () => {
             ? tenantAuth(tenant)
             : `Bearer ${
                 platformTokenWithSecretSchema.parse(
-                  await (await admin("POST", `/admin/tenants/${tenant.id}/platform-token`, {}, fetcher)).json(),
+                  await (
+                    await admin("POST", `/admin/tenants/${tenant.id}/platform-token`, {}, fetcher)
+                  ).json(),
                 ).token
               }`;
         const before = edge.upstream.requests.length;
         const res = await fetcher(buildRequest(route.method, path, { auth, body: route.body }));
         await res.arrayBuffer();
-        const used = tenantSchema.parse(await (await admin("GET", `/admin/tenants/${tenant.id}`, undefined, fetcher)).json()).used;
+        const used = tenantSchema.parse(
+          await (await admin("GET", `/admin/tenants/${tenant.id}`, undefined, fetcher)).json(),
+        ).used;
         const usage = await admin("GET", `/admin/usage?tenant_id=${tenant.id}`, undefined, fetcher);
         const rows = (await usage.json<{ usage: { operation: string }[] }>()).usage;
         const cacheStatus = res.headers.get("Cache-Status") ?? "";

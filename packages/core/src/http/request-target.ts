@@ -54,15 +54,15 @@ export function canonicalPath(pathname: string): CanonicalPath {
 }
 
 /**
- * The path a worker routes `request` on: its canonical path (still percent-encoded), or the
- * path as sent when it has none (the worker refuses it). The official client joins its base URL
- * and the endpoint with a `/`, so a base URL with a trailing slash yields `/api//v2/...`: the
- * same route.
+ * The path a worker routes `request` on: its canonical path (still percent-encoded), or, when it
+ * has none (the worker refuses it), the path as sent with repeated slashes collapsed. The official
+ * client joins its base URL and the endpoint with a `/`, so a base URL with a trailing slash
+ * yields `/api//v2/...`: the same route.
  */
 export function lenientPath(request: Request): string {
   const { pathname } = requestTarget(request.url);
   const canonical = canonicalPath(pathname);
-  return canonical.ok ? canonical.path : pathname;
+  return canonical.ok ? canonical.path : pathname.replace(/\/{2,}/g, "/");
 }
 
 export type CanonicalRequest = { ok: true; request: Request } | { ok: false; problem: string };
@@ -88,10 +88,7 @@ export function canonicalRequest(request: Request): CanonicalRequest {
  * (problem+json on /v3, v1 or v2 bodies elsewhere): it is answered before any route is found.
  */
 export function refusedTargetResponse(request: Request, problem: string): Response {
-  const url = request.url;
-  const start = targetStart(url);
-  const queryAt = url.indexOf("?", start);
-  const path = (queryAt === -1 ? url.slice(start) : url.slice(start, queryAt)).replace(/\/{2,}/g, "/");
+  const path = lenientPath(request);
   const platform = path === "/v3" || path.startsWith("/v3/");
   const version: ApiVersion = versionOfPath(path);
   const { status, body } = platform
