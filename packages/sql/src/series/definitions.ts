@@ -1,10 +1,12 @@
 import type { SchemaField } from "@scangate/core";
-import type { FieldDef, FieldMode, FieldType, SeriesSchema } from "@scangate/sql";
+import type { FieldDef, FieldMode, FieldType, SeriesSchema } from "../source";
 
 /**
- * What each snapshot series holds, as the SQL engine sees it (a `SeriesSchema` of packages/sql)
- * and where each value comes from in the dataset's documents. The field lists themselves are in
- * fields-*.ts; layout.ts says how they are stored.
+ * What each series of query and export jobs holds, as the SQL engine sees it (a `SeriesSchema`)
+ * and where each value comes from in the legacy documents a row is built from. The field lists
+ * themselves are in fields-*.ts. The origin builds its daily snapshot tables with them; an edge
+ * whose upstream is the Platform builds the same rows from Platform documents reshaped into the
+ * legacy ones (`../platform/`).
  *
  * Fields are named by their dot paths (`location.country`). A repeated record (`services`) is a
  * list of element objects; its fields are named `<record>.<path in the element>`
