@@ -41,6 +41,7 @@ export {
 } from "./cenql-fields";
 export { cenqlField, cenqlTarget, cenqlTargets, type CenqlTargetOptions } from "./cenql";
 export { convertLegacyQuery, type ConvertOptions } from "./cenql-convert";
+export { convertLegacyReportField, type ReportBreakdown } from "./cenql-report";
 export { printCenql } from "./cenql-print";
 export {
   cenqlAggregateField,
