@@ -53,7 +53,10 @@ function legacyHttp(http: Json): Json {
       html_title: str(http.html_title),
     }),
     body_hash: sha1 ? `sha1:${sha1}` : undefined,
-    supports_http2: strings(http.supported_versions).includes("HTTP/2") || undefined,
+    // Known only when the scan listed the versions the server speaks.
+    supports_http2: Array.isArray(http.supported_versions)
+      ? strings(http.supported_versions).includes("HTTP/2")
+      : undefined,
   });
 }
 
