@@ -1,5 +1,6 @@
 import { andOf, orOf, type QueryNode, type TermValue, type Value } from "./ast";
 import { QueryError, quoteToken } from "./query-error";
+import { byteLength, MAX_PATTERN_BYTES, regexToGlob } from "./patterns";
 import { ownEntry } from "./registry";
 
 /**
@@ -168,4 +169,21 @@ export function certificateTagCondition(value: Value, position: number): QueryNo
       return build(position);
     }),
   );
+}
+
+// ---- what every CenQL engine here reads ----------------------------------------------------------
+
+/**
+ * Whether a CenQL regex (`field =~ "source"`) is one the origin's engine runs as well as the
+ * Platform's: the GLOB-translatable subset (see `regexToGlob`), within D1's pattern length.
+ * Conversions that may write a regex or a wildcard check it, so what they send is never refused.
+ */
+export function isPortableRegex(source: string): boolean {
+  const glob = regexToGlob(source);
+  return glob !== null && byteLength(glob.body) + 2 <= MAX_PATTERN_BYTES;
+}
+
+/** Whether a wildcard pattern of `text` and one `*` fits the pattern length every engine takes. */
+export function isPortablePrefix(text: string): boolean {
+  return byteLength(text) + 1 <= MAX_PATTERN_BYTES;
 }
