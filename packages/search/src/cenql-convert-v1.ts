@@ -46,6 +46,30 @@ export const PORT_PATHS: Readonly<Record<string, string>> = {
   "banner.supported_versions": "postgres.supported_versions",
 };
 
+/**
+ * v1 per-port values the Platform spells otherwise: a TLS version is `TLSv1.2` in v1 and
+ * `tlsv1_2` on the Platform (matched with `:`, which ignores case, so the legacy index's
+ * `TLSv1_2` matches too). `legacy` spells a Platform value (a report's bucket key) back.
+ */
+export const PORT_VALUE_SPELLINGS: Readonly<
+  Record<string, { platform: (value: string) => string; legacy: (value: string) => string }>
+> = {
+  "tls.version": {
+    platform: (value) => value.toLowerCase().replace(".", "_"),
+    legacy: (value) => value.replace(/^tls/i, "TLS").replace(/^ssl/i, "SSL").replace("_", "."),
+  },
+};
+
+/** A v1 per-port value as the Platform spells it (terms and set items; patterns as written). */
+export function platformPortValue(rest: string, value: Value): Value {
+  const spelling = ownEntry(PORT_VALUE_SPELLINGS, rest);
+  if (!spelling) return value;
+  const respell = <T extends Value>(v: T): T =>
+    v.kind === "term" ? { ...v, text: spelling.platform(v.text) } : v;
+  if (value.kind === "set") return { ...value, items: value.items.map(respell) };
+  return respell(value);
+}
+
 /** `443.https.get.title` → port 443, protocol `https`, path `get.title`; null for other names. */
 export function perPortName(name: string): { port: number; protocol: string; rest: string } | null {
   const match = /^(\d{1,5})\.([a-z0-9_]+)\.(.+)$/.exec(name);

@@ -5,6 +5,7 @@ import {
   checkWebsiteField,
   IPV4_NAMES,
   perPortName,
+  platformPortValue,
   portPath,
 } from "./cenql-convert-v1";
 import { printCenql } from "./cenql-print";
@@ -206,7 +207,8 @@ class Converter {
     value: Value,
   ): QueryNode {
     const path = portPath(legacy, perPort.rest, position);
-    const written = value.kind === "regex" ? { ...value, source: whole(value.source) } : value;
+    const spelled = platformPortValue(perPort.rest, value);
+    const written = spelled.kind === "regex" ? { ...spelled, source: whole(spelled.source) } : spelled;
     const body = andOf([
       portCondition("host.services.port", perPort.port, position),
       { type: "field", field: `host.services.${path}`, position, op, value: written },
@@ -233,7 +235,8 @@ class Converter {
       );
     }
     const path = portPath(legacy, perPort.rest, position);
-    const written = value.kind === "regex" ? { ...value, source: whole(value.source) } : value;
+    const spelled = platformPortValue(perPort.rest, value);
+    const written = spelled.kind === "regex" ? { ...spelled, source: whole(spelled.source) } : spelled;
     return andOf([
       portCondition("web.port", perPort.port, position),
       { type: "field", field: `web.${path}`, position, op, value: written },

@@ -1,5 +1,5 @@
 import { cenqlPath, type LegacyIndex } from "./cenql-fields";
-import { IPV4_NAMES, perPortName, portPath } from "./cenql-convert-v1";
+import { IPV4_NAMES, perPortName, PORT_VALUE_SPELLINGS, portPath } from "./cenql-convert-v1";
 import { QueryError, catchQueryError, quoteToken, type QueryResult } from "./query-error";
 import { ownEntry } from "./registry";
 
@@ -19,7 +19,11 @@ export interface ReportBreakdown {
   condition: string | null;
   /** The aggregate's `filter_by_query`: count only the services `condition` holds for. */
   filterByQuery: boolean;
+  /** A bucket key as the v1 report spells it (`tlsv1_2` → `TLSv1.2`). */
+  legacyKey: (key: string) => string;
 }
+
+const asIs = (key: string) => key;
 
 /** Derived v1 fields: their values are computed from several Platform fields, none of which they are. */
 const DERIVED: Readonly<Record<LegacyIndex, readonly string[]>> = {
@@ -46,11 +50,18 @@ function hostField(field: string): ReportBreakdown {
       countByLevel: "host",
       condition: `host.services.port: ${perPort.port}`,
       filterByQuery: true,
+      legacyKey: ownEntry(PORT_VALUE_SPELLINGS, perPort.rest)?.legacy ?? asIs,
     };
   }
   const legacy = ownEntry(IPV4_NAMES, field) ?? field;
   const path = cenqlPath("host", legacy) ?? legacy;
-  return { field: `host.${path}`, countByLevel: "host", condition: null, filterByQuery: false };
+  return {
+    field: `host.${path}`,
+    countByLevel: "host",
+    condition: null,
+    filterByQuery: false,
+    legacyKey: asIs,
+  };
 }
 
 function websiteField(field: string): ReportBreakdown {
@@ -62,10 +73,11 @@ function websiteField(field: string): ReportBreakdown {
       countByLevel: "",
       condition: `web.port: ${perPort.port}`,
       filterByQuery: false,
+      legacyKey: ownEntry(PORT_VALUE_SPELLINGS, perPort.rest)?.legacy ?? asIs,
     };
   }
   if (field === "ports")
-    return { field: "web.port", countByLevel: "", condition: null, filterByQuery: false };
+    return { field: "web.port", countByLevel: "", condition: null, filterByQuery: false, legacyKey: asIs };
   throw new QueryError(
     `${quoteToken(field)} cannot be broken down one per website on the Platform, whose web properties are one port each: break down ports or a per-port field (443.https.get.title)`,
     0,
@@ -80,6 +92,12 @@ export function convertLegacyReportField(field: string, index: LegacyIndex): Que
     if (index === "hosts") return hostField(name);
     if (index === "websites") return websiteField(name);
     const path = cenqlPath("cert", name) ?? name;
-    return { field: `cert.${path}`, countByLevel: "", condition: null, filterByQuery: false };
+    return {
+      field: `cert.${path}`,
+      countByLevel: "",
+      condition: null,
+      filterByQuery: false,
+      legacyKey: asIs,
+    };
   });
 }

@@ -69,8 +69,7 @@ const NOT_SEARCHABLE: Readonly<Record<SnapshotSeries, RegExp>> = {
 };
 
 /** The ipv4 series' HTTP fields the Platform searches under the endpoint's response. */
-const IPV4_HTTP_SEARCHABLE =
-  /^services\.http\.response\.(status_code|status_reason|html_title|body|protocol)$/;
+const IPV4_HTTP_SEARCHABLE = /^services\.http\.response\.(status_code|status_reason|html_title|protocol)$/;
 
 const RESOURCE: Readonly<Record<SnapshotSeries, "host" | "cert" | "web">> = {
   ipv4: "host",
