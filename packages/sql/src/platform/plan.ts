@@ -289,7 +289,11 @@ export function planPlatformQuery(text: string, options: PlatformPlanOptions): S
       1 + (aggregate.nullGroup.kind === "record" ? 1 + (aggregate.nullGroup.elements === null ? 0 : 1) : 0);
     return { ok: true, value: { ...common, answer: aggregate, maxCalls: calls } };
   }
-  const byLimit = shape.unnest ? null : limitPages(shape.select, plan, common.exact, options.maxPages);
+  // A website's row needs every page (its ports may come on any), so no LIMIT shortens the read.
+  const byLimit =
+    shape.unnest || series === "websites"
+      ? null
+      : limitPages(shape.select, plan, common.exact, options.maxPages);
   if (cenql !== null) {
     const pages = Math.min(byLimit ?? options.maxPages, options.maxPages);
     return {
