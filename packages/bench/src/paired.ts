@@ -101,9 +101,9 @@ const MAX_DRAIN_MS = 10_000;
 /**
  * How long to wait after a slice before the next one starts: a slice that ends at its time stops
  * listening to the requests still in flight, but the worker goes on with them, and would spend
- * the next slice's time on them (the other side's, when both share the machine). They were sent
- * no earlier than the slice's slowest answer took, so that long (the slice's own length when
- * nothing was answered), at most MAX_DRAIN_MS.
+ * the next slice's time on them (the other side's, when both share the machine). Those should be
+ * done within as long as the slice's slowest answer took (its own length when nothing was
+ * answered), at most MAX_DRAIN_MS.
  */
 export function drainMs(sample: Pick<LoadSample, "latenciesMs">, sliceSeconds: number): number {
   let slowest = 0;

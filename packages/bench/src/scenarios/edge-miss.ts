@@ -19,15 +19,14 @@ import { originView } from "./reference";
 
 /**
  * The miss scenario's walk over the certificates, in slices: each slice goes on where the last
- * one stopped (the load's cursor), and first waits, off the clock, until nothing it may ask for
+ * one stopped (the load's cursor), and first waits, off the clock, until nothing it will ask for
  * was asked within the edge's memory hold. With D1 emptied before each slice, every request is
  * then a miss: the isolate's memory tier answers a row for CACHE_MEMORY_HOLD_MS after it held it.
  */
 export class MissWalk {
   readonly cursor = { next: 0 };
-  /** When each position was last asked for (a slice's end: no later than that). */
+  /** When each position was last asked for (by then at the latest). */
   private readonly askedAt: Float64Array;
-  private largestSlice = 0;
 
   constructor(
     private readonly size: number,
@@ -36,23 +35,18 @@ export class MissWalk {
     this.askedAt = new Float64Array(size).fill(Number.NEGATIVE_INFINITY);
   }
 
-  /**
-   * Milliseconds to wait at `now` before the next slice: until the positions it may reach (twice
-   * the most any slice asked for, or the whole walk before the first) were last asked `holdMs` ago.
-   */
-  waitMs(now: number): number {
-    const reach = this.largestSlice === 0 ? this.size : Math.min(this.size, 2 * this.largestSlice);
+  /** Milliseconds to wait at `now` before asking for the next `count`: until each was last asked `holdMs` ago. */
+  waitMs(now: number, count: number): number {
     let latest = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < reach; i += 1)
+    for (let i = 0; i < Math.min(count, this.size); i += 1)
       latest = Math.max(latest, this.askedAt[(this.cursor.next + i) % this.size] as number);
     return Math.max(0, latest + this.holdMs - now);
   }
 
   /** The positions from `from` up to the cursor were asked for by `at`. */
   asked(from: number, at: number): void {
-    const count = this.cursor.next - from;
-    this.largestSlice = Math.max(this.largestSlice, count);
-    for (let i = 0; i < Math.min(count, this.size); i += 1) this.askedAt[(from + i) % this.size] = at;
+    const count = Math.min(this.cursor.next - from, this.size);
+    for (let i = 0; i < count; i += 1) this.askedAt[(from + i) % this.size] = at;
   }
 }
 
@@ -75,14 +69,14 @@ export const edgeViewMiss: Scenario = {
     let rate = 0;
     const misses: Slicer = {
       async slice(seconds) {
-        const wait = walk.waitMs(performance.now());
+        // A set number of requests, each answered: a slice cut at its time would leave the edge
+        // busy with upstream calls nobody waits for, in the time of the slice after it.
+        const amount = Math.min(fingerprints.length, Math.max(2 * connections, Math.round(rate * seconds)));
+        const wait = walk.waitMs(performance.now(), amount);
         waitedMs += wait;
         if (wait > 0) await sleep(wait);
         await purgeCertificateCache(ctx.cluster.edgeDb);
         const from = walk.cursor.next;
-        // A set number of requests, each answered: a slice cut at its time would leave the edge
-        // busy with upstream calls nobody waits for, in the time of the slice after it.
-        const amount = Math.min(fingerprints.length, Math.max(2 * connections, Math.round(rate * seconds)));
         const sample = await runLoad({
           baseUrl: ctx.cluster.edgeUrl,
           headers,
