@@ -15,6 +15,9 @@ import { v3CertificatePath, V3_BULK_PATH } from "./edge-v3";
 /** Counted requests of each kind. */
 const ROUNDS = 3;
 
+/** How long a request waits for its answer: an edge that stops answering fails the scenario, not the run. */
+const ANSWER_MS = 60_000;
+
 /** Certificates of the bulk a /v3 bulk with misses finds purged. */
 const BULK_MISSING = 5;
 
@@ -81,7 +84,7 @@ export const edgeRequestCounts: Scenario = {
 
     /** A request whose answer is not counted: it loads the credential (a tenant row read) before the counted ones. */
     const plain = async (path: string, headers: Record<string, string>) => {
-      const response = await fetch(`${edgeUrl}${path}`, { headers });
+      const response = await fetch(`${edgeUrl}${path}`, { headers, signal: AbortSignal.timeout(ANSWER_MS) });
       await response.arrayBuffer();
       if (!response.ok) throw new SkipScenario(`GET ${path} answered ${response.status}`);
     };
@@ -98,6 +101,7 @@ export const edgeRequestCounts: Scenario = {
     ) => {
       const started = performance.now();
       const response = await fetch(`${edgeUrl}${path}`, {
+        signal: AbortSignal.timeout(ANSWER_MS),
         method: body === undefined ? "GET" : "POST",
         headers: { ...headers, [COUNT_REQUEST_HEADER]: "1" },
         ...(body === undefined ? {} : { body }),
@@ -132,7 +136,12 @@ export const edgeRequestCounts: Scenario = {
     for (let round = 0; round < ROUNDS; round += 1) {
       await warmCredentials();
       const body = v3BulkBody(bulk);
-      const cacheAll = await fetch(`${edgeUrl}${V3_BULK_PATH}`, { method: "POST", headers: bearer, body });
+      const cacheAll = await fetch(`${edgeUrl}${V3_BULK_PATH}`, {
+        method: "POST",
+        headers: bearer,
+        body,
+        signal: AbortSignal.timeout(ANSWER_MS),
+      });
       await cacheAll.arrayBuffer();
       await counted("v3BulkHit", V3_BULK_PATH, bearer, hit, body);
       // A different few each round, so each purge leaves rows the others' rounds cached.
