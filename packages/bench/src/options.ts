@@ -39,8 +39,9 @@ export interface BenchOptions {
 export const USAGE = `usage: pnpm bench [-- options]
 
   --duration S            seconds of load per scenario (default 10; a paired scenario: each side)
-  --slice S               seconds of each slice of a paired scenario and its reference (default 1;
-                          --duration / --slice pairs, the side that goes first alternating)
+  --slice S               seconds of each slice of a paired scenario and of its reference at first
+                          (default 1; pairs until each side had --duration, the side that goes
+                          first alternating; slices double after a pair with too few answers)
   --hosts N               hosts in the origin dataset (default 100000; seeded once per size and seed)
   --certs N               certificates in the origin dataset (default 2000)
   --seed TEXT             seed of the dataset generator (default scangate)
