@@ -69,6 +69,26 @@ export function pathText(name: string, value: string): string {
 }
 
 /**
+ * Refuses a query string whose percent-escapes do not decode to UTF-8 (`%FF`, or `%ED%A0%80` for
+ * a lone surrogate): left alone they would be read as their raw text, or as U+FFFD. In `q` that
+ * is an unparseable query (the spec's invalid-query answer); elsewhere a bad request.
+ */
+export function requireUtf8Query(url: string): void {
+  const search = new URL(url).search.slice(1);
+  if (search === "") return;
+  for (const pair of search.split("&")) {
+    const [key = "", value = ""] = pair.split("=", 2);
+    try {
+      decodeURIComponent(key.replaceAll("+", " "));
+      decodeURIComponent(value.replaceAll("+", " "));
+    } catch {
+      if (key === "q") throw new ApiError("invalid_query");
+      throw new ApiError("bad_request", `query parameter ${JSON.stringify(key)} is not valid UTF-8`);
+    }
+  }
+}
+
+/**
  * The form names are compared in: NFC (a composed and a decomposed accent are one letter), then
  * lowercased (names are unique ignoring case), then NFC again (lowercasing `İ` gives `i` and a
  * combining dot, which must compare as any other spelling of it).

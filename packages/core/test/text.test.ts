@@ -9,6 +9,7 @@ import {
   loneSurrogateAt,
   nameKey,
   pathText,
+  requireUtf8Query,
   requireWellFormedJson,
 } from "../src/index";
 
@@ -63,6 +64,29 @@ describe("pathText", () => {
   it("comes before the document id's own check: a 400, not the 422 of a malformed IP", () => {
     expect(() => annotatedDocumentId("hosts", "1.2.3.4%ED%A0%80")).toThrow(/^ip: holds a lone surrogate/);
     expect(() => annotatedDocumentId("hosts", "1.2.3")).toThrow(/Invalid IP address/);
+  });
+});
+
+describe("requireUtf8Query", () => {
+  it("refuses a query whose escapes are not UTF-8: a lone surrogate's, a stray byte", () => {
+    expect(() => requireUtf8Query("http://x/a?tenant_id=%ED%A0%80x")).toThrow(
+      /"tenant_id" is not valid UTF-8/,
+    );
+    expect(() => requireUtf8Query("http://x/a?limit=1&n%FF=2")).toThrow(/"n%FF" is not valid UTF-8/);
+    // In `q` it is an unparseable query (the spec's invalid-query answer).
+    expect(() => requireUtf8Query("http://x/a?q=%ED%A0%80")).toThrow(
+      expect.objectContaining({ kind: "invalid_query" }),
+    );
+  });
+  it("passes UTF-8 escapes, plain text and no query at all", () => {
+    for (const url of [
+      "http://x/a",
+      "http://x/a?",
+      "http://x/a?q=caf%C3%A9+x&fields=a",
+      "http://x/a?x=%F0%9F%98%80",
+    ]) {
+      expect(() => requireUtf8Query(url), url).not.toThrow();
+    }
   });
 });
 

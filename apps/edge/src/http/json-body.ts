@@ -1,4 +1,4 @@
-import { ApiError, MAX_REQUEST_BODY_BYTES, requireWellFormedJson } from "@scangate/core";
+import { ApiError, MAX_REQUEST_BODY_BYTES, requireUtf8Query, requireWellFormedJson } from "@scangate/core";
 import type { Context } from "hono";
 import type { z } from "zod";
 
@@ -41,8 +41,9 @@ export async function parseJsonBody<T extends z.ZodType>(
   return parsed.data;
 }
 
-/** Query parameters checked against `schema`. */
+/** Query parameters checked against `schema` (escapes that are not UTF-8 are a 400 first). */
 export function parseQuery<T extends z.ZodType>(c: Context, schema: T): z.infer<T> {
+  requireUtf8Query(c.req.url);
   const parsed = schema.safeParse(c.req.query());
   if (!parsed.success) throw new ApiError("bad_request", describe(parsed.error));
   return parsed.data;
