@@ -148,12 +148,9 @@ describe("caps on the team's comments", () => {
     const refused = await call("POST", `/api/v2/hosts/${host}/comments`, { contents: "one more" });
     const text = await refused.text();
     expect(refused.status, text).toBe(409);
-    expect(v2ErrorSchema.parse(JSON.parse(text))).toMatchObject({
-      code: 409,
-      status: "Conflict",
-      error: expect.stringMatching(/document already has 100 comments/),
-      limit: DOCUMENT_COMMENTS_MAX,
-    });
+    const body = v2ErrorSchema.parse(JSON.parse(text));
+    expect(body).toMatchObject({ code: 409, status: "Conflict", limit: DOCUMENT_COMMENTS_MAX });
+    expect(body.error).toMatch(/document already has 100 comments/);
     expect(await annotationTables()).toEqual(before);
     // Another document takes comments as ever; deleting one here makes room here.
     await ok(await call("POST", "/api/v2/hosts/192.0.2.211/comments", { contents: "elsewhere" }), comment);
