@@ -1,8 +1,9 @@
 import { ApiError } from "./errors";
 
 // Text a client sends must be well-formed Unicode. A JSON string may carry a lone surrogate
-// (`"\ud800"` parses), but no UTF-8 store or answer can hold one: D1 keeps U+FFFD in its place,
-// so two different names would be stored as one display and a comment would come back changed.
+// (`"\ud800"` parses), but no UTF-8 store or answer can hold one: D1 gave back replacement
+// characters (`x\ud800` came back `x` and three U+FFFD), so names differing only there were stored
+// as distinct tags that display alike, and a comment came back changed.
 // Such input is refused with a 400 instead; nothing replaces it silently.
 
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
