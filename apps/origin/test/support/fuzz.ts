@@ -448,15 +448,50 @@ function render(route: FuzzRoute, parts: Parts, what: string): FuzzRequest {
   };
 }
 
-/** Well-formed requests to `route`: sample or generated values in every field. */
+/**
+ * Another spelling of `target`'s path with the same meaning, picked by `choices`: letters and
+ * digits percent-encoded (either case of hex), `.` and `x/..` segments, doubled slashes. Both
+ * workers decode a path once at their entry, so every decision must read it as the plain one.
+ */
+export function respelled(target: string, choices: readonly number[]): string {
+  const at = target.indexOf("?");
+  const [path, query] = at < 0 ? [target, ""] : [target.slice(0, at), target.slice(at)];
+  let turn = 0;
+  const next = () => choices[turn++ % choices.length] ?? 0;
+  const hex = (ch: string) => ch.charCodeAt(0).toString(16);
+  const segments = path
+    .split("/")
+    .slice(1)
+    .map((segment) =>
+      segment.replace(/%[0-9A-Fa-f]{2}|[A-Za-z0-9]/g, (ch) => {
+        if (ch.length > 1) return ch; // an escape already: encoding its digits would change it
+        const pick = next();
+        return pick < 15 ? `%${hex(ch).toUpperCase()}` : pick < 25 ? `%${hex(ch)}` : ch;
+      }),
+    );
+  const spelled = segments.map((segment) => {
+    const pick = next();
+    const before = pick < 10 ? "/." : pick < 20 ? "/x/.." : pick < 30 ? "/" : "";
+    return `${before}/${segment}`;
+  });
+  return `${spelled.join("")}${query}`;
+}
+
+/**
+ * Well-formed requests to `route`: sample or generated values in every field, the path in its
+ * plain spelling or in another with the same meaning (`respelled`).
+ */
 export function validRequest(
   route: FuzzRoute,
   samples: Samples,
   credentials: Credentials,
 ): fc.Arbitrary<FuzzRequest> {
-  return validParts(route, samples, credentials).map((parts) =>
-    render(route, parts, `valid ${route.method} ${route.path}`),
-  );
+  const spelling = fc.option(fc.array(fc.nat(99), { minLength: 1, maxLength: 48 }), { freq: 2 });
+  return fc.tuple(validParts(route, samples, credentials), spelling).map(([parts, choices]) => {
+    const request = render(route, parts, `valid ${route.method} ${route.path}`);
+    if (choices === null) return request;
+    return { ...request, what: `${request.what} (respelled)`, path: respelled(request.path, choices) };
+  });
 }
 
 /** A well-formed request to `route` with one field (or its auth, body or type) made bad. */
