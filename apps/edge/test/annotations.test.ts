@@ -6,17 +6,24 @@ import {
   hostCommentSchema,
   hostCommentsResultSchema,
   hostTagsResultSchema,
-  reasonPhrase,
   tagCertificatesResultSchema,
   tagHostsResultSchema,
-  tagSchema,
   tagsListResultSchema,
   v2Envelope,
-  v2ErrorSchema,
   type TenantWithSecret,
 } from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import {
+  annotationTables,
+  callAs,
+  createTag as createTagAs,
+  expectError,
+  FP,
+  ok,
+  tagEnvelope,
+  unique,
+} from "./support/annotations";
 import { admin, buildRequest, createTenant, EDGE, tenantAuth, type Fetch } from "./support/requests";
 import { testEdge } from "./support/test-edge";
 import { ledgerUsed } from "./support/ledger";
@@ -27,41 +34,9 @@ import { ledgerUsed } from "./support/ledger";
  */
 
 const edge = testEdge();
-const FP = "fb444eb8e68437bae06232b9f5091bccff62a768ca09e92eb5c9c2cf9d17c426";
-const unique = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
 
-function call(
-  tenant: TenantWithSecret,
-  method: string,
-  path: string,
-  body?: unknown,
-  fetcher: Fetch = edge.fetch,
-) {
-  return fetcher(buildRequest(method, path, { auth: tenantAuth(tenant), body }));
-}
-
-async function ok<T>(res: Response, schema: { parse(value: unknown): T }, status = 200): Promise<T> {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  return schema.parse(JSON.parse(text));
-}
-
-async function expectError(res: Response, status: number, message?: RegExp): Promise<void> {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  expect(res.headers.get("content-type")).toMatch(/^application\/json/);
-  const body = v2ErrorSchema.parse(JSON.parse(text));
-  expect(body).toMatchObject({ code: status, status: reasonPhrase(status) });
-  if (message) expect(body.error).toMatch(message);
-}
-
-/** Everything the annotation tables hold, to show a refused request changed nothing. */
-async function annotationTables(): Promise<unknown[]> {
-  return Promise.all(
-    ["annotation_tags", "annotation_tagged", "annotation_comments"].map(
-      async (table) => (await env.DB.prepare(`select * from ${table} order by rowid`).all()).results,
-    ),
-  );
+function call(tenant: TenantWithSecret, method: string, path: string, body?: unknown, fetcher?: Fetch) {
+  return callAs(fetcher ?? edge.fetch, tenant, method, path, body);
 }
 
 async function usedOf(tenantId: string): Promise<number> {
@@ -69,12 +44,8 @@ async function usedOf(tenantId: string): Promise<number> {
   return row?.used ?? -1;
 }
 
-const tagEnvelope = v2Envelope(tagSchema);
-
-async function createTag(tenant: TenantWithSecret, name = unique("tag"), color?: string) {
-  const body = color ? { name, metadata: { color } } : { name };
-  return (await ok(await call(tenant, "POST", "/api/v2/tags", body), tagEnvelope)).result;
-}
+const createTag = (tenant: TenantWithSecret, name?: string, color?: string) =>
+  createTagAs(edge.fetch, tenant, name, color);
 
 describe("tags are the team's", async () => {
   const a = await createTenant({ allowance: 10 }, edge.fetch);
@@ -381,11 +352,15 @@ describe("comments carry their author", async () => {
       contents: "edited",
       created_at: added.result.created_at,
     });
-    const deleted = await ok(
-      await call(a, "DELETE", `/api/v2/hosts/198.51.100.9/comments/${added.result.id}`),
+    // A delete answers 204 with no body, not the comments left.
+    const deleted = await call(a, "DELETE", `/api/v2/hosts/198.51.100.9/comments/${added.result.id}`);
+    expect(deleted.status).toBe(204);
+    expect(await deleted.text()).toBe("");
+    const left = await ok(
+      await call(b, "GET", "/api/v2/hosts/198.51.100.9/comments"),
       v2Envelope(hostCommentsResultSchema),
     );
-    expect(deleted.result.comments.map((c) => c.contents)).toEqual(["confirmed"]);
+    expect(left.result.comments.map((c) => c.contents)).toEqual(["confirmed"]);
     await expectError(await call(a, "GET", `/api/v2/hosts/198.51.100.9/comments/${added.result.id}`), 404);
   });
 

@@ -1,7 +1,8 @@
 /**
  * Property-based fuzzing of every origin route (ORIGIN_ROUTES) and of paths beside them,
- * through the worker's entry: valid requests, valid requests with one field made bad, and raw
- * junk. Every answer: no 5xx; JSON in the route version's error shape or the route's success
+ * through the worker's entry: valid requests, valid requests with one field made bad, valid
+ * requests with a lone surrogate in one string field (every string field of every route; each
+ * must be a 4xx), and raw junk. Every answer: no 5xx; JSON in the route version's error shape or the route's success
  * shape; no account secret in it. Requests go in concurrent batches, and the databases are
  * compared after every batch: a refused request changes no stored row. The edge's own suite is
  * test/reliability/fuzz.test.ts there; both run through fuzzRoutes in test/support/fuzz.ts.

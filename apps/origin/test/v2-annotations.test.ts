@@ -5,18 +5,17 @@ import {
   hostCommentSchema,
   hostCommentsResultSchema,
   hostTagsResultSchema,
-  reasonPhrase,
   tagCertificatesResultSchema,
   tagHostsResultSchema,
   tagSchema,
   tagsListResultSchema,
   v2Envelope,
-  v2ErrorSchema,
 } from "@scangate/core";
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
+import { annotationTables, expectError, ok, unique } from "./support/annotations";
 import { basicAuth, call, configuredAccount } from "./support/requests";
 
 /**
@@ -25,31 +24,7 @@ import { basicAuth, call, configuredAccount } from "./support/requests";
  */
 
 const FP = "e58e89a726d80bb0219b218c3ab9d818b4be75d77959508400d660ebe1c1be3d";
-const unique = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
 const tagEnvelope = v2Envelope(tagSchema);
-
-async function ok<T>(res: Response, schema: { parse(value: unknown): T }): Promise<T> {
-  const text = await res.text();
-  expect(res.status, text).toBe(200);
-  return schema.parse(JSON.parse(text));
-}
-
-async function expectError(res: Response, status: number, message?: RegExp): Promise<void> {
-  const text = await res.text();
-  expect(res.status, text).toBe(status);
-  expect(res.headers.get("content-type")).toMatch(/^application\/json/);
-  const body = v2ErrorSchema.parse(JSON.parse(text));
-  expect(body).toMatchObject({ code: status, status: reasonPhrase(status) });
-  if (message) expect(body.error).toMatch(message);
-}
-
-async function annotationTables(): Promise<unknown[]> {
-  return Promise.all(
-    ["annotation_tags", "annotation_tagged", "annotation_comments"].map(
-      async (table) => (await env.DB.prepare(`select * from ${table} order by rowid`).all()).results,
-    ),
-  );
-}
 
 async function used(): Promise<number> {
   const account = await (await call("GET", "/api/v1/account")).json<{ quota: { used: number } }>();
@@ -233,8 +208,12 @@ describe("comments at the origin", () => {
       v2Envelope(hostCommentSchema),
     );
     expect(edited.result).toMatchObject({ id: added.result.id, contents: "edited" });
+    // A delete answers 204 with no body, not the comments left.
+    const deleted = await call("DELETE", `/api/v2/hosts/192.0.2.3/comments/${added.result.id}`);
+    expect(deleted.status).toBe(204);
+    expect(await deleted.text()).toBe("");
     const left = await ok(
-      await call("DELETE", `/api/v2/hosts/192.0.2.3/comments/${added.result.id}`),
+      await call("GET", "/api/v2/hosts/192.0.2.3/comments"),
       v2Envelope(hostCommentsResultSchema),
     );
     expect(left.result.comments.map((c) => c.contents)).toEqual(["second"]);

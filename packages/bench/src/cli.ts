@@ -7,6 +7,7 @@ import path from "node:path";
 import { basicAuth, type BenchTenant, createTenant } from "./admin-client";
 import {
   type BareWorker,
+  type BenchSecrets,
   buildBareWorker,
   type Cluster,
   migrateEdge,
@@ -20,7 +21,7 @@ import { measure, type Measurement, type Skipped } from "./measurement";
 import { type BenchOptions, defaultResultsFile, parseOptions, usage, UsageError } from "./options";
 import { datasetStateDir, REPO_ROOT } from "./paths";
 import { stopRunning } from "./processes";
-import { countLines, noteLines, scenarioTable, scaleTable, targetLines } from "./report";
+import { countLines, noteLines, pairTable, scenarioTable, scaleTable, targetLines } from "./report";
 import { type ScaleLevel, scaleCached, scaleHosts } from "./scale";
 import { type BenchContext, bulkFingerprints, SkipScenario, sleep } from "./scenario";
 import { SCENARIO_IDS, SCENARIOS } from "./scenarios";
@@ -79,7 +80,7 @@ async function runScenarios(
   options: BenchOptions,
   phases: Phase[],
   stateDir: string,
-  secrets: Secrets,
+  secrets: BenchSecrets,
 ): Promise<MainRun> {
   // The inspector is open for the Zipf scenario's heap readings; nothing attaches before it.
   const cluster = await timed(phases, "start workers", () =>
@@ -91,6 +92,7 @@ async function runScenarios(
   const documents = await referenceDocuments(
     cluster.originUrl,
     originAuth,
+    `Bearer ${secrets.originPlatformToken}`,
     probe.viewFingerprint,
     bulkFingerprints(probe),
   );
@@ -147,7 +149,7 @@ async function runScenarios(
           log(`  ${e.id}: p50 ${formatMs(e.p50Ms)} ms, p99 ${formatMs(e.p99Ms)} ms, ${e.errors} errors`);
         }
       } catch (error) {
-        const reason = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
+        const reason = errorLine(error);
         if (!(error instanceof SkipScenario)) failed += 1;
         log(`  ${error instanceof SkipScenario ? "skipped" : "failed"}: ${reason}`);
         rows.push({
@@ -183,14 +185,15 @@ async function runScenarios(
   };
 }
 
+/** An error's first line, with its cause's (fetch says only "fetch failed", its cause what failed). */
+function errorLine(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const line = error.message.split("\n")[0] ?? "";
+  return error.cause instanceof Error ? `${line} (${errorLine(error.cause)})` : line;
+}
+
 /** The pause between scenarios. */
 const SETTLE_MS = 3000;
-
-interface Secrets {
-  readonly originApiId: string;
-  readonly originApiSecret: string;
-  readonly adminToken: string;
-}
 
 function scaledQueries(levels: readonly ScaleLevel[]): ScaledQueries[] {
   return levels
@@ -237,9 +240,10 @@ async function main(argv: readonly string[]): Promise<number> {
     `origin dataset: ${formatCount(size.hosts)} hosts, ${formatCount(size.certs)} certificates, seed ${size.seed} (${path.relative(REPO_ROOT, stateDir)})`,
   );
   await timed(phases, "edge migrations", () => migrateEdge(stateDir));
-  const secrets: Secrets = {
+  const secrets: BenchSecrets = {
     originApiId: "bench-origin",
     originApiSecret: randomBytes(16).toString("hex"),
+    originPlatformToken: `censys_bench_${randomBytes(16).toString("hex")}`,
     adminToken: randomBytes(24).toString("hex"),
   };
   const run = await runScenarios(options, phases, stateDir, secrets);
@@ -269,12 +273,26 @@ async function main(argv: readonly string[]): Promise<number> {
     "",
     scenarioTable(run.rows),
   ];
+  const pairs = pairTable(run.measurements);
+  if (pairs !== "")
+    out.push(
+      "",
+      `paired slices (each pair: a slice of the scenario and one of its reference, ${options.slice} s each at first and doubled after a pair with a slice of fewer than two answers per connection, one right after the other, the side that goes first alternating; ratio = scenario req/s / reference req/s of the pair; the ratio targets judge the median):`,
+      pairs,
+    );
   const counts = countLines(run.measurements);
   if (counts.length > 0)
     out.push(
       "",
       "counts (edge usage rollups of each scenario's own tenant; origin_calls: the origin's own count):",
       ...counts.map((l) => `  ${l}`),
+    );
+  const countNotes = noteLines(run.measurements, "edge-request-counts");
+  if (countNotes.length > 0)
+    out.push(
+      "",
+      "per request, one at a time (X-D1-Statements and X-Ledger-Calls of the edge's answers):",
+      ...countNotes.map((l) => `  ${l}`),
     );
   const sqlNotes = noteLines(run.measurements, "sql-");
   if (sqlNotes.length > 0)

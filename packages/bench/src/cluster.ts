@@ -15,12 +15,20 @@ export const BARE_NAME = "scangate-bench-bare";
 
 export type D1Database = Awaited<ReturnType<Miniflare["getD1Database"]>>;
 
-/** The bench's own secrets: the origin account the edge calls with, and the admin token. */
+/**
+ * The bench's own secrets: the origin account the edge calls with (its API ID and secret, and its
+ * Platform personal access token: the edge's /v3 pool of one), and the admin token.
+ */
 export interface BenchSecrets {
   readonly originApiId: string;
   readonly originApiSecret: string;
+  readonly originPlatformToken: string;
   readonly adminToken: string;
 }
+
+/** The Platform organization and user of the bench's origin account (fixed: the origin keeps its credits by organization). */
+export const BENCH_ORGANIZATION_ID = "b3e4c5d6-0000-4000-8000-00000000be0c";
+const BENCH_USER_ID = "b3e4c5d6-0000-4000-8000-00000000be0d";
 
 /** Builds the bench's own worker exactly as a deploy would (`wrangler deploy --dry-run`). */
 export async function buildBareWorker(): Promise<void> {
@@ -161,6 +169,12 @@ export async function startCluster(
       email: "bench@scangate.local",
       // Bench runs add up in the persisted state; a monthly allowance that never runs out.
       allowance: 1_000_000_000_000,
+      personal_access_token: secrets.originPlatformToken,
+      organization_id: BENCH_ORGANIZATION_ID,
+      user_id: BENCH_USER_ID,
+      organization_name: "Scangate Bench",
+      // Granted once, when the state first sees the organization: credits that never run out either.
+      credits: 1_000_000_000_000,
     },
   ]);
   const edgeConfig = configuredWorker(path.join(EDGE_DIR, "wrangler.jsonc"));
@@ -184,8 +198,13 @@ export async function startCluster(
           UPSTREAM_CREDENTIALS: JSON.stringify([
             { api_id: secrets.originApiId, api_secret: secrets.originApiSecret },
           ]),
+          // The /v3 pool: the same origin account's personal access token (the ORIGIN binding is the upstream).
+          PLATFORM_CREDENTIALS: JSON.stringify([
+            { token: secrets.originPlatformToken, organization_id: BENCH_ORGANIZATION_ID },
+          ]),
           ...tier.vars,
-          // An API request that asks is told how many D1 statements it ran (edge-miss-collapsed asks).
+          // A request that asks is told how many D1 statements it ran (edge-miss-collapsed and
+          // edge-request-counts ask), and by an edge that counts them, how many ledger calls.
           D1_STATEMENTS_HEADER: "true",
           ...(options.cacheMaxRows !== undefined ? { CACHE_MAX_ROWS: String(options.cacheMaxRows) } : {}),
           ...(options.memoryHoldMs !== undefined
@@ -229,15 +248,27 @@ export interface BareWorker {
   dispose(): Promise<void>;
 }
 
-/** What the bare worker answers: one document, and the documents of a bulk answer, by key. */
+/** An answer of the origin's, as the bare worker sends it again. */
+export interface StoredAnswer {
+  readonly body: string;
+  readonly contentType: string;
+}
+
+/**
+ * What the bare worker answers: one document, and the documents of a bulk answer, by key; and the
+ * origin's /v3 answers for the same certificate and for a bulk of the same certificates.
+ */
 export interface ReferenceDocuments {
   readonly view: { readonly id: string; readonly body: string };
   readonly bulk: ReadonlyArray<{ readonly id: string; readonly body: string }>;
+  readonly v3Asset: StoredAnswer;
+  readonly v3Bulk: StoredAnswer;
 }
 
 /**
  * The reference: a bare Hono worker answering the view document (GET /), or reading it (GET /d1)
- * or the bulk documents (GET /d1-bulk) from its own D1 by primary key, in a workerd of its own.
+ * or the bulk documents (GET /d1-bulk) from its own D1 by primary key, or the stored /v3 answers
+ * (GET /v3-asset, /v3-bulk), in a workerd of its own.
  */
 export async function startBare(stateDir: string, documents: ReferenceDocuments): Promise<BareWorker> {
   const mf = new Miniflare({
@@ -254,6 +285,10 @@ export async function startBare(stateDir: string, documents: ReferenceDocuments)
           DOCUMENT: documents.view.body,
           DOCUMENT_ID: documents.view.id,
           BULK_IDS: JSON.stringify(documents.bulk.map((d) => d.id)),
+          V3_ASSET: documents.v3Asset.body,
+          V3_ASSET_TYPE: documents.v3Asset.contentType,
+          V3_BULK: documents.v3Bulk.body,
+          V3_BULK_TYPE: documents.v3Bulk.contentType,
         },
         unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
       } as WorkerOptions,

@@ -4,7 +4,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import type { D1Database, ReferenceDocuments } from "./cluster";
+import { v3BulkBody } from "./admin-client";
+import type { D1Database, ReferenceDocuments, StoredAnswer } from "./cluster";
 import { BENCH_DIR, STATE_DIR } from "./paths";
 import { run, RunFailed } from "./processes";
 
@@ -192,31 +193,59 @@ export async function purgeCertificateCache(
   if (statements.length > 0) await edgeDb.batch(statements);
 }
 
+/** An origin answer's body and media type; anything but a 200 throws. */
+async function storedAnswer(response: Response, what: string): Promise<StoredAnswer> {
+  const body = await response.text();
+  if (response.status !== 200)
+    throw new Error(`the origin answered ${response.status} for ${what}: ${body.slice(0, 200)}`);
+  return { body, contentType: response.headers.get("content-type") ?? "application/json" };
+}
+
 /**
- * The documents the bare worker answers, as the origin serves them: the view certificate, and
- * each entry of a bulk answer for `bulkIds` (as the edge keeps them: one entry's JSON text).
+ * The documents the bare worker answers, as the origin serves them: the view certificate, each
+ * entry of a bulk answer for `bulkIds` (as the edge keeps them: one entry's JSON text), and the
+ * /v3 answers for the view certificate and for a bulk of `bulkIds` (with the account's Platform
+ * token, `platformAuthorization`).
  */
 export async function referenceDocuments(
   originUrl: string,
   authorization: string,
+  platformAuthorization: string,
   viewId: string,
   bulkIds: readonly string[],
 ): Promise<ReferenceDocuments> {
-  const view = await fetch(`${originUrl}/api/v1/view/certificates/${viewId}`, { headers: { authorization } });
-  const viewBody = await view.text();
-  if (!view.ok)
-    throw new Error(`the origin answered ${view.status} for the view certificate: ${viewBody.slice(0, 200)}`);
-  const bulk = await fetch(`${originUrl}/api/v1/bulk/certificates`, {
-    method: "POST",
-    headers: { authorization, "content-type": "application/json" },
-    body: JSON.stringify({ fingerprints: bulkIds }),
-  });
-  const bulkBody = await bulk.text();
-  if (!bulk.ok)
-    throw new Error(`the origin answered ${bulk.status} for a bulk lookup: ${bulkBody.slice(0, 200)}`);
-  const entries = JSON.parse(bulkBody) as Record<string, unknown>;
+  const json = { "content-type": "application/json" };
+  const view = await storedAnswer(
+    await fetch(`${originUrl}/api/v1/view/certificates/${viewId}`, { headers: { authorization } }),
+    "the view certificate",
+  );
+  const bulk = await storedAnswer(
+    await fetch(`${originUrl}/api/v1/bulk/certificates`, {
+      method: "POST",
+      headers: { authorization, ...json },
+      body: JSON.stringify({ fingerprints: bulkIds }),
+    }),
+    "a bulk lookup",
+  );
+  const v3Asset = await storedAnswer(
+    await fetch(`${originUrl}/v3/global/asset/certificate/${viewId}`, {
+      headers: { authorization: platformAuthorization },
+    }),
+    "the view certificate on /v3",
+  );
+  const v3Bulk = await storedAnswer(
+    await fetch(`${originUrl}/v3/global/asset/certificate`, {
+      method: "POST",
+      headers: { authorization: platformAuthorization, ...json },
+      body: v3BulkBody(bulkIds),
+    }),
+    "a /v3 bulk lookup",
+  );
+  const entries = JSON.parse(bulk.body) as Record<string, unknown>;
   return {
-    view: { id: viewId, body: viewBody },
+    view: { id: viewId, body: view.body },
     bulk: bulkIds.map((id) => ({ id, body: JSON.stringify(entries[id] ?? null) })),
+    v3Asset,
+    v3Bulk,
   };
 }

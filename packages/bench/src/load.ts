@@ -16,12 +16,15 @@ export interface LoadPlan {
   readonly headers: Readonly<Record<string, string>>;
   /** One request repeated, or a list walked in order (each request the next entry, wrapping). */
   readonly requests: readonly RequestSpec[];
+  /**
+   * Where the walk over a list starts, advanced as requests are sent: a load in slices passes the
+   * same cursor to each, so every slice goes on where the last one stopped. From 0 when not given.
+   */
+  readonly cursor?: { next: number };
   readonly connections: number;
   /** Stop after this many requests (all connections together), else after `durationSeconds`. */
   readonly amount?: number;
   readonly durationSeconds: number;
-  /** With `amount`: stop anyway after this long (what was answered by then is kept). */
-  readonly maxSeconds?: number;
 }
 
 /** What one or more load runs measured. */
@@ -65,7 +68,10 @@ export function mergeSamples(into: LoadSample, add: LoadSample): LoadSample {
   return into;
 }
 
-function autocannonRequests(specs: readonly RequestSpec[]): autocannon.Request[] {
+function autocannonRequests(
+  specs: readonly RequestSpec[],
+  cursor: { next: number } = { next: 0 },
+): autocannon.Request[] {
   const [only] = specs;
   if (!only) throw new Error("a load plan needs at least one request");
   if (specs.length === 1)
@@ -74,12 +80,11 @@ function autocannonRequests(specs: readonly RequestSpec[]): autocannon.Request[]
     ];
   // One shared cursor over the list for every connection: with `amount` equal to the list's
   // length, each entry is sent exactly once.
-  let next = 0;
   return [
     {
       setupRequest: (request) => {
-        const spec = specs[next % specs.length] as RequestSpec;
-        next += 1;
+        const spec = specs[cursor.next % specs.length] as RequestSpec;
+        cursor.next += 1;
         return {
           ...request,
           method: spec.method,
@@ -104,7 +109,7 @@ export function runLoad(plan: LoadPlan): Promise<LoadSample> {
         // autocannon refuses more connections than requests.
         connections: Math.min(plan.connections, plan.amount ?? plan.connections),
         headers: { ...plan.headers },
-        requests: autocannonRequests(plan.requests),
+        requests: autocannonRequests(plan.requests, plan.cursor),
         ...(plan.amount !== undefined ? { amount: plan.amount } : { duration: plan.durationSeconds }),
         timeout: 30,
         // autocannon notices it is done only on this tick (1 s by default): rounds end sooner.
@@ -123,14 +128,9 @@ export function runLoad(plan: LoadPlan): Promise<LoadSample> {
         for (const [status, stats] of Object.entries(result.statusCodeStats ?? {})) {
           sample.statuses[status] = (sample.statuses[status] ?? 0) + (stats.count ?? 0);
         }
-        if (deadline) clearTimeout(deadline);
         resolve(sample);
       },
     );
-    const deadline =
-      plan.amount !== undefined && plan.maxSeconds !== undefined
-        ? setTimeout(() => instance.stop(), plan.maxSeconds * 1000)
-        : undefined;
     instance.on("response", (_client, statusCode, _bytes, responseTime) => {
       lastAnswer = performance.now();
       sample.requests += 1;

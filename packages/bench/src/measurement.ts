@@ -1,6 +1,22 @@
 // What a run keeps of a scenario's load: the figures the table, the targets and the results file
 // show (raw latencies are reduced here).
 import { type LoadSample, quantile } from "./load";
+import { type RatioSpread, ratioSpread } from "./paired";
+
+/** How a scenario was measured against its reference in paired slices (paired.ts). */
+export interface Pairing {
+  /** Id of the row of the reference's own slices. */
+  readonly reference: string;
+  /** Each pair's ratio (scenario req/s / reference req/s), in the order run; NaN where a side got no answer. */
+  readonly ratios: readonly number[];
+  /** Seconds of each pair's slices, in the same order (paired.ts: a slice too short to say anything doubles). */
+  readonly sliceSeconds: readonly number[];
+}
+
+/** A pairing with its ratios reduced: the median a target judges and the spread (null: no pair had both sides answered). */
+export interface PairedRatios extends Pairing {
+  readonly spread: RatioSpread | null;
+}
 
 export interface Measurement {
   readonly id: string;
@@ -23,6 +39,8 @@ export interface Measurement {
   readonly cpuMsPerRequest: number | null;
   readonly counts: Readonly<Record<string, number>>;
   readonly notes: readonly string[];
+  /** Set when the scenario ran in paired slices against a reference. */
+  readonly pairs?: PairedRatios;
 }
 
 /** A scenario that could not run, and why. */
@@ -40,6 +58,7 @@ export interface MeasureInput {
   readonly sample: LoadSample;
   readonly counts?: Readonly<Record<string, number>>;
   readonly notes?: readonly string[];
+  readonly pairing?: Pairing;
 }
 
 /** Reduces a load sample: requests/s over the time under load, nearest-rank p50 and p99. */
@@ -63,5 +82,6 @@ export function measure(input: MeasureInput): Measurement {
       sample.workerdCpuMs === null || sample.requests === 0 ? null : sample.workerdCpuMs / sample.requests,
     counts: { ...input.counts },
     notes: [...(input.notes ?? [])],
+    ...(input.pairing ? { pairs: { ...input.pairing, spread: ratioSpread(input.pairing.ratios) } } : {}),
   };
 }

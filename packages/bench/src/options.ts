@@ -3,8 +3,10 @@ import { parseArgs } from "node:util";
 import { RESULTS_DIR } from "./paths";
 
 export interface BenchOptions {
-  /** Seconds of load per scenario. */
+  /** Seconds of load per scenario (for a paired scenario: per side). */
   readonly duration: number;
+  /** Seconds of one slice of a paired scenario or of its reference. */
+  readonly slice: number;
   /** Concurrent connections of the throughput scenarios. */
   readonly connections: number;
   /** Concurrent connections of the search, aggregate and scaling scenarios (latency, not queueing). */
@@ -36,7 +38,10 @@ export interface BenchOptions {
 
 export const USAGE = `usage: pnpm bench [-- options]
 
-  --duration S            seconds of load per scenario (default 10)
+  --duration S            seconds of load per scenario (default 10; a paired scenario: each side)
+  --slice S               seconds of each slice of a paired scenario and of its reference at first
+                          (default 1; pairs until each side had --duration, the side that goes
+                          first alternating; slices double after a pair with too few answers)
   --hosts N               hosts in the origin dataset (default 100000; seeded once per size and seed)
   --certs N               certificates in the origin dataset (default 2000)
   --seed TEXT             seed of the dataset generator (default scangate)
@@ -70,6 +75,14 @@ function positiveInt(name: string, value: string): number {
   return n;
 }
 
+/** A number of seconds, at least 0.1 (decimals allowed). */
+function seconds(name: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0.1)
+    throw new UsageError(`--${name} must be a number of seconds, at least 0.1 (got "${value}")`);
+  return n;
+}
+
 function intList(name: string, value: string): number[] {
   return value.split(",").map((part) => positiveInt(name, part.trim()));
 }
@@ -92,6 +105,7 @@ export function parseOptions(argv: readonly string[], scenarioIds: readonly stri
       allowPositionals: false,
       options: {
         duration: { type: "string", default: "10" },
+        slice: { type: "string", default: "1" },
         connections: { type: "string", default: "50" },
         "query-connections": { type: "string", default: "1" },
         hosts: { type: "string", default: "100000" },
@@ -140,6 +154,7 @@ export function parseOptions(argv: readonly string[], scenarioIds: readonly stri
   if (zipfKeys > certs) throw new UsageError(`--zipf-keys (${zipfKeys}) cannot exceed --certs (${certs})`);
   return {
     duration: positiveInt("duration", values.duration),
+    slice: seconds("slice", values.slice),
     connections: positiveInt("connections", values.connections),
     queryConnections: positiveInt("query-connections", values["query-connections"]),
     hosts: positiveInt("hosts", values.hosts),

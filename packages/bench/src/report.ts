@@ -1,6 +1,7 @@
 // What a run prints: the scenario table, the counts some scenarios keep, and the targets.
 import { formatCount, formatMs, formatRate, formatTable } from "./format";
 import type { Measurement, Skipped } from "./measurement";
+import { sliceRange } from "./paired";
 import type { TargetResult } from "./targets";
 
 /** One row per scenario, in run order; a skipped scenario says why instead of figures. */
@@ -22,6 +23,36 @@ export function scenarioTable(rows: ReadonlyArray<Measurement | Skipped>): strin
           ],
     ),
     ["left", "right", "right", "right", "right", "right", "right", "left"],
+  );
+}
+
+/**
+ * One row per scenario measured in paired slices: the row of its reference's slices, the slice
+ * length, and the pair ratios (scenario req/s / reference req/s) as median and spread. Empty when
+ * no scenario was.
+ */
+export function pairTable(rows: readonly Measurement[]): string {
+  const paired = rows.filter((row) => row.pairs !== undefined);
+  if (paired.length === 0) return "";
+  const ratio = (n: number | undefined) => (n === undefined ? "-" : n.toFixed(2));
+  return formatTable(
+    ["scenario", "reference slices", "slice s", "pairs", "median", "min", "p25", "p75", "max"],
+    paired.map((row) => {
+      const pairs = row.pairs as NonNullable<Measurement["pairs"]>;
+      const spread = pairs.spread ?? undefined;
+      return [
+        row.id,
+        pairs.reference,
+        sliceRange(pairs.sliceSeconds),
+        String(spread?.count ?? 0),
+        ratio(spread?.median),
+        ratio(spread?.min),
+        ratio(spread?.p25),
+        ratio(spread?.p75),
+        ratio(spread?.max),
+      ];
+    }),
+    ["left", "left", "right", "right", "right", "right", "right", "right", "right"],
   );
 }
 

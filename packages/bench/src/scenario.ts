@@ -5,7 +5,9 @@ import { type BenchTenant, tenantUsage, type TenantUsage } from "./admin-client"
 import type { Cluster } from "./cluster";
 import type { DatasetProbe } from "./dataset";
 import { emptySample, type LoadPlan, type LoadSample, mergeSamples, runLoad } from "./load";
+import type { Pairing } from "./measurement";
 import type { BenchOptions } from "./options";
+import { runPairs, type Slicer } from "./paired";
 
 export interface BenchContext {
   readonly options: BenchOptions;
@@ -76,6 +78,8 @@ export type ScenarioOutcome =
       readonly notes?: readonly string[];
       /** Further rows the scenario measured (e.g. a probe idle and under load), each with an id of its own. */
       readonly extra?: readonly ExtraRow[];
+      /** Set when the scenario ran in paired slices against a reference (its slices are one of `extra`). */
+      readonly pairing?: Pairing;
     }
   | { readonly kind: "skipped"; readonly reason: string };
 
@@ -92,6 +96,66 @@ export interface Scenario {
   readonly id: string;
   readonly title: string;
   run(ctx: BenchContext): Promise<ScenarioOutcome>;
+}
+
+/** A load that runs in slices: one request (or a list in turn) for as long as each slice lasts. */
+export interface SlicedLoad extends Slicer {
+  /** What is asked, as the table's results record it. */
+  readonly target: string;
+  readonly connections: number;
+}
+
+/** Slices of `plan`'s requests, each as long as asked. */
+export function slicesOf(plan: Omit<LoadPlan, "durationSeconds" | "amount">): Slicer {
+  return { slice: (seconds) => runLoad({ ...plan, durationSeconds: seconds }) };
+}
+
+/** A scenario that is also the reference of others: they run in slices alternating with its own. */
+export interface ReferenceScenario extends Scenario {
+  /** Checks its route answers, then gives slices of its load. */
+  load(ctx: BenchContext): Promise<SlicedLoad>;
+}
+
+/** What a scenario measured in paired slices against its reference: a row for each side, and the pairs. */
+export interface PairedOutcome {
+  readonly sample: LoadSample;
+  /** The reference's slices, as a row of their own: `<scenario id>:<reference id>`. */
+  readonly extra: ExtraRow[];
+  readonly pairing: Pairing;
+}
+
+/**
+ * `own` against `reference` in paired slices (paired.ts): `--slice` seconds each at first, as many
+ * pairs as give each side `--duration` seconds of load. A slice with fewer than two answers per
+ * connection doubles the slices after it.
+ */
+export async function pairedLoad(
+  ctx: BenchContext,
+  id: string,
+  own: Slicer,
+  reference: ReferenceScenario,
+): Promise<PairedOutcome> {
+  const load = await reference.load(ctx);
+  const { duration, slice, connections } = ctx.options;
+  const run = await runPairs(own, load, {
+    durationSeconds: duration,
+    sliceSeconds: slice,
+    minAnswers: 2 * Math.max(connections, load.connections),
+  });
+  const referenceId = `${id}:${reference.id}`;
+  return {
+    sample: run.scenario,
+    extra: [
+      {
+        id: referenceId,
+        title: `${reference.title} (the slices paired with ${id})`,
+        target: load.target,
+        connections: load.connections,
+        sample: run.reference,
+      },
+    ],
+    pairing: { reference: referenceId, ratios: run.ratios, sliceSeconds: run.sliceSeconds },
+  };
 }
 
 /** Thrown by a scenario's preflight when its route is missing or refuses: the scenario is skipped. */
@@ -124,8 +188,11 @@ export async function preflight(
 }
 
 /**
- * Load in rounds until `durationSeconds` of load have run (at least one round): `prepare`
- * resets state between rounds (e.g. purges the cache so misses stay misses), off the clock.
+ * Load in rounds until `durationSeconds` of load have run (at least one round): `prepare` resets
+ * state between rounds (e.g. purges the cache so misses stay misses), off the clock. Each round
+ * runs to its last answer: a load stopped with requests in flight leaves the edge working on
+ * answers nobody waits for (after half-cached bulk requests were dropped so, the edge once
+ * answered nothing for minutes), and the next round's time would go to that work.
  */
 export async function inRounds(
   durationSeconds: number,
@@ -134,19 +201,19 @@ export async function inRounds(
 ): Promise<{ sample: LoadSample; rounds: number }> {
   const total = emptySample();
   let rounds = 0;
-  for (;;) {
+  do {
     await prepare();
-    const remaining = durationSeconds - total.elapsedMs / 1000;
-    const round = plan();
-    const sample = await runLoad({ ...round, maxSeconds: Math.max(1, remaining) });
-    mergeSamples(total, sample);
+    mergeSamples(total, await runLoad(plan()));
     rounds += 1;
-    // A round cut short by the time bound ends the load.
-    const cutShort = round.amount !== undefined && sample.requests < round.amount;
-    if (cutShort || total.elapsedMs / 1000 >= durationSeconds) break;
-  }
+  } while (total.elapsedMs / 1000 < durationSeconds);
   return { sample: total, rounds };
 }
+
+/**
+ * The edge's CACHE_MEMORY_HOLD_MS default (apps/edge/src/config.ts; the bench does not set it):
+ * how long an isolate answers a cached row from memory after it held it.
+ */
+export const EDGE_MEMORY_HOLD_MS = 5000;
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

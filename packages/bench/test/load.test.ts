@@ -48,6 +48,26 @@ describe("runLoad", { timeout: 30_000 }, () => {
     expect([...seen].sort()).toEqual(paths.map((p) => `GET ${p}`).sort());
   });
 
+  it("goes on where the last load stopped when the loads share a cursor (slices of one walk)", async () => {
+    seen.length = 0;
+    const paths = Array.from({ length: 10 }, (_, i) => `/walk/${i}`);
+    const cursor = { next: 0 };
+    const slice = (amount: number) =>
+      runLoad({
+        baseUrl,
+        headers: {},
+        requests: paths.map((path) => ({ method: "GET" as const, path })),
+        cursor,
+        amount,
+        connections: 1,
+        durationSeconds: 10,
+      });
+    await slice(4);
+    await slice(8);
+    expect(cursor.next).toBe(12);
+    expect(seen).toEqual([...paths, ...paths.slice(0, 2)].map((p) => `GET ${p}`));
+  });
+
   it("sends bodies, counts non-2xx answers, and never opens more connections than requests", async () => {
     seen.length = 0;
     bodies.length = 0;

@@ -16,6 +16,7 @@ describe("parseOptions", () => {
     const options = parse();
     expect(options).toMatchObject({
       duration: 10,
+      slice: 1,
       connections: 50,
       queryConnections: 1,
       hosts: 100_000,
@@ -66,6 +67,11 @@ describe("parseOptions", () => {
     expect(options.build).toBe(false);
   });
 
+  it("reads the slice of paired scenarios in seconds, decimals allowed", () => {
+    expect(parse("--slice", "0.5").slice).toBe(0.5);
+    expect(parse("--slice", "2").slice).toBe(2);
+  });
+
   it("draws the Zipf workload from all certificates of a smaller dataset unless told otherwise", () => {
     expect(parse("--certs", "300").zipfKeys).toBe(300);
     expect(parse("--certs", "5000").zipfKeys).toBe(2000);
@@ -86,6 +92,9 @@ describe("parseOptions", () => {
     for (const argv of [
       ["--duration", "0"],
       ["--duration", "2.5"],
+      ["--slice", "0"],
+      ["--slice", "0.05"],
+      ["--slice", "soon"],
       ["--hosts", "lots"],
       ["--scale-hosts", "1000,,2000"],
       ["--zipf-exponent", "0"],

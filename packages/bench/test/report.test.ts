@@ -5,7 +5,8 @@ import path from "node:path";
 import { estimateSeedBytes, estimateSeedSeconds, folderBytes, medianBySize } from "../src/dataset";
 import { formatCount, formatMs, formatTable } from "../src/format";
 import type { Measurement } from "../src/measurement";
-import { countLines, scaleTable, scenarioTable, statusSummary, targetLines } from "../src/report";
+import { ratioSpread } from "../src/paired";
+import { countLines, pairTable, scaleTable, scenarioTable, statusSummary, targetLines } from "../src/report";
 
 const row: Measurement = {
   id: "edge-view-hit",
@@ -164,5 +165,40 @@ describe("dataset helpers", () => {
       { hosts: 100_000, certs: 2000, seed: "s", seconds: 220, breakdownSeconds: 30, finishedAt: "" },
     ];
     expect(estimateSeedSeconds(1_000_000, timings)).toBe(2500);
+  });
+});
+
+describe("pairTable", () => {
+  it("shows each paired scenario's reference slices, slice lengths and pair ratios as median and spread", () => {
+    const ratios = [0.9, 0.8, 1, Number.NaN];
+    const paired: Measurement = {
+      ...row,
+      pairs: {
+        reference: "edge-view-hit:bare",
+        ratios,
+        sliceSeconds: [1, 1, 2, 2],
+        spread: ratioSpread(ratios),
+      },
+    };
+    const unanswered: Measurement = {
+      ...row,
+      id: "edge-view-miss",
+      pairs: {
+        reference: "edge-view-miss:origin-view",
+        ratios: [Number.NaN],
+        sliceSeconds: [1],
+        spread: null,
+      },
+    };
+    expect(pairTable([row, paired, unanswered]).split("\n")).toEqual([
+      "scenario        reference slices            slice s  pairs  median   min   p25   p75   max",
+      "--------------  --------------------------  -------  -----  ------  ----  ----  ----  ----",
+      "edge-view-hit   edge-view-hit:bare              1-2      3    0.90  0.80  0.85  0.95  1.00",
+      "edge-view-miss  edge-view-miss:origin-view        1      0       -     -     -     -     -",
+    ]);
+  });
+
+  it("is empty when no scenario ran in pairs", () => {
+    expect(pairTable([row])).toBe("");
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { emptySample } from "../src/load";
 import { measure, type Measurement } from "../src/measurement";
+import { ratioSpread } from "../src/paired";
 import { evaluateTargets, probeRatio, type TargetInputs, type TargetResult } from "../src/targets";
 
 function m(id: string, figures: Partial<Measurement> = {}): Measurement {
@@ -21,6 +22,32 @@ function m(id: string, figures: Partial<Measurement> = {}): Measurement {
     notes: [],
     ...figures,
   };
+}
+
+/**
+ * A scenario measured in paired slices against `reference`: its row, with the pair ratios, and the
+ * row of the reference's slices (`<id>:<reference>`).
+ */
+function paired(
+  id: string,
+  reference: string,
+  ratios: number[],
+  own: Partial<Measurement> = {},
+  ref: Partial<Measurement> = {},
+): Measurement[] {
+  const referenceId = `${id}:${reference}`;
+  return [
+    m(id, {
+      ...own,
+      pairs: {
+        reference: referenceId,
+        ratios,
+        sliceSeconds: ratios.map(() => 1),
+        spread: ratioSpread(ratios),
+      },
+    }),
+    m(referenceId, ref),
+  ];
 }
 
 function inputs(
@@ -55,20 +82,67 @@ const STATEMENT_COUNTS = {
   joinerStatementsMax: 0,
 };
 
+/** Counts of edge-request-counts as an edge that charges outside D1 and counts ledger calls gives them. */
+function requestCounts(overrides: Record<string, number> = {}): Measurement {
+  const kinds: Record<string, { statements?: number; ledgerCalls: number }> = {
+    memoryHit: { statements: 0, ledgerCalls: 0 },
+    d1Hit: { statements: 1, ledgerCalls: 0 },
+    chargedMiss: { statements: 2, ledgerCalls: 1 },
+    freeMiss: { statements: 2, ledgerCalls: 2 },
+    v3MemoryHit: { ledgerCalls: 0 },
+    v3D1Hit: { ledgerCalls: 0 },
+    v3ChargedMiss: { ledgerCalls: 1 },
+    v3FreeMiss: { ledgerCalls: 2 },
+    v3BulkHit: { ledgerCalls: 0 },
+    v3BulkMisses: { ledgerCalls: 2 },
+  };
+  const counts: Record<string, number> = {};
+  for (const [kind, figures] of Object.entries(kinds)) {
+    counts[`${kind}Requests`] = 3;
+    for (const [name, value] of [
+      ["Statements", figures.statements],
+      ["LedgerCalls", figures.ledgerCalls],
+    ] as const)
+      if (value !== undefined) for (const q of ["P50", "Min", "Max"]) counts[`${kind}${name}${q}`] = value;
+  }
+  return m("edge-request-counts", { connections: 1, requests: 30, counts: { ...counts, ...overrides } });
+}
+
 const passing = [
   m("bare", { requestsPerSecond: 10_000 }),
   m("bare-d1", { requestsPerSecond: 2000, p50Ms: 10 }),
   m("bare-bulk", { requestsPerSecond: 1000, p50Ms: 50 }),
   m("bare-d1-bulk", { requestsPerSecond: 700, p50Ms: 35 }),
   m("origin-view", { requestsPerSecond: 500 }),
-  m("edge-view-hit", { requestsPerSecond: 8500, p50Ms: 4 }),
-  m("edge-view-miss", { requestsPerSecond: 310 }),
-  m("edge-bulk-hit", { requestsPerSecond: 950, p50Ms: 10 }),
+  ...paired(
+    "edge-view-hit",
+    "bare",
+    [0.86, 0.82, 0.85, 0.9, 0.84],
+    { requestsPerSecond: 8500, p50Ms: 4 },
+    { requestsPerSecond: 10_000 },
+  ),
+  ...paired(
+    "edge-view-miss",
+    "origin-view",
+    [0.6, 0.61, 0.62, 0.65, 0.7],
+    { requestsPerSecond: 310 },
+    { requestsPerSecond: 500 },
+  ),
+  ...paired(
+    "edge-bulk-hit",
+    "bare-bulk",
+    [0.9, 0.94, 0.95, 0.96, 1],
+    { requestsPerSecond: 950, p50Ms: 10 },
+    { requestsPerSecond: 1000 },
+  ),
+  ...paired("edge-v3-asset-hit", "bare-v3-asset", [0.8, 0.9], { requestsPerSecond: 9000 }),
+  ...paired("edge-v3-bulk-hit", "bare-v3-bulk", [0.92], { requestsPerSecond: 920 }),
   m("edge-bulk-varied", { requestsPerSecond: 600, p50Ms: 20 }),
   m("edge-miss-collapsed", {
     p50Ms: 9,
     counts: { ...COLLAPSED_COUNTS, ...STATEMENT_COUNTS },
   }),
+  requestCounts(),
   m("zipf", {
     requests: 20_000,
     counts: {
@@ -129,8 +203,12 @@ describe("evaluateTargets", () => {
       ["edge-hit-vs-bare", "PASS"],
       ["edge-miss-vs-origin", "PASS"],
       ["bulk-vs-bare", "PASS"],
+      ["v3-asset-hit-vs-bare", "PASS"],
+      ["v3-bulk-vs-bare", "PASS"],
       ["edge-miss-collapsed", "PASS"],
       ["d1-statements", "PASS"],
+      ["d1-no-charge", "PASS"],
+      ["ledger-calls", "PASS"],
       ["zipf-upstream", "PASS"],
       ["edge-memory", "PASS"],
       ["origin-search-100k", "PASS"],
@@ -143,11 +221,14 @@ describe("evaluateTargets", () => {
       ["sql-worst-jobs-end-100k", "PASS"],
     ]);
     expect(target(results, "edge-hit-vs-bare").measured).toBe(
-      "0.85 = 8,500 / 10,000 req/s; bare-d1 is 0.20 x bare",
+      "median 0.85 (min 0.82, p25 0.84, p75 0.86, max 0.90; 5 pairs) of 1 s slices; over all slices 8,500 / 10,000 req/s; bare-d1 / bare is 0.20",
     );
-    expect(target(results, "edge-miss-vs-origin").measured).toBe("0.62 = 310 / 500 req/s");
+    expect(target(results, "edge-hit-vs-bare").pairs).toMatchObject({ count: 5, median: 0.85 });
+    expect(target(results, "edge-miss-vs-origin").measured).toBe(
+      "median 0.62 (min 0.60, p25 0.61, p75 0.65, max 0.70; 5 pairs) of 1 s slices; over all slices 310 / 500 req/s",
+    );
     expect(target(results, "bulk-vs-bare").measured).toBe(
-      "0.95 = 950 / 1,000 req/s; bare-d1-bulk / bare-bulk is 0.70; edge-bulk-varied / bare-bulk is 0.60",
+      "median 0.95 (min 0.90, p25 0.94, p75 0.96, max 1.00; 5 pairs) of 1 s slices; over all slices 950 / 1,000 req/s; bare-d1-bulk / bare-bulk is 0.70; edge-bulk-varied / bare-bulk is 0.60",
     );
     expect(target(results, "zipf-upstream").measured).toBe(
       "1,700 upstream calls for 1,700 distinct keys (origin served 1,700)",
@@ -178,12 +259,13 @@ describe("evaluateTargets", () => {
     const results = evaluateTargets(
       inputs(
         [
-          m("bare", { requestsPerSecond: 10_000 }),
-          m("bare-bulk", { requestsPerSecond: 1000 }),
-          m("origin-view", { requestsPerSecond: 500 }),
-          m("edge-view-hit", { requestsPerSecond: 7900, p50Ms: 4 }),
-          m("edge-view-miss", { requestsPerSecond: 290 }),
-          m("edge-bulk-hit", { requestsPerSecond: 880, p50Ms: 12 }),
+          ...paired("edge-view-hit", "bare", [0.79, 0.9, 0.7], { requestsPerSecond: 7900, p50Ms: 4 }),
+          ...paired("edge-view-miss", "origin-view", [0.59]),
+          ...paired("edge-bulk-hit", "bare-bulk", [0.88, 0.89], {}, { requestsPerSecond: 1000 }),
+          ...paired("edge-v3-asset-hit", "bare-v3-asset", [0.79]),
+          ...paired("edge-v3-bulk-hit", "bare-v3-bulk", [0.9, 0.89]),
+          // Today's edge: a free miss's charge is refunded in D1, and a hit's quota headers read the ledger.
+          requestCounts({ freeMissStatementsP50: 3, memoryHitLedgerCallsMax: 1 }),
           m("edge-miss-collapsed", {
             p50Ms: 12.6,
             counts: { ...COLLAPSED_COUNTS, ...STATEMENT_COUNTS, leaderStatementsMax: 3 },
@@ -218,8 +300,10 @@ describe("evaluateTargets", () => {
         ],
       ),
     );
-    expect(results.map((r) => r.status)).toEqual(Array.from({ length: 15 }, () => "MISS"));
-    expect(target(results, "bulk-vs-bare").measured).toBe("0.88 = 880 / 1,000 req/s");
+    expect(results.map((r) => r.status)).toEqual(Array.from({ length: 19 }, () => "MISS"));
+    expect(target(results, "bulk-vs-bare").measured).toBe(
+      "median 0.89 (min 0.88, p25 0.88, p75 0.89, max 0.89; 2 pairs) of 1 s slices; over all slices 1,000 / 1,000 req/s",
+    );
     expect(target(results, "zipf-upstream").measured).toBe("1,703 upstream calls for 1,700 distinct keys");
   });
 
@@ -267,14 +351,23 @@ describe("evaluateTargets", () => {
   });
 
   it("says N/A, and why, when a scenario did not run or had failed requests", () => {
-    const results = evaluateTargets(inputs([m("bare"), m("edge-view-hit", { errors: 12, requests: 900 })]));
+    const results = evaluateTargets(
+      inputs([
+        ...paired("edge-view-hit", "bare", [0.9], { errors: 12, requests: 900 }),
+        ...paired("edge-v3-asset-hit", "bare-v3-asset", [0.9], {}, { errors: 3 }),
+      ]),
+    );
     expect(target(results, "edge-hit-vs-bare")).toMatchObject({
       status: "N/A",
       measured: "edge-view-hit had 12 failed requests of 900",
     });
+    expect(target(results, "v3-asset-hit-vs-bare")).toMatchObject({
+      status: "N/A",
+      measured: "edge-v3-asset-hit:bare-v3-asset had 3 failed requests of 1,000",
+    });
     expect(target(results, "bulk-vs-bare")).toMatchObject({
       status: "N/A",
-      measured: "edge-bulk-hit did not run; bare-bulk did not run",
+      measured: "edge-bulk-hit did not run",
     });
     expect(target(results, "zipf-upstream")).toMatchObject({ status: "N/A", measured: "zipf did not run" });
     // On the target's own dataset size the only reason left is that the scenario did not run.
@@ -287,18 +380,24 @@ describe("evaluateTargets", () => {
   it("adds the ratio of workerd CPU time per request when both sides were measured", () => {
     const results = evaluateTargets(
       inputs([
-        m("origin-view", { requestsPerSecond: 500, cpuMsPerRequest: 1.8 }),
-        m("edge-view-miss", { requestsPerSecond: 250, cpuMsPerRequest: 4 }),
-        m("bare", { requestsPerSecond: 10_000, cpuMsPerRequest: null }),
-        m("edge-view-hit", { requestsPerSecond: 6000, cpuMsPerRequest: 0.13 }),
+        ...paired(
+          "edge-view-miss",
+          "origin-view",
+          [0.5],
+          { requestsPerSecond: 250, cpuMsPerRequest: 4 },
+          { requestsPerSecond: 500, cpuMsPerRequest: 1.8 },
+        ),
+        ...paired("edge-view-hit", "bare", [0.6], { requestsPerSecond: 6000, cpuMsPerRequest: 0.13 }),
       ]),
     );
     expect(target(results, "edge-miss-vs-origin").measured).toBe(
-      "0.50 = 250 / 500 req/s; by workerd CPU per request 0.45 = 1.800 / 4.000 ms",
+      "median 0.50 (min 0.50, p25 0.50, p75 0.50, max 0.50; 1 pair) of 1 s slices; over all slices 250 / 500 req/s; by workerd CPU per request 0.45 = 1.800 / 4.000 ms",
     );
     // Judged on requests/s alone; the CPU figure is said only when both sides have one.
     expect(target(results, "edge-miss-vs-origin").status).toBe("MISS");
-    expect(target(results, "edge-hit-vs-bare").measured).toBe("0.60 = 6,000 / 10,000 req/s");
+    expect(target(results, "edge-hit-vs-bare").measured).toBe(
+      "median 0.60 (min 0.60, p25 0.60, p75 0.60, max 0.60; 1 pair) of 1 s slices; over all slices 6,000 / 1,000 req/s",
+    );
   });
 
   it("does not judge a Zipf run that stopped before every lookup was answered", () => {

@@ -3,6 +3,7 @@ export * from "./limits";
 export * from "./errors";
 export * from "./formats";
 export * from "./params";
+export * from "./text";
 export * from "./v1/query-jobs";
 export * from "./v1/exports";
 export * from "./v1/raw-data";

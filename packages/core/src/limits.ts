@@ -42,6 +42,24 @@ export const QUERY_JOB_TYPICAL_DURATION_MS = { min: 15_000, max: 30_000 } as con
 export const TAG_NAME_MAX_CHARS = 64;
 /** Ours: a comment is 1..4096 characters; the public limit is not documented. */
 export const COMMENT_MAX_CHARS = 4096;
+// Ours: how many tags, comments and tag links one holder keeps: the team at the edge (its tags
+// and comments are shared by every tenant), each account at the origin. The public limits are
+// not documented. The legacy lists have no paging, so these caps are also what bounds them.
+/** Tags one holder keeps; bounds GET /v2/tags. */
+export const ANNOTATION_TAGS_MAX = 500;
+/** Comments one holder keeps, over all documents. */
+export const ANNOTATION_COMMENTS_MAX = 10_000;
+/** Tag links (a tag on a document) one holder keeps, over all its tags. */
+export const ANNOTATION_TAG_LINKS_MAX = 10_000;
+/** Documents one tag is on; bounds GET /v2/tags/{id}/hosts and /certificates. */
+export const TAG_DOCUMENTS_MAX = 1000;
+/** Tags on one host or certificate; bounds GET /v2/{hosts|certificates}/{id}/tags. */
+export const DOCUMENT_TAGS_MAX = 50;
+/**
+ * Comments on one host or certificate; bounds GET /v2/{hosts|certificates}/{id}/comments
+ * (100 comments of 4,096 characters: about 0.4 MB of ASCII).
+ */
+export const DOCUMENT_COMMENTS_MAX = 100;
 /**
  * Ours: the longest request target (path and query) the edge reads, in characters. Longer is a
  * JSON 400 in the route's shape, well before the runtime's own header limits answer in plain text.
@@ -80,6 +98,12 @@ export const LIMITS = {
   QUERY_JOB_TYPICAL_DURATION_MS,
   TAG_NAME_MAX_CHARS,
   COMMENT_MAX_CHARS,
+  ANNOTATION_TAGS_MAX,
+  ANNOTATION_COMMENTS_MAX,
+  ANNOTATION_TAG_LINKS_MAX,
+  TAG_DOCUMENTS_MAX,
+  DOCUMENT_TAGS_MAX,
+  DOCUMENT_COMMENTS_MAX,
   REQUEST_TARGET_MAX_CHARS,
   SEARCH_QUERY_MAX_CHARS,
   CURSOR_MAX_CHARS,

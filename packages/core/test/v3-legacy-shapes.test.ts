@@ -330,6 +330,7 @@ describe("legacyCertificate", () => {
       updated_at: "2026-02-01T00:00:00Z",
       parse_status: "success",
       seen_in_scan: true,
+      source: "scan",
     });
     expect(doc.parent_spki_subject_fingerprint).toBe(FP2);
   });

@@ -1,5 +1,13 @@
 import { andOf, orOf, type QueryNode, type TermValue, type Value } from "./ast";
 import { type CenqlResource, type LegacyIndex, cenqlPath } from "./cenql-fields";
+import {
+  certificateTagCondition,
+  checkWebsiteField,
+  IPV4_NAMES,
+  perPortName,
+  platformPortValue,
+  portPath,
+} from "./cenql-convert-v1";
 import { printCenql } from "./cenql-print";
 import { findField } from "./field-lookup";
 import { parseQuery } from "./parser";
@@ -26,25 +34,6 @@ const RESOURCE_OF: Readonly<Record<LegacyIndex, CenqlResource>> = {
   hosts: "host",
   certificates: "cert",
   websites: "web",
-};
-
-/** The v1 ipv4 index's own names for what v2 hosts call otherwise. */
-const IPV4_NAMES: Readonly<Record<string, string>> = {
-  ports: "services.port",
-  "location.latitude": "location.coordinates.latitude",
-  "location.longitude": "location.coordinates.longitude",
-  "autonomous_system.routed_prefix": "autonomous_system.bgp_prefix",
-  updated_at: "last_updated_at",
-};
-
-/** v1 per-port paths (after `<port>.<protocol>.`) → the service field of v2 hosts (CenQL path after `services.`). */
-const IPV4_PORT_PATHS: Readonly<Record<string, string>> = {
-  "get.status_code": "endpoints.http.status_code",
-  "get.title": "endpoints.http.html_title",
-  "get.headers.server": "endpoints.http.headers.server",
-  "tls.certificate.parsed.fingerprint_sha256": "cert.fingerprint_sha256",
-  "tls.version": "tls.version_selected",
-  "tls.cipher_suite.name": "tls.cipher_selected",
 };
 
 const LEGACY_SCOPES: Readonly<Record<LegacyIndex, readonly string[]>> = {
@@ -144,9 +133,15 @@ class Converter {
   private field(legacy: string, position: number, op: "match" | "exact", value: Value): QueryNode {
     if (this.ipv4) {
       if (legacy === "protocols") return this.protocols(position, value);
-      const perPort = /^(\d+)\.([a-z0-9_]+)\.(.+)$/.exec(legacy);
+      const perPort = perPortName(legacy);
       if (perPort) return this.portField(legacy, perPort, position, op, value);
     }
+    if (this.index === "websites" && this.dialect === "v1") {
+      const perPort = perPortName(legacy);
+      if (perPort) return this.websitePortField(legacy, perPort, position, op, value);
+      checkWebsiteField(legacy, position);
+    }
+    if (this.index === "certificates" && legacy === "tags") return certificateTagCondition(value, position);
     const name = this.cenqlName(legacy, position);
     const written =
       value.kind === "regex" && !this.isText(legacy) ? { ...value, source: whole(value.source) } : value;
@@ -206,31 +201,97 @@ class Converter {
   /** v1 `443.https.get.title: x` → `host.services: (port: 443 and endpoints.http.html_title: x)`. */
   private portField(
     legacy: string,
-    parts: RegExpExecArray,
+    perPort: { port: number; rest: string },
     position: number,
     op: "match" | "exact",
     value: Value,
   ): QueryNode {
-    const [, port = "", , rest = ""] = parts;
-    const path = ownEntry(IPV4_PORT_PATHS, rest);
-    if (path === undefined) {
+    const path = portPath(legacy, perPort.rest, position);
+    const spelled = platformPortValue(perPort.rest, value);
+    const written = spelled.kind === "regex" ? { ...spelled, source: whole(spelled.source) } : spelled;
+    const body = andOf([
+      portCondition("host.services.port", perPort.port, position),
+      { type: "field", field: `host.services.${path}`, position, op, value: written },
+    ]);
+    return { type: "group", field: "host.services", position, body };
+  }
+
+  /**
+   * v1 websites `443.https.get.title: x` → `web.port: 443 and web.endpoints.http.html_title: x`:
+   * a web property is one port of the site, so both hold on the same property.
+   */
+  private websitePortField(
+    legacy: string,
+    perPort: { port: number; protocol: string; rest: string },
+    position: number,
+    op: "match" | "exact",
+    value: Value,
+  ): QueryNode {
+    if (perPort.protocol !== "http" && perPort.protocol !== "https") {
       throw new QueryError(
-        `${quoteToken(legacy)} at position ${position} has no CenQL equivalent to convert to (per-port fields that convert: ${Object.keys(
-          IPV4_PORT_PATHS,
-        )
-          .map((p) => `<port>.<protocol>.${p}`)
-          .join(", ")})`,
+        `${quoteToken(legacy)} at position ${position} names a protocol websites do not serve (http or https)`,
         position,
         legacy,
       );
     }
-    const written = value.kind === "regex" ? { ...value, source: whole(value.source) } : value;
-    const portValue: Value = { kind: "term", text: port, quoted: false, position, raw: port };
-    const body = andOf([
-      { type: "field", field: "host.services.port", position, op: "match", value: portValue },
-      { type: "field", field: `host.services.${path}`, position, op, value: written },
+    const path = portPath(legacy, perPort.rest, position);
+    const spelled = platformPortValue(perPort.rest, value);
+    const written = spelled.kind === "regex" ? { ...spelled, source: whole(spelled.source) } : spelled;
+    return andOf([
+      portCondition("web.port", perPort.port, position),
+      { type: "field", field: `web.${path}`, position, op, value: written },
     ]);
-    return { type: "group", field: "host.services", position, body };
+  }
+}
+
+function portCondition(field: string, port: number, position: number): QueryNode {
+  const text = String(port);
+  return {
+    type: "field",
+    field,
+    position,
+    op: "match",
+    value: { kind: "term", text, quoted: false, position, raw: text },
+  };
+}
+
+/**
+ * The ports an AND of web property conditions needs (`web.port: N` terms, however nested in
+ * ANDs); two different ones cannot hold on one property.
+ */
+function checkOnePortPerProperty(node: QueryNode): void {
+  switch (node.type) {
+    case "and": {
+      const ports = new Map<string, number>();
+      const collect = (child: QueryNode) => {
+        if (child.type === "and") child.children.forEach(collect);
+        else if (child.type === "field" && child.field === "web.port" && child.value.kind === "term")
+          ports.set(child.value.text, child.position);
+      };
+      collect(node);
+      if (ports.size > 1) {
+        const [first, second] = [...ports];
+        const at = second?.[1] ?? 0;
+        throw new QueryError(
+          `conditions on ports ${first?.[0]} and ${second?.[0]} of one website cannot hold together on the Platform, whose web properties are one port each (at position ${at}); search one port, or either with "or"`,
+          at,
+          second?.[0] ?? "",
+        );
+      }
+      node.children.forEach(checkOnePortPerProperty);
+      return;
+    }
+    case "or":
+      node.children.forEach(checkOnePortPerProperty);
+      return;
+    case "not":
+      checkOnePortPerProperty(node.child);
+      return;
+    case "group":
+      checkOnePortPerProperty(node.body);
+      return;
+    default:
+      return;
   }
 }
 
@@ -266,6 +327,7 @@ export function convertLegacyQuery(
   return catchQueryError(() => {
     const converter = new Converter(dialect, index, options.registry);
     const converted = converter.convert(parsed.value, { prefix: null, inScope: false });
+    if (index === "websites") checkOnePortPerProperty(converted);
     // Bare terms alone search hosts; `cert: (...)` keeps a certificate query's full text on certificates.
     const resource = RESOURCE_OF[index];
     const scoped =

@@ -32,6 +32,23 @@ interface Rename {
   legacyAlias?: true;
 }
 
+/** A root store's trust flags: the Platform's `RootStore` names and v1's, per store. */
+const ROOT_STORE_RENAMES: readonly Rename[] = [
+  ["nss", "nss"],
+  ["apple", "apple"],
+  ["microsoft", "microsoft"],
+  ["chrome", "google_ct_primary"],
+].flatMap(([platform, legacy]) =>
+  [
+    ["is_valid", "valid"],
+    ["ever_valid", "was_valid"],
+    ["has_trusted_path", "trusted_path"],
+  ].map(([flag, legacyFlag]) => ({
+    cenql: `validation.${platform}.${flag}`,
+    legacy: `validation.${legacy}.${legacyFlag}`,
+  })),
+);
+
 const RENAMES: Readonly<Record<CenqlResource, readonly Rename[]>> = {
   host: [
     // Service: `protocol` is v2's service_name; the certificate is a nested Certificate.
@@ -72,6 +89,9 @@ const RENAMES: Readonly<Record<CenqlResource, readonly Rename[]>> = {
     { cenql: "modified_at", legacy: "metadata.updated_at" },
     { cenql: "modified_at", legacy: "updated_at", legacyAlias: true },
     { cenql: "ever_seen_in_scan", legacy: "metadata.seen_in_scan" },
+    // Root stores: Chrome is v1's google_ct_primary, and the Platform renamed the trust flags.
+    { cenql: "validation.chrome", legacy: "validation.google_ct_primary" },
+    ...ROOT_STORE_RENAMES,
   ],
   web: [
     { cenql: "hostname", legacy: "domain" },

@@ -41,6 +41,9 @@ export {
 } from "./cenql-fields";
 export { cenqlField, cenqlTarget, cenqlTargets, type CenqlTargetOptions } from "./cenql";
 export { convertLegacyQuery, type ConvertOptions } from "./cenql-convert";
+export { convertLegacyReportField, type ReportBreakdown } from "./cenql-report";
+export { isPortablePrefix, isPortableRegex } from "./cenql-convert-v1";
+export { andOf, orOf } from "./ast";
 export { printCenql } from "./cenql-print";
 export {
   cenqlAggregateField,

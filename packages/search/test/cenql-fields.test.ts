@@ -65,7 +65,9 @@ describe("the CenQL field table", () => {
     ["cert.parsed.validity_period.not_after", "parsed.validity.end"],
     ["cert.parsed.subject.organization", "parsed.subject.organization"],
     ["cert.modified_at", "metadata.updated_at"],
-    ["cert.validation.nss.valid", "validation.nss.valid"],
+    ["cert.validation.nss.is_valid", "validation.nss.valid"],
+    ["cert.validation.chrome.ever_valid", "validation.google_ct_primary.was_valid"],
+    ["cert.validation.chrome.type", "validation.google_ct_primary.type"],
     ["web.hostname", "domain"],
     ["web.port", "ports"],
   ];
@@ -77,6 +79,10 @@ describe("the CenQL field table", () => {
     if (!typed) throw new Error(resource);
     expect(legacyFieldNames(typed, path)).toEqual([legacy]);
     expect(cenqlPath(typed, legacy)).toBe(path);
+  });
+
+  it("still reads a root store's flag by its legacy name", () => {
+    expect(legacyFieldNames("cert", "validation.nss.valid")).toEqual(["validation.nss.valid"]);
   });
 
   it("reads a second legacy name of a value back to the one CenQL name", () => {

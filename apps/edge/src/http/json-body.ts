@@ -1,4 +1,4 @@
-import { ApiError, MAX_REQUEST_BODY_BYTES } from "@scangate/core";
+import { ApiError, MAX_REQUEST_BODY_BYTES, requireUtf8Query, requireWellFormedJson } from "@scangate/core";
 import type { Context } from "hono";
 import type { z } from "zod";
 
@@ -8,7 +8,10 @@ function describe(error: z.ZodError): string {
     .join("; ");
 }
 
-/** A JSON body checked against `schema`; anything else is a 400/413/415 saying what is wrong. */
+/**
+ * A JSON body checked against `schema`; anything else (a lone surrogate in a string too) is a
+ * 400/413/415 saying what is wrong.
+ */
 export async function parseJsonBody<T extends z.ZodType>(
   c: Context,
   schema: T,
@@ -31,14 +34,16 @@ export async function parseJsonBody<T extends z.ZodType>(
     } catch {
       throw new ApiError("bad_request", "request body is not valid JSON");
     }
+    requireWellFormedJson(value);
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new ApiError("bad_request", describe(parsed.error));
   return parsed.data;
 }
 
-/** Query parameters checked against `schema`. */
+/** Query parameters checked against `schema` (escapes that are not UTF-8 are a 400 first). */
 export function parseQuery<T extends z.ZodType>(c: Context, schema: T): z.infer<T> {
+  requireUtf8Query(c.req.url);
   const parsed = schema.safeParse(c.req.query());
   if (!parsed.success) throw new ApiError("bad_request", describe(parsed.error));
   return parsed.data;

@@ -1,7 +1,8 @@
 /**
  * Property-based fuzzing of every edge route (API_ROUTES, ADMIN_ROUTES) and of paths beside
- * them, through the real app in front of the real origin. Three kinds of case: valid requests,
- * valid requests with one field made bad, and raw junk. Every answer: no 5xx; JSON in the
+ * them, through the real app in front of the real origin. Four kinds of case: valid requests,
+ * valid requests with one field made bad, valid requests with a lone surrogate in one string
+ * field (every string field of every route; each must be a 4xx), and raw junk. Every answer: no 5xx; JSON in the
  * route version's error shape, or the route's own success shape; no upstream secret or admin
  * token in it (nor in any log line). Requests go in concurrent batches; after every batch both
  * workers' databases are compared with the last batch's: a refused request changes no stored row

@@ -37,7 +37,7 @@ const route = (
   method: "GET" | "POST",
   path: string,
   operation: string,
-  parts: Pick<FuzzRoute, "params" | "query" | "body" | "ok">,
+  parts: Pick<FuzzRoute, "params" | "query" | "body" | "ok" | "unread">,
 ): FuzzRoute => ({ method, path, operation, version: "v3", auth: "platform", ...parts });
 
 export const PLATFORM_FUZZ_ROUTES: readonly FuzzRoute[] = [
@@ -94,15 +94,18 @@ export const PLATFORM_FUZZ_ROUTES: readonly FuzzRoute[] = [
   }),
   route("GET", "/v3/accounts/organizations/:organization_id", "v3_organization", {
     params: param("organization_id"),
+    unread: ["organization_id"],
     query: jsonSchemaOf(v3OrganizationDetailsQuerySchema),
     ok: v3Envelope(v3OrganizationDetailsSchema),
   }),
   route("GET", "/v3/accounts/organizations/:organization_id/credits", "v3_organization_credits", {
     params: param("organization_id"),
+    unread: ["organization_id"],
     ok: v3Envelope(v3OrganizationCreditsSchema),
   }),
   route("GET", "/v3/accounts/organizations/:organization_id/credits/usage", "v3_organization_credit_usage", {
     params: param("organization_id"),
+    unread: ["organization_id"],
     query: jsonSchemaOf(v3CreditUsageQuerySchema),
     ok: v3Envelope(v3CreditUsageReportSchema),
   }),
@@ -112,6 +115,7 @@ export const PLATFORM_FUZZ_ROUTES: readonly FuzzRoute[] = [
     "v3_member_credit_usage",
     {
       params: param("organization_id", "user_id"),
+      unread: ["organization_id"],
       query: jsonSchemaOf(v3CreditUsageQuerySchema),
       ok: v3Envelope(v3CreditUsageReportSchema),
     },

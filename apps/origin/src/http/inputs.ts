@@ -1,4 +1,4 @@
-import { ApiError, ipAddressSchema, parseRfc3339Nanos } from "@scangate/core";
+import { ApiError, ipAddressSchema, parseRfc3339Nanos, requireUtf8Query } from "@scangate/core";
 import type { Context } from "hono";
 import type { AppEnv } from "./context";
 import type { CursorBinding, CursorPosition } from "../services/cursor";
@@ -6,25 +6,6 @@ import type { CursorBinding, CursorPosition } from "../services/cursor";
 // The inputs every v2 hosts route reads the same way, so each refuses bad input with one answer:
 // an IP or a time that cannot be one is the spec's 422 (as a malformed query is), a cursor the
 // service did not issue for these parameters a 400.
-
-/**
- * Refuses percent-escapes that do not decode to UTF-8 (`%FF`): left alone they would be searched
- * as their raw text. In `q` that is an unparseable query (422); elsewhere a bad request.
- */
-export function requireUtf8Query(url: string): void {
-  const search = new URL(url).search.slice(1);
-  if (search === "") return;
-  for (const pair of search.split("&")) {
-    const [key = "", value = ""] = pair.split("=", 2);
-    try {
-      decodeURIComponent(key.replaceAll("+", " "));
-      decodeURIComponent(value.replaceAll("+", " "));
-    } catch {
-      if (key === "q") throw new ApiError("invalid_query");
-      throw new ApiError("bad_request", `query parameter ${JSON.stringify(key)} is not valid UTF-8`);
-    }
-  }
-}
 
 /** Query parameters as core's schemas expect them: repeated `fields` as a list. */
 export function queryParams(c: Context<AppEnv>): Record<string, unknown> {

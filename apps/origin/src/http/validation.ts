@@ -1,4 +1,4 @@
-import { ApiError, MAX_REQUEST_BODY_BYTES, type ErrorKind } from "@scangate/core";
+import { ApiError, MAX_REQUEST_BODY_BYTES, requireWellFormedJson, type ErrorKind } from "@scangate/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { requestLimitProblem } from "@scangate/core/http";
 import { bodyLimit } from "hono/body-limit";
@@ -44,16 +44,20 @@ export function limitBodySize(): MiddlewareHandler {
 
 /**
  * The request body as JSON. The Content-Type is not insisted on (curl's `-d` sends a form type
- * and the public service accepted it); an empty or malformed body is a 400.
+ * and the public service accepted it); an empty or malformed body, or one whose strings hold a
+ * lone surrogate, is a 400.
  */
 export async function readJsonBody(c: Context): Promise<unknown> {
   const text = await readUtf8Body(c);
   if (text.trim() === "") throw new ApiError("bad_request", "request body is required (a JSON object)");
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text);
   } catch {
     throw new ApiError("bad_request", "request body is not valid JSON");
   }
+  requireWellFormedJson(value);
+  return value;
 }
 
 /** The request body as text; bytes that are not UTF-8 are a 400 rather than U+FFFD in a query. */

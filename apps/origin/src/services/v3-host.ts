@@ -1,3 +1,5 @@
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
 import type { V3Attribute, V3EndpointScanState, V3Host, V3Http, V3Service } from "@scangate/core";
 import { v3Certificate } from "./v3-certificate";
 
@@ -79,6 +81,7 @@ export function v3Http(http: unknown): V3Http {
     headers[name] = { headers: list(values).map(String) };
   }
   const bodyHash = str(h.body_hash);
+  const body = str(response.body);
   return {
     uri: str(request.uri),
     protocol: str(response.protocol),
@@ -87,9 +90,11 @@ export function v3Http(http: unknown): V3Http {
     headers,
     html_tags: list(response.html_tags).map(String),
     html_title: str(response.html_title),
-    body: str(response.body),
+    body,
     body_size: num(response.body_size),
     body_hash_sha1: bodyHash?.startsWith("sha1:") ? bodyHash.slice(5) : undefined,
+    // The Platform's hash of the body; the v2 document keeps only its SHA-1.
+    body_hash_sha256: body === undefined ? undefined : bytesToHex(sha256(new TextEncoder().encode(body))),
     supported_versions: h.supports_http2 === true ? ["HTTP/1.1", "HTTP/2"] : ["HTTP/1.1"],
   };
 }

@@ -1,4 +1,5 @@
 import {
+  recordElements,
   valueAt,
   type Json,
   type SeriesDefinition,
@@ -109,21 +110,7 @@ function storedValues<S>(definition: SeriesDefinition<S>, source: S): (string | 
     const value = sourceValue(raw, field.type);
     return typeof value === "boolean" ? (value ? 1 : 0) : value;
   });
-  for (const record of definition.records) {
-    const elements = record.elements(source).map((element) => {
-      const out: Json = {};
-      for (const field of record.fields) {
-        const raw = field.read(element, source);
-        if (field.mode === "REPEATED") out[field.key] = sourceList(raw, field.type);
-        else {
-          const value = sourceValue(raw, field.type);
-          if (value !== null) out[field.key] = value;
-        }
-      }
-      return out;
-    });
-    values.push(JSON.stringify(elements));
-  }
+  for (const elements of recordElements(definition, source)) values.push(JSON.stringify(elements));
   return values;
 }
 

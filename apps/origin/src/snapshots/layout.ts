@@ -193,30 +193,8 @@ export const SNAPSHOT_LAYOUT = `rows-${LAYOUT_REVISION}:${hash(
 
 // ---- values --------------------------------------------------------------------------------
 
-/** A value in SourceRow form for a field of `type`, or null when it has none of that type. */
-export function sourceValue(value: unknown, type: FieldType): string | number | boolean | null {
-  switch (type) {
-    case "STRING":
-      return typeof value === "string" ? value : null;
-    case "INTEGER":
-      return typeof value === "number" && Number.isSafeInteger(value) ? value : null;
-    case "FLOAT":
-      return typeof value === "number" && Number.isFinite(value) ? value : null;
-    case "BOOLEAN":
-      return typeof value === "boolean" ? value : null;
-    case "TIMESTAMP": {
-      if (typeof value !== "string") return null;
-      const date = new Date(value);
-      return Number.isNaN(date.getTime()) ? null : date.toISOString();
-    }
-  }
-}
-
-/** A REPEATED value in SourceRow form: an array of the values of the type (others dropped). */
-export function sourceList(value: unknown, type: FieldType): (string | number | boolean)[] {
-  const items = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
-  return items.map((item) => sourceValue(item, type)).filter((item) => item !== null);
-}
+/** The value rules of a row (`@scangate/sql/series`), which the stored columns keep. */
+export { sourceList, sourceValue } from "./definitions";
 
 /** A stored value back in SourceRow form. */
 export function decodeStored(kind: StoredKind, value: unknown): unknown {

@@ -9,6 +9,14 @@ import {
 import fc from "fast-check";
 import { expect, it } from "vitest";
 import { z } from "zod";
+import {
+  describeField,
+  LONE_SURROGATES,
+  percentEncode,
+  putSurrogate,
+  stringFields,
+  type StringField,
+} from "./fuzz-surrogates";
 
 // The request generators and answer checks of the fuzz suites (this worker's test/fuzz.test.ts
 // and the edge's test/reliability/fuzz.test.ts): a route list in, fast-check arbitraries out.
@@ -50,6 +58,11 @@ export interface FuzzRoute {
   body?: JsonSchema;
   /** The success body; "file" for a download, "empty" for a 204. */
   ok: z.ZodType | "file" | "empty";
+  /**
+   * Path parameters the worker replaces unread (the edge puts its pool's organization id in a
+   * /v3 account path): a lone surrogate there reaches nothing, so none is put there.
+   */
+  unread?: readonly string[];
 }
 
 /** Values that make a field mean something to the service (a real host, a query that parses). */
@@ -63,6 +76,8 @@ export interface FuzzRequest {
    * makes `/api/v1/data/` the series list), so only the error shape of the answer is checked.
    */
   routeMayChange?: true;
+  /** A lone surrogate was put in a string field: the answer must be a 4xx. */
+  mustRefuse?: true;
   method: string;
   path: string;
   headers: Record<string, string>;
@@ -289,7 +304,16 @@ type Mutation =
   | { part: "params" | "query" | "body"; field: string; value: unknown }
   | { part: "wholeBody"; value: unknown }
   | { part: "auth"; value: string | null }
-  | { part: "contentType"; value: string | null };
+  | { part: "contentType"; value: string | null }
+  | { part: "surrogate"; field: StringField; surrogate: string; at: number };
+
+/** The string fields of `route`'s requests. */
+const stringFieldsOf = (route: FuzzRoute) =>
+  stringFields(
+    paramNames(route).filter((name) => !route.unread?.includes(name)),
+    route.query,
+    route.body,
+  );
 
 const badAuth = (credentials: Credentials): fc.Arbitrary<string | null> =>
   fc.oneof(
@@ -322,6 +346,16 @@ function mutation(route: FuzzRoute, credentials: Credentials): fc.Arbitrary<Muta
     }),
     fc.record({ part: fc.constant("auth" as const), value: badAuth(credentials) }),
   ];
+  const strings = stringFieldsOf(route);
+  if (strings.length > 0)
+    choices.push(
+      fc.record({
+        part: fc.constant("surrogate" as const),
+        field: fc.constantFrom(...strings),
+        surrogate: fc.constantFrom(...LONE_SURROGATES),
+        at: fc.nat(),
+      }),
+    );
   const params = paramNames(route);
   if (params.length > 0)
     choices.push(
@@ -375,32 +409,36 @@ function mutate(parts: Parts, change: Mutation): Parts {
       return { ...parts, auth: change.value };
     case "contentType":
       return { ...parts, contentType: change.value };
+    case "surrogate": {
+      const { part, path } = change.field;
+      const changed = putSurrogate(parts[part], path, change.surrogate, change.at);
+      return part === "body"
+        ? { ...parts, body: changed, contentType: "application/json" }
+        : { ...parts, [part]: changed as Record<string, unknown> };
+    }
   }
+}
+
+function describeMutation(change: Mutation): string {
+  if (change.part === "surrogate") return `a lone surrogate in ${describeField(change.field)}`;
+  return `${change.part}${"field" in change ? `.${change.field}` : ""}`;
 }
 
 const asText = (value: unknown): string =>
   typeof value === "string" ? value : (JSON.stringify(value) ?? "");
 
-/** Percent-encodes the UTF-8 of `text` (a lone surrogate as U+FFFD, as a client would send it). */
-function percentEncode(text: string): string {
-  return Array.from(new TextEncoder().encode(text), (byte) =>
-    /[A-Za-z0-9_.~-]/.test(String.fromCharCode(byte))
-      ? String.fromCharCode(byte)
-      : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`,
-  ).join("");
-}
-
 function render(route: FuzzRoute, parts: Parts, what: string): FuzzRequest {
   const path = route.path.replace(PARAM, (_, name: string) => percentEncode(asText(parts.params[name])));
-  const search = new URLSearchParams();
+  const search: string[] = [];
   for (const [key, value] of Object.entries(parts.query)) {
     if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) search.append(key, asText(item));
+    for (const item of Array.isArray(value) ? value : [value])
+      search.push(`${percentEncode(key)}=${percentEncode(asText(item))}`);
   }
   const headers: Record<string, string> = {};
   if (parts.auth !== null) headers.authorization = parts.auth;
   if (parts.contentType !== null && parts.body !== undefined) headers["content-type"] = parts.contentType;
-  const query = search.toString();
+  const query = search.join("&");
   return {
     what,
     method: route.method,
@@ -410,15 +448,50 @@ function render(route: FuzzRoute, parts: Parts, what: string): FuzzRequest {
   };
 }
 
-/** Well-formed requests to `route`: sample or generated values in every field. */
+/**
+ * Another spelling of `target`'s path with the same meaning, picked by `choices`: letters and
+ * digits percent-encoded (either case of hex), `.` and `x/..` segments, doubled slashes. Both
+ * workers decode a path once at their entry, so every decision must read it as the plain one.
+ */
+export function respelled(target: string, choices: readonly number[]): string {
+  const at = target.indexOf("?");
+  const [path, query] = at < 0 ? [target, ""] : [target.slice(0, at), target.slice(at)];
+  let turn = 0;
+  const next = () => choices[turn++ % choices.length] ?? 0;
+  const hex = (ch: string) => ch.charCodeAt(0).toString(16);
+  const segments = path
+    .split("/")
+    .slice(1)
+    .map((segment) =>
+      segment.replace(/%[0-9A-Fa-f]{2}|[A-Za-z0-9]/g, (ch) => {
+        if (ch.length > 1) return ch; // an escape already: encoding its digits would change it
+        const pick = next();
+        return pick < 15 ? `%${hex(ch).toUpperCase()}` : pick < 25 ? `%${hex(ch)}` : ch;
+      }),
+    );
+  const spelled = segments.map((segment) => {
+    const pick = next();
+    const before = pick < 10 ? "/." : pick < 20 ? "/x/.." : pick < 30 ? "/" : "";
+    return `${before}/${segment}`;
+  });
+  return `${spelled.join("")}${query}`;
+}
+
+/**
+ * Well-formed requests to `route`: sample or generated values in every field, the path in its
+ * plain spelling or in another with the same meaning (`respelled`).
+ */
 export function validRequest(
   route: FuzzRoute,
   samples: Samples,
   credentials: Credentials,
 ): fc.Arbitrary<FuzzRequest> {
-  return validParts(route, samples, credentials).map((parts) =>
-    render(route, parts, `valid ${route.method} ${route.path}`),
-  );
+  const spelling = fc.option(fc.array(fc.nat(99), { minLength: 1, maxLength: 48 }), { freq: 2 });
+  return fc.tuple(validParts(route, samples, credentials), spelling).map(([parts, choices]) => {
+    const request = render(route, parts, `valid ${route.method} ${route.path}`);
+    if (choices === null) return request;
+    return { ...request, what: `${request.what} (respelled)`, path: respelled(request.path, choices) };
+  });
 }
 
 /** A well-formed request to `route` with one field (or its auth, body or type) made bad. */
@@ -433,11 +506,41 @@ export function mutatedRequest(
       const request = render(
         route,
         mutate(parts, change),
-        `mutated ${route.method} ${route.path}: ${change.part}${"field" in change ? `.${change.field}` : ""}`,
+        `mutated ${route.method} ${route.path}: ${describeMutation(change)}`,
       );
+      if (change.part === "surrogate") return { ...request, mustRefuse: true as const };
       return change.part === "params" ? { ...request, routeMayChange: true as const } : request;
     });
 }
+
+/**
+ * One request per string field of `route` (each path and query parameter, each string of the
+ * body, nested ones too), each a valid request with a lone surrogate put in that field.
+ */
+export function surrogateRequests(
+  route: FuzzRoute,
+  samples: Samples,
+  credentials: Credentials,
+  seed: number,
+): FuzzRequest[] {
+  const fields = stringFieldsOf(route);
+  const bases = fc.sample(validParts(route, samples, credentials), { seed, numRuns: fields.length });
+  return fields.flatMap((field, i) => {
+    const base = bases[i];
+    if (base === undefined) return [];
+    const change: Mutation = {
+      part: "surrogate",
+      field,
+      surrogate: LONE_SURROGATES[i % LONE_SURROGATES.length] ?? "\ud800",
+      at: i * 7,
+    };
+    const what = `${route.method} ${route.path}: ${describeMutation(change)}`;
+    return [{ ...render(route, mutate(base, change), what), mustRefuse: true as const }];
+  });
+}
+
+/** How many requests `surrogateRequests` makes for `route`. */
+export const surrogateFieldCount = (route: FuzzRoute): number => stringFieldsOf(route).length;
 
 /**
  * Methods workerd's `Request` accepts, in any case. Other tokens it refuses to build; from a
@@ -589,6 +692,7 @@ export async function answerProblem(
     if (text.includes(secret) || headers.includes(secret)) return "a secret in the answer";
   const { status } = response;
   if (status >= 500) return `a ${status}`;
+  if (request.mustRefuse && status < 400) return `a ${status} for a lone surrogate (a 4xx expected)`;
   if (status < 200 || (status >= 300 && status < 400)) return `a ${status}`;
   // HEAD answers carry no body; a 204 carries none by definition.
   if (request.method.toUpperCase() === "HEAD" || status === 204)
@@ -663,29 +767,40 @@ interface Sent {
 const describeSent = ({ request, status }: Sent) =>
   `${request.what}: ${request.method} ${request.path.slice(0, 200)} → ${status}`;
 
-/** The cases a plan makes: its routes' valid and mutated ones and the junk. */
-export function plannedCases(plan: FuzzPlan): { valid: number; mutated: number; junk: number } {
+/**
+ * The cases a plan makes: its routes' valid and mutated ones, one lone surrogate in each string
+ * field of each route, and the junk.
+ */
+export function plannedCases(plan: FuzzPlan): {
+  valid: number;
+  mutated: number;
+  surrogate: number;
+  junk: number;
+} {
   const whole = (n: number, batch: number) => Math.ceil(n / batch) * batch;
   return {
     valid: plan.routes.length * whole(plan.cases.valid, plan.batch.routes),
     mutated: plan.routes.length * whole(plan.cases.mutated, plan.batch.routes),
+    surrogate: plan.routes.reduce((sum, route) => sum + surrogateFieldCount(route), 0),
     junk: whole(plan.cases.junk, plan.batch.junk),
   };
 }
 
 /**
  * The fuzz suite of one worker, as tests: valid requests to every route, the same with one field
- * made bad, and raw junk; then a test that every planned case ran, which prints the figures.
+ * made bad (a lone surrogate in a string field among the ways), a lone surrogate in each string
+ * field of each route in turn, and raw junk; then a test that every planned case ran, which
+ * prints the figures.
  *
  * One fast-check run sends a batch of `plan.batch` generated requests at once. Every answer is
  * checked on its own: no 5xx; JSON in the route version's error shape, or the route's own success
- * shape; no secret. After the batch the databases are compared (`target.changes()`): a change is
+ * shape; no secret; a 4xx for a lone surrogate. After the batch the databases are compared (`target.changes()`): a change is
  * a failure when every request of the batch was refused; when some were accepted (which may
  * write), each refused one is sent again alone and must change nothing. A failure names the batch
  * and fast-check gives the property's seed and path; `plan.replay` replays the run.
  */
 export function fuzzRoutes(target: FuzzTarget, plan: FuzzPlan): void {
-  const sent = { valid: 0, mutated: 0, junk: 0, batches: 0, resent: 0 };
+  const sent = { valid: 0, mutated: 0, surrogate: 0, junk: 0, batches: 0, resent: 0 };
 
   async function send(request: FuzzRequest, expected: Expectation): Promise<Sent> {
     const response = await target.send(toRequest(target.base, request));
@@ -696,7 +811,7 @@ export function fuzzRoutes(target: FuzzTarget, plan: FuzzPlan): void {
   }
 
   async function batch(
-    kind: "valid" | "mutated" | "junk",
+    kind: "valid" | "mutated" | "surrogate" | "junk",
     cases: ReadonlyArray<{ request: FuzzRequest; expected: Expectation }>,
   ): Promise<void> {
     const results = await Promise.all(cases.map(({ request, expected }) => send(request, expected)));
@@ -758,6 +873,20 @@ export function fuzzRoutes(target: FuzzTarget, plan: FuzzPlan): void {
     }, 600_000);
   }
 
+  it("a lone surrogate in every string field of every route: a 4xx in the route's shape, nothing stored", async () => {
+    for (const [r, route] of plan.routes.entries()) {
+      const requests = surrogateRequests(route, plan.samples, plan.credentials, plan.seed + 3_000 + r);
+      for (let i = 0; i < requests.length; i += plan.batch.routes) {
+        await batch(
+          "surrogate",
+          requests
+            .slice(i, i + plan.batch.routes)
+            .map((request) => ({ request, expected: { version: route.version } })),
+        );
+      }
+    }
+  }, 600_000);
+
   it("raw junk: any method, path, header and body", async () => {
     await fc.assert(
       fc.asyncProperty(ofBatch(plan.junk, plan.batch.junk), (requests) =>
@@ -772,12 +901,14 @@ export function fuzzRoutes(target: FuzzTarget, plan: FuzzPlan): void {
 
   it("ran every planned case", () => {
     const planned = plannedCases(plan);
-    const total = sent.valid + sent.mutated + sent.junk;
+    const total = sent.valid + sent.mutated + sent.surrogate + sent.junk;
     console.log(
-      `${target.name} fuzz: ${total} cases (valid ${sent.valid}, mutated ${sent.mutated}, junk ${sent.junk}) ` +
+      `${target.name} fuzz: ${total} cases (valid ${sent.valid}, mutated ${sent.mutated}, lone surrogates ${sent.surrogate}, junk ${sent.junk}) ` +
         `to ${plan.routes.length} routes in ${sent.batches} batches (${plan.batch.routes} requests a route batch, ${plan.batch.junk} a junk one), D1 compared after each; ` +
         `${sent.resent} refused requests re-sent alone (their batch also had accepted ones that wrote)`,
     );
-    expect({ valid: sent.valid, mutated: sent.mutated, junk: sent.junk }).toEqual(planned);
+    expect({ valid: sent.valid, mutated: sent.mutated, surrogate: sent.surrogate, junk: sent.junk }).toEqual(
+      planned,
+    );
   });
 }

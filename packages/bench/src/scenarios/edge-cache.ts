@@ -1,20 +1,25 @@
-// The edge's shared document cache: certificate views and bulk lookups, cached and not.
+// The edge's shared document cache: certificate views and bulk lookups it holds, and bulks it
+// holds half of (misses: edge-miss.ts). The scenarios a ratio target judges run in paired slices
+// against their reference (scenario.ts).
 import { BULK_MAX_FINGERPRINTS } from "@scangate/core";
-import { bulkBody } from "../admin-client";
+import { type BenchTenant, bulkBody } from "../admin-client";
 import { purgeCertificateCache } from "../dataset";
-import { runLoad } from "../load";
 import {
   type BenchContext,
   bulkFingerprints,
   inRounds,
+  pairedLoad,
   preflight,
+  type ReferenceScenario,
   type Scenario,
   settledUsage,
   SkipScenario,
+  slicesOf,
   tenantHeaders,
   usageCounts,
   viewPath,
 } from "../scenario";
+import { bareBulk, bareWorker } from "./reference";
 
 /** Asks twice; the second answer must be a cache hit, or the scenario would not measure hits. */
 async function expectCacheHit(url: string, init: RequestInit): Promise<number> {
@@ -32,37 +37,58 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-type CachedRequest = { method: "GET" | "POST"; path: string; body?: string };
+export type CachedRequest = { method: "GET" | "POST"; path: string; body?: string };
+
+/** How a cached load is run: what warms the cache first, whose credential asks, and against what. */
+export interface CachedLoadOptions {
+  /** Requests that fill the cache before the check that the first measured request is a hit. */
+  readonly warm?: readonly CachedRequest[];
+  /** The tenant's `Authorization` value (default: its Basic credential). */
+  readonly authorization?: (tenant: BenchTenant) => Promise<string>;
+  /** Run in paired slices against this reference (the scenario's `id` names its rows). */
+  readonly pairedWith?: { readonly id: string; readonly reference: ReferenceScenario };
+}
 
 /**
  * A load of `requests` (in turn) by a new tenant, after `warm` requests that fill the cache and
- * a check that the first request is then a cache hit.
+ * a check that the first request is then a cache hit: `--duration` seconds of it, or as many
+ * seconds of slices alternating with a reference's (`pairedWith`).
  */
-async function cachedLoad(
+export async function cachedLoad(
   ctx: BenchContext,
   label: string,
   requests: readonly [CachedRequest, ...CachedRequest[]],
-  warm: readonly CachedRequest[] = [],
+  options: CachedLoadOptions = {},
 ) {
   const tenant = await ctx.newTenant(label);
-  const headers = tenantHeaders(tenant);
+  const authorization = options.authorization ? await options.authorization(tenant) : tenant.authorization;
+  const headers = { ...tenantHeaders(tenant), authorization };
   const init = (request: CachedRequest): RequestInit => ({
     method: request.method,
     headers,
     ...(request.body !== undefined ? { body: request.body } : {}),
   });
+  const warm = options.warm ?? [];
   for (const request of warm) await preflight(`${ctx.cluster.edgeUrl}${request.path}`, init(request));
   const [first] = requests;
   const warmups = warm.length + (await expectCacheHit(`${ctx.cluster.edgeUrl}${first.path}`, init(first)));
-  const sample = await runLoad({
+  const own = slicesOf({
     baseUrl: ctx.cluster.edgeUrl,
     headers,
     requests: [...requests],
     connections: ctx.options.connections,
-    durationSeconds: ctx.options.duration,
   });
+  const paired = options.pairedWith
+    ? await pairedLoad(ctx, options.pairedWith.id, own, options.pairedWith.reference)
+    : undefined;
+  const sample = paired ? paired.sample : await own.slice(ctx.options.duration);
   const usage = await settledUsage(ctx, tenant, sample.requests + warmups);
-  return { sample, counts: usageCounts(usage), warmups };
+  return {
+    sample,
+    counts: usageCounts(usage),
+    warmups,
+    ...(paired ? { extra: paired.extra, pairing: paired.pairing } : {}),
+  };
 }
 
 export const edgeViewHit: Scenario = {
@@ -70,14 +96,15 @@ export const edgeViewHit: Scenario = {
   title: "edge view, cache hit",
   async run(ctx) {
     const path = viewPath(ctx.probe.viewFingerprint);
-    const { sample, counts, warmups } = await cachedLoad(ctx, "view-hit", [{ method: "GET", path }]);
+    const loaded = await cachedLoad(ctx, "view-hit", [{ method: "GET", path }], {
+      pairedWith: { id: "edge-view-hit", reference: bareWorker },
+    });
     return {
       kind: "ran",
-      sample,
+      ...loaded,
       connections: ctx.options.connections,
       target: `GET ${path}`,
-      counts,
-      notes: [`${warmups} warm-up requests before the load (counted in the edge's usage)`],
+      notes: [`${loaded.warmups} warm-up requests before the load (counted in the edge's usage)`],
     };
   },
 };
@@ -94,14 +121,15 @@ export const edgeBulkHit: Scenario = {
       path: "/api/v1/bulk/certificates",
       body: bulkBody(fingerprints),
     };
-    const { sample, counts, warmups } = await cachedLoad(ctx, "bulk-hit", [request]);
+    const loaded = await cachedLoad(ctx, "bulk-hit", [request], {
+      pairedWith: { id: "edge-bulk-hit", reference: bareBulk },
+    });
     return {
       kind: "ran",
-      sample,
+      ...loaded,
       connections: ctx.options.connections,
       target: `POST ${request.path} (${fingerprints.length} fingerprints)`,
-      counts,
-      notes: [`${warmups} warm-up requests before the load (counted in the edge's usage)`],
+      notes: [`${loaded.warmups} warm-up requests before the load (counted in the edge's usage)`],
     };
   },
 };
@@ -127,7 +155,7 @@ export const edgeBulkVaried: Scenario = {
     if (!first) throw new SkipScenario("no bulk requests to send");
     // Every certificate of the pool cached first, so each request is answered whole.
     const warm = [bulk(pool.slice(0, BULK_MAX_FINGERPRINTS)), bulk(pool.slice(BULK_MAX_FINGERPRINTS))];
-    const { sample, counts, warmups } = await cachedLoad(ctx, "bulk-varied", [first, ...rest], warm);
+    const { sample, counts, warmups } = await cachedLoad(ctx, "bulk-varied", [first, ...rest], { warm });
     return {
       kind: "ran",
       sample,
@@ -138,39 +166,6 @@ export const edgeBulkVaried: Scenario = {
         `${VARIED_BULKS} different requests (windows of ${BULK_MAX_FINGERPRINTS} over ${pool.length} certificates) in turn: more than the edge keeps assembled answers for at its default CACHE_MEMORY_MAX_BYTES, so each answer is assembled (edge-bulk-hit repeats one request, whose kept answer is sent again)`,
         `${warmups} warm-up requests before the load (counted in the edge's usage)`,
       ],
-    };
-  },
-};
-
-export const edgeViewMiss: Scenario = {
-  id: "edge-view-miss",
-  title: "edge view, cache miss (upstream view + store)",
-  async run(ctx) {
-    const tenant = await ctx.newTenant("view-miss");
-    const headers = tenantHeaders(tenant);
-    const { fingerprints } = ctx.probe;
-    await preflight(`${ctx.cluster.edgeUrl}${viewPath(fingerprints[0] ?? "")}`, { headers });
-    // Each round asks for every certificate once, from an empty cache: every request a miss.
-    const { sample, rounds } = await inRounds(
-      ctx.options.duration,
-      () => purgeCertificateCache(ctx.cluster.edgeDb),
-      () => ({
-        baseUrl: ctx.cluster.edgeUrl,
-        headers,
-        requests: fingerprints.map((fp) => ({ method: "GET" as const, path: viewPath(fp) })),
-        amount: fingerprints.length,
-        connections: ctx.options.connections,
-        durationSeconds: ctx.options.duration,
-      }),
-    );
-    const usage = await settledUsage(ctx, tenant, sample.requests + 1);
-    return {
-      kind: "ran",
-      sample,
-      connections: ctx.options.connections,
-      target: `GET /api/v1/view/certificates/:sha256 over ${fingerprints.length} certificates`,
-      counts: usageCounts(usage),
-      notes: [`${rounds} rounds, cache emptied before each (off the clock); 1 warm-up request`],
     };
   },
 };

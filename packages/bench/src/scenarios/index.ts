@@ -1,16 +1,18 @@
 import type { Scenario } from "../scenario";
-import { edgeBulkHalf, edgeBulkHit, edgeBulkVaried, edgeViewHit, edgeViewMiss } from "./edge-cache";
+import { edgeBulkHalf, edgeBulkHit, edgeBulkVaried, edgeViewHit } from "./edge-cache";
 import { edgeMissCollapsed } from "./edge-collapsed";
+import { edgeViewMiss } from "./edge-miss";
+import { edgeRequestCounts } from "./edge-counts";
+import { edgeV3AssetHit, edgeV3BulkHit } from "./edge-v3";
 import { edgeAggregate, edgeSearch, originAggregate, originSearch } from "./queries";
-import { bareBulk, bareD1, bareD1Bulk, bareWorker, originView } from "./reference";
+import { bareBulk, bareD1, bareD1Bulk, bareV3Asset, bareV3Bulk, bareWorker, originView } from "./reference";
 import { sqlContention, sqlGroupByCountry, sqlIpLookup } from "./sql";
 import { zipfLookups } from "./zipf";
 
 /**
- * Every scenario, in the order a run takes them (one at a time). Each edge scenario a target
- * compares with a reference runs right after it (bare then the cached view, the origin's view
- * then the miss, the bare bulk then the cached bulk): on a shared machine the load of the
- * moment moves both alike, where a minute apart it moved one.
+ * Every scenario, in the order a run takes them (one at a time). An edge scenario a ratio target
+ * judges runs its own slices alternating with its reference's (scenario.ts, `pairedLoad`); the
+ * references also run alone, before it, for their own rows.
  */
 export const SCENARIOS: readonly Scenario[] = [
   bareWorker,
@@ -24,6 +26,11 @@ export const SCENARIOS: readonly Scenario[] = [
   edgeBulkVaried,
   bareD1Bulk,
   edgeBulkHalf,
+  bareV3Asset,
+  edgeV3AssetHit,
+  bareV3Bulk,
+  edgeV3BulkHit,
+  edgeRequestCounts,
   edgeSearch,
   edgeAggregate,
   originSearch,

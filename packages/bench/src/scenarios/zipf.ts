@@ -7,6 +7,7 @@ import { inspectWorker } from "../inspector";
 import { purgeCertificateCache } from "../dataset";
 import { runLoad } from "../load";
 import {
+  EDGE_MEMORY_HOLD_MS,
   preflight,
   type Scenario,
   settledUsage,
@@ -16,9 +17,6 @@ import {
   viewPath,
 } from "../scenario";
 import { zipfWorkload } from "../zipf";
-
-/** The edge's CACHE_MEMORY_HOLD_MS default (apps/edge/src/config.ts); the bench does not set it. */
-const EDGE_MEMORY_HOLD_MS = 5000;
 
 export const zipfLookups: Scenario = {
   id: "zipf",

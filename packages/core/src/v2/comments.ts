@@ -23,9 +23,11 @@ export type CertificateComment = z.infer<typeof certificateCommentSchema>;
 export type DocumentComment = HostComment | CertificateComment;
 
 /**
- * GET .../comments: `result.comments` beside the document's id. DELETE of one comment answers
- * the same shape with the comments left (inferred from the public OpenAPI; the client ignores
- * the body).
+ * GET .../comments: `result.comments` beside the document's id, oldest first, at most
+ * DOCUMENT_COMMENTS_MAX (the list has no paging). DELETE of one comment answers 204 with no body:
+ * the public SDKs expect none (the TypeScript SDK's `deleteCommentByHost` resolves to void; the
+ * Python client's `delete_comment` returns `{code, status}` for an empty body), and re-sending
+ * the comments left would make every delete as large as the list.
  */
 export const hostCommentsResultSchema = z
   .object({ ip: z.string(), comments: z.array(hostCommentSchema) })

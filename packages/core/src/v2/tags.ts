@@ -26,6 +26,10 @@ export const tagSchema = z
   .loose();
 export type Tag = z.infer<typeof tagSchema>;
 
+/**
+ * A tag name: stored as sent (trimmed), compared in `nameKey` form (NFC, ignoring case), so
+ * `Café` with a composed or a decomposed accent, in any case, is one name (409 for the second).
+ */
 const tagNameSchema = z
   .string({ error: "name is required (a string)" })
   .trim()
@@ -46,7 +50,7 @@ export const tagWriteSchema = z.object({
 });
 export type TagWrite = z.infer<typeof tagWriteSchema>;
 
-/** GET /v2/tags: `result.tags`. */
+/** GET /v2/tags: `result.tags`, at most ANNOTATION_TAGS_MAX (the holder's cap; no paging). */
 export const tagsListResultSchema = z.object({ tags: z.array(tagSchema) }).loose();
 export type TagsListResult = z.infer<typeof tagsListResultSchema>;
 

@@ -12,3 +12,7 @@ export * from "./credit-costs";
 export * from "./legacy-certificate";
 export * from "./legacy-fields";
 export * from "./legacy-host";
+export * from "./legacy-certificate-tags";
+export * from "./legacy-ipv4";
+export * from "./legacy-v1-services";
+export * from "./legacy-website";

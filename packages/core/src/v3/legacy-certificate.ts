@@ -1,4 +1,6 @@
 import type { CertificateDocument } from "../v1/certificate";
+import { expandedNames, legacyCertificateSource, legacyCertificateTags } from "./legacy-certificate-tags";
+import { bool, defined, num, obj, str, type Json } from "./legacy-json";
 
 /**
  * A Platform (v3) certificate as the legacy v1 certificate document, for an edge whose upstream
@@ -7,21 +9,26 @@ import type { CertificateDocument } from "../v1/certificate";
  * Chrome → `google_ct_primary`, an SCT's RFC 3339 time → epoch seconds. `raw` (base64 DER) comes
  * from the certificate's PEM, which the Platform serves apart from the document.
  *
- * What the Platform does not carry is left out rather than invented: a root store's `paths`,
- * `blacklisted` and `whitelisted`, and the metadata's `parse_version`, `post_processed` and
- * `source`.
+ * Fields that summarise others (`tags`, `metadata.source`, `parsed.__expanded_names`) are
+ * computed from the Platform's document (`legacy-certificate-tags.ts`). What the Platform does
+ * not carry is left out rather than invented: the verified `parents` of any path, a root
+ * store's `paths`, `blacklisted` and `whitelisted`, and the metadata's `parse_version` and
+ * `post_processed` (LEGACY_CERTIFICATE_GAPS).
  */
 
-type Json = Record<string, unknown>;
+/** The v1 certificate paths a document translated from the Platform leaves out. */
+export const LEGACY_CERTIFICATE_GAPS: readonly string[] = [
+  "parents",
+  "validation.*.paths",
+  "validation.*.blacklisted",
+  "validation.*.whitelisted",
+  "metadata.parse_version",
+  "metadata.post_processed",
+];
 
-const obj = (value: unknown): Json =>
-  value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : {};
-const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
-const bool = (value: unknown): boolean | undefined => (typeof value === "boolean" ? value : undefined);
-const num = (value: unknown): number | undefined => (typeof value === "number" ? value : undefined);
-
-function defined<T extends Json>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+export interface LegacyCertificateOptions {
+  /** The instant `expired` / `unexpired` tags are judged at (epoch ms); the current time by default. */
+  now?: number;
 }
 
 /** The Platform's root stores → v1's names. */
@@ -72,7 +79,11 @@ function legacyExtensions(extensions: Json): Json {
 }
 
 /** A v3 `Certificate` (the `resource` of a certificate asset) and its PEM as the v1 document. */
-export function legacyCertificate(v3Certificate: unknown, pem: string | undefined): CertificateDocument {
+export function legacyCertificate(
+  v3Certificate: unknown,
+  pem: string | undefined,
+  options: LegacyCertificateOptions = {},
+): CertificateDocument {
   const c = obj(v3Certificate);
   const parsed = obj(c.parsed);
   const validity = obj(parsed.validity_period);
@@ -101,6 +112,7 @@ export function legacyCertificate(v3Certificate: unknown, pem: string | undefine
       validation_level: level === undefined ? undefined : level.toUpperCase() || "unknown",
       redacted: bool(parsed.redacted),
       names: Array.isArray(c.names) ? c.names : undefined,
+      __expanded_names: Array.isArray(c.names) ? expandedNames(c.names) : undefined,
       issuer_dn: str(parsed.issuer_dn),
       subject_dn: str(parsed.subject_dn),
       issuer: obj(parsed.issuer),
@@ -130,9 +142,11 @@ export function legacyCertificate(v3Certificate: unknown, pem: string | undefine
       updated_at: modified,
       parse_status: str(c.parse_status),
       seen_in_scan: bool(c.ever_seen_in_scan),
+      source: legacyCertificateSource(c),
     }),
     parent_spki_subject_fingerprint: str(c.parent_spki_subject_fingerprint_sha256),
     precert: bool(c.precert),
+    tags: legacyCertificateTags(c, options.now ?? Date.now()),
     zlint: c.zlint === undefined ? undefined : obj(c.zlint),
   }) as unknown as CertificateDocument;
 }

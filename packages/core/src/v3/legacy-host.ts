@@ -1,5 +1,6 @@
 import type { HostDocument, HostService } from "../v2/host";
 import type { HostHit } from "../v2/hosts-api";
+import { defined, epochMs, list, num, obj, str, strings, type Json } from "./legacy-json";
 
 /**
  * A Platform (v3) host as the legacy v2 host document, for an edge whose upstream speaks only
@@ -11,20 +12,6 @@ import type { HostHit } from "../v2/hosts-api";
  * `perspective_id` and `truncated`, and a host's `*_updated_at` times. `last_updated_at` is
  * the latest scan of any service, to the millisecond (the Platform keeps no separate update time).
  */
-
-type Json = Record<string, unknown>;
-
-const obj = (value: unknown): Json =>
-  value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : {};
-const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
-const num = (value: unknown): number | undefined => (typeof value === "number" ? value : undefined);
-const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-const strings = (value: unknown): string[] => list(value).filter((v): v is string => typeof v === "string");
-
-/** Keeps only the members that have a value (JSON leaves `undefined` out anyway; tests compare objects). */
-function defined<T extends Json>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
 
 /** Protocol blocks whose shape both APIs share (the origin passes the same set through). */
 const SHARED_PROTOCOL_BLOCKS = ["ssh", "dns", "ftp", "mysql", "smtp", "redis", "postgres"] as const;
@@ -66,7 +53,10 @@ function legacyHttp(http: Json): Json {
       html_title: str(http.html_title),
     }),
     body_hash: sha1 ? `sha1:${sha1}` : undefined,
-    supports_http2: strings(http.supported_versions).includes("HTTP/2") || undefined,
+    // Known only when the scan listed the versions the server speaks.
+    supports_http2: Array.isArray(http.supported_versions)
+      ? strings(http.supported_versions).includes("HTTP/2")
+      : undefined,
   });
 }
 
@@ -145,14 +135,19 @@ export function legacyHostService(v3Service: unknown): HostService {
  * clients' `at_time` arithmetic) falls in the version before.
  */
 export function latestScanTime(services: readonly unknown[]): string | undefined {
-  let latest: number | undefined;
-  for (const service of services) {
-    const text = str(obj(service).scan_time);
-    const ms = text === undefined ? Number.NaN : Date.parse(text);
-    if (!Number.isNaN(ms) && (latest === undefined || ms > latest)) latest = ms;
-  }
+  const latest = latestScanMs(services);
   if (latest === undefined) return undefined;
   return `${new Date(latest).toISOString().slice(0, 23)}000000Z`;
+}
+
+/** The latest of the services' scan times in epoch ms (the millisecond it falls in); undefined without any. */
+export function latestScanMs(services: readonly unknown[]): number | undefined {
+  let latest: number | undefined;
+  for (const service of services) {
+    const ms = epochMs(str(obj(service).scan_time));
+    if (ms !== undefined && (latest === undefined || ms > latest)) latest = ms;
+  }
+  return latest;
 }
 
 /** A v3 `Host` (the `resource` of a host asset) as the v2 host document. */

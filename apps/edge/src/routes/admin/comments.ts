@@ -1,4 +1,10 @@
-import { ApiError, adminCommentDeleteResultSchema, annotationTimestamp, renderComment } from "@scangate/core";
+import {
+  ApiError,
+  adminCommentDeleteResultSchema,
+  annotationTimestamp,
+  pathText,
+  renderComment,
+} from "@scangate/core";
 import { defineAdminRoute } from "../../pipeline/define-route";
 import { component } from "../../openapi/components";
 
@@ -9,7 +15,7 @@ export const deleteCommentRoute = defineAdminRoute({
   summary: "Remove any tenant's comment",
   ok: component("AdminCommentDeleteResult", adminCommentDeleteResultSchema),
   handler: async (c) => {
-    const id = c.req.param("id") ?? "";
+    const id = pathText("id", c.req.param("id") ?? "");
     const { annotations, audit } = c.get("services");
     const deleted = await annotations.deleteComment(id);
     if (!deleted) throw new ApiError("not_found", `Comment ${id} not found.`);

@@ -1,11 +1,13 @@
 import {
   ApiError,
   annotatedDocumentId,
+  annotationCapError,
   certificateCommentSchema,
   certificateCommentsResultSchema,
   commentWriteSchema,
   hostCommentSchema,
   hostCommentsResultSchema,
+  pathText,
   renderComment,
   renderDocumentComments,
   v2Envelope,
@@ -23,7 +25,8 @@ import { documentParam } from "./tags";
 
 // Comments on hosts and certificates, kept in the edge's D1 and never forwarded. Every tenant
 // reads them; only the author edits or deletes one (another tenant gets 403; the admin removes
-// any through DELETE /admin/comments/:id). Free (no quota): nothing is asked upstream.
+// any through DELETE /admin/comments/:id). Free (no quota): nothing is asked upstream. Bounded
+// by core's ANNOTATION_CAPS (the document's comments, the team's): a 409 names the cap reached.
 
 const COMMENT_WRITE = component("CommentWrite", commentWriteSchema);
 
@@ -42,7 +45,7 @@ function commentRoutes(index: AnnotatedIndex): ApiRoute[] {
 
   /** The comment named in the path, on the document named in the path; else 404. */
   async function existingComment(c: ApiContext, document: string): Promise<CommentRow> {
-    const id = c.req.param("comment_id") ?? "";
+    const id = pathText("comment_id", c.req.param("comment_id") ?? "");
     const comment = await c.get("services").annotations.comment(id);
     if (!comment || comment.index !== index || comment.document !== document) {
       throw new ApiError("not_found", `Comment ${id} not found on ${noun} ${document}.`);
@@ -87,10 +90,11 @@ function commentRoutes(index: AnnotatedIndex): ApiRoute[] {
       handler: async (c) => {
         const document = documentOf(c);
         const body = await parseJsonBody(c, commentWriteSchema);
-        const row = await c
+        const added = await c
           .get("services")
           .annotations.addComment(index, document, c.get("account").tenant.id, body.contents);
-        const comment = renderComment(index, row);
+        if (!added.ok) throw annotationCapError(added.reason, "team");
+        const comment = renderComment(index, added.comment);
         await auditAnnotation(c, "comment.create", null, comment);
         return c.json(wrapV2(comment));
       },
@@ -134,19 +138,18 @@ function commentRoutes(index: AnnotatedIndex): ApiRoute[] {
       operation: "comment_delete",
       api: "v2",
       price: ALWAYS_FREE,
-      summary: `Delete your comment on a ${noun} (403 for another tenant's); answers the comments left`,
-      ok: list,
+      summary: `Delete your comment on a ${noun} (403 for another tenant's); 204, no body`,
+      ok: "empty",
       handler: async (c) => {
-        const document = documentOf(c);
-        const before = await existingComment(c, document);
+        const before = await existingComment(c, documentOf(c));
         requireAuthor(c, before);
-        const { annotations } = c.get("services");
-        if (!(await annotations.deleteComment(before.id))) {
+        if (!(await c.get("services").annotations.deleteComment(before.id))) {
           throw new ApiError("not_found", `Comment ${before.id} not found.`);
         }
         await auditAnnotation(c, "comment.delete", renderComment(index, before), null);
-        const left = await annotations.comments(index, document);
-        return c.json(wrapV2(renderDocumentComments(index, document, left)));
+        // No body: the public SDKs expect none, and the comments left would make every delete
+        // as large as the list.
+        return c.body(null, 204);
       },
     }),
   ];

@@ -2,7 +2,9 @@ import {
   ANNOTATED_ID_KEYS,
   ApiError,
   annotatedDocumentId,
+  annotationCapError,
   certificateTagsResultSchema,
+  pathText,
   hostTagsResultSchema,
   renderDocumentTags,
   renderTag,
@@ -26,11 +28,14 @@ import { component } from "../../openapi/components";
 
 // The team's tags (the v2 tag API), kept in the edge's D1 and never forwarded: a tag one tenant
 // creates is seen, changed and used by every tenant. Free (no quota): nothing is asked upstream.
+// Bounded by core's ANNOTATION_CAPS (a 409 names the cap reached); the lists have no paging.
 
 const TAG = component("TagResponse", v2Envelope(tagSchema));
 const TAG_WRITE = component("TagWrite", tagWriteSchema);
 
-async function existingTag(c: ApiContext, id: string): Promise<TagRow> {
+/** The tag named by the path parameter `param`; 404 when there is none. */
+async function existingTag(c: ApiContext, param: "id" | "tag_id"): Promise<TagRow> {
+  const id = pathText(param, c.req.param(param) ?? "");
   const tag = await c.get("services").annotations.tag(id);
   if (!tag) throw new ApiError("not_found", `Tag ${id} not found.`);
   return tag;
@@ -71,7 +76,11 @@ export const tagCreateRoute = defineRoute({
         { name: body.name, color: body.metadata?.color?.toLowerCase() },
         c.get("account").tenant.id,
       );
-    if (!created.ok) throw duplicateName(body.name);
+    if (!created.ok) {
+      throw created.reason === "duplicate_name"
+        ? duplicateName(body.name)
+        : annotationCapError(created.reason, "team");
+    }
     const tag = renderTag(created.tag);
     await auditAnnotation(c, "tag.create", null, tag);
     return c.json(wrapV2(tag));
@@ -86,7 +95,7 @@ export const tagViewRoute = defineRoute({
   price: ALWAYS_FREE,
   summary: "One team tag",
   ok: TAG,
-  handler: async (c) => c.json(wrapV2(renderTag(await existingTag(c, c.req.param("id") ?? "")))),
+  handler: async (c) => c.json(wrapV2(renderTag(await existingTag(c, "id")))),
 });
 
 export const tagUpdateRoute = defineRoute({
@@ -99,7 +108,7 @@ export const tagUpdateRoute = defineRoute({
   body: TAG_WRITE,
   ok: TAG,
   handler: async (c) => {
-    const before = await existingTag(c, c.req.param("id") ?? "");
+    const before = await existingTag(c, "id");
     const body = await parseJsonBody(c, tagWriteSchema);
     const color = body.metadata ? (body.metadata.color?.toLowerCase() ?? null) : undefined;
     const updated = await c.get("services").annotations.updateTag(before.id, { name: body.name, color });
@@ -120,7 +129,7 @@ export const tagDeleteRoute = defineRoute({
   summary: "Delete a team tag (and take it off every document)",
   ok: "empty",
   handler: async (c) => {
-    const id = c.req.param("id") ?? "";
+    const id = pathText("id", c.req.param("id") ?? "");
     const deleted = await c.get("services").annotations.deleteTag(id);
     if (!deleted) throw new ApiError("not_found", `Tag ${id} not found.`);
     await auditAnnotation(c, "tag.delete", renderTag(deleted), null);
@@ -142,7 +151,7 @@ function taggedDocumentsRoute(index: AnnotatedIndex): ApiRoute {
       ? component("TagHostsResponse", v2Envelope(tagHostsResultSchema))
       : component("TagCertificatesResponse", v2Envelope(tagCertificatesResultSchema)),
     handler: async (c) => {
-      const tag = await existingTag(c, c.req.param("id") ?? "");
+      const tag = await existingTag(c, "id");
       const rows = await c.get("services").annotations.taggedDocuments(tag.id, index);
       return c.json(wrapV2(renderTaggedDocuments(index, rows)));
     },
@@ -190,11 +199,13 @@ function documentTagRoutes(index: AnnotatedIndex): ApiRoute[] {
       ok: "empty",
       handler: async (c) => {
         const document = documentOf(c);
-        const tag = await existingTag(c, c.req.param("tag_id") ?? "");
+        const tag = await existingTag(c, "tag_id");
         const attached = await c
           .get("services")
           .annotations.attach(tag.id, index, document, c.get("account").tenant.id);
-        if (attached) await auditAnnotation(c, "tag.attach", null, { tag_id: tag.id, index, document });
+        if (!attached.ok) throw annotationCapError(attached.reason, "team");
+        if (attached.changed)
+          await auditAnnotation(c, "tag.attach", null, { tag_id: tag.id, index, document });
         return c.body(null, 204);
       },
     }),
@@ -208,7 +219,7 @@ function documentTagRoutes(index: AnnotatedIndex): ApiRoute[] {
       ok: "empty",
       handler: async (c) => {
         const document = documentOf(c);
-        const tag = await existingTag(c, c.req.param("tag_id") ?? "");
+        const tag = await existingTag(c, "tag_id");
         const detached = await c.get("services").annotations.detach(tag.id, index, document);
         if (!detached) throw new ApiError("not_found", `Tag ${tag.id} is not on ${noun} ${document}.`);
         await auditAnnotation(c, "tag.detach", { tag_id: tag.id, index, document }, null);

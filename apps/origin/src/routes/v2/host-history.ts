@@ -6,6 +6,7 @@ import {
   hostEventsQuerySchema,
   hostEventsResultSchema,
   hostViewParamsSchema,
+  requireUtf8Query,
   v2Envelope,
   wrapV2,
   type HostDiffResult,
@@ -20,13 +21,7 @@ import type { CursorBinding } from "../../services/cursor";
 import { hostEvents } from "../../services/host-events";
 import { diffJson } from "../../services/json-patch";
 import { pageByOffset } from "../../services/offset-page";
-import {
-  decodeCursor,
-  queryParams,
-  requireHostIp,
-  requireInstant,
-  requireUtf8Query,
-} from "../../http/inputs";
+import { decodeCursor, queryParams, requireHostIp, requireInstant } from "../../http/inputs";
 
 interface Instant {
   text: string;

@@ -3,8 +3,10 @@ import {
   ANNOTATED_ID_KEYS,
   ApiError,
   annotatedDocumentId,
+  annotationCapError,
   certificateTagsResultSchema,
   hostTagsResultSchema,
+  pathText,
   renderDocumentTags,
   renderTag,
   renderTaggedDocuments,
@@ -25,12 +27,15 @@ import { parseInput, readJsonBody } from "../../http/validation";
 import { defineRoute, jsonBody, jsonResponse, V2_ERRORS, type OriginRoute } from "../../routing";
 
 // The v2 tag API over the calling account's own tags (another account's are not found).
-// Free, like the other annotation routes: cost 0 still records the login time.
+// Free, like the other annotation routes: cost 0 still records the login time. Bounded by
+// core's ANNOTATION_CAPS per account (a 409 names the cap reached); the lists have no paging.
 
 const tagResponse = jsonResponse(v2Envelope(tagSchema), "The tag");
 const noContent = { description: "Done (no body)" } as const;
 
-async function existingTag(c: Context<AppEnv>, id: string): Promise<StoredTag> {
+/** The tag named by the path parameter `param`; 404 when the account has none of that id. */
+async function existingTag(c: Context<AppEnv>, param: "id" | "tag_id"): Promise<StoredTag> {
+  const id = pathText(param, c.req.param(param) ?? "");
   const tag = await c.var.services.annotations.tag(c.var.account.api_id, id);
   if (!tag) throw new ApiError("not_found", `Tag ${id} not found.`);
   return tag;
@@ -68,7 +73,11 @@ export const tagCreate = defineRoute(
       { name: body.name, color: body.metadata?.color?.toLowerCase() },
       services.clock.now(),
     );
-    if (!created.ok) throw duplicateName(body.name);
+    if (!created.ok) {
+      throw created.reason === "duplicate_name"
+        ? duplicateName(body.name)
+        : annotationCapError(created.reason, "account");
+    }
     return c.json(wrapV2(renderTag(created.tag)));
   },
 );
@@ -83,7 +92,7 @@ export const tagView = defineRoute(
     responses: { 200: tagResponse, ...V2_ERRORS },
   }),
   { operation: "tag_view", cost: 0 },
-  async (c) => c.json(wrapV2(renderTag(await existingTag(c, c.req.param("id"))))),
+  async (c) => c.json(wrapV2(renderTag(await existingTag(c, "id")))),
 );
 
 export const tagUpdate = defineRoute(
@@ -95,7 +104,7 @@ export const tagUpdate = defineRoute(
   }),
   { operation: "tag_update", cost: 0 },
   async (c) => {
-    const before = await existingTag(c, c.req.param("id"));
+    const before = await existingTag(c, "id");
     const body = parseInput(tagWriteSchema, await readJsonBody(c));
     const color = body.metadata ? (body.metadata.color?.toLowerCase() ?? null) : undefined;
     const { services, account } = c.var;
@@ -120,7 +129,7 @@ export const tagDelete = defineRoute(
   }),
   { operation: "tag_delete", cost: 0 },
   async (c) => {
-    const id = c.req.param("id");
+    const id = pathText("id", c.req.param("id"));
     const deleted = await c.var.services.annotations.deleteTag(c.var.account.api_id, id);
     if (!deleted) throw new ApiError("not_found", `Tag ${id} not found.`);
     // No body, as the public service's delete (the official client expects none).
@@ -144,7 +153,7 @@ function taggedDocuments(index: AnnotatedIndex): OriginRoute {
     }),
     { operation: hosts ? "tag_hosts" : "tag_certificates", cost: 0 },
     async (c) => {
-      const tag = await existingTag(c, c.req.param("id"));
+      const tag = await existingTag(c, "id");
       const rows = await c.var.services.annotations.taggedDocuments(tag.id, index);
       return c.json(wrapV2(renderTaggedDocuments(index, rows)));
     },
@@ -189,8 +198,16 @@ function documentTags(index: AnnotatedIndex): OriginRoute[] {
       { operation: "document_tag_add", cost: 0 },
       async (c) => {
         const document = documentOf(c);
-        const tag = await existingTag(c, c.req.param("tag_id") ?? "");
-        await c.var.services.annotations.attach(tag.id, index, document, c.var.services.clock.now());
+        const tag = await existingTag(c, "tag_id");
+        const { services, account } = c.var;
+        const attached = await services.annotations.attach(
+          account.api_id,
+          tag.id,
+          index,
+          document,
+          services.clock.now(),
+        );
+        if (!attached.ok) throw annotationCapError(attached.reason, "account");
         return c.body(null, 204);
       },
     ),
@@ -204,7 +221,7 @@ function documentTags(index: AnnotatedIndex): OriginRoute[] {
       { operation: "document_tag_remove", cost: 0 },
       async (c) => {
         const document = documentOf(c);
-        const tag = await existingTag(c, c.req.param("tag_id") ?? "");
+        const tag = await existingTag(c, "tag_id");
         if (!(await c.var.services.annotations.detach(tag.id, index, document))) {
           throw new ApiError("not_found", `Tag ${tag.id} is not on ${noun} ${document}.`);
         }

@@ -9,6 +9,12 @@ interface Env {
   DOCUMENT_ID: string;
   /** JSON array of the keys /d1-bulk reads (their rows are in DB too). */
   BULK_IDS: string;
+  /** The origin's /v3 answer for the view certificate, and its media type (set by the bench). */
+  V3_ASSET: string;
+  V3_ASSET_TYPE: string;
+  /** The origin's /v3 answer for a bulk of the bulk certificates, and its media type. */
+  V3_BULK: string;
+  V3_BULK_TYPE: string;
 }
 
 const ROW = `SELECT * FROM documents WHERE "index" = 'certificates' AND at_time = ''`;
@@ -54,5 +60,10 @@ app.get("/bulk", async (c) => {
   if (storedBulk === null) return c.json({ error: "documents not stored" }, 500);
   return c.body(storedBulk, 200, { "content-type": "application/json" });
 });
+
+// The /v3 answers as the origin gave them, stored: the references of the edge's cached /v3
+// lookups, single and bulk (the same bytes, no parsing, no storage round trip).
+app.get("/v3-asset", (c) => c.body(c.env.V3_ASSET, 200, { "content-type": c.env.V3_ASSET_TYPE }));
+app.get("/v3-bulk", (c) => c.body(c.env.V3_BULK, 200, { "content-type": c.env.V3_BULK_TYPE }));
 
 export default app;

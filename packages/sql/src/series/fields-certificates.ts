@@ -1,4 +1,3 @@
-import { LINT_NAMES } from "../dataset/certs/zlint";
 import {
   docField,
   elementField,
@@ -94,7 +93,8 @@ const CT: SnapshotRecord<CertificateRowSource> = {
   ],
 };
 
-export const CERTIFICATES: SeriesDefinition<CertificateRowSource> = {
+/** The certificates series without its lints (see `certificatesSeries`). */
+const CERTIFICATES: SeriesDefinition<CertificateRowSource> = {
   series: "certificates",
   key: "parsed.fingerprint_sha256",
   fields: [
@@ -159,9 +159,6 @@ export const CERTIFICATES: SeriesDefinition<CertificateRowSource> = {
     doc("zlint.fatals_present", "BOOLEAN"),
     doc("zlint.warnings_present", "BOOLEAN"),
     doc("zlint.notices_present", "BOOLEAN"),
-    // A document lists only the lints that found a problem (`true`); the others are null here.
-    // Every lint of the dataset's lint set is a field, even one no certificate fails.
-    ...LINT_NAMES.map((lint) => doc(`zlint.lints.${lint}`, "BOOLEAN")),
     doc("metadata.source", "STRING"),
     doc("metadata.added_at", "TIMESTAMP"),
     doc("metadata.updated_at", "TIMESTAMP"),
@@ -174,3 +171,16 @@ export const CERTIFICATES: SeriesDefinition<CertificateRowSource> = {
   ],
   records: [CT],
 };
+
+/**
+ * The certificates series with a field per lint of `lintNames` (`zlint.lints.<name>`), after the
+ * zlint summary: a document lists only the lints that found a problem (`true`), the others are
+ * null, and which lints exist is the linter's, so the caller names them. Every lint named is a
+ * field, even one no certificate fails.
+ */
+export function certificatesSeries(lintNames: readonly string[]): SeriesDefinition<CertificateRowSource> {
+  const fields = [...CERTIFICATES.fields];
+  const after = fields.findIndex((f) => f.name === "zlint.notices_present") + 1;
+  fields.splice(after, 0, ...lintNames.map((lint) => doc(`zlint.lints.${lint}`, "BOOLEAN")));
+  return { ...CERTIFICATES, fields };
+}

@@ -1,4 +1,3 @@
-import { SERVICE_PORTS } from "../dataset/hosts/services";
 import {
   docField,
   field,
@@ -60,13 +59,8 @@ function portFields(port: number, protocol: "http" | "https"): SnapshotField<Web
   ];
 }
 
-/** The web ports the dataset generator serves websites on. */
-const WEB_PORTS = [
-  ...SERVICE_PORTS.HTTP.map((port) => [port, "http"] as const),
-  ...SERVICE_PORTS.HTTPS.map((port) => [port, "https"] as const),
-].sort(([a], [b]) => a - b);
-
-export const WEBSITES: SeriesDefinition<WebsiteRowSource> = {
+/** The websites series without its per-port fields (see `websitesSeries`). */
+const WEBSITES: SeriesDefinition<WebsiteRowSource> = {
   series: "websites",
   key: "domain",
   fields: [
@@ -88,7 +82,22 @@ export const WEBSITES: SeriesDefinition<WebsiteRowSource> = {
     field("location.country_code", "STRING", (source) => source.site.countryCode),
     doc("location.city", "STRING"),
     field("updated_at", "TIMESTAMP", (source) => isoTime(source.site.updatedAt)),
-    ...WEB_PORTS.flatMap(([port, protocol]) => portFields(port, protocol)),
   ],
   records: [],
 };
+
+/** A port websites are served on, and the scheme served there. */
+export type WebPort = readonly [port: number, protocol: "http" | "https"];
+
+/**
+ * The websites series with the fields of each of `webPorts` (`p443.https.get.title`, ...) after
+ * the others, in port order: a table has a fixed set of columns, so the caller names the ports
+ * its websites are served on.
+ */
+export function websitesSeries(webPorts: readonly WebPort[]): SeriesDefinition<WebsiteRowSource> {
+  const ports = [...webPorts].sort(([a], [b]) => a - b);
+  return {
+    ...WEBSITES,
+    fields: [...WEBSITES.fields, ...ports.flatMap(([port, protocol]) => portFields(port, protocol))],
+  };
+}
