@@ -1,6 +1,8 @@
 import type { TenantLedger, TenantLedgerApi } from "./tenant-ledger";
 
-// How the edge reaches each tenant's ledger object: one stub per tenant id, kept in the isolate.
+// How the edge reaches each tenant's ledger object. A stub is made per request: workerd ties a
+// stub to the request that made it, and another request's call through it fails ("Cannot
+// perform I/O on behalf of a different request"). The object's id is pure and kept.
 
 /** The ledger calls as the edge makes them, on the tenant's object (or a test's stand-in). */
 export type LedgerClient = TenantLedgerApi;
@@ -8,21 +10,19 @@ export type LedgerClient = TenantLedgerApi;
 /** The ledger of a tenant, by its id. */
 export type Ledgers = (tenantId: string) => LedgerClient;
 
-const KEPT_STUBS = 1024;
+const KEPT_IDS = 1024;
 
 /** The tenants' ledger objects in `namespace`, one per tenant id (made on first use). */
 export function durableLedgers(namespace: DurableObjectNamespace<TenantLedger>): Ledgers {
-  const stubs = new Map<string, LedgerClient>();
+  const ids = new Map<string, DurableObjectId>();
   return (tenantId) => {
-    const known = stubs.get(tenantId);
-    if (known) return known;
-    if (stubs.size >= KEPT_STUBS) {
-      const oldest = stubs.keys().next();
-      if (!oldest.done) stubs.delete(oldest.value);
+    let id = ids.get(tenantId);
+    if (id === undefined) {
+      if (ids.size >= KEPT_IDS) ids.clear();
+      id = namespace.idFromName(tenantId);
+      ids.set(tenantId, id);
     }
-    const stub = namespace.get(namespace.idFromName(tenantId)) as unknown as LedgerClient;
-    stubs.set(tenantId, stub);
-    return stub;
+    return namespace.get(id) as unknown as LedgerClient;
   };
 }
 
