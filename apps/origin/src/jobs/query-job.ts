@@ -1,8 +1,8 @@
 import type { QueryResultRow } from "@scangate/core";
 import type { Env } from "../env";
-import type { ResultStore } from "../storage/result-store";
+import { deletePrefix, type ResultStore } from "../storage/result-store";
 import type { JobLimits } from "./config";
-import { replanJobSql, runJobSql } from "./job-sql";
+import { JobFailure, replanJobSql, runJobSql } from "./job-sql";
 import { cellText } from "./result-values";
 import type { JobRow, QueryOutcome } from "./store";
 
@@ -42,15 +42,22 @@ async function writePage(
   });
 }
 
+/** The failure of a result past `queryMaxBytes`. */
+function resultTooLarge(maxBytes: number): JobFailure {
+  return new JobFailure(`the result is larger than ${maxBytes} bytes; narrow the query or use an export job`);
+}
+
 /**
  * Runs the job's SQL and stores its rows as pages. `statistics.data_processed` is the size in
- * bytes (UTF-8) of the result's values.
+ * bytes (UTF-8) of the result's values; a result past `limits.queryMaxBytes` fails the job as
+ * soon as it is, so no page holds more than that. A job that fails keeps no pages.
  */
 export async function runQueryJob(
   env: Env,
   job: JobRow,
   limits: JobLimits,
   heartbeat?: () => Promise<void>,
+  signal?: AbortSignal,
 ): Promise<QueryOutcome> {
   const started = Date.now();
   const plan = await replanJobSql(env.SNAPSHOTS, job.query);
@@ -67,22 +74,29 @@ export async function runQueryJob(
     maxRows: limits.queryMaxRows,
     timeLimitMs: limits.queryTimeoutMs,
     heartbeat,
+    signal,
   });
-  for await (const batch of batches) {
-    for (const row of batch) {
-      pending.push({
-        f: row.map((value, i) => {
-          const v = cellText(value, columns[i]);
-          if (v !== null) dataProcessed += encoder.encode(v).byteLength;
-          return { v };
-        }),
-      });
-      rows += 1;
-      if (pending.length === limits.pageSize) {
-        await flush(pending);
-        pending = [];
+  try {
+    for await (const batch of batches) {
+      for (const row of batch) {
+        pending.push({
+          f: row.map((value, i) => {
+            const v = cellText(value, columns[i]);
+            if (v !== null) dataProcessed += encoder.encode(v).byteLength;
+            return { v };
+          }),
+        });
+        if (dataProcessed > limits.queryMaxBytes) throw resultTooLarge(limits.queryMaxBytes);
+        rows += 1;
+        if (pending.length === limits.pageSize) {
+          await flush(pending);
+          pending = [];
+        }
       }
     }
+  } catch (error) {
+    if (pages > 0) await deletePrefix(env.EXPORTS, resultPrefix(job.id));
+    throw error;
   }
   // An empty result still has its page 1 (with no rows), so clients can always read it.
   if (pending.length > 0 || pages === 0) await flush(pending);
