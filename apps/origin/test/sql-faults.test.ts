@@ -237,11 +237,19 @@ describe("work and memory a query builds are counted", () => {
     });
   });
 
-  it("a result past 32 MiB ends as error, points at exports and keeps no pages", async () => {
+  it("a page of 1,000 inflated rows past 4 MiB ends as error", async () => {
     const status = await jobOutcome(chain(2, inflated("t0.ip", 2_000)));
     expect(status).toMatchObject({
       status: "error",
-      error_message: `the result is larger than ${32 * 1024 * 1024} bytes; narrow the query or use an export job`,
+      error_message: `a result page (1000 rows) is larger than ${4 * 1024 * 1024} bytes; select fewer or shorter values, or use an export job`,
+    });
+  });
+
+  it("a result past QUERY_MAX_BYTES ends as error, points at exports and keeps no pages", async () => {
+    const status = await jobOutcome(chain(2, "t0.ip"), { QUERY_MAX_BYTES: "30000" });
+    expect(status).toMatchObject({
+      status: "error",
+      error_message: "the result is larger than 30000 bytes; narrow the query or use an export job",
     });
     const pages = await env.EXPORTS.list({ prefix: `query-results/${String(status.job_id)}/` });
     expect(pages.objects).toEqual([]);

@@ -467,12 +467,17 @@ const ENTRIES: [string, ScalarFunction][] = [
       const pattern = literalPattern(nodes, 1, name);
       const text = args[0]?.evaluate as Evaluate;
       const replacement = args[2]?.evaluate as Evaluate;
+      // The replacement is nearly always a literal: parsed once, not once a row.
+      let parsed: { template: string; parts: ReturnType<typeof parseReplacement> } | null = null;
       return (row, env) => {
         const value = text(row, env);
         const template = replacement(row, env);
         if (typeof value !== "string" || typeof template !== "string") return null;
-        env.meter.charge(template.length);
-        return pattern.replace(value, parseReplacement(template), env.meter);
+        if (parsed?.template !== template) {
+          env.meter.charge(template.length);
+          parsed = { template, parts: parseReplacement(template) };
+        }
+        return pattern.replace(value, parsed.parts, env.meter);
       };
     }),
   ],

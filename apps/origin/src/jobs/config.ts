@@ -13,6 +13,11 @@ export interface JobLimits {
    * larger result fails the job and points at exports (legacy BigQuery's "Response too large").
    */
   queryMaxBytes: number;
+  /**
+   * Bytes (UTF-8) of the values of one result page (`pageSize` rows). A page is written, and
+   * read back by clients, in one piece; BigQuery's own result pages stop at 10 MB.
+   */
+  queryPageMaxBytes: number;
   /** Rows an export job may write. */
   exportMaxRows: number;
   /** Wall time a query job may run. */
@@ -28,6 +33,7 @@ export interface JobLimits {
 export const DEFAULT_JOB_LIMITS: JobLimits = {
   queryMaxRows: 100_000,
   queryMaxBytes: 32 * 1024 * 1024,
+  queryPageMaxBytes: 4 * 1024 * 1024,
   exportMaxRows: 5_000_000,
   queryTimeoutMs: 30_000,
   exportTimeoutMs: 300_000,
@@ -47,6 +53,7 @@ export function jobLimits(env: Env): JobLimits {
   return {
     queryMaxRows: positive(env.QUERY_MAX_ROWS, DEFAULT_JOB_LIMITS.queryMaxRows),
     queryMaxBytes: positive(env.QUERY_MAX_BYTES, DEFAULT_JOB_LIMITS.queryMaxBytes),
+    queryPageMaxBytes: DEFAULT_JOB_LIMITS.queryPageMaxBytes,
     exportMaxRows: positive(env.EXPORT_MAX_ROWS, DEFAULT_JOB_LIMITS.exportMaxRows),
     queryTimeoutMs: positive(env.QUERY_TIMEOUT_MS, DEFAULT_JOB_LIMITS.queryTimeoutMs),
     exportTimeoutMs: positive(env.EXPORT_TIMEOUT_MS, DEFAULT_JOB_LIMITS.exportTimeoutMs),
