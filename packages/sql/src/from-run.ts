@@ -64,6 +64,11 @@ function* expand(frames: readonly Row[], node: ExpandNode, env: Env, budget: Run
   let out: Row[] = [];
   let examined = 0;
   for (const frame of frames) {
+    if (budget.due()) {
+      yield out;
+      out = [];
+      examined = 0;
+    }
     const elements = node.array(frame, env);
     let kept = false;
     if (Array.isArray(elements)) {
@@ -177,6 +182,11 @@ function* probe(frames: readonly Row[], join: BuiltJoin, env: Env, budget: RunBu
   let out: Row[] = [];
   let examined = 0;
   for (const frame of frames) {
+    if (budget.due()) {
+      yield out;
+      out = [];
+      examined = 0;
+    }
     const key = keyOf(node.leftKeys, frame, env, budget);
     let matched = false;
     for (const match of key === null ? [] : (table.get(key) ?? [])) {
