@@ -6,7 +6,7 @@
  */
 import type { Accumulator } from "./aggregates";
 import { SQL_LIMITS } from "./limits";
-import type { Env, GroupingNode, Row } from "./plan-nodes";
+import type { AggregateCall, Env, GroupingNode, Row } from "./plan-nodes";
 import { heldBytes, ROW_STEPS, textSteps, type RunBudget } from "./run-budget";
 import { limitExceeded } from "./run-error";
 import { rowKey, valueKey } from "./values";
@@ -55,10 +55,9 @@ export async function groupRows(
   try {
     for await (const batch of frames) {
       for (const frame of batch) {
-        budget.charge(ROW_STEPS);
         const keys = node.keys.map((key) => key(frame, env));
         const id = node.keys.length === 0 ? "" : rowKey(keys);
-        budget.charge(id.length);
+        let steps = ROW_STEPS + id.length;
         let group = groups.get(id);
         if (!group) {
           if (groups.size >= SQL_LIMITS.maxGroups)
@@ -68,9 +67,9 @@ export async function groupRows(
           onGroups(groups.size);
         }
         for (let i = 0; i < node.aggregates.length; i++) {
-          const aggregate = node.aggregates[i]!;
+          const aggregate = node.aggregates[i] as AggregateCall;
           const values = aggregate.args.map((arg) => arg(frame, env));
-          budget.charge(textSteps(values[0]) + textSteps(values[1]));
+          for (const value of values) steps += textSteps(value);
           const seen = group.seen[i];
           if (seen) {
             const first = values[0];
@@ -83,8 +82,10 @@ export async function groupRows(
               throw limitExceeded("distinct values in one aggregate", SQL_LIMITS.maxDistinct, "maxDistinct");
             }
           }
-          hold((group.accumulators[i] as Accumulator).add(values));
+          const grown = (group.accumulators[i] as Accumulator).add(values);
+          if (grown !== 0) hold(grown);
         }
+        budget.charge(steps);
         if (budget.due()) await budget.pause();
       }
     }
