@@ -365,6 +365,8 @@ const ENTRIES: [string, ScalarFunction][] = [
         return (row, env) => {
           const value = a(row, env);
           const other = b(row, env);
+          // Comparing two strings reads their characters.
+          env.meter.charge(textSteps(value) + textSteps(other));
           return value !== null && value === other ? null : value;
         };
       },

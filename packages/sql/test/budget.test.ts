@@ -47,6 +47,7 @@ describe("work is counted where it is done", () => {
     ["SUBSTR", "SELECT SUBSTR(parity, 19990) FROM {T}"],
     ["SPLIT", "SELECT ARRAY_LENGTH(SPLIT(parity, 'a')) FROM {T}"],
     ["comparison", "SELECT n FROM {T} WHERE parity = CONCAT(parity, '')"],
+    ["NULLIF", "SELECT n FROM {T} WHERE NULLIF(parity, parity) IS NULL"],
     ["CAST", "SELECT n FROM {T} WHERE SAFE_CAST(parity AS INT64) IS NULL"],
     ["GROUP_CONCAT", "SELECT LENGTH(GROUP_CONCAT(SUBSTR(parity, 1, 19000))) FROM {T}"],
     ["MAX", "SELECT LENGTH(MAX(parity)) FROM {T}"],
