@@ -227,6 +227,16 @@ describe("work and memory a query builds are counted", () => {
     );
   });
 
+  it("REGEXP_REPLACE(ip, r'', 2,000 characters) over every host ends as error at the page bound", async () => {
+    const sent = Date.now();
+    const status = await jobOutcome(`SELECT ${inflated("ip", 2_000)} FROM ipv4`);
+    expect(Date.now() - sent).toBeLessThan(30_000 + 5_000);
+    expect(status).toMatchObject({
+      status: "error",
+      error_message: `a result page (1000 rows) is larger than ${4 * 1024 * 1024} bytes; select fewer or shorter values, or use an export job`,
+    });
+  });
+
   it("a sort of 5,000 rows of 22,000 characters ends as error instead of holding them", async () => {
     const status = await jobOutcome(
       chain(2, `${inflated("t0.ip", 1_400)} AS x`) + " ORDER BY x DESC LIMIT 5000",
