@@ -21,6 +21,7 @@ export interface Env {
   JOBS: Queue<JobMessage>;
   /** Optional job bounds (see jobs/config.ts for the defaults). */
   QUERY_MAX_ROWS?: string;
+  QUERY_MAX_BYTES?: string;
   EXPORT_MAX_ROWS?: string;
   QUERY_TIMEOUT_MS?: string;
   EXPORT_TIMEOUT_MS?: string;

@@ -29,6 +29,18 @@ function chain(n: number, select: string, where = ""): string {
 
 const nested = (depth: number) => `${"(1 + ".repeat(depth)}t0.services_count${")".repeat(depth)}`;
 
+/**
+ * Catastrophic patterns for a backtracking engine: RE2's work is the value's length times the
+ * program's size, and each `.{0,999}` is about 2,000 instructions. Thirty of them compiled for
+ * seconds and then took seconds per response body; the largest that is accepted is one.
+ */
+const HUGE_PATTERN = `(?is)${".{0,999}".repeat(30)}#`;
+const LARGEST_PATTERN = "(?is).{0,999}.{0,400}#";
+
+/** Every row made 2,000 characters longer for each character of an ip (about 32,000 each). */
+const inflated = (column: string, characters: number) =>
+  `REGEXP_REPLACE(${column}, r'', '${"x".repeat(characters)}')`;
+
 const WORST: [string, string][] = [
   ["a four-way join producing millions of rows", chain(4, "COUNT(*)")],
   ["group_concat over a three-way join", chain(3, "GROUP_CONCAT(t2.ip)")],
@@ -44,6 +56,20 @@ const WORST: [string, string][] = [
   [
     "a flattened repeated field sorted without a limit over a join",
     chain(2, "t0.ip, t1.services.banner", "t1.services.port > 0") + " ORDER BY 2",
+  ],
+  [
+    "the largest accepted pattern over response bodies and banners",
+    `SELECT ip FROM ipv4 WHERE REGEXP_MATCH(services.http.response.body, r'${LARGEST_PATTERN}') OR REGEXP_MATCH(services.banner, r'${LARGEST_PATTERN}')`,
+  ],
+  [
+    "the largest accepted pattern over a join",
+    chain(3, "COUNT(*)", `REGEXP_MATCH(CONCAT(t0.ip, t1.ip, t2.ip), r'${LARGEST_PATTERN}')`),
+  ],
+  ["every row inflated by an empty pattern's replacement", `SELECT ${inflated("ip", 2_000)} FROM ipv4`],
+  ["inflated rows over a join", chain(2, inflated("t0.ip", 2_000))],
+  [
+    "a sort of 5,000 inflated rows",
+    chain(2, `${inflated("t0.ip", 1_400)} AS x`) + " ORDER BY x DESC LIMIT 5000",
   ],
 ];
 
@@ -104,7 +130,7 @@ describe("the worst accepted queries", () => {
       const status = await (await h.fetch("GET", `/api/v1/query/${jobId}`)).json<Record<string, unknown>>();
       expect(["success", "error"]).toContain(status.status);
       if (status.status === "error") {
-        expect(String(status.error_message)).toMatch(/time limit|more than|longer than|rows/);
+        expect(String(status.error_message)).toMatch(/time limit|more than|longer than|larger than|rows/);
       }
     },
   );
@@ -133,6 +159,41 @@ describe("queries whose cost is known to be unbounded at the start", () => {
       /literal/,
     ],
     ["a LIKE pattern that is not a literal", "select ip from ipv4 where ip like ip", /literal/],
+    [
+      "a catastrophic pattern over response bodies",
+      `SELECT ip FROM ipv4 WHERE REGEXP_MATCH(services.http.response.body, r'${HUGE_PATTERN}')`,
+      /^Cannot parse regular expression: pattern too large - compile failed \(59943 instructions, more than 3000: SQL_LIMITS.maxRegexProgram\) at \[1:/,
+    ],
+    [
+      "the same pattern over bodies or banners",
+      `SELECT ip FROM ipv4 WHERE REGEXP_MATCH(services.http.response.body, r'${HUGE_PATTERN}') OR REGEXP_MATCH(services.banner, r'${HUGE_PATTERN}')`,
+      /pattern too large/,
+    ],
+    [
+      "a pattern just past the bound",
+      `SELECT ip FROM ipv4 WHERE REGEXP_MATCH(ip, r'(?s).{0,999}.{0,999}')`,
+      /pattern too large - compile failed \(3998 instructions/,
+    ],
+    [
+      "a LIKE pattern past the bound",
+      `SELECT ip FROM ipv4 WHERE ip LIKE '%${"x".repeat(3_100)}%'`,
+      /LIKE pattern: pattern too large/,
+    ],
+    [
+      "a backreference, which RE2 does not have",
+      String.raw`SELECT ip FROM ipv4 WHERE REGEXP_MATCH(ip, r'(\d)\1')`,
+      /invalid escape sequence/,
+    ],
+    [
+      "a lookahead, which RE2 does not have",
+      "SELECT ip FROM ipv4 WHERE REGEXP_MATCH(ip, r'1(?=2)')",
+      /unsupported Perl syntax/,
+    ],
+    [
+      "a lookbehind, which RE2 does not have",
+      "SELECT ip FROM ipv4 WHERE REGEXP_MATCH(ip, r'(?<=1)2')",
+      /invalid named capture/,
+    ],
   ])("%s is refused with a 400 before it is queued", async (_name, query, detail) => {
     const h = harness();
     const res = await h.fetch("POST", "/api/v1/query", { query });
@@ -141,5 +202,66 @@ describe("queries whose cost is known to be unbounded at the start", () => {
     expect(body).toMatchObject({ error_code: 400, error: "query could not be parsed" });
     expect(String(body.detail)).toMatch(detail);
     expect(h.queue.sent).toEqual([]);
+  });
+});
+
+/** Runs one job through the consumer (limits as given) and answers its status body. */
+async function jobOutcome(
+  query: string,
+  overrides: Record<string, string> = {},
+): Promise<Record<string, unknown>> {
+  const h = harness(overrides);
+  const jobId = await startJob(h, query);
+  await h.deliver();
+  return (await h.fetch("GET", `/api/v1/query/${jobId}`)).json<Record<string, unknown>>();
+}
+
+describe("work and memory a query builds are counted", () => {
+  it("a pattern's work over a long value is charged before it runs, and past one row's bound the job ends", async () => {
+    const status = await jobOutcome(
+      `SELECT ip FROM ipv4 WHERE REGEXP_MATCH(${inflated("ip", 300)}, r'${LARGEST_PATTERN}')`,
+    );
+    expect(status).toMatchObject({ status: "error" });
+    expect(String(status.error_message)).toMatch(
+      /^REGEXP_MATCH over a value of \d+ characters with a pattern of 2801 instructions needs more than 8000000 steps of work \(SQL_LIMITS.maxRowSteps\); narrow the input or simplify the pattern$/,
+    );
+  });
+
+  it("REGEXP_REPLACE(ip, r'', 2,000 characters) over every host ends as error at the page bound", async () => {
+    const sent = Date.now();
+    const status = await jobOutcome(`SELECT ${inflated("ip", 2_000)} FROM ipv4`);
+    expect(Date.now() - sent).toBeLessThan(30_000 + 5_000);
+    expect(status).toMatchObject({
+      status: "error",
+      error_message: `a result page (1000 rows) is larger than ${4 * 1024 * 1024} bytes; select fewer or shorter values, or use an export job`,
+    });
+  });
+
+  it("a sort of 5,000 rows of 22,000 characters ends as error instead of holding them", async () => {
+    const status = await jobOutcome(
+      chain(2, `${inflated("t0.ip", 1_400)} AS x`) + " ORDER BY x DESC LIMIT 5000",
+    );
+    expect(status).toMatchObject({
+      status: "error",
+      error_message: `the query needs more than ${32 * 1024 * 1024} bytes held in memory by ORDER BY, GROUP BY, DISTINCT and JOIN (SQL_LIMITS.maxHeldBytes); narrow the query`,
+    });
+  });
+
+  it("a page of 1,000 inflated rows past 4 MiB ends as error", async () => {
+    const status = await jobOutcome(chain(2, inflated("t0.ip", 2_000)));
+    expect(status).toMatchObject({
+      status: "error",
+      error_message: `a result page (1000 rows) is larger than ${4 * 1024 * 1024} bytes; select fewer or shorter values, or use an export job`,
+    });
+  });
+
+  it("a result past QUERY_MAX_BYTES ends as error, points at exports and keeps no pages", async () => {
+    const status = await jobOutcome(chain(2, "t0.ip"), { QUERY_MAX_BYTES: "30000" });
+    expect(status).toMatchObject({
+      status: "error",
+      error_message: "the result is larger than 30000 bytes; narrow the query or use an export job",
+    });
+    const pages = await env.EXPORTS.list({ prefix: `query-results/${String(status.job_id)}/` });
+    expect(pages.objects).toEqual([]);
   });
 });

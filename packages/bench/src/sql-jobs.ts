@@ -33,6 +33,8 @@ export interface JobRun {
   readonly elapsedMs: number;
   readonly polls: number;
   readonly errorMessage?: string;
+  /** The start request's status when it was refused. */
+  readonly startStatus?: number;
 }
 
 /** A failed fetch's reason: undici puts the socket's error (ECONNRESET, ...) in `cause`. */
@@ -77,6 +79,7 @@ export async function runQueryJob(
       elapsedMs: elapsed(),
       polls: 0,
       errorMessage: `${start.status}: ${JSON.stringify(body).slice(0, 300)}`,
+      startStatus: start.status,
     };
   }
   const statusUrl = `${endpoint.originUrl}/api/v1/query/${body.job_id}`;
@@ -171,6 +174,14 @@ export function jobSample(runs: readonly JobRun[], isFailure: (run: JobRun) => b
 /** Whether a worst-case job ended as the fault suite requires: success or error, within limit + grace. */
 export function endedWithinLimit(run: JobRun, limitMs = JOB_LIMIT_MS, graceMs = JOB_GRACE_MS): boolean {
   return (run.end === "success" || run.end === "error") && run.elapsedMs < limitMs + graceMs;
+}
+
+/** What the origin must do with a worst-case query: run it to its end, or refuse it with a 400 before queueing it. */
+export type WorstExpectation = "runs" | "refused";
+
+/** Whether a worst-case job ended as expected: within limit + grace, or refused with a 400 at the start. */
+export function endedAsExpected(run: JobRun, expected: WorstExpectation): boolean {
+  return expected === "refused" ? run.end === "refused" && run.startStatus === 400 : endedWithinLimit(run);
 }
 
 export interface ProbeRun {

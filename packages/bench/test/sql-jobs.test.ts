@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { emptySample, type LoadSample } from "../src/load";
-import { compareProbes, endedWithinLimit, fetchError, jobSample, type JobRun } from "../src/sql-jobs";
+import {
+  compareProbes,
+  endedAsExpected,
+  endedWithinLimit,
+  fetchError,
+  jobSample,
+  type JobRun,
+} from "../src/sql-jobs";
 
 const run = (end: JobRun["end"], elapsedMs: number): JobRun => ({ query: "q", end, elapsedMs, polls: 1 });
 
@@ -16,6 +23,16 @@ describe("endedWithinLimit", () => {
     expect(endedWithinLimit(run("unfinished", 100))).toBe(false);
     expect(endedWithinLimit(run("refused", 100))).toBe(false);
     expect(endedWithinLimit(run("error", 1500), 1000, 500)).toBe(false);
+  });
+});
+
+describe("endedAsExpected", () => {
+  it("takes a query that must run as endedWithinLimit does, and one that must be refused only as a 400", () => {
+    expect(endedAsExpected(run("error", 34_999), "runs")).toBe(true);
+    expect(endedAsExpected(run("refused", 10), "runs")).toBe(false);
+    expect(endedAsExpected({ ...run("refused", 10), startStatus: 400 }, "refused")).toBe(true);
+    expect(endedAsExpected({ ...run("refused", 10), startStatus: 503 }, "refused")).toBe(false);
+    expect(endedAsExpected(run("success", 10), "refused")).toBe(false);
   });
 });
 

@@ -4,13 +4,16 @@
  * the others NULL, as in BigQuery. DISTINCT is applied by the executor in front of the
  * accumulator, so every aggregate accepts it.
  */
-import { SQL_LIMITS } from "./limits";
-import { limitExceeded } from "./run-error";
+import { heldBytes } from "./run-budget";
+import { checkStringLength } from "./run-error";
 import { compareValues, isNumeric, type TypeInfo, type ValueType } from "./values";
 
 export interface Accumulator {
-  /** The argument values of one input row (none for COUNT(*)). */
-  add(values: readonly unknown[]): void;
+  /**
+   * The argument values of one input row (none for COUNT(*)). Returns the bytes it holds now
+   * beyond what it held before (run-budget.ts `heldBytes`; negative when it let a value go).
+   */
+  add(values: readonly unknown[]): number;
   result(): unknown;
 }
 
@@ -38,6 +41,7 @@ function counting(predicate: (values: readonly unknown[]) => boolean): () => Acc
     return {
       add(values) {
         if (predicate(values)) count += 1;
+        return 0;
       },
       result: () => count,
     };
@@ -49,7 +53,10 @@ function extreme(sign: 1 | -1): () => Accumulator {
     let best: unknown = null;
     return {
       add([value]) {
-        if (!isNull(value) && (best === null || sign * compareValues(value, best) > 0)) best = value;
+        if (isNull(value) || (best !== null && sign * compareValues(value, best) <= 0)) return 0;
+        const grown = heldBytes(value) - heldBytes(best);
+        best = value;
+        return grown;
       },
       result: () => best,
     };
@@ -61,12 +68,14 @@ function concatenating(): Accumulator {
   let separator: string | null = null;
   return {
     add([value, sep]) {
-      if (isNull(value)) return;
+      if (isNull(value)) return 0;
       separator ??= typeof sep === "string" ? sep : ",";
-      text = text === null ? String(value) : text + separator + String(value);
-      if (text.length > SQL_LIMITS.maxStringLength) {
-        throw limitExceeded("characters in one string", SQL_LIMITS.maxStringLength, "maxStringLength");
-      }
+      const next = String(value);
+      const before = text?.length ?? 0;
+      const added = text === null ? next.length : separator.length + next.length;
+      checkStringLength(before + added);
+      text = text === null ? next : text + separator + next;
+      return text.length - before + (before === 0 ? 16 : 0);
     },
     result: () => text,
   };
@@ -77,8 +86,9 @@ function logical(all: boolean): () => Accumulator {
     let result: boolean | null = null;
     return {
       add([value]) {
-        if (typeof value !== "boolean") return;
-        result = result === null ? value : all ? result && value : result || value;
+        if (typeof value === "boolean")
+          result = result === null ? value : all ? result && value : result || value;
+        return 0;
       },
       result: () => result,
     };
@@ -136,6 +146,7 @@ const ENTRIES: [string, AggregateFunction][] = [
         return {
           add([value]) {
             if (typeof value === "number") sum = (sum ?? 0) + value;
+            return 0;
           },
           result: () => sum,
         };
@@ -154,9 +165,10 @@ const ENTRIES: [string, AggregateFunction][] = [
         let n = 0;
         return {
           add([value]) {
-            if (typeof value !== "number") return;
+            if (typeof value !== "number") return 0;
             sum += value;
             n += 1;
+            return 0;
           },
           result: () => (n === 0 ? null : sum / n),
         };
@@ -194,7 +206,9 @@ const ENTRIES: [string, AggregateFunction][] = [
         let found: unknown = null;
         return {
           add([value]) {
-            if (found === null && !isNull(value)) found = value;
+            if (found !== null || isNull(value)) return 0;
+            found = value;
+            return heldBytes(value);
           },
           result: () => found,
         };

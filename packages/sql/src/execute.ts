@@ -1,11 +1,13 @@
 /**
  * The executor: runs a Plan over a RowSource in batches, with every bound of SQL_LIMITS
- * enforced, the deadline checked, and `pause` awaited after every scanned batch and between
- * slices of in-memory work, so the host can serve other requests meanwhile.
+ * enforced. Work is counted where it is done (run-budget.ts): `pause` is awaited after every
+ * scanned batch and, within a batch, between two rows whenever a slice of work is spent, so the
+ * host serves other requests meanwhile and the deadline is checked every few milliseconds.
  *
  * A query without ORDER BY, GROUP BY or aggregates streams: output batches are yielded as scan
  * batches arrive, and the scan stops once LIMIT is reached. The others hold what they must
- * (groups, the first LIMIT + OFFSET rows, or every row up to maxHeldRows) and yield at the end.
+ * (groups, the first LIMIT + OFFSET rows, or every row, up to SQL_LIMITS.maxHeldBytes) and
+ * yield at the end.
  */
 import { SQL_LIMITS } from "./limits";
 import type { InSet } from "./expressions";
@@ -13,7 +15,7 @@ import { runFrom, type RunContext } from "./from-run";
 import { groupRows } from "./grouping-run";
 import type { Plan } from "./plan";
 import type { Env, OrderKey, QueryNode, Row, SelectNode, UnionNode } from "./plan-nodes";
-import { RunClock } from "./run-clock";
+import { ROW_STEPS, RunBudget } from "./run-budget";
 import { limitExceeded, SqlRunError } from "./run-error";
 import { keysOf, OrderedBuffer } from "./sorting";
 import type { RowSource } from "./source";
@@ -31,7 +33,7 @@ export interface RunOptions {
   maxRows: number;
   /** Rows asked per scan (default 2000). */
   batchRows?: number;
-  /** Awaited between batches and between slices of in-memory work, with the busy time since the last pause. */
+  /** Awaited after every batch and whenever a slice of work is spent, with the busy time since the last pause. */
   pause?: (busyMs: number) => Promise<void>;
 }
 
@@ -55,6 +57,30 @@ function tooManyRows(maxRows: number): SqlRunError {
 }
 
 /**
+ * `fn` of each row (rows it maps to undefined are dropped), in pieces: whenever a slice of work
+ * is spent, the results so far are handed on and the run pauses before the next row.
+ */
+async function* sliced<T, U>(
+  rows: readonly T[],
+  fn: (row: T) => U | undefined,
+  ctx: RunContext,
+  rowSteps = ROW_STEPS,
+): AsyncGenerator<U[]> {
+  let out: U[] = [];
+  for (const row of rows) {
+    ctx.budget.charge(rowSteps);
+    const result = fn(row);
+    if (result !== undefined) out.push(result);
+    if (ctx.budget.due()) {
+      if (out.length) yield out;
+      out = [];
+      if (ctx.budget.due()) await ctx.budget.pause();
+    }
+  }
+  if (out.length) yield out;
+}
+
+/**
  * DISTINCT, ORDER BY, OFFSET and LIMIT over candidate rows. Without ORDER BY it streams and
  * stops pulling once LIMIT rows are out. `cap` (the caller's maxRows, top level only) fails a
  * sort early once it holds more rows than may be output.
@@ -66,23 +92,46 @@ async function* shapeRows(
   cap: number | null,
 ): AsyncGenerator<Row[]> {
   if (shape.limit === 0) return;
-  const seen = shape.distinct ? new Set<string>() : null;
-  const fresh = (row: Row): boolean => {
-    if (!seen) return true;
-    const key = rowKey(row);
-    if (seen.has(key)) return false;
+  if (!shape.distinct) {
+    yield* shapeInOrder(source, shape, ctx, cap);
+    return;
+  }
+  const seen = new Set<string>();
+  let seenBytes = 0;
+  const fresh = (candidate: Candidate): Candidate | undefined => {
+    const key = rowKey(candidate.row);
+    ctx.budget.charge(key.length);
+    if (seen.has(key)) return undefined;
     seen.add(key);
+    ctx.budget.hold(16 + key.length);
+    seenBytes += 16 + key.length;
     if (seen.size > SQL_LIMITS.maxGroups)
       throw limitExceeded("distinct rows", SQL_LIMITS.maxGroups, "maxGroups");
-    return true;
+    return candidate;
   };
+  async function* distinct(): AsyncGenerator<Candidate[]> {
+    for await (const batch of source) yield* sliced(batch, fresh, ctx, 0);
+  }
+  try {
+    yield* shapeInOrder(distinct(), shape, ctx, cap);
+  } finally {
+    ctx.budget.release(seenBytes);
+  }
+}
+
+/** ORDER BY, OFFSET and LIMIT over candidates already made distinct when they must be. */
+async function* shapeInOrder(
+  source: AsyncIterable<Candidate[]>,
+  shape: Shape,
+  ctx: RunContext,
+  cap: number | null,
+): AsyncGenerator<Row[]> {
   if (shape.order.length === 0) {
     let skipped = 0;
     let emitted = 0;
     for await (const batch of source) {
       const out: Row[] = [];
       for (const { row } of batch) {
-        if (!fresh(row)) continue;
         if (skipped < shape.offset) {
           skipped++;
           continue;
@@ -96,15 +145,19 @@ async function* shapeRows(
     return;
   }
   const keep = shape.limit === null ? null : shape.limit + shape.offset;
-  const buffer = new OrderedBuffer(shape.order, keep, ctx.clock, (rows) => {
+  const buffer = new OrderedBuffer(shape.order, keep, ctx.budget, (rows) => {
     if (cap !== null && rows - shape.offset > cap) throw tooManyRows(cap);
   });
-  for await (const batch of source) {
-    for (const { row, keys } of batch) if (fresh(row)) await buffer.add(row, keys);
-  }
-  const sorted = (await buffer.sorted()).slice(shape.offset);
-  for (let start = 0; start < sorted.length; start += ctx.batchRows) {
-    yield sorted.slice(start, start + ctx.batchRows).map((item) => item.row);
+  try {
+    for await (const batch of source) {
+      for (const { row, keys } of batch) await buffer.add(row, keys);
+    }
+    const sorted = (await buffer.sorted()).slice(shape.offset);
+    for (let start = 0; start < sorted.length; start += ctx.batchRows) {
+      yield sorted.slice(start, start + ctx.batchRows).map((item) => item.row);
+    }
+  } finally {
+    buffer.close();
   }
 }
 
@@ -113,10 +166,10 @@ async function* frames(node: SelectNode, ctx: RunContext): AsyncGenerator<Row[]>
     yield [new Array<unknown>(node.slots).fill(null)];
     return;
   }
+  const where = node.where;
   for await (const batch of runFrom(node.from, node.slots, ctx)) {
-    const where = node.where;
-    const kept = where ? batch.filter((frame) => where(frame, ctx.env) === true) : batch;
-    if (kept.length) yield kept;
+    if (!where) yield batch;
+    else yield* sliced(batch, (frame) => (where(frame, ctx.env) === true ? frame : undefined), ctx);
   }
 }
 
@@ -131,16 +184,21 @@ async function* selectCandidates(
     keys: keysOf(node.order, source, env),
   });
   if (!node.grouping) {
-    for await (const batch of frames(node, ctx)) yield batch.map(candidate);
+    for await (const batch of frames(node, ctx)) yield* sliced(batch, candidate, ctx);
     return;
   }
   const watched = !node.grouping.having && !node.distinct && node.limit === null ? cap : null;
-  const records = await groupRows(node.grouping, frames(node, ctx), env, ctx.clock, (groups) => {
+  const grouped = await groupRows(node.grouping, frames(node, ctx), env, ctx.budget, (groups) => {
     if (watched !== null && groups - node.offset > watched) throw tooManyRows(watched);
   });
-  for (let start = 0; start < records.length; start += ctx.batchRows) {
-    yield records.slice(start, start + ctx.batchRows).map(candidate);
-    await ctx.clock.pause();
+  try {
+    const records = grouped.records;
+    for (let start = 0; start < records.length; start += ctx.batchRows) {
+      yield* sliced(records.slice(start, start + ctx.batchRows), candidate, ctx);
+      await ctx.budget.pause();
+    }
+  } finally {
+    ctx.budget.release(grouped.bytes);
   }
 }
 
@@ -183,7 +241,12 @@ async function answerSubqueries(plan: Plan, ctx: RunContext): Promise<void> {
         for (const row of rows) {
           const value = row[0];
           if (value === null || value === undefined) set.hasNull = true;
-          else set.keys.add(valueKey(value));
+          else {
+            // Held for the whole run: the query reads the set on every row.
+            const key = valueKey(value);
+            if (!set.keys.has(key)) ctx.budget.hold(16 + key.length);
+            set.keys.add(key);
+          }
           if (set.keys.size > SQL_LIMITS.maxDistinct)
             throw limitExceeded("values in an IN subquery", SQL_LIMITS.maxDistinct, "maxDistinct");
         }
@@ -200,16 +263,16 @@ export async function* runPlan(
   source: RowSource,
   options: RunOptions,
 ): AsyncGenerator<ResultBatch> {
-  const clock = new RunClock(options);
-  const env: Env = { subqueries: [], now: clock.now() };
+  const budget = new RunBudget(options);
+  const env: Env = { subqueries: [], now: budget.now(), meter: budget };
   const ctx: RunContext = {
     source,
-    clock,
+    budget,
     env,
     batchRows: options.batchRows ?? 2000,
     run: (query) => runQuery(query, ctx, null),
   };
-  clock.check();
+  budget.check();
   await answerSubqueries(plan, ctx);
   const columns = plan.columns;
   let count = 0;

@@ -11,11 +11,11 @@ import { AGGREGATE_FUNCTIONS } from "./aggregates";
 import type { BinaryOperator, Call, Case, Cast, ColumnRef, Expr, In, Literal, Query } from "./ast";
 import { SqlFailure } from "./errors";
 import { SCALAR_FUNCTIONS } from "./functions";
-import { SQL_LIMITS } from "./limits";
 import { compileLike } from "./patterns";
-import type { Compiled, Evaluate } from "./plan-nodes";
+import type { Compiled, Env, Evaluate } from "./plan-nodes";
 import type { ResultColumn } from "./plan";
-import { limitExceeded, SqlRunError } from "./run-error";
+import { textSteps } from "./run-budget";
+import { checkStringLength, SqlRunError } from "./run-error";
 import type { ResolveMode, Scope } from "./scope";
 import {
   castFailure,
@@ -72,11 +72,12 @@ function noSignature(operator: string, types: readonly TypeInfo[], at: number): 
   );
 }
 
-function bounded(text: string): string {
-  if (text.length > SQL_LIMITS.maxStringLength) {
-    throw limitExceeded("characters in one string", SQL_LIMITS.maxStringLength, "maxStringLength");
-  }
-  return text;
+/** The environment of literals evaluated while planning (IN lists): their work is bounded by the text. */
+const PLANNING_ENV: Env = { subqueries: [], now: 0, meter: { charge: () => undefined } };
+
+/** Characters two values being compared may read: the shorter text, or nothing for other values. */
+function compareSteps(x: unknown, y: unknown): number {
+  return typeof x === "string" && typeof y === "string" ? Math.min(x.length, y.length) : 0;
 }
 
 export function and3(left: Evaluate, right: Evaluate): Evaluate {
@@ -264,7 +265,9 @@ export class ExpressionCompiler {
           evaluate: (row, env) => {
             const text = l(row, env);
             const part = r(row, env);
-            return typeof text === "string" && typeof part === "string" ? text.includes(part) : null;
+            if (typeof text !== "string" || typeof part !== "string") return null;
+            env.meter.charge(text.length + part.length);
+            return text.includes(part);
           },
         };
       }
@@ -274,7 +277,11 @@ export class ExpressionCompiler {
         evaluate: (row, env) => {
           const x = l(row, env);
           const y = r(row, env);
-          return isNull(x) || isNull(y) ? null : bounded(String(x) + String(y));
+          if (isNull(x) || isNull(y)) return null;
+          const [a, b] = [String(x), String(y)];
+          checkStringLength(a.length + b.length);
+          env.meter.charge(2 * (a.length + b.length));
+          return a + b;
         },
       };
     }
@@ -343,7 +350,9 @@ export class ExpressionCompiler {
       array: false,
       evaluate: (row, env) => {
         const value = evaluate(row, env);
-        return typeof value === "string" ? parseTimestamp(value) : null;
+        if (typeof value !== "string") return null;
+        env.meter.charge(value.length);
+        return parseTimestamp(value);
       },
     };
   }
@@ -358,6 +367,7 @@ export class ExpressionCompiler {
       if (isNull(x)) return null;
       const y = r(row, env);
       if (isNull(y)) return null;
+      env.meter.charge(compareSteps(x, y));
       return test(compareValues(x, y));
     };
   }
@@ -375,6 +385,7 @@ export class ExpressionCompiler {
       membership = (row, env) => {
         const x = value(row, env);
         if (isNull(x)) return null;
+        env.meter.charge(textSteps(x));
         const set = env.subqueries[index] as InSet;
         return set.keys.has(valueKey(x)) ? true : set.hasNull ? null : false;
       };
@@ -388,13 +399,14 @@ export class ExpressionCompiler {
         const keys = new Set<string>();
         let hasNull = false;
         for (const evaluate of evaluators) {
-          const v = evaluate([], { subqueries: [], now: 0 });
+          const v = evaluate([], PLANNING_ENV);
           if (isNull(v)) hasNull = true;
           else keys.add(valueKey(v));
         }
         membership = (row, env) => {
           const x = value(row, env);
           if (isNull(x)) return null;
+          env.meter.charge(textSteps(x));
           return keys.has(valueKey(x)) ? true : hasNull ? null : false;
         };
       } else {
@@ -405,7 +417,10 @@ export class ExpressionCompiler {
           for (const evaluate of evaluators) {
             const y = evaluate(row, env);
             if (isNull(y)) sawNull = true;
-            else if (compareValues(x, y) === 0) return true;
+            else {
+              env.meter.charge(compareSteps(x, y));
+              if (compareValues(x, y) === 0) return true;
+            }
           }
           return sawNull ? null : false;
         };
@@ -428,7 +443,7 @@ export class ExpressionCompiler {
     const value = operand.evaluate;
     const matches: Evaluate = (row, env) => {
       const text = value(row, env);
-      return typeof text === "string" ? pattern.test(text) : null;
+      return typeof text === "string" ? pattern.test(text, env.meter) : null;
     };
     return { type: "BOOLEAN", array: false, evaluate: negated ? not3(matches) : matches };
   }
@@ -516,6 +531,7 @@ export class ExpressionCompiler {
       array: false,
       evaluate: (row, env) => {
         const input = value(row, env);
+        env.meter.charge(textSteps(input));
         const result = castValue(input, from, target);
         if (result !== undefined) return result;
         if (safe) return null;

@@ -6,10 +6,10 @@
  */
 import type { Expr } from "./ast";
 import { SqlFailure } from "./errors";
-import { SQL_LIMITS } from "./limits";
-import { compileRegex, extractFirst, parseReplacement, replaceAll, type Pattern } from "./patterns";
+import { compileRegex, parseReplacement, type Pattern } from "./patterns";
 import type { Compiled, Evaluate } from "./plan-nodes";
-import { limitExceeded, SqlRunError } from "./run-error";
+import { textSteps } from "./run-budget";
+import { checkStringLength, SqlRunError } from "./run-error";
 import {
   castValue,
   commonType,
@@ -96,27 +96,44 @@ function unified(indexes: (args: readonly TypeInfo[]) => readonly TypeInfo[]) {
   };
 }
 
-/** Evaluates every argument; NULL if any is NULL, else `fn` of the values. */
+/**
+ * Evaluates every argument; NULL if any is NULL, else `fn` of the values. The characters of
+ * the arguments are charged before `fn` runs, those of its result after.
+ */
 function strict(fn: (values: unknown[]) => unknown) {
   return (args: readonly Compiled[]): Evaluate => {
     const evaluators = args.map((a) => a.evaluate);
     return (row, env) => {
       const values: unknown[] = [];
+      let steps = 0;
       for (const evaluate of evaluators) {
         const value = evaluate(row, env);
         if (value === null || value === undefined) return null;
         values.push(value);
+        steps += textSteps(value);
       }
-      return fn(values);
+      env.meter.charge(steps);
+      const result = fn(values);
+      env.meter.charge(textSteps(result));
+      return result;
     };
   };
 }
 
-function boundedString(text: string): string {
-  if (text.length > SQL_LIMITS.maxStringLength) {
-    throw limitExceeded("characters in one string", SQL_LIMITS.maxStringLength, "maxStringLength");
-  }
-  return text;
+function concatenate(values: readonly unknown[]): string {
+  let length = 0;
+  for (const value of values) length += (value as string).length;
+  checkStringLength(length);
+  return values.join("");
+}
+
+/** REPLACE: every occurrence of `from` by `to`, the result's length checked before it is built. */
+function replaceText(text: string, from: string, to: string): string {
+  if (from === "") return text;
+  let count = 0;
+  for (let at = text.indexOf(from); at >= 0; at = text.indexOf(from, at + from.length)) count += 1;
+  checkStringLength(text.length + count * (to.length - from.length));
+  return text.split(from).join(to);
 }
 
 function characters(text: string): string[] {
@@ -132,7 +149,7 @@ function literalPattern(nodes: readonly Expr[], index: number, name: string): Pa
       node?.span.start ?? null,
     );
   }
-  return compileRegex(node.value, node.span.start);
+  return compileRegex(node.value, node.span.start, name);
 }
 
 function substr(text: string, position: number, length: number | null): string {
@@ -177,14 +194,18 @@ const regexMatch = fixed(2, 2, signature(["STRING", "STRING"], BOOLEAN), (args, 
   const text = args[0]?.evaluate as Evaluate;
   return (row, env) => {
     const value = text(row, env);
-    return typeof value === "string" ? pattern.test(value) : null;
+    return typeof value === "string" ? pattern.test(value, env.meter) : null;
   };
 });
 
 const castFunction = (to: "STRING" | "INTEGER" | "FLOAT" | "BOOLEAN", result: TypeInfo) =>
   fixed(1, 1, signature(["SCALAR"], result), (args) => {
     const arg = args[0] as Compiled;
-    return (row, env) => castValue(arg.evaluate(row, env), arg.type, to, " UTC") ?? null;
+    return (row, env) => {
+      const value = arg.evaluate(row, env);
+      env.meter.charge(textSteps(value));
+      return castValue(value, arg.type, to, " UTC") ?? null;
+    };
   });
 
 const currentTimestamp = fixed(0, 0, signature([], TIMESTAMP), () => (_row, env) => env.now);
@@ -233,15 +254,7 @@ const ENTRIES: [string, ScalarFunction][] = [
       strict(([s]) => characters(s as string).length),
     ),
   ],
-  [
-    "CONCAT",
-    fixed(
-      1,
-      Number.POSITIVE_INFINITY,
-      signature(["STRING"], STRING, true),
-      strict((values) => boundedString(values.join(""))),
-    ),
-  ],
+  ["CONCAT", fixed(1, Number.POSITIVE_INFINITY, signature(["STRING"], STRING, true), strict(concatenate))],
   [
     "SUBSTR",
     fixed(
@@ -260,9 +273,7 @@ const ENTRIES: [string, ScalarFunction][] = [
       3,
       3,
       signature(["STRING", "STRING", "STRING"], STRING),
-      strict(([s, from, to]) =>
-        from === "" ? s : boundedString((s as string).split(from as string).join(to as string)),
-      ),
+      strict(([s, from, to]) => replaceText(s as string, from as string, to as string)),
     ),
   ],
   [
@@ -354,6 +365,8 @@ const ENTRIES: [string, ScalarFunction][] = [
         return (row, env) => {
           const value = a(row, env);
           const other = b(row, env);
+          // Comparing two strings reads their characters.
+          env.meter.charge(textSteps(value) + textSteps(other));
           return value !== null && value === other ? null : value;
         };
       },
@@ -437,13 +450,17 @@ const ENTRIES: [string, ScalarFunction][] = [
     "REGEXP_EXTRACT",
     fixed(2, 2, signature(["STRING", "STRING"], STRING), (args, nodes, name) => {
       const pattern = literalPattern(nodes, 1, name);
-      if (pattern.groupCount() > 1) {
+      if (pattern.groups > 1) {
         throw new SqlFailure(
           "Regular expressions passed into extraction functions must not have more than 1 capturing group",
           nodes[1]?.span.start ?? null,
         );
       }
-      return strict(([s]) => extractFirst(pattern, s as string))(args.slice(0, 1));
+      const text = args[0]?.evaluate as Evaluate;
+      return (row, env) => {
+        const value = text(row, env);
+        return typeof value === "string" ? pattern.extract(value, env.meter) : null;
+      };
     }),
   ],
   [
@@ -452,11 +469,17 @@ const ENTRIES: [string, ScalarFunction][] = [
       const pattern = literalPattern(nodes, 1, name);
       const text = args[0]?.evaluate as Evaluate;
       const replacement = args[2]?.evaluate as Evaluate;
+      // The replacement is nearly always a literal: parsed once, not once a row.
+      let parsed: { template: string; parts: ReturnType<typeof parseReplacement> } | null = null;
       return (row, env) => {
         const value = text(row, env);
         const template = replacement(row, env);
         if (typeof value !== "string" || typeof template !== "string") return null;
-        return replaceAll(pattern, value, parseReplacement(template));
+        if (parsed?.template !== template) {
+          env.meter.charge(template.length);
+          parsed = { template, parts: parseReplacement(template) };
+        }
+        return pattern.replace(value, parsed.parts, env.meter);
       };
     }),
   ],
@@ -467,6 +490,7 @@ const ENTRIES: [string, ScalarFunction][] = [
       return (row, env) => {
         const value = arg.evaluate(row, env);
         if (typeof value !== "string") return value ?? null;
+        env.meter.charge(value.length);
         const ms = parseTimestamp(value);
         if (ms === null) throw new SqlRunError(`Invalid timestamp: '${value}'`);
         return ms;
@@ -479,6 +503,7 @@ const ENTRIES: [string, ScalarFunction][] = [
       const arg = args[0] as Compiled;
       return (row, env) => {
         const value = arg.evaluate(row, env);
+        env.meter.charge(textSteps(value));
         const ms =
           typeof value === "number" ? value : typeof value === "string" ? parseTimestamp(value) : null;
         return ms === null ? null : formatDate(ms);

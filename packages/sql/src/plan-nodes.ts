@@ -15,11 +15,18 @@ import type { ResultColumn } from "./plan";
 
 export type Row = unknown[];
 
-/** What every evaluation of one run shares: the uncorrelated subqueries' answers, the query's clock. */
+/** Where an evaluation counts the work it does (run-budget.ts). */
+export interface WorkMeter {
+  /** Counts `steps` of work; throws when one row's work is past its bound. */
+  charge(steps: number): void;
+}
+
+/** What every evaluation of one run shares: the uncorrelated subqueries' answers, the query's clock, its work. */
 export interface Env {
   readonly subqueries: unknown[];
   /** CURRENT_TIMESTAMP(): fixed for the whole query, as in BigQuery. */
   readonly now: number;
+  readonly meter: WorkMeter;
 }
 
 export type Evaluate = (row: Row, env: Env) => unknown;

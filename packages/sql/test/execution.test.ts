@@ -131,7 +131,7 @@ describe("bounds of a run", () => {
   });
 
   it("ORDER BY with LIMIT keeps only the first rows, whatever the table's size", async () => {
-    const answer = await withLimit("maxHeldRows", 100, () =>
+    const answer = await withLimit("maxHeldBytes", 20_000, () =>
       run("SELECT n FROM numbers.20261031 ORDER BY parity, n DESC LIMIT 3 OFFSET 1", {
         source: numbers(5000),
         batchRows: 500,
@@ -141,7 +141,11 @@ describe("bounds of a run", () => {
   });
 
   it.each([
-    ["maxHeldRows", "SELECT n FROM numbers.20261031 ORDER BY n", "rows held for ORDER BY"],
+    [
+      "maxHeldBytes",
+      "SELECT n FROM numbers.20261031 ORDER BY n",
+      "bytes held in memory by ORDER BY, GROUP BY, DISTINCT and JOIN",
+    ],
     ["maxGroups", "SELECT n, COUNT(*) FROM numbers.20261031 GROUP BY n", "groups"],
     ["maxGroups", "SELECT DISTINCT n FROM numbers.20261031", "distinct rows"],
     ["maxDistinct", "SELECT COUNT(DISTINCT n) FROM numbers.20261031", "distinct values in one aggregate"],

@@ -130,13 +130,13 @@ describe("joins that are refused", () => {
 });
 
 describe("join bounds", () => {
-  it("fails when the build side holds more than SQL_LIMITS.maxHeldRows rows", async () => {
+  it("fails when the build side holds more than SQL_LIMITS.maxHeldBytes bytes", async () => {
     const source = new MemorySource({ numbers: numberRows(50) });
-    const message = await withLimit("maxHeldRows", 10, () =>
+    const message = await withLimit("maxHeldBytes", 2_000, () =>
       runFailure("SELECT a.n FROM numbers.20261031 a JOIN numbers.20261030 b ON a.n = b.n", { source }),
     );
     expect(message).toBe(
-      "the query needs more than 10 rows on the right side of a JOIN (SQL_LIMITS.maxHeldRows); narrow the query",
+      "the query needs more than 2000 bytes held in memory by ORDER BY, GROUP BY, DISTINCT and JOIN (SQL_LIMITS.maxHeldBytes); narrow the query",
     );
   });
 

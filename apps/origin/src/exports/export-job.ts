@@ -30,6 +30,7 @@ export async function runExportJob(
   job: JobRow,
   limits: JobLimits,
   heartbeat?: () => Promise<void>,
+  signal?: AbortSignal,
 ): Promise<QueryOutcome> {
   const started = Date.now();
   const options = JSON.parse(job.options ?? "{}") as ExportOptions;
@@ -50,6 +51,7 @@ export async function runExportJob(
       maxRows: limits.exportMaxRows,
       timeLimitMs: limits.exportTimeoutMs,
       heartbeat,
+      signal,
     });
     for await (const batch of batches) {
       for (const row of batch) {

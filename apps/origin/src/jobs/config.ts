@@ -8,6 +8,16 @@ import type { Env } from "../env";
 export interface JobLimits {
   /** Rows a query job may return; a larger result fails the job and points at exports. */
   queryMaxRows: number;
+  /**
+   * Bytes (UTF-8) of the values a query job may return, as `data_processed` counts them; a
+   * larger result fails the job and points at exports (legacy BigQuery's "Response too large").
+   */
+  queryMaxBytes: number;
+  /**
+   * Bytes (UTF-8) of the values of one result page (`pageSize` rows). A page is written, and
+   * read back by clients, in one piece; BigQuery's own result pages stop at 10 MB.
+   */
+  queryPageMaxBytes: number;
   /** Rows an export job may write. */
   exportMaxRows: number;
   /** Wall time a query job may run. */
@@ -22,6 +32,8 @@ export interface JobLimits {
 
 export const DEFAULT_JOB_LIMITS: JobLimits = {
   queryMaxRows: 100_000,
+  queryMaxBytes: 32 * 1024 * 1024,
+  queryPageMaxBytes: 4 * 1024 * 1024,
   exportMaxRows: 5_000_000,
   queryTimeoutMs: 30_000,
   exportTimeoutMs: 300_000,
@@ -40,6 +52,8 @@ function positive(value: string | undefined, fallback: number): number {
 export function jobLimits(env: Env): JobLimits {
   return {
     queryMaxRows: positive(env.QUERY_MAX_ROWS, DEFAULT_JOB_LIMITS.queryMaxRows),
+    queryMaxBytes: positive(env.QUERY_MAX_BYTES, DEFAULT_JOB_LIMITS.queryMaxBytes),
+    queryPageMaxBytes: DEFAULT_JOB_LIMITS.queryPageMaxBytes,
     exportMaxRows: positive(env.EXPORT_MAX_ROWS, DEFAULT_JOB_LIMITS.exportMaxRows),
     queryTimeoutMs: positive(env.QUERY_TIMEOUT_MS, DEFAULT_JOB_LIMITS.queryTimeoutMs),
     exportTimeoutMs: positive(env.EXPORT_TIMEOUT_MS, DEFAULT_JOB_LIMITS.exportTimeoutMs),

@@ -21,11 +21,19 @@ import {
 /** Deliveries after which an unexpected failure ends the job instead of retrying it. */
 export const MAX_JOB_ATTEMPTS = 3;
 
+/**
+ * How long past its time limit the consumer waits for a job before it ends the job itself.
+ * The engine stops at the limit on its own (within a slice of work); this bounds everything
+ * else a job awaits (storage calls included), so the invocation that runs it always returns
+ * and the queue delivers the next batch.
+ */
+export const JOB_GRACE_MS = 4_000;
+
 export interface JobHandlerDeps {
   clock?: Clock;
 }
 
-async function runJob(env: Env, job: JobRow, clock: Clock): Promise<void> {
+async function runJobWork(env: Env, job: JobRow, clock: Clock, signal: AbortSignal): Promise<void> {
   const limits = jobLimits(env);
   const started = Date.now();
   // While it beats, the sweep knows the job is alive (see expiry.ts).
@@ -33,8 +41,8 @@ async function runJob(env: Env, job: JobRow, clock: Clock): Promise<void> {
   try {
     const outcome =
       job.kind === "query"
-        ? await runQueryJob(env, job, limits, heartbeat)
-        : await runExportJob(env, job, limits, heartbeat);
+        ? await runQueryJob(env, job, limits, heartbeat, signal)
+        : await runExportJob(env, job, limits, heartbeat, signal);
     const recorded = await markSucceeded(env.DB, job.id, outcome, new Date(clock.now()));
     // Another delivery (or the lost-job sweep) ended the job first: its outcome stands.
     if (!recorded)
@@ -43,6 +51,36 @@ async function runJob(env: Env, job: JobRow, clock: Clock): Promise<void> {
     if (!(error instanceof JobFailure)) throw error;
     await markFailed(env.DB, job.id, error.message, new Date(clock.now()), Date.now() - started);
   }
+}
+
+/**
+ * Runs a job, and ends it as `error` if it has not ended JOB_GRACE_MS past its time limit
+ * (its work is then told to stop at its next pause, and whatever it does later is discarded:
+ * markSucceeded is conditional on `pending`).
+ */
+async function runJob(env: Env, job: JobRow, clock: Clock): Promise<void> {
+  const limits = jobLimits(env);
+  const limitMs = job.kind === "query" ? limits.queryTimeoutMs : limits.exportTimeoutMs;
+  const stop = new AbortController();
+  const work = runJobWork(env, job, clock, stop.signal);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), limitMs + JOB_GRACE_MS);
+  });
+  try {
+    if ((await Promise.race([work, late])) !== "late") return;
+  } finally {
+    clearTimeout(timer);
+  }
+  stop.abort();
+  work.catch((error: unknown) => console.error(`job ${job.id} stopped after its time limit:`, error));
+  await markFailed(
+    env.DB,
+    job.id,
+    `the job exceeded its ${limitMs / 1000} s time limit`,
+    new Date(clock.now()),
+    limitMs + JOB_GRACE_MS,
+  );
 }
 
 /**

@@ -46,14 +46,16 @@ export interface JobRunBounds {
   heartbeat?: () => Promise<void>;
   /** Wall clock (the deadline bounds real running time). */
   now?: () => number;
+  /** Aborted when the consumer has given up on the job: its next pause throws. */
+  signal?: AbortSignal;
 }
 
 /** How often a running job says it is alive. */
 export const HEARTBEAT_MS = 5_000;
 
 /**
- * The pause between slices of a job's work (the engine bounds a slice by rows, since workerd's
- * clock does not move while code runs). It has two halves:
+ * The pause between slices of a job's work (the engine bounds a slice by the work it counts,
+ * since workerd's clock does not move while code runs). It has two halves:
  * - a timer, which workerd fires only after polling its sockets, so requests that arrived while
  *   the slice ran are read and served before the job's next slice. A binding's I/O alone does
  *   not do that: a D1 read can complete without the event loop going back to the network, and
@@ -62,9 +64,11 @@ export const HEARTBEAT_MS = 5_000;
  * - a trivial read of SNAPSHOTS, because a zero timer does not move workerd's clock, and the
  *   deadline is read from that clock: with the timer alone a job ran past its time limit.
  */
-function fairPause(snapshots: D1Database, now: () => number, heartbeat: (() => Promise<void>) | undefined) {
+function fairPause(snapshots: D1Database, now: () => number, bounds: JobRunBounds) {
+  const { heartbeat, signal } = bounds;
   let lastBeat = now();
   return async (): Promise<void> => {
+    signal?.throwIfAborted();
     await new Promise<void>((resolve) => setTimeout(resolve, 0));
     await snapshots.prepare("SELECT 1").first();
     if (heartbeat && now() - lastBeat >= HEARTBEAT_MS) {
@@ -88,7 +92,7 @@ export async function* runJobSql(
       timeLimitMs: bounds.timeLimitMs,
       maxRows: bounds.maxRows,
       now,
-      pause: fairPause(snapshots, now, bounds.heartbeat),
+      pause: fairPause(snapshots, now, bounds),
     });
   } catch (error) {
     if (error instanceof SqlRunError) throw new JobFailure(error.message);
