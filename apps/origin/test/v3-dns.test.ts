@@ -153,7 +153,8 @@ describe("DNS resolutions by IP", () => {
       const { body } = await v3Get<IpAnswer>(`/v3/global/dns/resolutions/ip/${ip}/ranges`);
       const now = body.result.records.filter((r) => ms(r.last_seen) === lastSeen.get(ip)).map((r) => r.domain);
       const legacy = await call("GET", `/api/v2/hosts/${ip}/names?per_page=1000`);
-      const names = ((await legacy.json()) as { result: { names: string[] } }).result.names;
+      const legacyBody: { result: { names: string[] } } = await legacy.json();
+      const names = legacyBody.result.names;
       expect(now.sort()).toEqual([...names].sort());
     }
   });

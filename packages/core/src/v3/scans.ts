@@ -27,9 +27,8 @@ export const v3RescanInputSchema = z
               transport_protocol: z.enum(["tcp", "udp", "quic", "unknown"]),
             })
             .loose(),
-        })
-        .loose(),
-      z.object({ web_origin: z.object({ hostname, port }).loose() }).loose(),
+        }),
+      z.object({ web_origin: z.object({ hostname, port }).loose() }),
     ]),
   })
   .loose();
@@ -39,8 +38,8 @@ export type V3RescanInput = z.infer<typeof v3RescanInputSchema>;
 export const v3DiscoveryInputSchema = z
   .object({
     target: z.union([
-      z.object({ host_port: z.object({ ip: ipAddressSchema, port }).loose() }).loose(),
-      z.object({ hostname_port: z.object({ hostname, port }).loose() }).loose(),
+      z.object({ host_port: z.object({ ip: ipAddressSchema, port }).loose() }),
+      z.object({ hostname_port: z.object({ hostname, port }).loose() }),
     ]),
   })
   .loose();

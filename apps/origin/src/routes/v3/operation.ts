@@ -28,6 +28,8 @@ export interface PlatformRouteSpec {
   request?: RouteConfig["request"];
   /** The schema of the envelope's `result` (core's wire schema). */
   result?: z.ZodType;
+  /** A success that is no JSON envelope (a PEM file), described as it is. */
+  success?: { description: string; content: Record<string, { schema: z.ZodType }> };
 }
 
 type Method = "get" | "post" | "put" | "patch" | "delete";
@@ -46,9 +48,10 @@ export async function chargeBefore(c: Context<AppEnv>, units: CreditUnits = {}):
 export function platformRoute(sdk: string, spec: PlatformRouteSpec, handler: PlatformHandler): OriginRoute {
   const operation = v3Operation(sdk);
   const success =
-    operation.mediaType === null || spec.result === undefined
+    spec.success ??
+    (operation.mediaType === null || spec.result === undefined
       ? { description: operation.sdk }
-      : v3Response(v3Envelope(spec.result), operation.mediaType, operation.sdk);
+      : v3Response(v3Envelope(spec.result), operation.mediaType, operation.sdk));
   const definition = createRoute({
     method: operation.method.toLowerCase() as Method,
     path: operation.path,
