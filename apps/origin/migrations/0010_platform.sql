@@ -122,34 +122,31 @@ CREATE TABLE `v3_tag_assignments` (
 	`asset_id` text NOT NULL,
 	`asset_type` text NOT NULL,
 	`created_by` text NOT NULL,
-	`created_at` integer NOT NULL
+	`created_at` integer NOT NULL,
+	`removed_at` integer,
+	`operation_id` text,
+	`removal_operation_id` text
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `v3_tag_assignments_tag_asset` ON `v3_tag_assignments` (`tag_id`,`asset_id`);--> statement-breakpoint
 CREATE INDEX `v3_tag_assignments_tag_created` ON `v3_tag_assignments` (`tag_id`,`created_at`);--> statement-breakpoint
 CREATE INDEX `v3_tag_assignments_org_asset` ON `v3_tag_assignments` (`organization_id`,`asset_id`);--> statement-breakpoint
+CREATE INDEX `v3_tag_assignments_operation` ON `v3_tag_assignments` (`operation_id`);--> statement-breakpoint
+CREATE INDEX `v3_tag_assignments_removal` ON `v3_tag_assignments` (`removal_operation_id`);--> statement-breakpoint
 CREATE TABLE `v3_tag_operations` (
 	`id` text PRIMARY KEY NOT NULL,
 	`organization_id` text NOT NULL,
 	`tag_id` text NOT NULL,
 	`tag_name` text NOT NULL,
 	`type` text NOT NULL,
-	`status` text NOT NULL,
 	`query` text,
-	`max_assets` integer,
-	`created_after` integer,
-	`created_before` integer,
 	`total_count` integer NOT NULL,
-	`processed_count` integer NOT NULL,
-	`successful_count` integer NOT NULL,
-	`cursor` text,
+	`pages` text NOT NULL,
 	`steps` integer NOT NULL,
+	`outcome` text NOT NULL,
 	`created_by` text NOT NULL,
 	`created_at` integer NOT NULL,
-	`cancelled_at` integer,
-	`ended_at` integer,
-	`status_message` text,
-	`error_message` text
+	`cancelled_at` integer
 );
 --> statement-breakpoint
 CREATE INDEX `v3_tag_operations_org_created` ON `v3_tag_operations` (`organization_id`,`created_at`);--> statement-breakpoint

@@ -78,6 +78,11 @@ export const v3Tags = sqliteTable(
   ],
 );
 
+/**
+ * Tag assignments. One a bulk operation makes is written when the operation starts, dated when
+ * its page comes (`created_at` ahead of the clock until then: not yet visible); one a bulk
+ * delete removes keeps `removed_at`, its page's time, and is gone from then on.
+ */
 export const v3TagAssignments = sqliteTable(
   "v3_tag_assignments",
   {
@@ -88,15 +93,25 @@ export const v3TagAssignments = sqliteTable(
     assetType: text("asset_type").notNull(),
     createdBy: text("created_by").notNull(),
     createdAt: integer("created_at").notNull(),
+    removedAt: integer("removed_at"),
+    /** The bulk create that made it, and the bulk delete that removes it. */
+    operationId: text("operation_id"),
+    removalOperationId: text("removal_operation_id"),
   },
   (t) => [
     uniqueIndex("v3_tag_assignments_tag_asset").on(t.tagId, t.assetId),
     index("v3_tag_assignments_tag_created").on(t.tagId, t.createdAt),
     index("v3_tag_assignments_org_asset").on(t.organizationId, t.assetId),
+    index("v3_tag_assignments_operation").on(t.operationId),
+    index("v3_tag_assignments_removal").on(t.removalOperationId),
   ],
 );
 
-/** Bulk create and delete operations; their progress is advanced from the clock when read. */
+/**
+ * Bulk create and delete operations. Everything an operation does is decided when it starts
+ * (its assignments written or marked for removal, dated by page); its progress is read from the
+ * clock: page `k` is done at created_at + start + k steps.
+ */
 export const v3TagOperations = sqliteTable(
   "v3_tag_operations",
   {
@@ -105,26 +120,19 @@ export const v3TagOperations = sqliteTable(
     tagId: text("tag_id").notNull(),
     tagName: text("tag_name").notNull(),
     type: text("type").notNull(),
-    status: text("status").notNull(),
-    /** Bulk create: the CenQL query, the resource it searches, and the effective cap. */
+    /** Bulk create: the CenQL query. */
     query: text("query"),
-    maxAssets: integer("max_assets"),
-    /** Bulk delete: the creation-time window (epoch ms, exclusive bounds). */
-    createdAfter: integer("created_after"),
-    createdBefore: integer("created_before"),
+    /** Bulk create: the assets it expects to tag, set as it starts. */
     totalCount: integer("total_count").notNull(),
-    processedCount: integer("processed_count").notNull(),
-    successfulCount: integer("successful_count").notNull(),
-    /** Where the walk stopped: the last key processed (bulk create) or nothing (bulk delete). */
-    cursor: text("cursor"),
-    /** Pages already processed (each step is one page). */
+    /** JSON `[[processed, successful], ...]`, one pair per page. */
+    pages: text("pages").notNull(),
+    /** How many pages (the length of `pages`). */
     steps: integer("steps").notNull(),
+    /** How it ends when not cancelled: `succeeded` or `limit_reached`. */
+    outcome: text("outcome").notNull(),
     createdBy: text("created_by").notNull(),
     createdAt: integer("created_at").notNull(),
     cancelledAt: integer("cancelled_at"),
-    endedAt: integer("ended_at"),
-    statusMessage: text("status_message"),
-    errorMessage: text("error_message"),
   },
   (t) => [
     index("v3_tag_operations_org_created").on(t.organizationId, t.createdAt),

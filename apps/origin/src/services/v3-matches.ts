@@ -66,3 +66,15 @@ export async function matchCount(db: D1Database, resource: CenqlResource, where:
     .first<{ n: number }>();
   return Number(row?.n ?? 0);
 }
+
+/**
+ * The statement of the first `limit` matches in key order, as a subquery: columns `k` (the
+ * walk's key), `id` and `type`.
+ */
+export function matchSql(resource: CenqlResource, where: CompiledWhere, limit: number): CompiledWhere {
+  const s = SOURCES[resource];
+  return {
+    sql: `SELECT ${s.key} AS k, ${s.id} AS id, '${s.type}' AS type FROM ${s.from} WHERE (${where.sql}) AND ${s.also} ORDER BY ${s.key} LIMIT ?`,
+    params: [...where.params, limit],
+  };
+}

@@ -20,12 +20,11 @@ import { buildHistoryIndex, indexedHosts } from "./v3-history-index";
 import { matchCount, matchPage } from "./v3-matches";
 import { createScan, latestScans, latestScansOf, readScan } from "./v3-scans";
 import {
-  advanceOperation,
   cancelOperation,
   listOperations,
   readOperation,
-  startOperation,
-  unfinishedOperations,
+  startBulkCreate,
+  startBulkDelete,
 } from "./v3-tag-operations";
 import {
   assign,
@@ -84,11 +83,10 @@ export interface PlatformStore {
   assign: Bound<typeof assign>;
   listAssignments: Bound<typeof listAssignments>;
   unassign: Bound<typeof unassign>;
-  startOperation: Bound<typeof startOperation>;
+  startBulkCreate: Bound<typeof startBulkCreate>;
+  startBulkDelete: Bound<typeof startBulkDelete>;
   readOperation: Bound<typeof readOperation>;
-  unfinishedOperations: Bound<typeof unfinishedOperations>;
   listOperations: Bound<typeof listOperations>;
-  advanceOperation: Bound<typeof advanceOperation>;
   cancelOperation: Bound<typeof cancelOperation>;
   createComment: Bound<typeof createComment>;
   readComment: Bound<typeof readComment>;
@@ -137,11 +135,10 @@ export function d1PlatformStore(db: D1Database): PlatformStore {
     assign: (...args) => assign(db, ...args),
     listAssignments: (...args) => listAssignments(db, ...args),
     unassign: (...args) => unassign(db, ...args),
-    startOperation: (...args) => startOperation(db, ...args),
+    startBulkCreate: (...args) => startBulkCreate(db, ...args),
+    startBulkDelete: (...args) => startBulkDelete(db, ...args),
     readOperation: (...args) => readOperation(db, ...args),
-    unfinishedOperations: (...args) => unfinishedOperations(db, ...args),
     listOperations: (...args) => listOperations(db, ...args),
-    advanceOperation: (...args) => advanceOperation(db, ...args),
     cancelOperation: (...args) => cancelOperation(db, ...args),
     createComment: (...args) => createComment(db, ...args),
     readComment: (...args) => readComment(db, ...args),

@@ -49,6 +49,15 @@ const tagOf = (row: TagRow): TagRecord => ({
   updatedAt: row.updated_at,
 });
 
+/**
+ * SQL: an assignment row (bound `?` the clock's now) still holds: no bulk delete has removed it
+ * by now. One a bulk create made holds before its page is done (it counts toward the caps) but
+ * shows only from its `created_at` on (VISIBLE).
+ */
+export const LIVE = "(removed_at IS NULL OR removed_at > ?)";
+/** SQL: an assignment row shows now (binds now twice). */
+const VISIBLE = `created_at <= ? AND ${LIVE}`;
+
 /** Who is asking: private tags of others are invisible to members who are not admins. */
 export interface Viewer {
   organizationId: string;
@@ -270,25 +279,27 @@ export type AssignmentWrite =
   | { ok: false; reason: "assigned" | "tag_full" | "asset_full" };
 
 /**
- * The statement that assigns `tag` to one asset (as assignment `id`), unless it is assigned
- * already, the tag holds V3_TAG_ASSETS_MAX assets or the asset carries V3_ASSET_TAGS_MAX tags
- * (then it changes nothing).
+ * Assigns `tag` to one asset, unless the tag has it already (a removed assignment is made anew),
+ * the tag holds V3_TAG_ASSETS_MAX assets or the asset carries V3_ASSET_TAGS_MAX tags (then it
+ * changes nothing). One conditional statement, so the caps hold under concurrency.
  */
-export function assignStatement(
+export async function assign(
   db: D1Database,
   tag: TagRecord,
   asset: { id: string; type: AssignmentRecord["assetType"] },
   createdBy: string,
   now: number,
-  id: string = newRecordId("tas"),
-): D1PreparedStatement {
-  return db
+): Promise<AssignmentWrite> {
+  const id = newRecordId("tas");
+  const inserted = await db
     .prepare(
       `INSERT INTO v3_tag_assignments (id, organization_id, tag_id, asset_id, asset_type, created_by, created_at)
        SELECT ?, ?, ?, ?, ?, ?, ?
-       WHERE (SELECT count(*) FROM v3_tag_assignments WHERE tag_id = ?) < ?
-         AND (SELECT count(*) FROM v3_tag_assignments WHERE organization_id = ? AND asset_id = ?) < ?
-       ON CONFLICT DO NOTHING`,
+       WHERE (SELECT count(*) FROM v3_tag_assignments WHERE tag_id = ? AND ${LIVE}) < ?
+         AND (SELECT count(*) FROM v3_tag_assignments WHERE organization_id = ? AND asset_id = ? AND ${LIVE}) < ?
+       ON CONFLICT (tag_id, asset_id) DO UPDATE SET id = excluded.id, created_by = excluded.created_by,
+         created_at = excluded.created_at, removed_at = NULL, operation_id = NULL, removal_operation_id = NULL
+       WHERE v3_tag_assignments.removed_at IS NOT NULL AND v3_tag_assignments.removed_at <= ?`,
     )
     .bind(
       id,
@@ -299,27 +310,22 @@ export function assignStatement(
       createdBy,
       now,
       tag.id,
+      now,
       V3_TAG_ASSETS_MAX,
       tag.organizationId,
       asset.id,
+      now,
       V3_ASSET_TAGS_MAX,
-    );
-}
-
-export async function assign(
-  db: D1Database,
-  tag: TagRecord,
-  asset: { id: string; type: AssignmentRecord["assetType"] },
-  createdBy: string,
-  now: number,
-): Promise<AssignmentWrite> {
-  const id = newRecordId("tas");
-  const inserted = await assignStatement(db, tag, asset, createdBy, now, id).run();
+      now,
+    )
+    .run();
   if ((inserted.meta.changes ?? 0) > 0)
     return { ok: true, assignment: { id, tagId: tag.id, assetId: asset.id, assetType: asset.type, createdBy, createdAt: now } };
   const [existing, tagCount] = await db.batch<{ n: number }>([
-    db.prepare("SELECT count(*) AS n FROM v3_tag_assignments WHERE tag_id = ? AND asset_id = ?").bind(tag.id, asset.id),
-    db.prepare("SELECT count(*) AS n FROM v3_tag_assignments WHERE tag_id = ?").bind(tag.id),
+    db
+      .prepare(`SELECT count(*) AS n FROM v3_tag_assignments WHERE tag_id = ? AND asset_id = ? AND ${LIVE}`)
+      .bind(tag.id, asset.id, now),
+    db.prepare(`SELECT count(*) AS n FROM v3_tag_assignments WHERE tag_id = ? AND ${LIVE}`).bind(tag.id, now),
   ]);
   if (Number(existing?.results[0]?.n ?? 0) > 0) return { ok: false, reason: "assigned" };
   if (Number(tagCount?.results[0]?.n ?? 0) >= V3_TAG_ASSETS_MAX) return { ok: false, reason: "tag_full" };
@@ -335,15 +341,17 @@ export interface AssignmentFilter {
   order?: "create_time_asc" | "create_time_desc";
 }
 
+/** A page of the tag's assignments that show at `now`, and how many the filter keeps. */
 export async function listAssignments(
   db: D1Database,
   tagId: string,
   filter: AssignmentFilter,
+  now: number,
   offset: number,
   limit: number,
 ): Promise<{ assignments: AssignmentRecord[]; total: number }> {
-  const conditions = ["tag_id = ?"];
-  const params: (string | number)[] = [tagId];
+  const conditions = ["tag_id = ?", VISIBLE];
+  const params: (string | number)[] = [tagId, now, now];
   const add = (sql: string, value: string | number | undefined) => {
     if (value === undefined) return;
     conditions.push(sql);
@@ -365,11 +373,11 @@ export async function listAssignments(
   return { assignments: (page?.results ?? []).map(assignmentOf), total: Number(count?.results[0]?.n ?? 0) };
 }
 
-/** Removes one assignment of the tag; false when the tag has no such assignment. */
-export async function unassign(db: D1Database, tagId: string, assignmentId: string): Promise<boolean> {
+/** Removes one assignment of the tag that shows now; false when the tag has no such assignment. */
+export async function unassign(db: D1Database, tagId: string, assignmentId: string, now: number): Promise<boolean> {
   const deleted = await db
-    .prepare("DELETE FROM v3_tag_assignments WHERE id = ? AND tag_id = ?")
-    .bind(assignmentId, tagId)
+    .prepare(`DELETE FROM v3_tag_assignments WHERE id = ? AND tag_id = ? AND ${VISIBLE}`)
+    .bind(assignmentId, tagId, now, now)
     .run();
   return (deleted.meta.changes ?? 0) > 0;
 }

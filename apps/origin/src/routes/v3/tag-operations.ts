@@ -6,24 +6,27 @@ import {
   v3TagOperationsListSchema,
   v3TagOperationsQuerySchema,
   V3_RUNNING_TAG_OPERATIONS_MAX,
-  V3_TAG_ASSETS_MAX,
-  V3_TAGS_MAX,
 } from "@scangate/core";
 import type { Context } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../http/context";
 import { v3Body, v3Query } from "../../http/v3-inputs";
 import { jsonBody } from "../../routing";
-import { nextPageToken, pageRequest } from "../../services/v3-paging";
-import { isFinished, operationOf, type OperationRecord, type OperationStart } from "../../services/v3-tag-operations";
+import { nextPageToken, pageOf, pageRequest } from "../../services/v3-paging";
+import {
+  operationOf,
+  operationState,
+  type OperationRecord,
+  type OperationStart,
+} from "../../services/v3-tag-operations";
 import type { TagRecord } from "../../services/v3-tags";
 import { compileQuery, registriesOf } from "./cenql";
 import { pathParam, platformRoute } from "./operation";
-import { bringOperationsUpToDate, namedTag, requireManage, tagParam, viewerOf } from "./tag-access";
+import { namedTag, requireManage, tagParam, viewerOf } from "./tag-access";
 
 /**
  * Bulk tag operations (`/v3/tags/{tag_id}/assignments/bulk-*`, `/v3/tags/{tag_id}/operations`):
- * started here and advanced by the clock whenever the organization's tags are read
+ * what an operation does is decided when it starts, and the clock reveals it page by page
  * (services/v3-tag-operations.ts). `-` as the tag lists the operations of every tag the caller
  * sees.
  */
@@ -38,16 +41,6 @@ function started(start: OperationStart): OperationRecord {
   );
 }
 
-function startFields(c: Context<AppEnv>, tag: TagRecord) {
-  return {
-    organizationId: tag.organizationId,
-    tagId: tag.id,
-    tagName: tag.name,
-    createdBy: c.var.platform.account.user_id,
-    createdAt: c.var.services.clock.now(),
-  };
-}
-
 export const bulkCreate = platformRoute(
   "tagsAndCommentsBulkCreateTagAssignments",
   { request: { params: tagParam, body: jsonBody(v3TagBulkCreateInputSchema) }, result: v3TagOperationSchema },
@@ -55,19 +48,21 @@ export const bulkCreate = platformRoute(
     const input = await v3Body(c, v3TagBulkCreateInputSchema);
     const tag = await namedTag(c);
     const { resource, where } = compileQuery(c, input.query, await registriesOf(c));
-    const { platform } = c.var.services;
-    const matches = await platform.matchCount(resource, where);
-    const cap = input.max_assets ? input.max_assets : null;
-    const start = await platform.startOperation({
-      ...startFields(c, tag),
-      type: "bulk_create",
-      query: input.query,
-      maxAssets: cap,
-      createdAfter: null,
-      createdBefore: null,
-      totalCount: Math.min(matches, cap ?? Number.POSITIVE_INFINITY, V3_TAG_ASSETS_MAX),
-    });
-    return { result: operationOf(started(start)) };
+    const { platform, clock } = c.var.services;
+    const now = clock.now();
+    const start = await platform.startBulkCreate(
+      tag,
+      {
+        query: input.query,
+        resource,
+        where,
+        maxAssets: input.max_assets ? input.max_assets : null,
+        matches: await platform.matchCount(resource, where),
+      },
+      c.var.platform.account.user_id,
+      now,
+    );
+    return { result: operationOf(started(start), now) };
   },
 );
 
@@ -78,17 +73,17 @@ export const bulkDelete = platformRoute(
     const input = await v3Body(c, v3TagBulkDeleteInputSchema);
     const tag = await namedTag(c);
     requireManage(c, tag);
-    const start = await c.var.services.platform.startOperation({
-      ...startFields(c, tag),
-      type: "bulk_delete",
-      query: null,
-      maxAssets: null,
-      createdAfter: input.created_after === undefined ? null : Date.parse(input.created_after),
-      createdBefore: input.created_before === undefined ? null : Date.parse(input.created_before),
-      // Set once the operation finishes (the SDK: "for bulk delete operations it is set at completion").
-      totalCount: 0,
-    });
-    return { result: operationOf(started(start)) };
+    const now = c.var.services.clock.now();
+    const start = await c.var.services.platform.startBulkDelete(
+      tag,
+      {
+        after: input.created_after === undefined ? null : Date.parse(input.created_after),
+        before: input.created_before === undefined ? null : Date.parse(input.created_before),
+      },
+      c.var.platform.account.user_id,
+      now,
+    );
+    return { result: operationOf(started(start), now) };
   },
 );
 
@@ -98,27 +93,24 @@ export const listOperations = platformRoute(
   async (c) => {
     const query = v3Query(c, v3TagOperationsQuerySchema);
     const viewer = viewerOf(c);
-    const { platform, cursors } = c.var.services;
-    let tagIds: string[] | null;
-    if (pathParam(c, "tag_id") === "-") {
-      await bringOperationsUpToDate(c);
-      tagIds = viewer.admin ? null : (await platform.listTags(viewer, {}, 0, V3_TAGS_MAX)).tags.map((t) => t.id);
-    } else {
-      tagIds = [(await namedTag(c)).id];
-    }
+    const tagId = pathParam(c, "tag_id") === "-" ? null : (await namedTag(c)).id;
+    const { platform, cursors, clock } = c.var.services;
     const { page_size: _size, page_token: _token, ...filters } = query;
-    const scope = `operations ${JSON.stringify(tagIds)} ${JSON.stringify(filters)}`;
-    const page = await pageRequest(cursors, scope, query);
-    const { operations, total } = await platform.listOperations(
-      viewer.organizationId,
-      tagIds,
+    const page = await pageRequest(cursors, `operations ${tagId ?? "-"} ${JSON.stringify(filters)}`, query);
+    const now = clock.now();
+    const operations = await platform.listOperations(
+      viewer,
+      tagId,
       { type: query.type, status: query.status, order: query.order_by },
-      page.offset,
-      page.size,
+      now,
     );
-    const next = await nextPageToken(cursors, page, total);
+    const next = await nextPageToken(cursors, page, operations.length);
     return {
-      result: { operations: operations.map(operationOf), total_size: total, ...(next ? { next_page_token: next } : {}) },
+      result: {
+        operations: pageOf(operations, page).map((op) => operationOf(op, now)),
+        total_size: operations.length,
+        ...(next ? { next_page_token: next } : {}),
+      },
     };
   },
 );
@@ -135,7 +127,7 @@ async function namedOperation(c: Context<AppEnv>): Promise<{ tag: TagRecord; ope
 export const getOperation = platformRoute(
   "tagsAndCommentsGetTagOperation",
   { request: { params: operationParam }, result: v3TagOperationSchema },
-  async (c) => ({ result: operationOf((await namedOperation(c)).operation) }),
+  async (c) => ({ result: operationOf((await namedOperation(c)).operation, c.var.services.clock.now()) }),
 );
 
 export const cancelOperation = platformRoute(
@@ -144,18 +136,11 @@ export const cancelOperation = platformRoute(
   async (c) => {
     const { tag, operation } = await namedOperation(c);
     requireManage(c, tag);
-    const { platform, clock } = c.var.services;
-    const now = clock.now();
-    if (isFinished(operation) || !(await platform.cancelOperation(operation, now)))
-      throw new ApiError("conflict", `The operation has finished (${operation.status}); it cannot be cancelled.`);
-    const admin = { ...viewerOf(c), admin: true };
-    const cancelled = await platform.advanceOperation(
-      { ...operation, cancelledAt: now },
-      await platform.readTag(admin, tag.id),
-      null,
-      now,
-    );
-    return { result: operationOf(cancelled) };
+    const now = c.var.services.clock.now();
+    const state = operationState(operation, now);
+    if (state.endedAt !== null || !(await c.var.services.platform.cancelOperation(operation, now)))
+      throw new ApiError("conflict", `The operation has finished (${state.status}); it cannot be cancelled.`);
+    return { result: operationOf({ ...operation, cancelledAt: now }, now) };
   },
 );
 

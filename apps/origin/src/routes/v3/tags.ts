@@ -21,7 +21,7 @@ import { nextPageToken, pageRequest } from "../../services/v3-paging";
 import { parseAssetId } from "../../services/v3-records";
 import { assignmentOfRecord, tagOfRecord, type TagRecord, type TagWrite } from "../../services/v3-tags";
 import { pathParam, platformRoute } from "./operation";
-import { bringOperationsUpToDate, namedTag, requireManage, tagParam, viewerOf } from "./tag-access";
+import { namedTag, requireManage, tagParam, viewerOf } from "./tag-access";
 
 /**
  * Tags and tag assignments (`/v3/tags`) of the caller's organization (services/v3-tags.ts).
@@ -56,7 +56,6 @@ export const listTags = platformRoute(
   { request: { query: v3TagsQuerySchema }, result: v3TagsListSchema },
   async (c) => {
     const query = v3Query(c, v3TagsQuerySchema);
-    await bringOperationsUpToDate(c);
     const { platform, cursors } = c.var.services;
     const { page_size: _size, page_token: _token, ...filters } = query;
     const page = await pageRequest(cursors, `tags ${JSON.stringify(filters)}`, query);
@@ -144,6 +143,7 @@ export const listAssignments = platformRoute(
         createdAfter: query.created_after === undefined ? undefined : Date.parse(query.created_after),
         order: query.order_by,
       },
+      c.var.services.clock.now(),
       page.offset,
       page.size,
     );
@@ -165,7 +165,7 @@ export const deleteAssignment = platformRoute(
     const tag = await namedTag(c);
     requireManage(c, tag);
     const id = pathParam(c, "assignment_id");
-    if (!(await c.var.services.platform.unassign(tag.id, id)))
+    if (!(await c.var.services.platform.unassign(tag.id, id, c.var.services.clock.now())))
       throw new ApiError("not_found", `Assignment ${JSON.stringify(id)} of this tag not found.`);
     return {};
   },
