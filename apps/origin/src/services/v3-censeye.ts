@@ -149,7 +149,7 @@ export async function createJob(db: D1Database, job: Omit<CenseyeJobRecord, "id"
     db
       .prepare(
         `DELETE FROM v3_censeye_jobs WHERE organization_id = ? AND (delete_at <= ? OR id NOT IN
-         (SELECT id FROM v3_censeye_jobs WHERE organization_id = ? ORDER BY created_at DESC, id LIMIT ?))`,
+         (SELECT id FROM v3_censeye_jobs WHERE organization_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?))`,
       )
       .bind(record.organizationId, record.createdAt, record.organizationId, V3_CENSEYE_JOBS_MAX),
   ]);
@@ -178,7 +178,7 @@ export async function listJobs(
   const params = [organizationId, now, ...(target ? [target.kind, target.id] : [])];
   const [page, count] = await db.batch<JobRow & { n?: number }>([
     db
-      .prepare(`SELECT * FROM v3_censeye_jobs WHERE organization_id = ? AND delete_at > ?${filter} ORDER BY created_at DESC, id LIMIT ? OFFSET ?`)
+      .prepare(`SELECT * FROM v3_censeye_jobs WHERE organization_id = ? AND delete_at > ?${filter} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
       .bind(...params, limit, offset),
     db.prepare(`SELECT count(*) AS n FROM v3_censeye_jobs WHERE organization_id = ? AND delete_at > ?${filter}`).bind(...params),
   ]);

@@ -279,8 +279,10 @@ export async function refreshCollection(
 }
 
 /**
- * Replaces a collection's name, description and query; a new query is evaluated (assets enter
- * and leave, `query_changed`). Refused when another collection has the name.
+ * Replaces a collection's name, description and query. `evaluation` is the assets its query
+ * matches now, when they changed (a new query: `query_changed`; a reseed since the last
+ * evaluation); null keeps its assets. Refused, changing nothing, when another collection has
+ * the name.
  */
 export async function updateCollection(
   db: D1Database,
@@ -312,11 +314,12 @@ export async function updateCollection(
   }
   const renamed = { ...collection, ...input };
   if (evaluation === null) return { ok: true, collection: renamed };
+  const newQuery = input.query !== collection.query;
   const applied = await applyEvaluation(db, renamed, evaluation, {
-    reason: "matched the collection's new query",
-    statusReason: "query_changed",
+    reason: newQuery ? "matched the collection's new query" : "changed in the dataset",
+    statusReason: newQuery ? "query_changed" : (collection.statusReason ?? "unspecified"),
     at: now,
-    wasPopulating: true,
+    wasPopulating: newQuery,
   });
   return { ok: true, collection: applied };
 }
@@ -345,7 +348,7 @@ export async function listCollections(
   const params = [organizationId, ...(statuses ?? [])];
   const [page, count] = await db.batch<CollectionRow & { n?: number }>([
     db
-      .prepare(`SELECT * FROM v3_collections WHERE organization_id = ?${filter} ORDER BY created_at, id LIMIT ? OFFSET ?`)
+      .prepare(`SELECT * FROM v3_collections WHERE organization_id = ?${filter} ORDER BY created_at, rowid LIMIT ? OFFSET ?`)
       .bind(...params, limit, offset),
     db.prepare(`SELECT count(*) AS n FROM v3_collections WHERE organization_id = ?${filter}`).bind(...params),
   ]);

@@ -122,7 +122,7 @@ export async function listComments(
   add("created_at < ?", filter.createdBefore);
   add("created_at > ?", filter.createdAfter);
   const where = conditions.join(" AND ");
-  const order = filter.order === "create_time_asc" ? "created_at ASC, id ASC" : "created_at DESC, id DESC";
+  const order = filter.order === "create_time_asc" ? "created_at ASC, rowid ASC" : "created_at DESC, rowid DESC";
   const [page, count] = await db.batch<CommentRow & { n?: number }>([
     db.prepare(`SELECT * FROM v3_comments WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`).bind(...params, limit, offset),
     db.prepare(`SELECT count(*) AS n FROM v3_comments WHERE ${where}`).bind(...params),

@@ -76,7 +76,7 @@ export async function createScan(db: D1Database, scan: Omit<ScanRecord, "id">): 
     db
       .prepare(
         `DELETE FROM v3_scans WHERE organization_id = ? AND id NOT IN
-         (SELECT id FROM v3_scans WHERE organization_id = ? ORDER BY created_at DESC, id LIMIT ?)`,
+         (SELECT id FROM v3_scans WHERE organization_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)`,
       )
       .bind(record.organizationId, record.organizationId, V3_SCANS_KEPT),
   ]);

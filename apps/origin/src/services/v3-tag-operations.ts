@@ -157,7 +157,7 @@ async function insertOperation(db: D1Database, op: OperationRecord, now: number)
     db
       .prepare(
         `DELETE FROM v3_tag_operations WHERE organization_id = ? AND id NOT IN
-         (SELECT id FROM v3_tag_operations WHERE organization_id = ? ORDER BY created_at DESC, id LIMIT ?)`,
+         (SELECT id FROM v3_tag_operations WHERE organization_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)`,
       )
       .bind(op.organizationId, op.organizationId, V3_TAG_OPERATIONS_KEPT),
   ]);
@@ -284,7 +284,7 @@ export async function startBulkDelete(
     .prepare(
       `UPDATE v3_tag_assignments SET removed_at = ? + ((w.rn - 1) / ${V3_TAG_OPERATION_PAGE}) * ${V3_TAG_OPERATION_STEP_MS},
          removal_operation_id = ?
-       FROM (SELECT id AS aid, row_number() OVER (ORDER BY created_at, id) AS rn FROM v3_tag_assignments
+       FROM (SELECT id AS aid, row_number() OVER (ORDER BY created_at, rowid) AS rn FROM v3_tag_assignments
              WHERE tag_id = ? AND created_at <= ? AND removed_at IS NULL
                AND (? IS NULL OR created_at > ?) AND (? IS NULL OR created_at < ?)) w
        WHERE v3_tag_assignments.id = w.aid`,
@@ -349,7 +349,7 @@ export async function listOperations(
     conditions.push("type = ?");
     params.push(filter.type);
   }
-  const order = filter.order === "create_time_asc" ? "created_at ASC, id ASC" : "created_at DESC, id DESC";
+  const order = filter.order === "create_time_asc" ? "created_at ASC, rowid ASC" : "created_at DESC, rowid DESC";
   const { results } = await db
     .prepare(`SELECT * FROM v3_tag_operations WHERE ${conditions.join(" AND ")} ORDER BY ${order}`)
     .bind(...params)

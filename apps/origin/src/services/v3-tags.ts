@@ -138,12 +138,12 @@ export async function readTag(db: D1Database, viewer: Viewer, idOrName: string):
 }
 
 const ORDERS: Record<string, string> = {
-  name_asc: "name_key ASC, id",
-  name_desc: "name_key DESC, id",
-  created_at_asc: "created_at ASC, id",
-  created_at_desc: "created_at DESC, id",
-  updated_at_asc: "updated_at ASC, id",
-  updated_at_desc: "updated_at DESC, id",
+  name_asc: "name_key ASC, rowid",
+  name_desc: "name_key DESC, rowid",
+  created_at_asc: "created_at ASC, rowid",
+  created_at_desc: "created_at DESC, rowid DESC",
+  updated_at_asc: "updated_at ASC, rowid",
+  updated_at_desc: "updated_at DESC, rowid DESC",
 };
 
 export interface TagFilter {
@@ -363,7 +363,7 @@ export async function listAssignments(
   add("created_at < ?", filter.createdBefore);
   add("created_at > ?", filter.createdAfter);
   const where = conditions.join(" AND ");
-  const order = filter.order === "create_time_desc" ? "created_at DESC, id DESC" : "created_at ASC, id ASC";
+  const order = filter.order === "create_time_desc" ? "created_at DESC, rowid DESC" : "created_at ASC, rowid ASC";
   const [page, count] = await db.batch<AssignmentRow & { n?: number }>([
     db
       .prepare(`SELECT * FROM v3_tag_assignments WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`)

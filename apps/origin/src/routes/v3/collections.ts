@@ -37,17 +37,28 @@ async function evaluate(c: Context<AppEnv>, query: string): Promise<Evaluation> 
   return c.var.services.platform.evaluateCollection(resource, where);
 }
 
+/** The organization's collection the path names, as stored. */
+async function ownCollection(c: Context<AppEnv>): Promise<CollectionRecord> {
+  const id = pathParam(c, "collection_uid");
+  const collection = await c.var.services.platform.readCollection(c.var.platform.organization.organizationId, id);
+  if (!collection) throw new ApiError("not_found", `Collection ${JSON.stringify(id)} not found.`);
+  return collection;
+}
+
+/** Whether the collection's assets were evaluated against another dataset than the one held. */
+async function stale(c: Context<AppEnv>, collection: CollectionRecord): Promise<boolean> {
+  return collection.status !== "archived" && collection.dataset !== (await c.var.services.platform.heldDataset());
+}
+
 /**
  * The organization's collection, its assets evaluated against the dataset held now (a reseed
- * changes what its query matches: the change is recorded as events).
+ * changes what its query matches: the change is recorded as events). Every refusal of the
+ * routes that read it comes before, so a refused request changes nothing.
  */
 async function currentCollection(c: Context<AppEnv>): Promise<CollectionRecord> {
-  const id = pathParam(c, "collection_uid");
-  const { platform, clock } = c.var.services;
-  const collection = await platform.readCollection(c.var.platform.organization.organizationId, id);
-  if (!collection) throw new ApiError("not_found", `Collection ${JSON.stringify(id)} not found.`);
-  if (collection.status === "archived" || collection.dataset === (await platform.heldDataset())) return collection;
-  return platform.refreshCollection(collection, await evaluate(c, collection.query), clock.now());
+  const collection = await ownCollection(c);
+  if (!(await stale(c, collection))) return collection;
+  return c.var.services.platform.refreshCollection(collection, await evaluate(c, collection.query), c.var.services.clock.now());
 }
 
 async function shaped(c: Context<AppEnv>, collection: CollectionRecord) {
@@ -129,8 +140,9 @@ export const updateCollection = platformRoute(
   { request: { params: collectionParam, body: jsonBody(v3CollectionInputSchema) }, result: v3CollectionSchema },
   async (c) => {
     const input = fields(await v3Body(c, v3CollectionInputSchema));
-    const collection = await currentCollection(c);
-    const evaluation = input.query === collection.query ? null : await evaluate(c, input.query);
+    const collection = await ownCollection(c);
+    const evaluation =
+      input.query !== collection.query || (await stale(c, collection)) ? await evaluate(c, input.query) : null;
     const write = await c.var.services.platform.updateCollection(collection, input, evaluation, c.var.services.clock.now());
     return { result: await shaped(c, written(write, input.name)) };
   },
@@ -152,10 +164,11 @@ export const collectionEvents = platformRoute(
   { request: { params: collectionParam, query: v3CollectionEventsQuerySchema }, result: v3CollectionEventsSchema },
   async (c) => {
     const query = v3Query(c, v3CollectionEventsQuerySchema);
-    const collection = await currentCollection(c);
     const { platform, cursors } = c.var.services;
     const { page_size: _size, page_token: _token, ...filters } = query;
-    const page = await pageRequest(cursors, `collection events ${collection.id} ${JSON.stringify(filters)}`, query);
+    const id = pathParam(c, "collection_uid");
+    const page = await pageRequest(cursors, `collection events ${id} ${JSON.stringify(filters)}`, query);
+    const collection = await currentCollection(c);
     const { events, total } = await platform.listCollectionEvents(
       collection.id,
       {
@@ -177,8 +190,10 @@ export const collectionSearch = platformRoute(
   { request: { params: collectionParam, body: jsonBody(v3SearchQueryInputSchema) }, result: v3SearchQueryResponseSchema },
   async (c) => {
     const input = await v3Body(c, v3SearchQueryInputSchema);
-    const collection = await currentCollection(c);
-    return { result: await runSearch(c, input, { id: collection.id, query: collection.query }) };
+    const collection = await ownCollection(c);
+    const result = await runSearch(c, input, { id: collection.id, query: collection.query });
+    await currentCollection(c);
+    return { result };
   },
 );
 
@@ -190,8 +205,10 @@ export const collectionAggregate = platformRoute(
   },
   async (c) => {
     const input = await v3Body(c, v3SearchAggregateInputSchema);
-    const collection = await currentCollection(c);
-    return { result: await runAggregate(c, input, { id: collection.id, query: collection.query }) };
+    const collection = await ownCollection(c);
+    const result = await runAggregate(c, input, { id: collection.id, query: collection.query });
+    await currentCollection(c);
+    return { result };
   },
 );
 
