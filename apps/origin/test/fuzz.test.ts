@@ -159,7 +159,8 @@ async function platformCall(method: string, path: string, body?: unknown): Promi
     }),
   );
   expect(res.status, `${method} ${path}`).toBeLessThan(300);
-  return ((await res.json()) as { result: Record<string, unknown> }).result;
+  const answer: { result: Record<string, unknown> } = await res.json();
+  return answer.result;
 }
 
 /**
@@ -224,7 +225,10 @@ async function platformSamples(hosts: string[], certificates: string[]): Promise
     email: ["fuzz.invitee@scangate.test"],
     roles: [["admin", "api_access"], ["admin"]],
     "v3_scan_rescan.target": [rescan],
-    "v3_scan_discovery.target": [{ host_port: { ip, port: 65000 } }, { hostname_port: { hostname: dnsName, port: 443 } }],
+    "v3_scan_discovery.target": [
+      { host_port: { ip, port: 65000 } },
+      { hostname_port: { hostname: dnsName, port: 443 } },
+    ],
     "v3_censeye_job_create.target": [{ host_id: ip }, { certificate_id: certificates[0] }],
     and_count_conditions: [[{ field_value_pairs: [{ field: "host.services.port", value: "22" }] }]],
   };

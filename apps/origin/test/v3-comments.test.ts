@@ -45,9 +45,13 @@ describe("comments", () => {
       body: { body: "Checkout page moved again." },
     });
     expect(edited.body.result.body).toBe("Checkout page moved again.");
-    expect(Date.parse(edited.body.result.updated_at)).toBeGreaterThan(Date.parse(edited.body.result.created_at));
+    expect(Date.parse(edited.body.result.updated_at)).toBeGreaterThan(
+      Date.parse(edited.body.result.created_at),
+    );
     expect((await org.call("DELETE", `/v3/comments/${made.body.result.id}`)).status).toBe(204);
-    expect((await org.call("PUT", `/v3/comments/${made.body.result.id}`, { body: { body: "x" } })).status).toBe(404);
+    expect(
+      (await org.call("PUT", `/v3/comments/${made.body.result.id}`, { body: { body: "x" } })).status,
+    ).toBe(404);
   });
 
   it("lets only the creator edit, and the creator or an admin delete", async () => {
@@ -60,7 +64,9 @@ describe("comments", () => {
       body: { asset_id: "1.1.1.1", body: "mine" },
     });
     const id = body.result.id;
-    expect((await org.call("PUT", `/v3/comments/${id}`, { member: 1, body: { body: "theirs" } })).status).toBe(403);
+    expect(
+      (await org.call("PUT", `/v3/comments/${id}`, { member: 1, body: { body: "theirs" } })).status,
+    ).toBe(403);
     expect((await org.call("DELETE", `/v3/comments/${id}`, { member: 3 })).status).toBe(403);
     expect(await rowCount("v3_comments", "id = ?", id)).toBe(1);
     expect((await org.call("DELETE", `/v3/comments/${id}`, { member: 1 })).status).toBe(204);
@@ -75,14 +81,17 @@ describe("comments", () => {
       [JSON.stringify({ asset_id: "1.1.1.1", body: "x".repeat(V3_COMMENT_MAX_CHARS + 1) }), 422],
       ['{"asset_id": "1.1.1.1"}', 422],
     ];
-    for (const [raw, status] of cases) expect((await org.call("POST", "/v3/comments", { raw })).status, raw).toBe(status);
+    for (const [raw, status] of cases)
+      expect((await org.call("POST", "/v3/comments", { raw })).status, raw).toBe(status);
     await env.DB.prepare(
       `insert into v3_comments (id, organization_id, asset_id, asset_type, body, created_by, created_at, updated_at)
        select 'cmt_full_' || j.value, ?, '9.9.9.9', 'host', 'x', 'seed', 0, 0 from json_each(?) j`,
     )
       .bind(org.id, JSON.stringify(Array.from({ length: V3_ASSET_COMMENTS_MAX }, (_, i) => i)))
       .run();
-    const full = await org.json<{ detail: string }>("POST", "/v3/comments", { body: { asset_id: "9.9.9.9", body: "one more" } });
+    const full = await org.json<{ detail: string }>("POST", "/v3/comments", {
+      body: { asset_id: "9.9.9.9", body: "one more" },
+    });
     expect(full.status).toBe(409);
     expect(await rowCount("v3_comments", "organization_id = ?", org.id)).toBe(V3_ASSET_COMMENTS_MAX);
   });
@@ -90,7 +99,9 @@ describe("comments", () => {
   it("keeps each organization's comments to itself", async () => {
     const mine = platformOrg("org-comments-a");
     const theirs = platformOrg("org-comments-b");
-    const { body } = await mine.json<Result<Comment>>("POST", "/v3/comments", { body: { asset_id: "1.1.1.1", body: "ours" } });
+    const { body } = await mine.json<Result<Comment>>("POST", "/v3/comments", {
+      body: { asset_id: "1.1.1.1", body: "ours" },
+    });
     expect((await theirs.call("DELETE", `/v3/comments/${body.result.id}`)).status).toBe(404);
     const list = await theirs.json<Result<{ total_size: number }>>("GET", "/v3/comments");
     expect(list.body.result.total_size).toBe(0);

@@ -151,7 +151,9 @@ describe("DNS resolutions by IP", () => {
     const ips = [...new Set(ranges.map((r) => r.ip))].slice(0, 8);
     for (const ip of ips) {
       const { body } = await v3Get<IpAnswer>(`/v3/global/dns/resolutions/ip/${ip}/ranges`);
-      const now = body.result.records.filter((r) => ms(r.last_seen) === lastSeen.get(ip)).map((r) => r.domain);
+      const now = body.result.records
+        .filter((r) => ms(r.last_seen) === lastSeen.get(ip))
+        .map((r) => r.domain);
       const legacy = await call("GET", `/api/v2/hosts/${ip}/names?per_page=1000`);
       const legacyBody: { result: { names: string[] } } = await legacy.json();
       const names = legacyBody.result.names;
@@ -225,8 +227,16 @@ describe("DNS resolutions by IP", () => {
     const cases: [string, number, string][] = [
       [`${base}/not-an-ip/ranges`, 400, "path.ip"],
       [`${base}/${ip}/ranges?end_time=2999-01-01T00:00:00Z`, 400, "query.end_time"],
-      [`${base}/${ip}/ranges?start_time=2026-10-02T00:00:00Z&end_time=2026-10-01T00:00:00Z`, 400, "query.start_time"],
-      [`${base}/${ip}/ranges?start_time=2020-01-01T00:00:00Z&end_time=2026-01-01T00:00:00Z`, 400, "query.start_time"],
+      [
+        `${base}/${ip}/ranges?start_time=2026-10-02T00:00:00Z&end_time=2026-10-01T00:00:00Z`,
+        400,
+        "query.start_time",
+      ],
+      [
+        `${base}/${ip}/ranges?start_time=2020-01-01T00:00:00Z&end_time=2026-01-01T00:00:00Z`,
+        400,
+        "query.start_time",
+      ],
       [`${base}/${ip}/bounds?page_size=0`, 400, "query.page_size"],
       [`${base}/${ip}/bounds?page_size=101`, 400, "query.page_size"],
       [`${base}/${ip}/bounds?record_types=MX`, 400, "query.record_types[0]"],
@@ -263,9 +273,9 @@ describe("DNS resolutions by name", () => {
         start: ms(r.first_observed!),
         end: ms(r.last_observed!),
       }));
-      expect([...got].sort((a, b) => a.ip.localeCompare(b.ip, "en", { numeric: true }) || a.start - b.start)).toEqual(
-        want,
-      );
+      expect(
+        [...got].sort((a, b) => a.ip.localeCompare(b.ip, "en", { numeric: true }) || a.start - b.start),
+      ).toEqual(want);
       expect(body.result.records.every((r) => r.record_type === "A")).toBe(true);
     }
   });

@@ -23,17 +23,25 @@ interface Version {
 
 /** Every host's versions and when it was last seen, from the stored rows. */
 async function histories(): Promise<Map<string, { versions: Version[]; lastSeen: number }>> {
-  const { results } = await env.DB.prepare("select ip, valid_from, doc from host_history order by ip, valid_from").all<{
+  const { results } = await env.DB.prepare(
+    "select ip, valid_from, doc from host_history order by ip, valid_from",
+  ).all<{
     ip: string;
     valid_from: number;
     doc: string;
   }>();
-  const hosts = await env.DB.prepare("select ip, last_updated_at from hosts").all<{ ip: string; last_updated_at: number }>();
+  const hosts = await env.DB.prepare("select ip, last_updated_at from hosts").all<{
+    ip: string;
+    last_updated_at: number;
+  }>();
   const last = new Map(hosts.results.map((h) => [h.ip, h.last_updated_at]));
   const out = new Map<string, { versions: Version[]; lastSeen: number }>();
   for (const row of results) {
     const entry = out.get(row.ip) ?? { versions: [], lastSeen: last.get(row.ip) ?? 0 };
-    entry.versions.push({ validFrom: row.valid_from, services: (JSON.parse(row.doc) as { services: Service[] }).services });
+    entry.versions.push({
+      validFrom: row.valid_from,
+      services: (JSON.parse(row.doc) as { services: Service[] }).services,
+    });
     out.set(row.ip, entry);
   }
   return out;
@@ -49,8 +57,13 @@ function runs(
   history.versions.forEach((version, i) => {
     const end = history.versions[i + 1]?.validFrom ?? Math.max(history.lastSeen, version.validFrom);
     const held = new Set(keys(version.services));
-    for (const [key, run] of open) if (!held.has(key)) (out.push(run), open.delete(key));
-    for (const key of held) open.set(key, open.has(key) ? { ...open.get(key)!, end } : { key, start: version.validFrom, end });
+    for (const [key, run] of open) {
+      if (held.has(key)) continue;
+      out.push(run);
+      open.delete(key);
+    }
+    for (const key of held)
+      open.set(key, open.has(key) ? { ...open.get(key)!, end } : { key, start: version.validFrom, end });
   });
   return [...out, ...open.values()];
 }
@@ -60,11 +73,21 @@ describe("a host's service history", () => {
     const org = platformOrg("org-service-history");
     const all = await histories();
     const [ip, history] = [...all].find(([, h]) => h.versions.length > 2)!;
-    const want = runs(history, (services) => services.map((s) => `${s.port}/${s.transport_protocol.toLowerCase()}/${s.service_name}`));
-    const { status, body } = await org.json<Result<{ ranges: { port: string; protocol: string; transport_protocol: string; start_time: string; end_time: string }[]; next_page_token: string }>>(
-      "GET",
-      `/v3/global/asset/host/${ip}/observations/services?order_by=port%20DESC`,
+    const want = runs(history, (services) =>
+      services.map((s) => `${s.port}/${s.transport_protocol.toLowerCase()}/${s.service_name}`),
     );
+    const { status, body } = await org.json<
+      Result<{
+        ranges: {
+          port: string;
+          protocol: string;
+          transport_protocol: string;
+          start_time: string;
+          end_time: string;
+        }[];
+        next_page_token: string;
+      }>
+    >("GET", `/v3/global/asset/host/${ip}/observations/services?order_by=port%20DESC`);
     expect(status).toBe(200);
     const got = body.result.ranges.map((r) => ({
       key: `${r.port}/${r.transport_protocol}/${r.protocol}`,
@@ -89,7 +112,13 @@ describe("a host's service history", () => {
     const org = platformOrg("org-service-history-refusals");
     const [ip] = [...(await histories()).keys()];
     const base = `/v3/global/asset/host/${ip}/observations/services`;
-    for (const query of ["?order_by=size%20ASC", "?port=70000", "?transport_protocol=sctp", "?end_time=2999-01-01T00:00:00Z", "?page_size=0"])
+    for (const query of [
+      "?order_by=size%20ASC",
+      "?port=70000",
+      "?transport_protocol=sctp",
+      "?end_time=2999-01-01T00:00:00Z",
+      "?page_size=0",
+    ])
       expect((await org.call("GET", `${base}${query}`)).status, query).toBe(400);
     expect((await org.call("GET", "/v3/global/asset/host/nope/observations/services")).status).toBe(400);
     expect((await org.call("GET", "/v3/global/asset/host/192.0.2.1/observations/services")).status).toBe(404);
@@ -103,23 +132,38 @@ describe("a certificate's host observations", () => {
     const all = await histories();
     const counts = new Map<string, number>();
     for (const h of all.values())
-      for (const v of h.versions) for (const s of v.services) if (s.certificate) counts.set(s.certificate, (counts.get(s.certificate) ?? 0) + 1);
+      for (const v of h.versions)
+        for (const s of v.services)
+          if (s.certificate) counts.set(s.certificate, (counts.get(s.certificate) ?? 0) + 1);
     const [fingerprint] = [...counts].sort((a, b) => b[1] - a[1])[0]!;
     const want = [...all].flatMap(([ip, h]) =>
-      runs(h, (services) => services.filter((s) => s.certificate === fingerprint).map((s) => `${ip} ${s.port}`)),
+      runs(h, (services) =>
+        services.filter((s) => s.certificate === fingerprint).map((s) => `${ip} ${s.port}`),
+      ),
     );
-    const { status, body } = await org.json<Result<{ ranges: { ip: string; port: number; protocols: string[]; start_time: string; end_time: string }[]; total_results: number }>>(
-      "GET",
-      `/v3/threat-hunting/certificate/${fingerprint}/observations/hosts`,
-    );
+    const { status, body } = await org.json<
+      Result<{
+        ranges: { ip: string; port: number; protocols: string[]; start_time: string; end_time: string }[];
+        total_results: number;
+      }>
+    >("GET", `/v3/threat-hunting/certificate/${fingerprint}/observations/hosts`);
     expect(status).toBe(200);
     expect(body.result.total_results).toBe(want.length);
-    const got = body.result.ranges.map((r) => ({ key: `${r.ip} ${r.port}`, start: Date.parse(r.start_time), end: Date.parse(r.end_time) }));
-    const order = (a: { key: string; start: number }, b: { key: string; start: number }) => a.key.localeCompare(b.key) || a.start - b.start;
+    const got = body.result.ranges.map((r) => ({
+      key: `${r.ip} ${r.port}`,
+      start: Date.parse(r.start_time),
+      end: Date.parse(r.end_time),
+    }));
+    const order = (a: { key: string; start: number }, b: { key: string; start: number }) =>
+      a.key.localeCompare(b.key) || a.start - b.start;
     expect(got.sort(order)).toEqual(want.sort(order));
     expect(await balanceOf(org.id)).toBe(100_000 - CREDIT_COSTS.v3_certificate_host_observations.credits);
-    expect((await org.call("GET", `/v3/threat-hunting/certificate/${"0".repeat(64)}/observations/hosts`)).status).toBe(404);
-    expect((await org.call("GET", "/v3/threat-hunting/certificate/nothex/observations/hosts")).status).toBe(400);
+    expect(
+      (await org.call("GET", `/v3/threat-hunting/certificate/${"0".repeat(64)}/observations/hosts`)).status,
+    ).toBe(404);
+    expect((await org.call("GET", "/v3/threat-hunting/certificate/nothex/observations/hosts")).status).toBe(
+      400,
+    );
   });
 });
 
@@ -130,19 +174,42 @@ describe("a web property's timeline", () => {
     const all = await histories();
     const site = sites.find((s) => (all.get(s.doc.ip)?.versions.length ?? 0) > 1) ?? sites[0]!;
     const port = site.doc.ports[0]!;
-    const { status, body } = await org.json<Result<{ events: { resource: { event_time: string; endpoint_scanned: { scan: { hostname: string; port: number; ip: string } } } }[] }>>(
+    const { status, body } = await org.json<
+      Result<{
+        events: {
+          resource: {
+            event_time: string;
+            endpoint_scanned: { scan: { hostname: string; port: number; ip: string } };
+          };
+        }[];
+      }>
+    >(
       "GET",
       `/v3/global/asset/webproperty/${site.domain}:${port}/timeline?start_time=2030-01-01T00:00:00Z&end_time=2020-01-01T00:00:00Z`,
     );
     expect(status).toBe(200);
     expect(body.result.events.length).toBeGreaterThan(0);
     for (const event of body.result.events)
-      expect(event.resource.endpoint_scanned.scan).toMatchObject({ hostname: site.domain, port, ip: site.doc.ip });
+      expect(event.resource.endpoint_scanned.scan).toMatchObject({
+        hostname: site.domain,
+        port,
+        ip: site.doc.ip,
+      });
     const times = body.result.events.map((e) => Date.parse(e.resource.event_time));
     expect(times).toEqual([...times].sort((a, b) => b - a));
     const timeline = `/v3/global/asset/webproperty/${site.domain}:${port}/timeline`;
-    expect((await org.call("GET", `${timeline}?start_time=2020-01-01T00:00:00Z&end_time=2030-01-01T00:00:00Z`)).status).toBe(400);
-    expect((await org.call("GET", `/v3/global/asset/webproperty/never.example:443/timeline?start_time=2030-01-01T00:00:00Z&end_time=2020-01-01T00:00:00Z`)).status).toBe(404);
+    expect(
+      (await org.call("GET", `${timeline}?start_time=2020-01-01T00:00:00Z&end_time=2030-01-01T00:00:00Z`))
+        .status,
+    ).toBe(400);
+    expect(
+      (
+        await org.call(
+          "GET",
+          `/v3/global/asset/webproperty/never.example:443/timeline?start_time=2030-01-01T00:00:00Z&end_time=2020-01-01T00:00:00Z`,
+        )
+      ).status,
+    ).toBe(404);
   });
 });
 
@@ -153,10 +220,13 @@ describe("host enrichment", () => {
     const res = await org.call("GET", `/v3/global/asset/enrichment/host/${ip}`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/vnd.censys.api.v3.host-enrichment.v1+json");
-    const { result } = (await res.json()) as Result<{ resource: { ip: string; services: Record<string, unknown>[] } }>;
+    const { result }: Result<{ resource: { ip: string; services: Record<string, unknown>[] } }> =
+      await res.json();
     expect(result.resource.ip).toBe(ip);
     for (const service of result.resource.services)
-      expect(Object.keys(service).every((k) => ["port", "protocol", "scan_time", "labels", "threats"].includes(k))).toBe(true);
+      expect(
+        Object.keys(service).every((k) => ["port", "protocol", "scan_time", "labels", "threats"].includes(k)),
+      ).toBe(true);
     expect(await balanceOf(org.id)).toBe(100_000);
     const day = new Date(org.now()).toISOString().slice(0, 10);
     await env.DB.prepare("update v3_enrichment_usage set calls = ? where organization_id = ? and day = ?")

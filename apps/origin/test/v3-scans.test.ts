@@ -63,9 +63,13 @@ describe("live rescans and discovery scans", () => {
       { web_origin: { hostname: "never-seen.example", port: 443 } },
     ];
     for (const target of refused) {
-      const { status, body } = await org.json<{ errors: { location: string }[] }>("POST", "/v3/global/scans/rescan", {
-        body: { target },
-      });
+      const { status, body } = await org.json<{ errors: { location: string }[] }>(
+        "POST",
+        "/v3/global/scans/rescan",
+        {
+          body: { target },
+        },
+      );
       expect(status).toBe(400);
       expect(body.errors[0]?.location).toMatch(/^body\.target\./);
     }
@@ -85,13 +89,18 @@ describe("live rescans and discovery scans", () => {
     ];
     const ids: string[] = [];
     for (const target of targets) {
-      const { status, body } = await org.json<Result<Scan>>("POST", "/v3/threat-hunting/scans/discovery", { body: { target } });
+      const { status, body } = await org.json<Result<Scan>>("POST", "/v3/threat-hunting/scans/discovery", {
+        body: { target },
+      });
       expect(status).toBe(200);
       ids.push(body.result.tracked_scan_id);
     }
     org.advance(V3_SCAN_DURATION_MS);
     const outcomes = [];
-    for (const id of ids) outcomes.push((await org.json<Result<Scan>>("GET", `/v3/threat-hunting/scans/${id}`)).body.result.tasks[0]!.status);
+    for (const id of ids)
+      outcomes.push(
+        (await org.json<Result<Scan>>("GET", `/v3/threat-hunting/scans/${id}`)).body.result.tasks[0]!.status,
+      );
     expect(outcomes).toEqual(["completed", "timed_out", "rejected"]);
   });
 
@@ -102,9 +111,13 @@ describe("live rescans and discovery scans", () => {
     const target = { host_port: { ip: host!.ip, port: 22 } };
     await rich.call("POST", "/v3/threat-hunting/scans/discovery", { body: { target } });
     expect(await balanceOf(rich.id)).toBe(100 - CREDIT_COSTS.v3_scan_discovery.credits);
-    const refused = await poor.json<{ status: number; errors: { message: string }[] }>("POST", "/v3/threat-hunting/scans/discovery", {
-      body: { target },
-    });
+    const refused = await poor.json<{ status: number; errors: { message: string }[] }>(
+      "POST",
+      "/v3/threat-hunting/scans/discovery",
+      {
+        body: { target },
+      },
+    );
     expect(refused.status).toBe(422);
     expect(refused.body.errors).toEqual([{ message: "insufficient balance" }]);
     expect(await rowCount("v3_scans", "organization_id = ?", poor.id)).toBe(0);

@@ -127,7 +127,8 @@ interface SdkCall {
 
 /** `encodeFormQuery(..., { explode: false })` of src/lib/encodings.ts. */
 function encodeQuery(query: [string, unknown][]): string {
-  const text = (value: unknown) => encodeURIComponent(value instanceof Date ? value.toISOString() : String(value));
+  const text = (value: unknown) =>
+    encodeURIComponent(value instanceof Date ? value.toISOString() : String(value));
   return query
     .filter(([, value]) => value !== undefined && value !== null)
     .map(([key, value]) => {
@@ -219,7 +220,8 @@ beforeAll(() => seedTestDataset());
 describe("requests built as the official TypeScript SDK builds them", () => {
   it("global data: assets, timelines, service history and enrichment", async () => {
     const hosts = await hostFacts();
-    const telnetHost = hosts.find((h) => h.doc.services.some((s) => s.service_name === "TELNET")) ?? hosts[0]!;
+    const telnetHost =
+      hosts.find((h) => h.doc.services.some((s) => s.service_name === "TELNET")) ?? hosts[0]!;
     const rdpHost = hosts.find((h) => h.doc.services.some((s) => s.service_name === "RDP")) ?? hosts[1]!;
     const certs = await certificateDocs();
     const withScts =
@@ -427,7 +429,11 @@ describe("requests built as the official TypeScript SDK builds them", () => {
         ctype: JSON_TYPE,
         result: sdk.sdkSearchQueryResponse,
       });
-    await search({ query: "host.services: (protocol=SSH and not port: 22)", fields: ["host.ip"], page_size: 1 });
+    await search({
+      query: "host.services: (protocol=SSH and not port: 22)",
+      fields: ["host.ip"],
+      page_size: 1,
+    });
     await search({ query: "web.hostname: *", page_size: 5 });
     await send({
       fn: "globalDataAggregate",
@@ -435,7 +441,12 @@ describe("requests built as the official TypeScript SDK builds them", () => {
       template: "/v3/global/search/aggregate",
       query: orgQuery,
       accept: JSON_TYPE,
-      body: { field: "host.services.port", filter_by_query: false, number_of_buckets: 100, query: "host.services.protocol=SSH" },
+      body: {
+        field: "host.services.port",
+        filter_by_query: false,
+        number_of_buckets: 100,
+        query: "host.services.protocol=SSH",
+      },
       status: 200,
       ctype: JSON_TYPE,
       result: sdk.sdkSearchAggregateResponse,
@@ -455,7 +466,12 @@ describe("requests built as the official TypeScript SDK builds them", () => {
 
   it("global data: DNS resolutions by IP and by name", async () => {
     const [host] = (await hostFacts()).filter((h) => h.doc.services.some((s) => "certificate" in s));
-    const window: [string, unknown][] = [["end_time", undefined], ...orgQuery, ["page_size", 100], ["page_token", undefined]];
+    const window: [string, unknown][] = [
+      ["end_time", undefined],
+      ...orgQuery,
+      ["page_size", 100],
+      ["page_token", undefined],
+    ];
     const byIp = (fn: SdkFunction, kind: string, extra: [string, unknown][]) =>
       send<z.infer<typeof sdk.sdkDnsIpResolutions>>({
         fn,
@@ -479,7 +495,11 @@ describe("requests built as the official TypeScript SDK builds them", () => {
         method: "GET",
         template: `/v3/global/dns/resolutions/{name}/${kind}`,
         params: { name: name! },
-        query: [...window, ["record_types", ["A", "AAAA", "MX"]], ["start_time", new Date(Date.now() - 200 * 86_400_000)]],
+        query: [
+          ...window,
+          ["record_types", ["A", "AAAA", "MX"]],
+          ["start_time", new Date(Date.now() - 200 * 86_400_000)],
+        ],
         accept: JSON_TYPE,
         status: 200,
         ctype: JSON_TYPE,
@@ -536,7 +556,11 @@ describe("requests built as the official TypeScript SDK builds them", () => {
         ctype: TRACKED_SCAN,
         result: sdk.sdkTrackedScan,
       });
-    const done = await status("globalDataGetTrackedScan", "/v3/global/scans/{scan_id}", rescan.tracked_scan_id);
+    const done = await status(
+      "globalDataGetTrackedScan",
+      "/v3/global/scans/{scan_id}",
+      rescan.tracked_scan_id,
+    );
     expect(done).toMatchObject({ completed: true, tasks: [{ status: "completed" }] });
     const missed = await status(
       "threatHuntingGetTrackedScanThreatHunting",
@@ -610,8 +634,17 @@ describe("requests built as the official TypeScript SDK builds them", () => {
       accept: JSON_TYPE,
       body: {
         and_count_conditions: [
-          { field_value_pairs: [{ field: "host.services.port", value: "22" }, { field: "host.services.protocol", value: "SSH" }] },
-          { field_value_pairs: [{ field: "host.location.country", value: String(host.doc.location?.country) }] },
+          {
+            field_value_pairs: [
+              { field: "host.services.port", value: "22" },
+              { field: "host.services.protocol", value: "SSH" },
+            ],
+          },
+          {
+            field_value_pairs: [
+              { field: "host.location.country", value: String(host.doc.location?.country) },
+            ],
+          },
         ],
         query: "host.services.port: *",
       },
@@ -640,7 +673,12 @@ describe("requests built as the official TypeScript SDK builds them", () => {
       fn: "collectionsList",
       method: "GET",
       template: base,
-      query: [["collection_statuses", ["active", "paused"]], ...orgQuery, ["page_size", 10], ["page_token", undefined]],
+      query: [
+        ["collection_statuses", ["active", "paused"]],
+        ...orgQuery,
+        ["page_size", 10],
+        ["page_token", undefined],
+      ],
       accept: JSON_TYPE,
       status: 200,
       ctype: JSON_TYPE,
@@ -665,7 +703,11 @@ describe("requests built as the official TypeScript SDK builds them", () => {
       params: one,
       query: orgQuery,
       accept: JSON_TYPE,
-      body: { description: "SSH on 22", name: "SDK collection", query: "host.services: (protocol=SSH and port=22)" },
+      body: {
+        description: "SSH on 22",
+        name: "SDK collection",
+        query: "host.services: (protocol=SSH and port=22)",
+      },
       status: 200,
       ctype: JSON_TYPE,
       result: sdk.sdkCollection,

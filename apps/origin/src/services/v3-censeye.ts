@@ -41,7 +41,8 @@ export function defaultPivots(kind: V3CenseyeTargetKind, resource: unknown): V3F
     add("host.autonomous_system.asn", obj(doc.autonomous_system).asn);
     for (const service of list(doc.services).map(obj)) {
       add("host.services.cert.fingerprint_sha256", obj(service.cert).fingerprint_sha256);
-      for (const software of list(service.software).map(obj)) add("host.services.software.product", software.product);
+      for (const software of list(service.software).map(obj))
+        add("host.services.software.product", software.product);
       for (const endpoint of list(service.endpoints).map(obj)) {
         const http = obj(endpoint.http);
         add("host.services.endpoints.http.html_title", http.html_title);
@@ -55,7 +56,8 @@ export function defaultPivots(kind: V3CenseyeTargetKind, resource: unknown): V3F
       add("web.endpoints.http.html_title", http.html_title);
       add("web.endpoints.http.body_hash_sha256", http.body_hash_sha256);
     }
-    for (const software of list(doc.software).map(obj)) add("host.services.software.product", software.product);
+    for (const software of list(doc.software).map(obj))
+      add("host.services.software.product", software.product);
   } else {
     const parsed = obj(doc.parsed);
     add("cert.parsed.issuer_dn", parsed.issuer_dn);
@@ -79,7 +81,9 @@ const SCOPES = ["host.services."];
  * or nested objects (the SDK: "each array can only target fields within the same nested object").
  */
 export function conditionQuery(pairs: readonly V3FieldValuePair[]): string | null {
-  const scopes = new Set(pairs.map((p) => SCOPES.find((s) => p.field.startsWith(s)) ?? p.field.split(".")[0]));
+  const scopes = new Set(
+    pairs.map((p) => SCOPES.find((s) => p.field.startsWith(s)) ?? p.field.split(".")[0]),
+  );
   if (scopes.size !== 1) return null;
   const [scope = ""] = scopes;
   if (scope.endsWith(".")) {
@@ -126,7 +130,10 @@ const recordOf = (row: JobRow): CenseyeJobRecord => ({
 });
 
 /** Records a job; jobs past their delete time, and the oldest past V3_CENSEYE_JOBS_MAX, go. */
-export async function createJob(db: D1Database, job: Omit<CenseyeJobRecord, "id">): Promise<CenseyeJobRecord> {
+export async function createJob(
+  db: D1Database,
+  job: Omit<CenseyeJobRecord, "id">,
+): Promise<CenseyeJobRecord> {
   const record = { ...job, id: newRecordId("cej") };
   await db.batch([
     db
@@ -157,7 +164,12 @@ export async function createJob(db: D1Database, job: Omit<CenseyeJobRecord, "id"
 }
 
 /** The organization's job, unless it was deleted or its delete time passed. */
-export async function readJob(db: D1Database, organizationId: string, id: string, now: number): Promise<CenseyeJobRecord | null> {
+export async function readJob(
+  db: D1Database,
+  organizationId: string,
+  id: string,
+  now: number,
+): Promise<CenseyeJobRecord | null> {
   const row = await db
     .prepare("SELECT * FROM v3_censeye_jobs WHERE id = ? AND organization_id = ? AND delete_at > ?")
     .bind(id, organizationId, now)
@@ -178,9 +190,15 @@ export async function listJobs(
   const params = [organizationId, now, ...(target ? [target.kind, target.id] : [])];
   const [page, count] = await db.batch<JobRow & { n?: number }>([
     db
-      .prepare(`SELECT * FROM v3_censeye_jobs WHERE organization_id = ? AND delete_at > ?${filter} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
+      .prepare(
+        `SELECT * FROM v3_censeye_jobs WHERE organization_id = ? AND delete_at > ?${filter} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
+      )
       .bind(...params, limit, offset),
-    db.prepare(`SELECT count(*) AS n FROM v3_censeye_jobs WHERE organization_id = ? AND delete_at > ?${filter}`).bind(...params),
+    db
+      .prepare(
+        `SELECT count(*) AS n FROM v3_censeye_jobs WHERE organization_id = ? AND delete_at > ?${filter}`,
+      )
+      .bind(...params),
   ]);
   return { jobs: (page?.results ?? []).map(recordOf), total: Number(count?.results[0]?.n ?? 0) };
 }

@@ -149,9 +149,23 @@ async function applyEvaluation(
   });
   if (change.wasPopulating) events.push(statusEvent("populating", collection.status, change.statusReason));
   for (const id of [...before].filter((id) => !after.has(id)).sort())
-    events.push({ kind: "removed", assetId: id, newStatus: null, oldStatus: null, reason: `${id} ${change.reason}`, at: change.at });
+    events.push({
+      kind: "removed",
+      assetId: id,
+      newStatus: null,
+      oldStatus: null,
+      reason: `${id} ${change.reason}`,
+      at: change.at,
+    });
   for (const id of [...after].filter((id) => !before.has(id)))
-    events.push({ kind: "added", assetId: id, newStatus: null, oldStatus: null, reason: `${id} ${change.reason}`, at: change.at });
+    events.push({
+      kind: "added",
+      assetId: id,
+      newStatus: null,
+      oldStatus: null,
+      reason: `${id} ${change.reason}`,
+      at: change.at,
+    });
   const previous = change.wasPopulating ? "populating" : collection.status;
   if (status !== previous) {
     const why = tooMany
@@ -255,7 +269,11 @@ async function whyRefused(
   return taken ? "duplicate_name" : "too_many";
 }
 
-export async function readCollection(db: D1Database, organizationId: string, id: string): Promise<CollectionRecord | null> {
+export async function readCollection(
+  db: D1Database,
+  organizationId: string,
+  id: string,
+): Promise<CollectionRecord | null> {
   const row = await db
     .prepare("SELECT * FROM v3_collections WHERE id = ? AND organization_id = ?")
     .bind(id, organizationId)
@@ -327,9 +345,7 @@ export async function updateCollection(
 export async function deleteCollection(db: D1Database, organizationId: string, id: string): Promise<boolean> {
   const [deleted] = await db.batch([
     db.prepare("DELETE FROM v3_collections WHERE id = ? AND organization_id = ?").bind(id, organizationId),
-    db
-      .prepare("DELETE FROM v3_collection_assets WHERE collection_id = ? AND changes() > 0")
-      .bind(id),
+    db.prepare("DELETE FROM v3_collection_assets WHERE collection_id = ? AND changes() > 0").bind(id),
   ]);
   if ((deleted?.meta.changes ?? 0) === 0) return false;
   await db.prepare("DELETE FROM v3_collection_events WHERE collection_id = ?").bind(id).run();
@@ -344,11 +360,14 @@ export async function listCollections(
   offset: number,
   limit: number,
 ): Promise<{ collections: CollectionRecord[]; total: number }> {
-  const filter = statuses && statuses.length > 0 ? ` AND status IN (${statuses.map(() => "?").join(", ")})` : "";
+  const filter =
+    statuses && statuses.length > 0 ? ` AND status IN (${statuses.map(() => "?").join(", ")})` : "";
   const params = [organizationId, ...(statuses ?? [])];
   const [page, count] = await db.batch<CollectionRow & { n?: number }>([
     db
-      .prepare(`SELECT * FROM v3_collections WHERE organization_id = ?${filter} ORDER BY created_at, rowid LIMIT ? OFFSET ?`)
+      .prepare(
+        `SELECT * FROM v3_collections WHERE organization_id = ?${filter} ORDER BY created_at, rowid LIMIT ? OFFSET ?`,
+      )
       .bind(...params, limit, offset),
     db.prepare(`SELECT count(*) AS n FROM v3_collections WHERE organization_id = ?${filter}`).bind(...params),
   ]);
@@ -420,7 +439,9 @@ export async function listCollectionEvents(
   const kinds = new Set<string>();
   const asset = !filter.changeTypes?.length || filter.changeTypes.includes("asset");
   const status = !filter.changeTypes?.length || filter.changeTypes.includes("status");
-  if (asset) for (const kind of filter.assetChangeTypes?.length ? filter.assetChangeTypes : ["added", "removed"]) kinds.add(kind);
+  if (asset)
+    for (const kind of filter.assetChangeTypes?.length ? filter.assetChangeTypes : ["added", "removed"])
+      kinds.add(kind);
   const conditions = ["collection_id = ?"];
   const params: (string | number)[] = [collectionId];
   const clauses: string[] = [];
@@ -430,7 +451,9 @@ export async function listCollectionEvents(
   }
   if (status) {
     if (filter.statusChangeTypes?.length) {
-      clauses.push(`(kind = 'status' AND new_status IN (${filter.statusChangeTypes.map(() => "?").join(", ")}))`);
+      clauses.push(
+        `(kind = 'status' AND new_status IN (${filter.statusChangeTypes.map(() => "?").join(", ")}))`,
+      );
       params.push(...filter.statusChangeTypes);
     } else clauses.push("kind = 'status'");
   }
@@ -454,28 +477,31 @@ export async function listCollectionEvents(
     n?: number;
   }>([
     db
-      .prepare(`SELECT * FROM v3_collection_events WHERE ${where} ORDER BY event_time DESC, seq DESC LIMIT ? OFFSET ?`)
+      .prepare(
+        `SELECT * FROM v3_collection_events WHERE ${where} ORDER BY event_time DESC, seq DESC LIMIT ? OFFSET ?`,
+      )
       .bind(...params, limit, offset),
     db.prepare(`SELECT count(*) AS n FROM v3_collection_events WHERE ${where}`).bind(...params),
   ]);
-  const events = (page?.results ?? []).map((row): V3CollectionEvent =>
-    row.kind === "status"
-      ? {
-          status_change: {
-            event_time: rfc3339(row.event_time),
-            new_status: row.new_status ?? "",
-            ...(row.old_status ? { old_status: row.old_status } : {}),
-            reason: row.reason,
+  const events = (page?.results ?? []).map(
+    (row): V3CollectionEvent =>
+      row.kind === "status"
+        ? {
+            status_change: {
+              event_time: rfc3339(row.event_time),
+              new_status: row.new_status ?? "",
+              ...(row.old_status ? { old_status: row.old_status } : {}),
+              reason: row.reason,
+            },
+          }
+        : {
+            asset_change: {
+              change_type: row.kind as "added" | "removed",
+              event_time: rfc3339(row.event_time),
+              reason: row.reason,
+              asset_id: row.asset_id,
+            },
           },
-        }
-      : {
-          asset_change: {
-            change_type: row.kind as "added" | "removed",
-            event_time: rfc3339(row.event_time),
-            reason: row.reason,
-            asset_id: row.asset_id,
-          },
-        },
   );
   return { events, total: Number(count?.results[0]?.n ?? 0) };
 }

@@ -40,7 +40,9 @@ const recordOf = (row: CommentRow): CommentRecord => ({
   updatedAt: row.updated_at,
 });
 
-export type CommentWrite = { ok: true; comment: CommentRecord } | { ok: false; reason: "organization_full" | "asset_full" };
+export type CommentWrite =
+  | { ok: true; comment: CommentRecord }
+  | { ok: false; reason: "organization_full" | "asset_full" };
 
 export async function createComment(
   db: D1Database,
@@ -78,7 +80,11 @@ export async function createComment(
   return { ok: false, reason: Number(count?.n ?? 0) >= V3_COMMENTS_MAX ? "organization_full" : "asset_full" };
 }
 
-export async function readComment(db: D1Database, organizationId: string, id: string): Promise<CommentRecord | null> {
+export async function readComment(
+  db: D1Database,
+  organizationId: string,
+  id: string,
+): Promise<CommentRecord | null> {
   const row = await db
     .prepare("SELECT * FROM v3_comments WHERE id = ? AND organization_id = ?")
     .bind(id, organizationId)
@@ -86,8 +92,16 @@ export async function readComment(db: D1Database, organizationId: string, id: st
   return row ? recordOf(row) : null;
 }
 
-export async function updateComment(db: D1Database, comment: CommentRecord, body: string, now: number): Promise<CommentRecord> {
-  await db.prepare("UPDATE v3_comments SET body = ?, updated_at = ? WHERE id = ?").bind(body, now, comment.id).run();
+export async function updateComment(
+  db: D1Database,
+  comment: CommentRecord,
+  body: string,
+  now: number,
+): Promise<CommentRecord> {
+  await db
+    .prepare("UPDATE v3_comments SET body = ?, updated_at = ? WHERE id = ?")
+    .bind(body, now, comment.id)
+    .run();
   return { ...comment, body, updatedAt: now };
 }
 
@@ -122,9 +136,12 @@ export async function listComments(
   add("created_at < ?", filter.createdBefore);
   add("created_at > ?", filter.createdAfter);
   const where = conditions.join(" AND ");
-  const order = filter.order === "create_time_asc" ? "created_at ASC, rowid ASC" : "created_at DESC, rowid DESC";
+  const order =
+    filter.order === "create_time_asc" ? "created_at ASC, rowid ASC" : "created_at DESC, rowid DESC";
   const [page, count] = await db.batch<CommentRow & { n?: number }>([
-    db.prepare(`SELECT * FROM v3_comments WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`).bind(...params, limit, offset),
+    db
+      .prepare(`SELECT * FROM v3_comments WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`)
+      .bind(...params, limit, offset),
     db.prepare(`SELECT count(*) AS n FROM v3_comments WHERE ${where}`).bind(...params),
   ]);
   return { comments: (page?.results ?? []).map(recordOf), total: Number(count?.results[0]?.n ?? 0) };

@@ -72,7 +72,11 @@ export function resolutionBounds(
     bounds.set(
       key,
       bound
-        ? { ...bound, start: Math.min(bound.start, resolution.start), end: Math.max(bound.end, resolution.end) }
+        ? {
+            ...bound,
+            start: Math.min(bound.start, resolution.start),
+            end: Math.max(bound.end, resolution.end),
+          }
         : resolution,
     );
   }
@@ -83,7 +87,9 @@ export function resolutionBounds(
 export function compareIps(a: string, b: string): number {
   const value = (ip: string) => {
     const parts = ip.split(".");
-    return parts.length === 4 ? parts.reduce((n, part) => n * 256 + Number(part), 0) : Number.POSITIVE_INFINITY;
+    return parts.length === 4
+      ? parts.reduce((n, part) => n * 256 + Number(part), 0)
+      : Number.POSITIVE_INFINITY;
   };
   return value(a) - value(b) || (a < b ? -1 : a > b ? 1 : 0);
 }

@@ -19,7 +19,9 @@ export function hostEnrichment(host: V3Host): V3HostEnrichment {
     ...kept,
     services: (services ?? []).map((service) => {
       const fields = service as Record<string, unknown>;
-      return Object.fromEntries(SERVICE_FIELDS.flatMap((f) => (fields[f] === undefined ? [] : [[f, fields[f]]])));
+      return Object.fromEntries(
+        SERVICE_FIELDS.flatMap((f) => (fields[f] === undefined ? [] : [[f, fields[f]]])),
+      );
     }),
   };
 }
@@ -28,7 +30,12 @@ export function hostEnrichment(host: V3Host): V3HostEnrichment {
  * Counts one enrichment call of the organization on `day` (YYYY-MM-DD), unless it has made
  * `max` already: true when counted.
  */
-export async function countEnrichment(db: D1Database, organizationId: string, day: string, max: number): Promise<boolean> {
+export async function countEnrichment(
+  db: D1Database,
+  organizationId: string,
+  day: string,
+  max: number,
+): Promise<boolean> {
   const row = await db
     .prepare(
       `INSERT INTO v3_enrichment_usage (organization_id, day, calls) VALUES (?, ?, 1)
@@ -39,6 +46,9 @@ export async function countEnrichment(db: D1Database, organizationId: string, da
     .first<{ calls: number }>();
   // One day's row per organization is enough: earlier days are dropped as a new one starts.
   if (row?.calls === 1)
-    await db.prepare("DELETE FROM v3_enrichment_usage WHERE organization_id = ? AND day < ?").bind(organizationId, day).run();
+    await db
+      .prepare("DELETE FROM v3_enrichment_usage WHERE organization_id = ? AND day < ?")
+      .bind(organizationId, day)
+      .run();
   return row !== null;
 }

@@ -143,7 +143,9 @@ export async function buildHistoryIndex(
 /** The hosts (IPs, sorted) the index holds for a name or certificate of the held dataset. */
 export async function indexedHosts(db: D1Database, kind: HistoryIndexKind, key: string): Promise<string[]> {
   const { results } = await db
-    .prepare(`SELECT ip FROM v3_history_index WHERE dataset = ${DATASET} AND kind = ? AND key = ? ORDER BY ip`)
+    .prepare(
+      `SELECT ip FROM v3_history_index WHERE dataset = ${DATASET} AND kind = ? AND key = ? ORDER BY ip`,
+    )
     .bind(kind, key.toLowerCase())
     .all<{ ip: string }>();
   return results.map((row) => row.ip);

@@ -29,7 +29,9 @@ export async function readHostHistories(db: D1Database, ips: readonly string[]):
     const marks = chunk.map(() => "?").join(", ");
     return [
       db
-        .prepare(`SELECT ip, valid_from, doc FROM host_history WHERE ip IN (${marks}) ORDER BY ip, valid_from`)
+        .prepare(
+          `SELECT ip, valid_from, doc FROM host_history WHERE ip IN (${marks}) ORDER BY ip, valid_from`,
+        )
         .bind(...chunk),
       db.prepare(`SELECT ip, last_updated_at FROM hosts WHERE ip IN (${marks})`).bind(...chunk),
     ];
@@ -60,7 +62,8 @@ export async function readHostHistories(db: D1Database, ips: readonly string[]):
 export function historiesCertificates(histories: readonly HostHistory[]): string[] {
   const fingerprints = new Set<string>();
   for (const history of histories)
-    for (const version of history.versions) for (const fp of presentedCertificates(version.doc)) fingerprints.add(fp);
+    for (const version of history.versions)
+      for (const fp of presentedCertificates(version.doc)) fingerprints.add(fp);
   return [...fingerprints];
 }
 

@@ -58,7 +58,11 @@ export async function matchPage(
 }
 
 /** How many assets the condition matches. */
-export async function matchCount(db: D1Database, resource: CenqlResource, where: CompiledWhere): Promise<number> {
+export async function matchCount(
+  db: D1Database,
+  resource: CenqlResource,
+  where: CompiledWhere,
+): Promise<number> {
   const s = SOURCES[resource];
   const row = await db
     .prepare(`SELECT count(*) AS n FROM ${s.from} WHERE (${where.sql}) AND ${s.also}`)

@@ -1,4 +1,9 @@
-import { V3_INVITATIONS_MAX, V3_MEMBER_ROLES, type V3MemberRole, type V3OrganizationMember } from "@scangate/core";
+import {
+  V3_INVITATIONS_MAX,
+  V3_MEMBER_ROLES,
+  type V3MemberRole,
+  type V3OrganizationMember,
+} from "@scangate/core";
 import type { PlatformAccount } from "./accounts";
 import { rfc3339 } from "./v3-records";
 
@@ -19,11 +24,17 @@ export const DEFAULT_ROLES: readonly V3MemberRole[] = V3_MEMBER_ROLES;
 
 function rolesOf(text: string): V3MemberRole[] {
   const parsed = JSON.parse(text) as unknown;
-  return Array.isArray(parsed) ? parsed.filter((r): r is V3MemberRole => V3_MEMBER_ROLES.includes(r as V3MemberRole)) : [];
+  return Array.isArray(parsed)
+    ? parsed.filter((r): r is V3MemberRole => V3_MEMBER_ROLES.includes(r as V3MemberRole))
+    : [];
 }
 
 /** The changes of one member, or null when the organization made none. */
-export async function memberChange(db: D1Database, organizationId: string, userId: string): Promise<MemberChange | null> {
+export async function memberChange(
+  db: D1Database,
+  organizationId: string,
+  userId: string,
+): Promise<MemberChange | null> {
   const row = await db
     .prepare("SELECT roles, removed FROM v3_member_changes WHERE organization_id = ? AND user_id = ?")
     .bind(organizationId, userId)
@@ -32,12 +43,17 @@ export async function memberChange(db: D1Database, organizationId: string, userI
 }
 
 /** Every change the organization made, by user id. */
-export async function memberChanges(db: D1Database, organizationId: string): Promise<Map<string, MemberChange>> {
+export async function memberChanges(
+  db: D1Database,
+  organizationId: string,
+): Promise<Map<string, MemberChange>> {
   const { results } = await db
     .prepare("SELECT user_id, roles, removed FROM v3_member_changes WHERE organization_id = ?")
     .bind(organizationId)
     .all<{ user_id: string; roles: string; removed: number }>();
-  return new Map(results.map((row) => [row.user_id, { roles: rolesOf(row.roles), removed: row.removed === 1 }]));
+  return new Map(
+    results.map((row) => [row.user_id, { roles: rolesOf(row.roles), removed: row.removed === 1 }]),
+  );
 }
 
 /** Records a member's roles, or its removal. */

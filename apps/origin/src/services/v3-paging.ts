@@ -16,7 +16,8 @@ export interface PageRequest {
 const WHY = {
   malformed: "not a page token this service issued",
   forged: "the page token's signature is invalid",
-  mismatched: "the page token was issued for another list, filters or page_size; repeat the call that returned it",
+  mismatched:
+    "the page token was issued for another list, filters or page_size; repeat the call that returned it",
 } as const;
 
 /**

@@ -84,7 +84,11 @@ export async function createScan(db: D1Database, scan: Omit<ScanRecord, "id">): 
 }
 
 /** The organization's scan, or null (another organization's is not found). */
-export async function readScan(db: D1Database, organizationId: string, id: string): Promise<ScanRecord | null> {
+export async function readScan(
+  db: D1Database,
+  organizationId: string,
+  id: string,
+): Promise<ScanRecord | null> {
   const row = await db
     .prepare("SELECT * FROM v3_scans WHERE id = ? AND organization_id = ?")
     .bind(id, organizationId)
@@ -135,10 +139,16 @@ export function trackedScan(scan: ScanRecord, now: number): V3TrackedScan {
  * The host as a completed scan left it: each service a later scan found shows that scan's
  * completion as its `scan_time` (and its endpoints'). `scans` is `latestScans` of the host.
  */
-export function rescanned<H extends { services?: { port?: number; transport_protocol?: string; scan_time?: string; endpoints?: { scan_time?: string }[] }[] }>(
-  host: H,
-  scans: ReadonlyMap<string, number>,
-): H {
+export function rescanned<
+  H extends {
+    services?: {
+      port?: number;
+      transport_protocol?: string;
+      scan_time?: string;
+      endpoints?: { scan_time?: string }[];
+    }[];
+  },
+>(host: H, scans: ReadonlyMap<string, number>): H {
   if (scans.size === 0 || !host.services) return host;
   const services = host.services.map((service) => {
     const at = scans.get(`${service.port ?? ""}/${(service.transport_protocol ?? "tcp").toLowerCase()}`);
@@ -148,7 +158,9 @@ export function rescanned<H extends { services?: { port?: number; transport_prot
     return {
       ...service,
       scan_time: scanTime,
-      ...(service.endpoints ? { endpoints: service.endpoints.map((e) => ({ ...e, scan_time: scanTime })) } : {}),
+      ...(service.endpoints
+        ? { endpoints: service.endpoints.map((e) => ({ ...e, scan_time: scanTime })) }
+        : {}),
     };
   });
   return { ...host, services };

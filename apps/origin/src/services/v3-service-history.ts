@@ -31,7 +31,10 @@ interface ServiceKey {
 }
 
 /** Every service range of the host within the window. */
-export function serviceRanges(history: HostHistory, window: HistoryWindow): (ServiceKey & { start: number; end: number })[] {
+export function serviceRanges(
+  history: HostHistory,
+  window: HistoryWindow,
+): (ServiceKey & { start: number; end: number })[] {
   const ranges = presenceRanges(versionSpans(history.versions, history.lastSeen), (doc) => {
     const held = new Map<string, ServiceKey>();
     for (const service of servicesOf(doc)) {

@@ -113,7 +113,9 @@ export function operationState(op: OperationRecord, now: number): OperationState
 /** SQL: the operation (alias `o`) is unfinished at `?` (its last page not done, not cancelled). */
 const UNFINISHED = `o.cancelled_at IS NULL AND o.created_at + ${V3_TAG_OPERATION_START_MS} + (o.steps - 1) * ${V3_TAG_OPERATION_STEP_MS} > ?`;
 
-export type OperationStart = { ok: true; operation: OperationRecord } | { ok: false; reason: "too_many_running" };
+export type OperationStart =
+  | { ok: true; operation: OperationRecord }
+  | { ok: false; reason: "too_many_running" };
 
 /** How many of `n` items each page holds (one empty page for none). */
 function pageSizes(n: number): number[] {
@@ -182,7 +184,13 @@ const ROWS_PER_STATEMENT = 2000;
 export async function startBulkCreate(
   db: D1Database,
   tag: TagRecord,
-  request: { query: string; resource: CenqlResource; where: CompiledWhere; maxAssets: number | null; matches: number },
+  request: {
+    query: string;
+    resource: CenqlResource;
+    where: CompiledWhere;
+    maxAssets: number | null;
+    matches: number;
+  },
   createdBy: string,
   now: number,
 ): Promise<OperationStart> {
@@ -307,13 +315,16 @@ export async function cancelOperation(db: D1Database, op: OperationRecord, now: 
     .bind(now, op.id, now)
     .run();
   if ((updated.meta.changes ?? 0) === 0) return false;
-  await (op.type === "bulk_create"
-    ? db.prepare("DELETE FROM v3_tag_assignments WHERE operation_id = ? AND created_at > ?").bind(op.id, now)
-    : db
-        .prepare(
-          "UPDATE v3_tag_assignments SET removed_at = NULL, removal_operation_id = NULL WHERE removal_operation_id = ? AND removed_at > ?",
-        )
-        .bind(op.id, now)
+  await (
+    op.type === "bulk_create"
+      ? db
+          .prepare("DELETE FROM v3_tag_assignments WHERE operation_id = ? AND created_at > ?")
+          .bind(op.id, now)
+      : db
+          .prepare(
+            "UPDATE v3_tag_assignments SET removed_at = NULL, removal_operation_id = NULL WHERE removal_operation_id = ? AND removed_at > ?",
+          )
+          .bind(op.id, now)
   ).run();
   return true;
 }
@@ -342,14 +353,17 @@ export async function listOperations(
     conditions.push("tag_id = ?");
     params.push(tagId);
   } else if (!viewer.admin) {
-    conditions.push("tag_id IN (SELECT id FROM v3_tags WHERE organization_id = ? AND (privacy = 'shared' OR created_by = ?))");
+    conditions.push(
+      "tag_id IN (SELECT id FROM v3_tags WHERE organization_id = ? AND (privacy = 'shared' OR created_by = ?))",
+    );
     params.push(viewer.organizationId, viewer.userId);
   }
   if (filter.type) {
     conditions.push("type = ?");
     params.push(filter.type);
   }
-  const order = filter.order === "create_time_asc" ? "created_at ASC, rowid ASC" : "created_at DESC, rowid DESC";
+  const order =
+    filter.order === "create_time_asc" ? "created_at ASC, rowid ASC" : "created_at DESC, rowid DESC";
   const { results } = await db
     .prepare(`SELECT * FROM v3_tag_operations WHERE ${conditions.join(" AND ")} ORDER BY ${order}`)
     .bind(...params)
@@ -360,7 +374,11 @@ export async function listOperations(
 }
 
 /** The organization's operation, or null. */
-export async function readOperation(db: D1Database, organizationId: string, id: string): Promise<OperationRecord | null> {
+export async function readOperation(
+  db: D1Database,
+  organizationId: string,
+  id: string,
+): Promise<OperationRecord | null> {
   const row = await db
     .prepare("SELECT * FROM v3_tag_operations WHERE id = ? AND organization_id = ?")
     .bind(id, organizationId)

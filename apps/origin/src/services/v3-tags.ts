@@ -114,10 +114,18 @@ export async function createTag(
     )
     .run();
   if ((inserted.meta.changes ?? 0) > 0) return { ok: true, tag };
-  return { ok: false, reason: (await nameTaken(db, tag.organizationId, tag.name, "")) ? "duplicate_name" : "too_many" };
+  return {
+    ok: false,
+    reason: (await nameTaken(db, tag.organizationId, tag.name, "")) ? "duplicate_name" : "too_many",
+  };
 }
 
-async function nameTaken(db: D1Database, organizationId: string, name: string, except: string): Promise<boolean> {
+async function nameTaken(
+  db: D1Database,
+  organizationId: string,
+  name: string,
+  except: string,
+): Promise<boolean> {
   const row = await db
     .prepare("SELECT 1 AS taken FROM v3_tags WHERE organization_id = ? AND name_key = ? AND id <> ?")
     .bind(organizationId, v3NameKey(name), except)
@@ -179,7 +187,9 @@ export async function listTags(
   const where = conditions.join(" AND ");
   const order = ORDERS[filter.orderBy ?? "created_at_asc"] ?? ORDERS.created_at_asc;
   const [page, count] = await db.batch<TagRow & { n?: number }>([
-    db.prepare(`SELECT * FROM v3_tags WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`).bind(...params, limit, offset),
+    db
+      .prepare(`SELECT * FROM v3_tags WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`)
+      .bind(...params, limit, offset),
     db.prepare(`SELECT count(*) AS n FROM v3_tags WHERE ${where}`).bind(...params),
   ]);
   return { tags: (page?.results ?? []).map(tagOf), total: Number(count?.results[0]?.n ?? 0) };
@@ -320,7 +330,10 @@ export async function assign(
     )
     .run();
   if ((inserted.meta.changes ?? 0) > 0)
-    return { ok: true, assignment: { id, tagId: tag.id, assetId: asset.id, assetType: asset.type, createdBy, createdAt: now } };
+    return {
+      ok: true,
+      assignment: { id, tagId: tag.id, assetId: asset.id, assetType: asset.type, createdBy, createdAt: now },
+    };
   const [existing, tagCount] = await db.batch<{ n: number }>([
     db
       .prepare(`SELECT count(*) AS n FROM v3_tag_assignments WHERE tag_id = ? AND asset_id = ? AND ${LIVE}`)
@@ -363,7 +376,8 @@ export async function listAssignments(
   add("created_at < ?", filter.createdBefore);
   add("created_at > ?", filter.createdAfter);
   const where = conditions.join(" AND ");
-  const order = filter.order === "create_time_desc" ? "created_at DESC, rowid DESC" : "created_at ASC, rowid ASC";
+  const order =
+    filter.order === "create_time_desc" ? "created_at DESC, rowid DESC" : "created_at ASC, rowid ASC";
   const [page, count] = await db.batch<AssignmentRow & { n?: number }>([
     db
       .prepare(`SELECT * FROM v3_tag_assignments WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`)
@@ -374,7 +388,12 @@ export async function listAssignments(
 }
 
 /** Removes one assignment of the tag that shows now; false when the tag has no such assignment. */
-export async function unassign(db: D1Database, tagId: string, assignmentId: string, now: number): Promise<boolean> {
+export async function unassign(
+  db: D1Database,
+  tagId: string,
+  assignmentId: string,
+  now: number,
+): Promise<boolean> {
   const deleted = await db
     .prepare(`DELETE FROM v3_tag_assignments WHERE id = ? AND tag_id = ? AND ${VISIBLE}`)
     .bind(assignmentId, tagId, now, now)

@@ -22,7 +22,10 @@ const text = (value: unknown) => (value === undefined ? undefined : JSON.stringi
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The fields of a service that changed between two scans of it (each field as JSON text). */
-export function serviceDiff(before: Json | undefined, after: Json): Record<string, { old?: string; new?: string }> {
+export function serviceDiff(
+  before: Json | undefined,
+  after: Json,
+): Record<string, { old?: string; new?: string }> {
   const diff: Record<string, { old?: string; new?: string }> = {};
   const names = new Set([...Object.keys(before ?? {}), ...Object.keys(after)]);
   for (const name of [...names].sort()) {

@@ -55,7 +55,10 @@ export function webTimelineEvents(
             ip: property.ip,
             hostname: property.hostname,
             port: property.port,
-            transport_protocol: (typeof before.transport_protocol === "string" ? before.transport_protocol : "tcp").toLowerCase(),
+            transport_protocol: (typeof before.transport_protocol === "string"
+              ? before.transport_protocol
+              : "tcp"
+            ).toLowerCase(),
             scan_time: eventTime,
             is_success: false,
           },

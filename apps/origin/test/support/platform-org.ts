@@ -14,7 +14,11 @@ export interface PlatformOrg {
   members: { user_id: string; personal_access_token: string; email: string; api_id: string }[];
   now(): number;
   advance(ms: number): void;
-  call(method: string, path: string, options?: { member?: number; body?: unknown; raw?: string }): Promise<Response>;
+  call(
+    method: string,
+    path: string,
+    options?: { member?: number; body?: unknown; raw?: string },
+  ): Promise<Response>;
   /** The call's status and JSON body (null for an empty one). */
   json<T = Record<string, unknown>>(
     method: string,
@@ -23,7 +27,10 @@ export interface PlatformOrg {
   ): Promise<{ status: number; body: T }>;
 }
 
-export function platformOrg(id: string, options: { members?: number; credits?: number; start?: number } = {}): PlatformOrg {
+export function platformOrg(
+  id: string,
+  options: { members?: number; credits?: number; start?: number } = {},
+): PlatformOrg {
   let now = options.start ?? Date.parse("2026-11-20T12:00:00Z");
   const members = Array.from({ length: options.members ?? 2 }, (_, i) => ({
     api_id: `${id}-api-${i + 1}`,
@@ -38,8 +45,12 @@ export function platformOrg(id: string, options: { members?: number; credits?: n
     credits: options.credits ?? 100_000,
   }));
   const app = createApp({ clock: { now: () => now } });
-  const harness = { ...env, ORIGIN_ACCOUNTS: JSON.stringify([...(JSON.parse(env.ORIGIN_ACCOUNTS) as unknown[]), ...members]) };
-  const fetcher = (request: Request) => Promise.resolve(app.fetch(request, harness, createExecutionContext()));
+  const harness = {
+    ...env,
+    ORIGIN_ACCOUNTS: JSON.stringify([...(JSON.parse(env.ORIGIN_ACCOUNTS) as unknown[]), ...members]),
+  };
+  const fetcher = (request: Request) =>
+    Promise.resolve(app.fetch(request, harness, createExecutionContext()));
   const call: PlatformOrg["call"] = (method, path, { member = 1, body, raw } = {}) =>
     v3Call(method, path, {
       token: members[member - 1]?.personal_access_token ?? null,

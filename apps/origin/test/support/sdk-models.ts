@@ -262,10 +262,15 @@ export const sdkHostEnrichmentAsset = z.object({
       .object({ asn: int.optional(), bgp_prefix: z.string().optional(), name: z.string().optional() })
       .optional(),
     ip: z.string().optional(),
-    labels: z.array(z.object({ value: z.string().optional() })).nullable().optional(),
+    labels: z
+      .array(z.object({ value: z.string().optional() }))
+      .nullable()
+      .optional(),
     location: z
       .object({
-        coordinates: z.object({ latitude: z.number().optional(), longitude: z.number().optional() }).optional(),
+        coordinates: z
+          .object({ latitude: z.number().optional(), longitude: z.number().optional() })
+          .optional(),
         country: z.string().optional(),
       })
       .optional(),
@@ -276,8 +281,14 @@ export const sdkHostEnrichmentAsset = z.object({
           port: int.optional(),
           protocol: z.string().optional(),
           scan_time: z.string().optional(),
-          labels: z.array(z.object({ value: z.string().optional() })).nullable().optional(),
-          threats: z.array(z.object({ id: z.string().optional() })).nullable().optional(),
+          labels: z
+            .array(z.object({ value: z.string().optional() }))
+            .nullable()
+            .optional(),
+          threats: z
+            .array(z.object({ id: z.string().optional() }))
+            .nullable()
+            .optional(),
         }),
       )
       .nullable()
@@ -347,7 +358,9 @@ const fieldValuePair = z.object({ field: z.string(), value: z.string() });
 /** `components.CenseyeResultsResponse`. */
 export const sdkCenseyeResults = z.object({
   next_page_token: z.string().optional(),
-  results: z.array(z.object({ count: z.number(), field_value_pairs: z.array(fieldValuePair).nullable() })).nullable(),
+  results: z
+    .array(z.object({ count: z.number(), field_value_pairs: z.array(fieldValuePair).nullable() }))
+    .nullable(),
 });
 
 /** `components.ValueCountsResponse`. */
@@ -409,7 +422,6 @@ export const sdkErrorModel = z.object({
 
 // ---- global data and account management (assets, search, organization, credits) ----
 
-
 export const sdkKeyUsage = z.object({ value: int.optional(), digital_signature: z.boolean().optional() });
 export const sdkCertificate = z.object({
   fingerprint_sha256: z.string().optional(),
@@ -462,7 +474,11 @@ export const sdkHttp = z.object({
   headers: z.record(z.string(), z.object({ headers: z.array(z.string()).nullable().optional() })).optional(),
   html_tags: z.array(z.string()).nullable().optional(),
 });
-export const sdkEndpoint = z.object({ port: int.optional(), path: z.string().optional(), http: sdkHttp.optional() });
+export const sdkEndpoint = z.object({
+  port: int.optional(),
+  path: z.string().optional(),
+  http: sdkHttp.optional(),
+});
 export const sdkAttribute = z.object({
   cpe: z.string().optional(),
   source: z.string().optional(),

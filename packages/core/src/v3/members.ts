@@ -31,9 +31,7 @@ export type V3OrganizationMember = z.infer<typeof v3OrganizationMemberSchema>;
 export const v3OrganizationMembersSchema = z
   .object({
     members: z.array(v3OrganizationMemberSchema).nullable(),
-    pagination: z
-      .object({ page_size: z.number().int(), next_page_token: z.string().optional() })
-      .loose(),
+    pagination: z.object({ page_size: z.number().int(), next_page_token: z.string().optional() }).loose(),
   })
   .loose();
 
@@ -50,7 +48,12 @@ export const v3InviteMemberInputSchema = z.object({ email }).loose();
 
 /** SDK `UpdateMemberRoleInputBody`: the member's roles replaced by these (empty: none). */
 export const v3UpdateMemberRolesInputSchema = z
-  .object({ roles: z.array(z.enum(V3_MEMBER_ROLES)).max(V3_MEMBER_ROLES.length * 2).nullable() })
+  .object({
+    roles: z
+      .array(z.enum(V3_MEMBER_ROLES))
+      .max(V3_MEMBER_ROLES.length * 2)
+      .nullable(),
+  })
   .loose();
 
 /** SDK `UserCredits`. */

@@ -17,17 +17,16 @@ const hostname = z
 export const v3RescanInputSchema = z
   .object({
     target: z.union([
-      z
-        .object({
-          service_id: z
-            .object({
-              ip: ipAddressSchema,
-              port,
-              protocol: z.string().min(1).max(64),
-              transport_protocol: z.enum(["tcp", "udp", "quic", "unknown"]),
-            })
-            .loose(),
-        }),
+      z.object({
+        service_id: z
+          .object({
+            ip: ipAddressSchema,
+            port,
+            protocol: z.string().min(1).max(64),
+            transport_protocol: z.enum(["tcp", "udp", "quic", "unknown"]),
+          })
+          .loose(),
+      }),
       z.object({ web_origin: z.object({ hostname, port }).loose() }),
     ]),
   })

@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { rfc3339Schema } from "../formats";
-import { V3_COMMENT_MAX_CHARS, V3_DESCRIPTION_MAX_CHARS, V3_NAME_MAX_CHARS, V3_QUERY_MAX_CHARS } from "./limits";
+import {
+  V3_COMMENT_MAX_CHARS,
+  V3_DESCRIPTION_MAX_CHARS,
+  V3_NAME_MAX_CHARS,
+  V3_QUERY_MAX_CHARS,
+} from "./limits";
 import { v3PagingQuerySchema, v3TimeQuerySchema } from "./queries";
 import { v3NameSchema } from "./text";
 

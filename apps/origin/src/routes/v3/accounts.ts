@@ -78,7 +78,10 @@ export async function memberUsage(c: Context<AppEnv>, organization: PlatformOrga
 /** GET /v3/accounts/organizations/{organization_id}: the organization (member counts on request). */
 export const getOrganization = platformRoute(
   "accountManagementGetOrganizationDetails",
-  { request: { params: organizationParam, query: v3OrganizationDetailsQuerySchema }, result: v3OrganizationDetailsSchema },
+  {
+    request: { params: organizationParam, query: v3OrganizationDetailsQuerySchema },
+    result: v3OrganizationDetailsSchema,
+  },
   async (c) => {
     const organization = callerOrganization(c);
     const { include_member_counts } = v3Query(c, v3OrganizationDetailsQuerySchema);
@@ -135,7 +138,10 @@ export const getOrganizationCredits = platformRoute(
 /** GET /v3/accounts/organizations/{organization_id}/credits/usage: the organization's usage. */
 export const getOrganizationCreditUsage = platformRoute(
   "accountManagementGetOrganizationCreditUsage",
-  { request: { params: organizationParam, query: v3CreditUsageQuerySchema }, result: v3CreditUsageReportSchema },
+  {
+    request: { params: organizationParam, query: v3CreditUsageQuerySchema },
+    result: v3CreditUsageReportSchema,
+  },
   async (c) => {
     const organization = callerOrganization(c);
     const query = v3Query(c, v3CreditUsageQuerySchema);
@@ -167,4 +173,9 @@ export const getMemberCreditUsage = platformRoute(
   },
 );
 
-export const v3AccountRoutes = [getOrganizationCreditUsage, getOrganizationCredits, getMemberCreditUsage, getOrganization];
+export const v3AccountRoutes = [
+  getOrganizationCreditUsage,
+  getOrganizationCredits,
+  getMemberCreditUsage,
+  getOrganization,
+];

@@ -8,7 +8,12 @@ import {
   type V3SearchQueryInput,
   type V3SearchQueryResponse,
 } from "@scangate/core";
-import { AGGREGATE_SCOPE_ALIAS, cenqlCountLevels, MAX_QUERY_PARAMS, type CenqlResource } from "@scangate/search";
+import {
+  AGGREGATE_SCOPE_ALIAS,
+  cenqlCountLevels,
+  MAX_QUERY_PARAMS,
+  type CenqlResource,
+} from "@scangate/search";
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
 import {
@@ -29,7 +34,11 @@ import { MATCHED_SERVICE_ALIAS, projectionOf, searchV3Page } from "../../service
  */
 
 /** ` (at position 3, near "x")`, unless the message already says where. */
-export function whereItFailed(message: string, position: number | undefined, token: string | undefined): string {
+export function whereItFailed(
+  message: string,
+  position: number | undefined,
+  token: string | undefined,
+): string {
   if (position === undefined || /\bposition \d+/.test(message)) return "";
   return ` (at position ${position}${token ? `, near ${JSON.stringify(token)}` : ""})`;
 }
@@ -141,7 +150,15 @@ export async function runSearch(
     }
     cursor = decoded.position;
   }
-  const page = await searchV3Page(c.env.DB, c.var.services.dataset, resource, where, pageSize, cursor, projection);
+  const page = await searchV3Page(
+    c.env.DB,
+    c.var.services.dataset,
+    resource,
+    where,
+    pageSize,
+    cursor,
+    projection,
+  );
   return {
     hits: page.hits,
     total_hits: page.total,

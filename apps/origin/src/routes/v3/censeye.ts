@@ -38,17 +38,28 @@ import { chargeBefore, pathParam, platformRoute } from "./operation";
  * caller's own field-value conditions. Counting runs CenQL over the dataset, as search does.
  */
 
-const TARGET_FIELDS = { host: "host_id", webproperty: "webproperty_id", certificate: "certificate_id" } as const;
+const TARGET_FIELDS = {
+  host: "host_id",
+  webproperty: "webproperty_id",
+  certificate: "certificate_id",
+} as const;
 
 /** The one id a target names, and what kind of asset it is (400 unless exactly one is given). */
 function targetOf(target: V3CenseyeTarget): { kind: V3CenseyeTargetKind; id: string } {
-  const given = (["host_id", "webproperty_id", "certificate_id"] as const).filter((k) => target[k] !== undefined);
+  const given = (["host_id", "webproperty_id", "certificate_id"] as const).filter(
+    (k) => target[k] !== undefined,
+  );
   if (given.length !== 1)
-    throw v3InputError("body.target", "name exactly one of host_id, webproperty_id and certificate_id", target);
+    throw v3InputError(
+      "body.target",
+      "name exactly one of host_id, webproperty_id and certificate_id",
+      target,
+    );
   const [field] = given as ["host_id" | "webproperty_id" | "certificate_id"];
   const raw = target[field] ?? "";
   if (field === "host_id") {
-    if (!ipAddressSchema.safeParse(raw).success) throw v3InputError("body.target.host_id", "not an IP address", raw);
+    if (!ipAddressSchema.safeParse(raw).success)
+      throw v3InputError("body.target.host_id", "not an IP address", raw);
     return { kind: "host", id: raw };
   }
   if (field === "certificate_id") {
@@ -62,7 +73,10 @@ function targetOf(target: V3CenseyeTarget): { kind: V3CenseyeTargetKind; id: str
 }
 
 /** The asset's Platform document now; a 400 naming the target when the dataset has none. */
-async function targetDocument(c: Context<AppEnv>, target: { kind: V3CenseyeTargetKind; id: string }): Promise<unknown> {
+async function targetDocument(
+  c: Context<AppEnv>,
+  target: { kind: V3CenseyeTargetKind; id: string },
+): Promise<unknown> {
   const { dataset, platform } = c.var.services;
   let found: unknown = null;
   if (target.kind === "host") found = (await hostAsset(c, target.id, undefined))?.resource ?? null;
@@ -73,7 +87,12 @@ async function targetDocument(c: Context<AppEnv>, target: { kind: V3CenseyeTarge
     const id = parseWebpropertyId(target.id);
     found = id ? await platform.readWebproperty(id) : null;
   }
-  if (found === null) throw v3InputError(`body.target.${TARGET_FIELDS[target.kind]}`, "the dataset has no such asset", target.id);
+  if (found === null)
+    throw v3InputError(
+      `body.target.${TARGET_FIELDS[target.kind]}`,
+      "the dataset has no such asset",
+      target.id,
+    );
   return found;
 }
 
@@ -101,7 +120,11 @@ async function countConditions(
         counts.push(null);
         continue;
       }
-      throw v3InputError(location, "a condition's fields must be of one resource and one nested object", pairs);
+      throw v3InputError(
+        location,
+        "a condition's fields must be of one resource and one nested object",
+        pairs,
+      );
     }
     let compiled;
     try {
@@ -112,9 +135,16 @@ async function countConditions(
       continue;
     }
     if (within && within.resource !== compiled.resource)
-      throw v3InputError(location, `the query searches ${within.resource} records; count ${within.resource}. fields`, pairs);
+      throw v3InputError(
+        location,
+        `the query searches ${within.resource} records; count ${within.resource}. fields`,
+        pairs,
+      );
     const where = within
-      ? { sql: `(${within.where.sql}) AND (${compiled.where.sql})`, params: [...within.where.params, ...compiled.where.params] }
+      ? {
+          sql: `(${within.where.sql}) AND (${compiled.where.sql})`,
+          params: [...within.where.params, ...compiled.where.params],
+        }
       : compiled.where;
     counts.push(await c.var.services.platform.matchCount(compiled.resource, where));
   }
@@ -169,22 +199,38 @@ export const listJobs = platformRoute(
           try {
             return targetOf(given);
           } catch {
-            throw v3InputError("query", "filter by at most one of host_id, webproperty_id and certificate_id, each a valid id", given);
+            throw v3InputError(
+              "query",
+              "filter by at most one of host_id, webproperty_id and certificate_id, each a valid id",
+              given,
+            );
           }
         })()
       : null;
     const { platform, cursors, clock } = c.var.services;
     const page = await pageRequest(cursors, `censeye jobs ${JSON.stringify(filter)}`, query);
     const now = clock.now();
-    const { jobs, total } = await platform.listJobs(c.var.platform.organization.organizationId, filter, now, page.offset, page.size);
+    const { jobs, total } = await platform.listJobs(
+      c.var.platform.organization.organizationId,
+      filter,
+      now,
+      page.offset,
+      page.size,
+    );
     const next = await nextPageToken(cursors, page, total);
-    return { result: { jobs: jobs.map((job) => jobOf(job, now)), ...(next ? { next_page_token: next } : {}) } };
+    return {
+      result: { jobs: jobs.map((job) => jobOf(job, now)), ...(next ? { next_page_token: next } : {}) },
+    };
   },
 );
 
 async function namedJob(c: Context<AppEnv>) {
   const id = pathParam(c, "job_id");
-  const job = await c.var.services.platform.readJob(c.var.platform.organization.organizationId, id, c.var.services.clock.now());
+  const job = await c.var.services.platform.readJob(
+    c.var.platform.organization.organizationId,
+    id,
+    c.var.services.clock.now(),
+  );
   if (!job) throw new ApiError("not_found", `CensEye job ${JSON.stringify(id)} not found.`);
   return job;
 }

@@ -58,7 +58,10 @@ export const getCertificateRaw = platformRoute(
   "globalDataGetCertificateRaw",
   {
     request: { params: certificateIdParam },
-    success: { description: "The certificate (PEM)", content: { [V3_MEDIA_TYPES.pem]: { schema: z.string() } } },
+    success: {
+      description: "The certificate (PEM)",
+      content: { [V3_MEDIA_TYPES.pem]: { schema: z.string() } },
+    },
   },
   async (c) => {
     const fingerprint = certificateId(c);

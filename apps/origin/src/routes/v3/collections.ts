@@ -18,7 +18,12 @@ import { z } from "zod";
 import type { AppEnv } from "../../http/context";
 import { v3Body, v3Query } from "../../http/v3-inputs";
 import { jsonBody } from "../../routing";
-import { collectionOf, type CollectionRecord, type CollectionWrite, type Evaluation } from "../../services/v3-collections";
+import {
+  collectionOf,
+  type CollectionRecord,
+  type CollectionWrite,
+  type Evaluation,
+} from "../../services/v3-collections";
 import { nextPageToken, pageRequest } from "../../services/v3-paging";
 import { compileQuery, registriesOf, runAggregate, runSearch } from "./cenql";
 import { pathParam, platformRoute } from "./operation";
@@ -40,14 +45,19 @@ async function evaluate(c: Context<AppEnv>, query: string): Promise<Evaluation> 
 /** The organization's collection the path names, as stored. */
 async function ownCollection(c: Context<AppEnv>): Promise<CollectionRecord> {
   const id = pathParam(c, "collection_uid");
-  const collection = await c.var.services.platform.readCollection(c.var.platform.organization.organizationId, id);
+  const collection = await c.var.services.platform.readCollection(
+    c.var.platform.organization.organizationId,
+    id,
+  );
   if (!collection) throw new ApiError("not_found", `Collection ${JSON.stringify(id)} not found.`);
   return collection;
 }
 
 /** Whether the collection's assets were evaluated against another dataset than the one held. */
 async function stale(c: Context<AppEnv>, collection: CollectionRecord): Promise<boolean> {
-  return collection.status !== "archived" && collection.dataset !== (await c.var.services.platform.heldDataset());
+  return (
+    collection.status !== "archived" && collection.dataset !== (await c.var.services.platform.heldDataset())
+  );
 }
 
 /**
@@ -58,7 +68,11 @@ async function stale(c: Context<AppEnv>, collection: CollectionRecord): Promise<
 async function currentCollection(c: Context<AppEnv>): Promise<CollectionRecord> {
   const collection = await ownCollection(c);
   if (!(await stale(c, collection))) return collection;
-  return c.var.services.platform.refreshCollection(collection, await evaluate(c, collection.query), c.var.services.clock.now());
+  return c.var.services.platform.refreshCollection(
+    collection,
+    await evaluate(c, collection.query),
+    c.var.services.clock.now(),
+  );
 }
 
 async function shaped(c: Context<AppEnv>, collection: CollectionRecord) {
@@ -73,7 +87,10 @@ function written(write: CollectionWrite, name: string): CollectionRecord {
       errors: [{ location: "body.name", message: "a collection of this name exists", value: name }],
     });
   if (write.reason === "too_many")
-    throw new ApiError("conflict", `The organization has ${V3_COLLECTIONS_MAX} collections, the most it keeps.`);
+    throw new ApiError(
+      "conflict",
+      `The organization has ${V3_COLLECTIONS_MAX} collections, the most it keeps.`,
+    );
   throw new ApiError("not_found", "Collection not found.");
 }
 
@@ -109,7 +126,11 @@ export const listCollections = platformRoute(
   async (c) => {
     const query = v3Query(c, v3CollectionListQuerySchema);
     const { platform, cursors, clock } = c.var.services;
-    const page = await pageRequest(cursors, `collections ${JSON.stringify(query.collection_statuses ?? [])}`, query);
+    const page = await pageRequest(
+      cursors,
+      `collections ${JSON.stringify(query.collection_statuses ?? [])}`,
+      query,
+    );
     const { collections, total } = await platform.listCollections(
       c.var.platform.organization.organizationId,
       query.collection_statuses,
@@ -122,7 +143,9 @@ export const listCollections = platformRoute(
     );
     return {
       result: {
-        collections: collections.map((col) => collectionOf(col, recent.get(col.id) ?? { added: 0, removed: 0 })),
+        collections: collections.map((col) =>
+          collectionOf(col, recent.get(col.id) ?? { added: 0, removed: 0 }),
+        ),
         next_page_token: await nextPageToken(cursors, page, total),
       },
     };
@@ -137,13 +160,23 @@ export const getCollection = platformRoute(
 
 export const updateCollection = platformRoute(
   "collectionsUpdate",
-  { request: { params: collectionParam, body: jsonBody(v3CollectionInputSchema) }, result: v3CollectionSchema },
+  {
+    request: { params: collectionParam, body: jsonBody(v3CollectionInputSchema) },
+    result: v3CollectionSchema,
+  },
   async (c) => {
     const input = fields(await v3Body(c, v3CollectionInputSchema));
     const collection = await ownCollection(c);
     const evaluation =
-      input.query !== collection.query || (await stale(c, collection)) ? await evaluate(c, input.query) : null;
-    const write = await c.var.services.platform.updateCollection(collection, input, evaluation, c.var.services.clock.now());
+      input.query !== collection.query || (await stale(c, collection))
+        ? await evaluate(c, input.query)
+        : null;
+    const write = await c.var.services.platform.updateCollection(
+      collection,
+      input,
+      evaluation,
+      c.var.services.clock.now(),
+    );
     return { result: await shaped(c, written(write, input.name)) };
   },
 );
@@ -153,7 +186,10 @@ export const deleteCollection = platformRoute(
   { request: { params: collectionParam } },
   async (c) => {
     const id = pathParam(c, "collection_uid");
-    const deleted = await c.var.services.platform.deleteCollection(c.var.platform.organization.organizationId, id);
+    const deleted = await c.var.services.platform.deleteCollection(
+      c.var.platform.organization.organizationId,
+      id,
+    );
     if (!deleted) throw new ApiError("not_found", `Collection ${JSON.stringify(id)} not found.`);
     return {};
   },
@@ -161,7 +197,10 @@ export const deleteCollection = platformRoute(
 
 export const collectionEvents = platformRoute(
   "collectionsListEvents",
-  { request: { params: collectionParam, query: v3CollectionEventsQuerySchema }, result: v3CollectionEventsSchema },
+  {
+    request: { params: collectionParam, query: v3CollectionEventsQuerySchema },
+    result: v3CollectionEventsSchema,
+  },
   async (c) => {
     const query = v3Query(c, v3CollectionEventsQuerySchema);
     const { platform, cursors } = c.var.services;
@@ -187,7 +226,10 @@ export const collectionEvents = platformRoute(
 
 export const collectionSearch = platformRoute(
   "collectionsSearch",
-  { request: { params: collectionParam, body: jsonBody(v3SearchQueryInputSchema) }, result: v3SearchQueryResponseSchema },
+  {
+    request: { params: collectionParam, body: jsonBody(v3SearchQueryInputSchema) },
+    result: v3SearchQueryResponseSchema,
+  },
   async (c) => {
     const input = await v3Body(c, v3SearchQueryInputSchema);
     const collection = await ownCollection(c);

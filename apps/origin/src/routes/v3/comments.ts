@@ -76,7 +76,8 @@ export const listComments = platformRoute(
     const { comments, total } = await platform.listComments(
       c.var.platform.organization.organizationId,
       {
-        assetId: query.asset_id === undefined ? undefined : (parseAssetId(query.asset_id)?.id ?? query.asset_id),
+        assetId:
+          query.asset_id === undefined ? undefined : (parseAssetId(query.asset_id)?.id ?? query.asset_id),
         createdBy: query.created_by,
         createdBefore: query.created_before === undefined ? undefined : Date.parse(query.created_before),
         createdAfter: query.created_after === undefined ? undefined : Date.parse(query.created_after),
@@ -86,7 +87,13 @@ export const listComments = platformRoute(
       page.size,
     );
     const next = await nextPageToken(cursors, page, total);
-    return { result: { comments: comments.map(commentOf), total_size: total, ...(next ? { next_page_token: next } : {}) } };
+    return {
+      result: {
+        comments: comments.map(commentOf),
+        total_size: total,
+        ...(next ? { next_page_token: next } : {}),
+      },
+    };
   },
 );
 
@@ -98,7 +105,11 @@ export const updateComment = platformRoute(
     const comment = await namedComment(c);
     if (comment.createdBy !== c.var.platform.account.user_id)
       throw new ApiError("forbidden", "Only the comment's creator can edit it.");
-    const updated = await c.var.services.platform.updateComment(comment, input.body, c.var.services.clock.now());
+    const updated = await c.var.services.platform.updateComment(
+      comment,
+      input.body,
+      c.var.services.clock.now(),
+    );
     return { result: commentOf(updated) };
   },
 );

@@ -79,7 +79,11 @@ async function ipResolutions(c: Context<AppEnv>, ip: string, query: V3DnsIpQuery
 }
 
 /** The hosts the history index holds for `key`, finishing the index first if it must. */
-export async function historyHosts(c: Context<AppEnv>, kind: "name" | "cert", key: string): Promise<string[]> {
+export async function historyHosts(
+  c: Context<AppEnv>,
+  kind: "name" | "cert",
+  key: string,
+): Promise<string[]> {
   const { platform, clock } = c.var.services;
   const progress = await platform.buildHistoryIndex(INDEX_BUDGET_MS, () => clock.now());
   if (!progress.complete) {
@@ -98,7 +102,10 @@ async function byName(c: Context<AppEnv>, name: string, query: V3DnsNameQuery): 
   const ips = await historyHosts(c, "name", name);
   if (ips.length === 0) throw new ApiError("not_found", `No resolution of ${name} is known.`);
   if (ips.length > NAME_HOSTS_MAX)
-    throw new ApiError("conflict", `${name} resolved to more than ${NAME_HOSTS_MAX} hosts; it cannot be listed here.`);
+    throw new ApiError(
+      "conflict",
+      `${name} resolved to more than ${NAME_HOSTS_MAX} hosts; it cannot be listed here.`,
+    );
   const { platform, dataset } = c.var.services;
   const histories = await platform.readHostHistories(ips);
   const names = await certificateNamesOf(dataset.readCertificateNames, historiesCertificates(histories));
@@ -115,7 +122,11 @@ const scopeOf = (kind: string, subject: string, query: Record<string, unknown>) 
 async function ipList(c: Context<AppEnv>, bounds: boolean) {
   const ip = requireIp(c);
   const query = v3Query(c, v3DnsIpQuerySchema);
-  const page = await pageRequest(c.var.services.cursors, scopeOf(bounds ? "ip-bounds" : "ip-ranges", ip, query), query);
+  const page = await pageRequest(
+    c.var.services.cursors,
+    scopeOf(bounds ? "ip-bounds" : "ip-ranges", ip, query),
+    query,
+  );
   const all = await ipResolutions(c, ip, query);
   const records = bounds ? resolutionBounds(all, (r) => `${r.name} ${r.recordType}`) : all;
   return {
@@ -139,7 +150,12 @@ async function nameList(c: Context<AppEnv>, bounds: boolean) {
   const shaped = pageOf(records, page).map((r) =>
     bounds
       ? { record_type: r.recordType, ip: r.ip, first_seen: rfc3339(r.start), last_seen: rfc3339(r.end) }
-      : { record_type: r.recordType, ip: r.ip, first_observed: rfc3339(r.start), last_observed: rfc3339(r.end) },
+      : {
+          record_type: r.recordType,
+          ip: r.ip,
+          first_observed: rfc3339(r.start),
+          last_observed: rfc3339(r.end),
+        },
   );
   return {
     result: {

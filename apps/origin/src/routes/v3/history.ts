@@ -92,7 +92,11 @@ export const certificateHostObservations = platformRoute(
   async (c) => {
     const raw = pathParam(c, "certificate_id");
     if (!v3CertificateIdSchema.safeParse(raw).success)
-      throw v3InputError("path.certificate_id", "expected a SHA-256 certificate fingerprint (64 hex digits)", raw);
+      throw v3InputError(
+        "path.certificate_id",
+        "expected a SHA-256 certificate fingerprint (64 hex digits)",
+        raw,
+      );
     const fingerprint = raw.toLowerCase();
     const query = v3Query(c, v3CertificateObservationsQuerySchema);
     const { cursors, platform, clock, dataset } = c.var.services;
@@ -167,7 +171,11 @@ export const enrichment = platformRoute(
     const { platform, clock } = c.var.services;
     const now = clock.now();
     const day = new Date(now).toISOString().slice(0, 10);
-    const counted = await platform.countEnrichment(c.var.platform.organization.organizationId, day, V3_ENRICHMENTS_PER_DAY);
+    const counted = await platform.countEnrichment(
+      c.var.platform.organization.organizationId,
+      day,
+      V3_ENRICHMENTS_PER_DAY,
+    );
     if (!counted) {
       const tomorrow = Date.parse(`${day}T00:00:00Z`) + 86_400_000;
       throw new ApiErrorWithHeaders(

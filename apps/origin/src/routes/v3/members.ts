@@ -33,7 +33,8 @@ function requireAdmin(c: Context<AppEnv>): void {
 function namedMember(c: Context<AppEnv>, members: readonly Member[]): Member {
   const userId = c.req.param("user_id") ?? "";
   const member = members.find((m) => m.account.user_id === userId);
-  if (!member) throw new ApiError("not_found", `User ${JSON.stringify(userId)} is not a member of this organization.`);
+  if (!member)
+    throw new ApiError("not_found", `User ${JSON.stringify(userId)} is not a member of this organization.`);
   return member;
 }
 
@@ -47,7 +48,10 @@ function keepAnAdmin(members: readonly Member[], changed: Member, roles: readonl
 
 export const listMembers = platformRoute(
   "accountManagementListOrganizationMembers",
-  { request: { params: organizationParam, query: v3OrganizationMembersQuerySchema }, result: v3OrganizationMembersSchema },
+  {
+    request: { params: organizationParam, query: v3OrganizationMembersQuerySchema },
+    result: v3OrganizationMembersSchema,
+  },
   async (c) => {
     const organization = callerOrganization(c);
     const query = v3Query(c, v3OrganizationMembersQuerySchema);
@@ -77,7 +81,12 @@ export const inviteMember = platformRoute(
     if (members.some((m) => m.account.email.toLowerCase() === email.toLowerCase()))
       throw new ApiError("conflict", `${email} is a member of the organization already.`);
     const { platform, clock } = c.var.services;
-    const invited = await platform.invite(organization.organizationId, email, c.var.platform.account.user_id, clock.now());
+    const invited = await platform.invite(
+      organization.organizationId,
+      email,
+      c.var.platform.account.user_id,
+      clock.now(),
+    );
     if (!invited.ok)
       throw new ApiError(
         "conflict",
@@ -120,17 +129,26 @@ export const removeMember = platformRoute(
     const member = namedMember(c, members);
     keepAnAdmin(members, member, null);
     const { platform, clock } = c.var.services;
-    await platform.changeMember(organization.organizationId, member.account.user_id, { roles: [], removed: true }, clock.now());
+    await platform.changeMember(
+      organization.organizationId,
+      member.account.user_id,
+      { roles: [], removed: true },
+      clock.now(),
+    );
     return {};
   },
 );
 
 /** The caller's own credits: those of the organization it spends from (no refresh date). */
-export const userCredits = platformRoute("accountManagementGetUserCredits", { result: v3UserCreditsSchema }, async (c) => {
-  const { credits, clock } = c.var.services;
-  const balance = await credits.balance(c.var.platform.organization, clock.now());
-  return { result: { balance: balance.balance } };
-});
+export const userCredits = platformRoute(
+  "accountManagementGetUserCredits",
+  { result: v3UserCreditsSchema },
+  async (c) => {
+    const { credits, clock } = c.var.services;
+    const balance = await credits.balance(c.var.platform.organization, clock.now());
+    return { result: { balance: balance.balance } };
+  },
+);
 
 /** The caller's own usage: what it spent of its organization's credits. */
 export const userCreditUsage = platformRoute(
@@ -141,4 +159,11 @@ export const userCreditUsage = platformRoute(
   }),
 );
 
-export const v3MemberRoutes = [listMembers, inviteMember, updateMember, removeMember, userCredits, userCreditUsage];
+export const v3MemberRoutes = [
+  listMembers,
+  inviteMember,
+  updateMember,
+  removeMember,
+  userCredits,
+  userCreditUsage,
+];

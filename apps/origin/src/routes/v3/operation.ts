@@ -40,7 +40,13 @@ export async function chargeBefore(c: Context<AppEnv>, units: CreditUnits = {}):
   const amount = creditsFor(operation.operation, units);
   const { credits, clock } = c.var.services;
   const { account, organization } = c.var.platform;
-  const charge = await credits.charge(organization, account.user_id, operation.operation, amount, clock.now());
+  const charge = await credits.charge(
+    organization,
+    account.user_id,
+    operation.operation,
+    amount,
+    clock.now(),
+  );
   if (!charge.ok) throw new ApiError("quota_exceeded");
   c.set("v3Charged", true);
 }

@@ -1,4 +1,9 @@
-import { V3_PROBLEM_MEDIA_TYPE, v3AuthenticationErrorSchema, v3ErrorMediaType, v3ProblemSchema } from "@scangate/core";
+import {
+  V3_PROBLEM_MEDIA_TYPE,
+  v3AuthenticationErrorSchema,
+  v3ErrorMediaType,
+  v3ProblemSchema,
+} from "@scangate/core";
 import type { z } from "zod";
 
 /** A v3 success body of `schema` in the route's own media type (the SDK matches by it). */

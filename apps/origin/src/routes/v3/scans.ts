@@ -64,7 +64,10 @@ async function record(c: Context<AppEnv>, kind: ScanKind, target: Json, plan: Pl
 
 export const rescan = platformRoute(
   "globalDataCreateTrackedScan",
-  { request: { body: { content: { "application/json": { schema: v3RescanInputSchema } } } }, result: v3TrackedScanSchema },
+  {
+    request: { body: { content: { "application/json": { schema: v3RescanInputSchema } } } },
+    result: v3TrackedScanSchema,
+  },
   async (c) => {
     const { target } = await v3Body(c, v3RescanInputSchema);
     if ("service_id" in target) {
@@ -73,25 +76,39 @@ export const rescan = platformRoute(
         (s) => s.port === port && s.transport_protocol.toLowerCase() === transport_protocol,
       );
       if (!known)
-        throw v3InputError("body.target.service_id", `no known service on ${ip}:${port}/${transport_protocol}`, target.service_id);
+        throw v3InputError(
+          "body.target.service_id",
+          `no known service on ${ip}:${port}/${transport_protocol}`,
+          target.service_id,
+        );
       return record(c, "rescan", target, { ip, port, transport: transport_protocol, outcome: "completed" });
     }
     const { hostname, port } = target.web_origin;
     const ip = await resolve(c, hostname);
-    const served = ip !== null && (await servicesOf(c, ip)).some((s) => s.port === port && s.http !== undefined);
-    if (!served) throw v3InputError("body.target.web_origin", `no known web origin ${hostname}:${port}`, target.web_origin);
+    const served =
+      ip !== null && (await servicesOf(c, ip)).some((s) => s.port === port && s.http !== undefined);
+    if (!served)
+      throw v3InputError(
+        "body.target.web_origin",
+        `no known web origin ${hostname}:${port}`,
+        target.web_origin,
+      );
     return record(c, "rescan", target, { ip, port, transport: "tcp", outcome: "completed" });
   },
 );
 
 export const discovery = platformRoute(
   "threatHuntingCreateTrackedScan",
-  { request: { body: { content: { "application/json": { schema: v3DiscoveryInputSchema } } } }, result: v3TrackedScanSchema },
+  {
+    request: { body: { content: { "application/json": { schema: v3DiscoveryInputSchema } } } },
+    result: v3TrackedScanSchema,
+  },
   async (c) => {
     const { target } = await v3Body(c, v3DiscoveryInputSchema);
     const { port } = "host_port" in target ? target.host_port : target.hostname_port;
     const ip = "host_port" in target ? target.host_port.ip : await resolve(c, target.hostname_port.hostname);
-    if (ip === null) return record(c, "discovery", target, { ip, port, transport: null, outcome: "rejected" });
+    if (ip === null)
+      return record(c, "discovery", target, { ip, port, transport: null, outcome: "rejected" });
     const service = (await servicesOf(c, ip)).find((s) => s.port === port);
     return record(c, "discovery", target, {
       ip,

@@ -14,7 +14,11 @@ export const tagParam = z.object({ tag_id: z.string() });
 
 export function viewerOf(c: Context<AppEnv>): Viewer {
   const { account, organization, roles } = c.var.platform;
-  return { organizationId: organization.organizationId, userId: account.user_id, admin: roles.includes("admin") };
+  return {
+    organizationId: organization.organizationId,
+    userId: account.user_id,
+    admin: roles.includes("admin"),
+  };
 }
 
 /** The tag the path names (by id or name) if the caller sees it. */
@@ -27,5 +31,8 @@ export async function namedTag(c: Context<AppEnv>): Promise<TagRecord> {
 
 export function requireManage(c: Context<AppEnv>, tag: TagRecord): void {
   if (!mayManage(viewerOf(c), tag))
-    throw new ApiError("forbidden", "Only the tag's creator or an organization admin can change a private tag.");
+    throw new ApiError(
+      "forbidden",
+      "Only the tag's creator or an organization admin can change a private tag.",
+    );
 }

@@ -66,7 +66,9 @@ export const listTags = platformRoute(
       page.size,
     );
     const next = await nextPageToken(cursors, page, total);
-    return { result: { tags: tags.map(tagOfRecord), total_size: total, ...(next ? { next_page_token: next } : {}) } };
+    return {
+      result: { tags: tags.map(tagOfRecord), total_size: total, ...(next ? { next_page_token: next } : {}) },
+    };
   },
 );
 
@@ -84,21 +86,32 @@ export const updateTag = platformRoute(
     const tag = await namedTag(c);
     requireManage(c, tag);
     const name = input.name?.trim();
-    const write = await c.var.services.platform.updateTag(tag, { ...input, name }, c.var.services.clock.now());
+    const write = await c.var.services.platform.updateTag(
+      tag,
+      { ...input, name },
+      c.var.services.clock.now(),
+    );
     return { result: tagOfRecord(written(write, name ?? tag.name)) };
   },
 );
 
-export const deleteTag = platformRoute("tagsAndCommentsDeleteTag", { request: { params: tagParam } }, async (c) => {
-  const tag = await namedTag(c);
-  requireManage(c, tag);
-  await c.var.services.platform.deleteTag(tag);
-  return {};
-});
+export const deleteTag = platformRoute(
+  "tagsAndCommentsDeleteTag",
+  { request: { params: tagParam } },
+  async (c) => {
+    const tag = await namedTag(c);
+    requireManage(c, tag);
+    await c.var.services.platform.deleteTag(tag);
+    return {};
+  },
+);
 
 export const createAssignment = platformRoute(
   "tagsAndCommentsCreateTagAssignment",
-  { request: { params: tagParam, body: jsonBody(v3TagAssignmentInputSchema) }, result: v3TagAssignmentSchema },
+  {
+    request: { params: tagParam, body: jsonBody(v3TagAssignmentInputSchema) },
+    result: v3TagAssignmentSchema,
+  },
   async (c) => {
     const input = await v3Body(c, v3TagAssignmentInputSchema);
     const asset = parseAssetId(input.asset_id);
@@ -132,7 +145,8 @@ export const listAssignments = platformRoute(
     const { platform, cursors } = c.var.services;
     const { page_size: _size, page_token: _token, ...filters } = query;
     const page = await pageRequest(cursors, `assignments ${tag.id} ${JSON.stringify(filters)}`, query);
-    const assetId = query.asset_id === undefined ? undefined : (parseAssetId(query.asset_id)?.id ?? query.asset_id);
+    const assetId =
+      query.asset_id === undefined ? undefined : (parseAssetId(query.asset_id)?.id ?? query.asset_id);
     const { assignments, total } = await platform.listAssignments(
       tag.id,
       {
