@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { HostVersionDocument } from "../src/services/host-events";
 import { conditionQuery, cenqlString } from "../src/services/v3-censeye";
 import { compareIps, resolutionBounds, type Resolution } from "../src/services/v3-dns";
 import { historyWindow, presenceRanges, versionSpans, withinWindow } from "../src/services/v3-presence";
@@ -9,7 +10,8 @@ import { operationState, pageTime, type OperationRecord } from "../src/services/
 /** The Platform's pure pieces, on their own. */
 
 const DAY = 86_400_000;
-const doc = (...keys: string[]) => ({ keys });
+/** A version document that holds just `keys` (what keysOf reads). */
+const doc = (...keys: string[]) => ({ keys }) as unknown as HostVersionDocument["doc"];
 const keysOf = (d: unknown) => new Map((d as { keys: string[] }).keys.map((k) => [k, true]));
 
 describe("presence over a history", () => {

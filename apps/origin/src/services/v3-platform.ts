@@ -1,14 +1,13 @@
 import { readWebsites } from "./documents";
 import { readWebproperty } from "./v3-webproperty";
+import { listCollectionEvents, recentChanges } from "./v3-collection-events";
 import {
   createCollection,
   deleteCollection,
   evaluateCollection,
   heldDataset,
-  listCollectionEvents,
   listCollections,
   readCollection,
-  recentChanges,
   refreshCollection,
   updateCollection,
 } from "./v3-collections";

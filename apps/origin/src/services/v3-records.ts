@@ -41,9 +41,3 @@ export function platformRef(type: Exclude<V3AssetType, "unknown">, id: string): 
   const kind = { host: "host", certificate: "certificate", web_property: "webproperty" }[type];
   return `/v3/global/asset/${kind}/${encodeURIComponent(id)}`;
 }
-
-/** `a, b and c`, for messages. */
-export function listed(items: readonly string[]): string {
-  if (items.length <= 1) return items.join("");
-  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1] ?? ""}`;
-}
