@@ -1,4 +1,12 @@
-export type { FieldDef, FieldStorage, FieldType, IndexRegistry, LeafTables, ScopeDef } from "./registry";
+export type {
+  FieldDef,
+  FieldFamily,
+  FieldStorage,
+  FieldType,
+  IndexRegistry,
+  LeafTables,
+  ScopeDef,
+} from "./registry";
 export type {
   Dialect,
   ExistsValue,
@@ -39,7 +47,7 @@ export {
   type CenqlResource,
   type LegacyIndex,
 } from "./cenql-fields";
-export { cenqlField, cenqlTarget, cenqlTargets, type CenqlTargetOptions } from "./cenql";
+export { cenqlField, cenqlTarget, cenqlTargetAll, cenqlTargets, type CenqlTargetOptions } from "./cenql";
 export { convertLegacyQuery, type ConvertOptions } from "./cenql-convert";
 export { printCenql } from "./cenql-print";
 export {
@@ -47,6 +55,7 @@ export {
   cenqlCountLevels,
   compileCenqlSearch,
   type CenqlAggregateField,
+  type CenqlPart,
   unbindableCharacterError,
   type CenqlRegistries,
 } from "./cenql-search";

@@ -1,14 +1,8 @@
 import type { RangeBound, RangeValue, RegexValue, SetValue, TermValue, Value, WildcardValue } from "./ast";
 import { parseTimeInterval } from "./dates";
 import { looksLikeIpv6, parseIpv4Range } from "./ipv4";
-import {
-  MAX_PATTERN_BYTES,
-  byteLength,
-  escapeLike,
-  regexToGlob,
-  wildcardToGlob,
-  wildcardToLike,
-} from "./patterns";
+import { MAX_PATTERN_BYTES, byteLength, escapeLike, wildcardToGlob, wildcardToLike } from "./patterns";
+import { regexToGlobs } from "./regex-globs";
 import { QueryError, quoteToken } from "./query-error";
 import type { FieldType } from "./registry";
 import { combine, expr, type Expr, type SqlParam } from "./sql-expr";
@@ -26,6 +20,9 @@ interface Interval {
   low: number;
   high: number;
 }
+
+/** What an IPv6 value selects: nothing, since only IPv4 hosts are indexed. */
+const NO_ADDRESS: Interval = { low: 1, high: 0 };
 
 type Located = { position: number; raw: string };
 
@@ -57,13 +54,15 @@ function parseBoolean(field: TypedField, term: TermValue): number {
   throw badValue(field, term, "true or false");
 }
 
-function parseIp(field: TypedField, term: TermValue): Interval {
+function parseIp(field: TypedField, term: TermValue, inRange: boolean): Interval {
   const text = term.text.trim();
   const range = parseIpv4Range(text);
   if (range) return range;
   if (looksLikeIpv6(text)) {
+    // An IPv6 address or block is a fine question to ask; no indexed (IPv4) host answers it.
+    if (!inRange) return NO_ADDRESS;
     throw new QueryError(
-      `only IPv4 addresses are indexed: ${quoteToken(term.raw)} for ${quoteToken(field.name)} at position ${term.position}`,
+      `only IPv4 addresses are indexed, so a range cannot end at ${quoteToken(term.raw)} for ${quoteToken(field.name)} at position ${term.position}`,
       term.position,
       term.raw,
     );
@@ -79,7 +78,7 @@ function parseTime(field: TypedField, term: TermValue, now: number): Interval {
 
 /** The interval an ordered (numeric, ip, timestamp) value covers. */
 function intervalOf(field: TypedField, term: TermValue, now: number, inRange: boolean): Interval {
-  if (field.type === "ip") return parseIp(field, term);
+  if (field.type === "ip") return parseIp(field, term, inRange);
   if (field.type === "timestamp") return parseTime(field, term, now);
   const number = parseNumber(field, term, inRange);
   return { low: number, high: number };
@@ -91,6 +90,7 @@ const compare = (column: string, operator: string, value: SqlParam): Expr =>
   expr(`${column} ${operator} ?`, [value], 2);
 
 function within(column: string, { low, high }: Interval): Expr {
+  if (low > high) return expr("0", [], 1);
   return low === high ? compare(column, "=", low) : expr(`${column} BETWEEN ? AND ?`, [low, high], 2);
 }
 
@@ -159,18 +159,29 @@ function wildcardPredicate(field: TypedField, op: MatchOp, value: WildcardValue,
 
 function regexPredicate(field: TypedField, value: RegexValue, column: string): Expr {
   requireTextual(field, value, "regular expressions");
-  const translated = regexToGlob(value.source);
-  if (translated === null) {
+  const globs = regexToGlobs(value.source);
+  if (globs === null) {
     throw new QueryError(
-      `regular expression not supported: ${value.raw} at position ${value.position} (only literals, ., .*, .+, [classes], \\d, \\w, {n} counts and ^ $ anchors translate to SQL)`,
+      `regular expression not supported: ${value.raw} at position ${value.position} (literals, ., classes, \\d \\w \\s, groups, |, bounded counts like ? and {2,4}, <1-99> intervals, .* and .+ and ^ $ anchors translate to SQL)`,
       value.position,
       value.raw,
     );
   }
   // Keyword regexes match the whole value, as Lucene's do; on text they match anywhere unless anchored.
   const whole = field.type === "keyword";
-  const pattern = `${whole || translated.start ? "" : "*"}${translated.body}${whole || translated.end ? "" : "*"}`;
-  return glob(column, checkPattern(pattern, value));
+  const patterns = [
+    ...new Set(
+      globs.map(({ body, start, end }) => `${whole || start ? "" : "*"}${body}${whole || end ? "" : "*"}`),
+    ),
+  ].map((pattern) => checkPattern(pattern, value));
+  const [only] = patterns;
+  if (patterns.length === 1 && only !== undefined) return glob(column, only);
+  // Alternatives travel as one JSON array, however many there are.
+  return expr(
+    `EXISTS (SELECT 1 FROM json_each(?) rx WHERE ${column} GLOB rx.value)`,
+    [JSON.stringify(patterns)],
+    3,
+  );
 }
 
 function rangePredicate(field: TypedField, value: RangeValue, column: string, now: number): Expr {
