@@ -34,7 +34,8 @@ export {
   type BucketRow,
   type TotalsRow,
 } from "./aggregate";
-export { fieldNames, findField, suggestField } from "./field-lookup";
+export { fieldNames, findField, suggestField, type FoundField } from "./field-lookup";
+export { mapKeySegment } from "./field-conditions";
 export { textWords } from "./leaf";
 export { MAX_PATTERN_BYTES } from "./patterns";
 export { MAX_SQL_HEIGHT, type SqlFragment, type SqlParam } from "./sql-expr";
@@ -42,6 +43,8 @@ export { formatIpv4, parseIpv4 } from "./ipv4";
 export {
   CENQL_INDEX,
   CENQL_RESOURCES,
+  ENDPOINT_OBJECTS,
+  LABEL_VALUES,
   cenqlPath,
   legacyFieldNames,
   type CenqlResource,

@@ -1,4 +1,4 @@
-import { parseIpv4, textWords, type FieldType, type IndexRegistry } from "@scangate/search";
+import { mapKeySegment, parseIpv4, textWords, type FieldType, type IndexRegistry } from "@scangate/search";
 import type { TableRow } from "./rows";
 
 /**
@@ -45,17 +45,18 @@ export const TEXT_FIELDS: readonly RegExp[] = [
  */
 export const NOT_SEARCHABLE: Record<CatalogIndex, readonly RegExp[]> = {
   hosts: [/(^|\.)_encoding(\.|$)/, /^services\.http\.response\.body$/],
-  ipv4: [],
+  ipv4: [/^\d+\.[a-z0-9_]+\.get\.body$/],
   certificates: [/^raw$/],
-  websites: [],
+  websites: [/^\d+\.[a-z0-9_]+\.get\.body$/],
 };
 
 /**
  * The searchable name of a document path: segments lowercased, characters a field name cannot
- * hold (`Content-Type`) turned into `_`, as Censys names header fields (`headers.content_type`).
+ * hold (`Content-Type`) turned into `_`, as Censys names header fields (`headers.content_type`);
+ * the search package reads a map's keys the same way (`mapKeySegment`).
  */
 export function searchablePath(segments: readonly string[]): string {
-  return segments.map((segment) => segment.toLowerCase().replace(/[^a-z0-9_]/g, "_")).join(".");
+  return segments.map(mapKeySegment).join(".");
 }
 
 export function isSearchable(index: CatalogIndex, path: string): boolean {

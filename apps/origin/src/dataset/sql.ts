@@ -22,6 +22,7 @@ export const DATASET_TABLES = [
   "website_protocols",
   "website_tags",
   "websites_fts",
+  "http_bodies",
   "field_catalog",
   "field_values",
   "field_words",
