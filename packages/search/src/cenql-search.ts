@@ -123,7 +123,11 @@ export function compileCenqlSearch(
   const parts: CenqlPart[] = [];
   for (const { resource, node } of targeted.value) {
     const registry = registries[resource];
-    const compiled = compileQuery(node, registry, options);
+    // A pinned scope row (a host's service) applies to the parts whose resource has that scope.
+    const pinned = options?.scopeRow;
+    const own =
+      pinned && !Object.hasOwn(registry.scopes, pinned.scope) ? { ...options, scopeRow: undefined } : options;
+    const compiled = compileQuery(node, registry, own);
     if (!compiled.ok)
       return { ok: false, error: cenqlError(compiled.error, parsed.value, resource, registry) };
     parts.push({ resource, where: compiled.value });

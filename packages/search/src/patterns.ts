@@ -47,6 +47,19 @@ export function wildcardToGlob(pattern: string): string {
   return translateWildcards(pattern, escapeGlob, "*", "?");
 }
 
+/** A wildcard pattern cut at its unescaped `*`s (each piece keeps its escapes). */
+export function wildcardSegments(pattern: string): string[] {
+  const segments = [""];
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i] ?? "";
+    const last = segments.length - 1;
+    if (char === "\\") segments[last] += `${char}${pattern[++i] ?? ""}`;
+    else if (char === "*") segments.push("");
+    else segments[last] += char;
+  }
+  return segments;
+}
+
 /** The literal text of a wildcard pattern with only a trailing `*` (`ngin*`), else null. */
 export function trailingWildcardPrefix(pattern: string): string | null {
   if (!pattern.endsWith("*") || pattern.endsWith("\\*")) return null;

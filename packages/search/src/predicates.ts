@@ -1,7 +1,14 @@
 import type { RangeBound, RangeValue, RegexValue, SetValue, TermValue, Value, WildcardValue } from "./ast";
 import { parseTimeInterval } from "./dates";
 import { looksLikeIpv6, parseIpv4Range } from "./ipv4";
-import { MAX_PATTERN_BYTES, byteLength, escapeLike, wildcardToGlob, wildcardToLike } from "./patterns";
+import {
+  MAX_PATTERN_BYTES,
+  byteLength,
+  escapeLike,
+  wildcardSegments,
+  wildcardToGlob,
+  wildcardToLike,
+} from "./patterns";
 import { regexToGlobs } from "./regex-globs";
 import { QueryError, quoteToken } from "./query-error";
 import type { FieldType } from "./registry";
@@ -149,12 +156,46 @@ function termPredicate(field: TypedField, op: MatchOp, term: TermValue, column: 
 
 function wildcardPredicate(field: TypedField, op: MatchOp, value: WildcardValue, column: string): Expr {
   requireTextual(field, value, "wildcards");
-  if (op === "exact") return glob(column, checkPattern(wildcardToGlob(value.pattern), value));
-  let pattern = wildcardToLike(value.pattern);
+  if (op === "exact") return wildcardMatch(column, value.pattern, value, "glob");
+  let pattern = value.pattern;
   // Text fields match anywhere in the value; keyword values match whole.
-  if (field.type === "text")
-    pattern = `${pattern.startsWith("%") ? "" : "%"}${pattern}${pattern.endsWith("%") ? "" : "%"}`;
-  return like(column, checkPattern(pattern, value));
+  if (field.type === "text") {
+    const open = pattern.endsWith("*") && !/(^|[^\\])(\\\\)*\\\*$/.test(pattern);
+    pattern = `${pattern.startsWith("*") ? "" : "*"}${pattern}${open ? "" : "*"}`;
+  }
+  return wildcardMatch(column, pattern, value, "like");
+}
+
+/**
+ * `column` against a wildcard pattern (the AST's form), as GLOB (case-sensitive) or LIKE. D1
+ * refuses patterns past MAX_PATTERN_BYTES; a longer one (a CPE with its `*:*:*` tail, say) is
+ * matched in pieces cut at its `*`s, each short enough: the first anchored at the value's start,
+ * the last at its end, those between anywhere in it. The pieces' order is not checked, so such a
+ * pattern can also match a value holding its middle pieces out of order.
+ */
+function wildcardMatch(column: string, pattern: string, value: Located, form: "glob" | "like"): Expr {
+  const translate = form === "glob" ? wildcardToGlob : wildcardToLike;
+  const many = form === "glob" ? "*" : "%";
+  const match = form === "glob" ? glob : like;
+  const whole = translate(pattern);
+  if (byteLength(whole) <= MAX_PATTERN_BYTES) return match(column, whole);
+  const pieces: string[] = [];
+  let current: string | null = null;
+  for (const segment of wildcardSegments(pattern).map(translate)) {
+    const joined: string = current === null ? segment : `${current}${many}${segment}`;
+    if (current === null || byteLength(`${many}${joined}${many}`) <= MAX_PATTERN_BYTES) current = joined;
+    else {
+      pieces.push(current);
+      current = segment;
+    }
+  }
+  if (current !== null) pieces.push(current);
+  if (pieces.length === 1) return match(column, checkPattern(whole, value));
+  const parts = pieces
+    .map((piece, i) => `${i === 0 ? "" : many}${piece}${i === pieces.length - 1 ? "" : many}`)
+    .filter((piece) => piece !== many)
+    .map((piece) => match(column, checkPattern(piece, value)));
+  return combine("AND", parts);
 }
 
 function regexPredicate(field: TypedField, value: RegexValue, column: string): Expr {

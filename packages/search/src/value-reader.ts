@@ -85,11 +85,15 @@ export function opensQuote(char: string | undefined, dialect: Dialect): boolean 
   return dialect !== "v1" && (char === "`" || char === "'");
 }
 
+/** v2 and CenQL read `\r`, `\n` and `\t` in quotes as the control characters banners hold. */
+const CONTROL_ESCAPES: Record<string, string> = { r: "\r", n: "\n", t: "\t" };
+
 /**
  * `"a phrase"`, or (v2, CenQL) `` `a literal` `` and `'a value'` (in which `''` stands for one
- * `'`, as CenQL writes it); a backslash escapes the next character. With `wildcards` (a field's
- * value in v2 or CenQL), an unescaped `*` inside the quotes is a wildcard, as Censys reads
- * `"ntop/*"` and `'*file*'`; anywhere else a quoted `*` is the character.
+ * `'`, as CenQL writes it); a backslash escapes the next character, and in v2 and CenQL `\r`,
+ * `\n`, `\t` are the control characters (`services.banner="HTTP/1.1 401 Unauthorized\r\n..."`).
+ * With `wildcards` (a field's value in v2 or CenQL), an unescaped `*` inside the quotes is a
+ * wildcard, as Censys reads `"ntop/*"` and `'*file*'`; anywhere else a quoted `*` is the character.
  */
 export function readQuoted(cursor: Cursor): TermValue;
 export function readQuoted(cursor: Cursor, wildcards: boolean): TermValue | WildcardValue;
@@ -103,7 +107,8 @@ export function readQuoted(cursor: Cursor, wildcards = false): TermValue | Wildc
   for (let i = start + 1; i < input.length; i++) {
     const char = input[i] ?? "";
     if (char === "\\" && i + 1 < input.length) {
-      const next = input[++i] ?? "";
+      const escaped = input[++i] ?? "";
+      const next = cursor.dialect === "v1" ? escaped : (CONTROL_ESCAPES[escaped] ?? escaped);
       text += next;
       pattern += next === "*" || next === "?" || next === "\\" ? `\\${next}` : next;
     } else if (char === quote && quote === "'" && input[i + 1] === "'") {

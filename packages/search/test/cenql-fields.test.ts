@@ -287,6 +287,20 @@ describe("compileCenqlSearch", () => {
     expect(both.ok && both.value.parts.map((part) => part.where.sql)).toEqual(["0", "0"]);
   });
 
+  it("pins a service row only in the parts whose resource has services", () => {
+    const pinned = compileCenqlSearch(
+      'host.services.port: 22 or cert.parsed.subject_dn: "Sliver"',
+      REGISTRIES,
+      {
+        scopeRow: { scope: "services", alias: "m" },
+      },
+    );
+    if (!pinned.ok) throw pinned.error;
+    const cert = compileSearch('parsed.subject_dn: "Sliver"', "v2", certificatesRegistry);
+    expect(pinned.value.parts[0]?.where.sql).toBe("m.port = ?");
+    expect(pinned.value.parts[1]).toEqual({ resource: "cert", where: cert.ok && cert.value });
+  });
+
   it("names an unknown field of any resource a spanning query reads", () => {
     const result = compileCenqlSearch("host.ip: 1.2.3.4 or cert.parsed.subjct_dn: x", REGISTRIES);
     expect(result.ok || result.error.message).toMatch(/^unknown field "cert\.parsed\.subjct_dn"/);

@@ -268,6 +268,14 @@ describe("compileQuery: boolean structure", () => {
     });
   });
 
+  it("matches a wildcard pattern too long for a D1 pattern in pieces cut at its stars", () => {
+    const head = "a".repeat(45);
+    expect(compiled(`location.city: "${head}:*:*:*:*"`)).toEqual({
+      sql: "(r.city LIKE ? ESCAPE '\\' AND r.city LIKE ? ESCAPE '\\')",
+      params: [`${head}:%:%`, "%:%:%"],
+    });
+  });
+
   it("resolves relative dates against the current time by default", () => {
     const parsed = parseQuery("last_updated_at >= now", "v2");
     if (!parsed.ok) throw parsed.error;
