@@ -27,6 +27,20 @@ export function datasetClock(day: string): DatasetClock | null {
   return new Date(now).toISOString().slice(0, 10) === day ? { day, now } : null;
 }
 
+/**
+ * The seed day a dataset's `dataset_meta.summary` records (JSON with `day`: `YYYY-MM-DD`),
+ * or null when it records none (a dataset made before the clock followed the seed day).
+ */
+export function summaryDay(summary: string | null | undefined): string | null {
+  if (summary === null || summary === undefined) return null;
+  try {
+    const day = (JSON.parse(summary) as { day?: unknown }).day;
+    return typeof day === "string" && datasetClock(day) !== null ? day : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The UTC day (`YYYY-MM-DD`) an instant falls on. */
 export function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);

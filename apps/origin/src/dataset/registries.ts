@@ -1,5 +1,5 @@
 import type { FieldDef, FieldType, IndexRegistry, LeafTables } from "@scangate/search";
-import { SCHEMA_FAMILIES } from "./schema-fields";
+import { schemaFamilies } from "./schema-fields";
 
 // The hot fields of each index: dotted field names with columns of their own in the tables of
 // src/db/schema.ts (indexed, and the keyset order of host pages). Every other leaf the
@@ -66,7 +66,7 @@ export const hostsRegistryV2: IndexRegistry = {
   fullText: { table: "hosts_fts" },
   leaves: LEAF_TABLES,
   maps: ["services.http.response.headers", "services.http.request.headers"],
-  families: SCHEMA_FAMILIES.hosts,
+  families: schemaFamilies("hosts"),
   fields: {
     ...hostPlaceFields("bgp_prefix", "last_updated_at"),
     service_count: column("integer", "services_count"),
@@ -94,7 +94,7 @@ export const ipv4RegistryV1: IndexRegistry = {
   scopes: {},
   fullText: { table: "hosts_fts" },
   leaves: LEAF_TABLES,
-  families: SCHEMA_FAMILIES.ipv4,
+  families: schemaFamilies("ipv4"),
   fields: {
     ...hostPlaceFields("routed_prefix", "updated_at"),
     "location.latitude": column("float", "latitude"),
@@ -117,7 +117,7 @@ export const certificatesRegistry: IndexRegistry = {
   scopes: {},
   fullText: { table: "certificates_fts" },
   leaves: LEAF_TABLES,
-  families: SCHEMA_FAMILIES.certificates,
+  families: schemaFamilies("certificates"),
   fields: {
     "parsed.fingerprint_sha256": column("keyword", "sha256"),
     "parsed.fingerprint_sha1": column("keyword", "sha1"),
@@ -168,7 +168,7 @@ export const websitesRegistry: IndexRegistry = {
   scopes: {},
   fullText: { table: "websites_fts" },
   leaves: LEAF_TABLES,
-  families: SCHEMA_FAMILIES.websites,
+  families: schemaFamilies("websites"),
   fields: {
     domain: column("keyword", "domain"),
     alexa_rank: column("integer", "alexa_rank"),

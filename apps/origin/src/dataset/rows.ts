@@ -200,6 +200,8 @@ export function hostRows(host: IndexedHost, rowid: number, serviceIdStart: numbe
         text(response.html_title),
         Array.isArray(server) ? String(server[0]) : null,
         (text(service.banner) ?? "").slice(0, 200),
+        // The start of the page, as full-text search reads it (markup and all).
+        (text(response.body) ?? "").slice(0, 300),
       ];
     }),
   ];

@@ -225,25 +225,87 @@ const HOST_OBJECTS = [
   "greynoise",
 ];
 
-const family = (source: string): FieldFamily => ({ pattern: new RegExp(source), type: "keyword" });
-const HEADER = "[a-z0-9_]+";
+/** The attributes a distinguished name may hold (certificate subjects and issuers). */
+const DN_ATTRIBUTES = [
+  "common_name",
+  "country",
+  "locality",
+  "province",
+  "street_address",
+  "organization",
+  "organizational_unit",
+  "postal_code",
+  "serial_number",
+  "domain_component",
+  "email_address",
+  "surname",
+  "given_name",
+  "organization_id",
+  "business_category",
+  "jurisdiction_locality",
+  "jurisdiction_province",
+  "jurisdiction_country",
+].join("|");
 
-export const SCHEMA_FAMILIES: Readonly<Record<CatalogIndex, readonly FieldFamily[]>> = {
-  hosts: [
-    family(`^services\\.(${SERVICE_OBJECTS.join("|")})(\\..+)?$`),
-    family(`^services\\.endpoints(\\..+)?$`),
-    family(`^services\\.http\\.(request|response)\\.headers\\.${HEADER}$`),
-    family("^services\\.http\\.response\\.favicons\\.[a-z0-9_]+$"),
-    family("^services\\.tls\\.(ja3s|ja4s)$"),
-    family("^services\\.tls\\.certificates\\.leaf_data\\.(subject|issuer)\\.[a-z_]+$"),
-    family(`^(${HOST_OBJECTS.join("|")})(\\..+)?$`),
-    family("^name$"),
-  ],
-  ipv4: [family("^\\d{1,5}\\.[a-z0-9_]+(\\..+)?$"), family("^metadata(\\..+)?$")],
-  certificates: [
-    family("^parsed\\.(subject|issuer)\\.[a-z_]+$"),
-    family("^parsed\\.extensions\\..+$"),
-    family("^(validation|ct|zlint)\\..+$"),
-  ],
-  websites: [family("^\\d{1,5}\\.[a-z0-9_]+(\\..+)?$"), family("^(threats|labels)(\\..+)?$")],
-};
+/** v1 per-port subtrees whose keys are open: headers by name, a presented certificate's parsed fields. */
+const V1_OPEN_SUBTREES = [
+  "get\\.headers\\.[a-z0-9_]+",
+  "get\\.metadata\\.[a-z0-9_]+",
+  `tls\\.certificate\\.parsed\\.(subject|issuer)\\.(${DN_ATTRIBUTES})`,
+  // Host documents keep only the fingerprints of the chain a service sent.
+  "tls\\.chain\\.parsed\\..+",
+];
+
+const family = (source: string): FieldFamily => ({ pattern: new RegExp(source), type: "keyword" });
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * The v1 per-port families: for each protocol the documents show (`https`), every path they
+ * show under it on any port (`443.https.tls.version` makes `8443.https.tls.version` known), and
+ * the open subtrees; a typo under a known protocol is still refused.
+ */
+function perPortFamilies(catalogued: readonly string[]): FieldFamily[] {
+  const suffixes = new Map<string, Set<string>>();
+  for (const path of catalogued) {
+    const match = /^\d{1,5}\.([a-z0-9_]+)\.(.+)$/.exec(path);
+    if (!match?.[1] || !match[2]) continue;
+    suffixes.set(match[1], (suffixes.get(match[1]) ?? new Set()).add(match[2]));
+  }
+  const web = new Set([...(suffixes.get("http") ?? []), ...(suffixes.get("https") ?? [])]);
+  for (const proto of ["http", "https"]) suffixes.set(proto, web);
+  const known = [...suffixes].map(
+    ([proto, rest]) => `^\\d{1,5}\\.${escape(proto)}\\.(${[...rest].map(escape).join("|")})$`,
+  );
+  return [...known, `^\\d{1,5}\\.(https?)\\.(${V1_OPEN_SUBTREES.join("|")})$`].map(family);
+}
+
+/** The families of an index, given the paths its catalogue holds (none for the bare hot registries). */
+export function schemaFamilies(index: CatalogIndex, catalogued: readonly string[] = []): FieldFamily[] {
+  const present = new Set(catalogued.map((path) => path.split(".").slice(0, 2).join(".")));
+  // An object the documents carry is known field by field: a typo under it is still refused.
+  const absentObjects = SERVICE_OBJECTS.filter((name) => !present.has(`services.${name}`));
+  const absentHostObjects = HOST_OBJECTS.filter(
+    (name) => !catalogued.some((path) => path === name || path.startsWith(`${name}.`)),
+  );
+  switch (index) {
+    case "hosts":
+      return [
+        family(`^services\\.(${absentObjects.join("|")})(\\..+)?$`),
+        family("^services\\.endpoints(\\..+)?$"),
+        family("^services\\.http\\.(request|response)\\.headers\\.[a-z0-9_]+$"),
+        family(`^services\\.tls\\.certificates\\.leaf_data\\.(subject|issuer)\\.(${DN_ATTRIBUTES})$`),
+        ...(absentHostObjects.length > 0 ? [family(`^(${absentHostObjects.join("|")})(\\..+)?$`)] : []),
+        family("^name$"),
+      ];
+    case "ipv4":
+      return [...perPortFamilies(catalogued), family("^metadata(\\..+)?$")];
+    case "certificates":
+      return [
+        family(`^parsed\\.(subject|issuer)\\.(${DN_ATTRIBUTES})$`),
+        family("^parsed\\.extensions\\..+$"),
+        family("^(validation|ct|zlint)\\..+$"),
+      ];
+    case "websites":
+      return [...perPortFamilies(catalogued), family("^(threats|labels)(\\..+)?$")];
+  }
+}

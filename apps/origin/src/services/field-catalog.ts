@@ -1,6 +1,7 @@
 import type { FieldDef, FieldType, IndexRegistry } from "@scangate/search";
 import { CATALOG_INDEXES, type CatalogIndex } from "../dataset/field-catalog";
 import { HOT_REGISTRIES, httpBody } from "../dataset/registries";
+import { schemaFamilies } from "../dataset/schema-fields";
 import type { SqlDatabase } from "../db/sql-database";
 
 /**
@@ -68,6 +69,7 @@ export function catalogRegistries(rows: readonly CatalogRow[]): FieldRegistries 
     ...HOT_REGISTRIES[index],
     fields: fields[index],
     maps: [...maps[index]],
+    families: schemaFamilies(index, Object.keys(fields[index])),
   });
   return Object.fromEntries(CATALOG_INDEXES.map((index) => [index, registry(index)])) as FieldRegistries;
 }

@@ -1,3 +1,4 @@
+import { summaryDay } from "../dataset/clock";
 import { snapshotStatements, type SnapshotSources } from "./build";
 import type { WebsiteSource } from "./definitions";
 import { DAYS_TABLE, META_TABLE } from "./layout";
@@ -97,13 +98,7 @@ export async function readSnapshotSources<S extends Readable>(
 
 /** The seed day of `dataset_meta.summary` as `YYYYMMDD`, if it records one. */
 function seedDayOf(summary: string | undefined): string | undefined {
-  if (summary === undefined) return undefined;
-  try {
-    const day = (JSON.parse(summary) as { day?: unknown }).day;
-    return typeof day === "string" && /^\d{4}-\d{2}-\d{2}$/.test(day) ? day.replace(/-/g, "") : undefined;
-  } catch {
-    return undefined;
-  }
+  return summaryDay(summary)?.replace(/-/g, "");
 }
 
 /** `dataset_meta.dataset` of the main database: which generated dataset it holds. */

@@ -89,6 +89,8 @@ const DEVICE_SERVICES: [ServiceKind, number][] = [
 
 export class HostFactory {
   private readonly usedIps = new Set<number>();
+  /** Whether a threat was planted yet: the first hosting server gets one, so every dataset has one. */
+  private plantedThreat = false;
   private readonly leafBySha: Map<string, TlsLeaf>;
   /** Every servable leaf's names (for a host's DNS names, services/host-names.ts). */
   private readonly namesBySha: Map<string, readonly string[]>;
@@ -160,7 +162,9 @@ export class HostFactory {
     const taken = new Set<number>();
     const out: ServiceSpec[] = [];
     const threatRoll = this.rng.next();
-    if (!device && threatRoll < THREAT_RATE[network.kind]) {
+    const first = !this.plantedThreat && network.kind === "hosting";
+    if (!device && (first || threatRoll < THREAT_RATE[network.kind])) {
+      this.plantedThreat = true;
       const planted = this.threatService(
         this.rng.weighted(THREATS.map((t) => [t, t.weight] as const)),
         taken,

@@ -253,11 +253,11 @@ function webService(rng: Prng, kind: "HTTP" | "HTTPS", port: number, context: Se
 /** A raw TLS listener of a threat that does not speak HTTP (a RAT): an UNKNOWN service with TLS. */
 function threatListener(rng: Prng, port: number, context: ServiceContext): ServiceSpec {
   const spec: ServiceSpec = {
-    ...base("HTTPS", port, "UNKNOWN", "banner"),
+    ...base("HTTPS", port, "UNKNOWN", "banner_grab"),
     extendedServiceName: "UNKNOWN",
     software: [],
     banner: "",
-    decoded: { banner: "" },
+    decoded: { banner: "", transport: "TCP" },
     extra: {},
   };
   if (context.leaf) {

@@ -12,9 +12,13 @@ const obj = (value: unknown): Json =>
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
-/** The v1 protocol of a v2 service: `https` for HTTP over TLS, else the decoded block's name. */
+/**
+ * The v1 protocol of a v2 service: `https` for HTTP over TLS, `unknown` for a service no
+ * protocol was recognised on (v2's `banner_grab`), else the decoded block's name.
+ */
 export function v1ProtocolName(service: Json): string {
   if (service.http !== undefined) return service.tls !== undefined ? "https" : "http";
+  if (service.service_name === "UNKNOWN") return "unknown";
   return str(service._decoded) ?? str(service.service_name)?.toLowerCase() ?? "banner";
 }
 
