@@ -9,7 +9,7 @@
 // and wrangler's dev registry (which wires the edge's ORIGIN binding to the origin by worker
 // name, so two instances sharing it would cross-wire) all live under DIR.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
@@ -157,6 +157,35 @@ async function main() {
       .join("\n") + "\n",
   );
   printWelcome(env);
+  const stale = staleDataset();
+  if (stale) log(stale);
+}
+
+/**
+ * A reminder when the origin's dataset is more than a day old: its latest snapshot is the day
+ * it was seeded (the seed step writes that day to DIR/dataset-day), so every host looks that
+ * many days stale. Null when it is fresh or the day is unknown.
+ */
+function staleDataset() {
+  let seeded;
+  try {
+    seeded = readFileSync(path.join(persistTo, "dataset-day"), "utf8").trim();
+  } catch {
+    return null;
+  }
+  const age = Math.floor(
+    (Date.parse(new Date().toISOString().slice(0, 10)) - Date.parse(seeded)) / 86_400_000,
+  );
+  if (!(age > 1)) return null;
+  const sizes = [
+    ...(args.hosts ? ["--hosts", args.hosts] : []),
+    ...(args.certs ? ["--certs", args.certs] : []),
+  ];
+  return (
+    `the origin's data was seeded on ${seeded}, ${age} days ago, so every host looks ${age} days stale. ` +
+    `To refresh it for today, stop scangate and run: ` +
+    `node apps/origin/scripts/seed.mjs --force --persist-to ${displayPath(persistTo)}${sizes.length ? ` ${sizes.join(" ")}` : ""}`
+  );
 }
 
 const workers = [];

@@ -11,7 +11,13 @@ import { generateDataset, type DatasetOptions } from "../src/dataset/generate";
 // rebuilt here from RFC 6962 §3.2 (not with the generator's encoder), the TBS without the SCT
 // list is re-encoded from the parsed certificate, and Node's crypto verifies the signature.
 
-const OPTIONS: DatasetOptions = { seed: "ct-test", hosts: 5, certs: 260, rootPems: tls.rootCertificates };
+const OPTIONS: DatasetOptions = {
+  seed: "ct-test",
+  day: "2026-11-27",
+  hosts: 5,
+  certs: 260,
+  rootPems: tls.rootCertificates,
+};
 const SCT_LIST_OID = "1.3.6.1.4.1.11129.2.4.2";
 
 type Sct = NonNullable<

@@ -20,7 +20,8 @@ async function historyDays(): Promise<string[]> {
   }>();
   const day = 86_400_000;
   const first = Math.min(...results.map((r) => r.valid_from));
-  const last = Math.max(...results.map((r) => r.valid_from));
+  // Through the seed day: the dataset's latest snapshot is the day it was seeded.
+  const last = Math.max(...results.map((r) => r.valid_from), Date.parse(env.TEST_DATASET.summary.day));
   const days: string[] = [];
   for (let t = Math.floor(first / day) * day; t <= last; t += day)
     days.push(new Date(t).toISOString().slice(0, 10).replaceAll("-", ""));

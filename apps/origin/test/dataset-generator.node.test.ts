@@ -9,11 +9,20 @@ import {
   type CertificateDocument,
 } from "@scangate/core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DATASET_NOW } from "../src/dataset/clock";
+import { datasetClock } from "../src/dataset/clock";
 import { generateDataset, type DatasetOptions } from "../src/dataset/generate";
+import { THREATS } from "../src/dataset/threats";
+import { hostNames } from "../src/services/host-names";
 import { InsertBatcher, type DatasetTable, type Row } from "../src/dataset/sql";
 
-const OPTIONS: DatasetOptions = { seed: "node-test", hosts: 60, certs: 200, rootPems: tls.rootCertificates };
+const OPTIONS: DatasetOptions = {
+  seed: "node-test",
+  day: "2026-11-27",
+  hosts: 60,
+  certs: 200,
+  rootPems: tls.rootCertificates,
+};
+const NOW = datasetClock(OPTIONS.day)?.now ?? 0;
 
 interface Generated {
   rows: Map<DatasetTable, Row[]>;
@@ -26,7 +35,9 @@ async function generate(options: DatasetOptions): Promise<Generated> {
   const batcher = new InsertBatcher((statement) => hash.update(statement));
   await generateDataset(options, {
     add(table, row) {
-      rows.set(table, [...(rows.get(table) ?? []), row]);
+      const list = rows.get(table);
+      if (list) list.push(row);
+      else rows.set(table, [row]);
       batcher.add(table, row);
     },
     drain: () => Promise.resolve(),
@@ -118,7 +129,7 @@ describe("dataset generator", () => {
   });
 
   it("never marks an expired certificate valid", () => {
-    const expired = certs.filter((c) => Date.parse(c.doc.parsed.validity.end) < DATASET_NOW);
+    const expired = certs.filter((c) => Date.parse(c.doc.parsed.validity.end) < NOW);
     expect(expired.length).toBeGreaterThan(0);
     for (const { doc } of expired) {
       for (const store of TRUST_STORES) expect(doc.validation?.[store]?.valid).toBe(false);
@@ -160,5 +171,67 @@ describe("dataset generator", () => {
     for (const versions of byIp.values()) {
       versions.forEach((v, i) => expect(v.valid_to).toBe(versions[i + 1]?.valid_from ?? null));
     }
+  });
+
+  it("gives each host the names the names routes read off it, and its network's reverse name", () => {
+    const namesBySha = new Map(certs.map((c) => [c.sha256, c.doc.parsed.names ?? []]));
+    let named = 0;
+    let reversed = 0;
+    for (const row of table("hosts")) {
+      const doc = JSON.parse(String(row.doc)) as {
+        dns?: { names?: string[]; reverse_dns?: { names: string[] } };
+        autonomous_system: { asn: number };
+        whois?: { network?: { handle?: string }; organization?: { name?: string } };
+      };
+      expect(doc.dns?.names ?? []).toEqual(hostNames(doc, namesBySha));
+      if (doc.dns?.names) named++;
+      if (doc.dns?.reverse_dns) reversed++;
+      expect(doc.whois?.organization?.name).toBeTruthy();
+    }
+    expect(named).toBeGreaterThan(0);
+    expect(reversed).toBeGreaterThan(table("hosts").length / 2);
+  });
+
+  it("plants threats from the catalogue on a minority of hosts, and risks on a minority of services", () => {
+    const threatNames = new Set(THREATS.map((t) => t.name));
+    let threatened = 0;
+    let services = 0;
+    let vulnerable = 0;
+    for (const row of table("hosts")) {
+      const doc = JSON.parse(String(row.doc)) as { services: Record<string, unknown>[] };
+      let hasThreat = false;
+      for (const service of doc.services) {
+        services++;
+        const threats = (service.threats ?? []) as { name: string }[];
+        for (const threat of threats) expect(threatNames.has(threat.name)).toBe(true);
+        hasThreat ||= threats.length > 0;
+        const vulns = (service.vulns ?? []) as { id: string; metrics: { cvss_v31: { score: number } } }[];
+        for (const vuln of vulns) {
+          expect(vuln.id).toMatch(/^CVE-\d{4}-\d{4,}$/);
+          expect(vuln.metrics.cvss_v31.score).toBeGreaterThan(0);
+        }
+        if (vulns.length > 0) vulnerable++;
+      }
+      if (hasThreat) threatened++;
+    }
+    expect(threatened).toBeGreaterThan(0);
+    expect(threatened).toBeLessThan(table("hosts").length / 5);
+    expect(vulnerable).toBeGreaterThan(0);
+    expect(vulnerable).toBeLessThan(services / 2);
+  });
+
+  it("ends its history on the seed day, and another day moves it there", async () => {
+    const times = (rows: Row[]) => rows.map((row) => Number(row.last_updated_at));
+    for (const time of times(table("hosts"))) expect(time).toBeLessThanOrEqual(NOW);
+    expect(Math.max(...times(table("hosts")))).toBeGreaterThan(NOW - 86_400_000);
+    const meta = table("dataset_meta").find((row) => row.key === "summary");
+    expect((JSON.parse(String(meta?.value)) as { day: string }).day).toBe(OPTIONS.day);
+    const day = "2026-12-04";
+    const later = await generate({ ...OPTIONS, day });
+    expect(later.sqlHash).not.toBe(dataset.sqlHash);
+    const laterNow = datasetClock(day)?.now ?? 0;
+    const laterHosts = later.rows.get("hosts") ?? [];
+    for (const time of times(laterHosts)) expect(time).toBeLessThanOrEqual(laterNow);
+    expect(Math.max(...times(laterHosts))).toBeGreaterThan(laterNow - 86_400_000);
   });
 });

@@ -160,6 +160,9 @@ describe("search storage", () => {
             scoped.has(storage.column) && scoped.has(scope?.key ?? ""),
             `${registry.name}.${field}`,
           ).toBe(true);
+        } else if (storage.kind === "hashed") {
+          const table = await columnsOf(storage.table);
+          expect(table.has(storage.key) && table.has(storage.column), `${registry.name}.${field}`).toBe(true);
         } else {
           expect.fail(`${registry.name}.${field}: the hot registries hold no leaf fields`);
         }

@@ -8,7 +8,7 @@ import {
   legacyWebsite,
 } from "@scangate/core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DATASET_NOW } from "../src/dataset/clock";
+import { datasetNow } from "./support/dataset-facts";
 import { readCertificates, readHost, readV1Document } from "../src/services/documents";
 import { certificatePem, v3Certificate } from "../src/services/v3-certificate";
 import { presentedCertificates, v3Host } from "../src/services/v3-host";
@@ -108,10 +108,11 @@ describe("v3 certificate → v1 certificate document", () => {
     const fingerprints = await column("select sha256 as value from certificates order by sha256");
     expect(fingerprints.length).toBeGreaterThan(100);
     const tagsSeen = new Set<string>();
+    const now = await datasetNow();
     for (const fp of fingerprints) {
       const original = (await readV1Document(env.DB, "certificates", fp)) as Json;
       const v3 = v3Certificate(original);
-      const translated = legacyCertificate(v3, certificatePem(original) ?? undefined, { now: DATASET_NOW });
+      const translated = legacyCertificate(v3, certificatePem(original) ?? undefined, { now });
       expect(withoutAll(translated, LEGACY_CERTIFICATE_GAPS), fp).toEqual(
         withoutAll(original, LEGACY_CERTIFICATE_GAPS),
       );

@@ -16,7 +16,7 @@ import {
 } from "@scangate/sql/platform";
 import { seriesRow } from "@scangate/sql/series";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DATASET_NOW } from "../src/dataset/clock";
+import { datasetNow } from "./support/dataset-facts";
 import { LINT_NAMES } from "../src/dataset/certs/zlint";
 import { snapshotCatalog } from "../src/snapshots/catalog";
 import type { Json, SnapshotSeries } from "../src/snapshots/definitions";
@@ -33,7 +33,8 @@ import { balanceOf, platformAccount, v3Post } from "./v3-requests";
  * current hosts, certificates and websites the /v3 API serves).
  */
 
-const NOW = DATASET_NOW - 1;
+/** Just before the seeded dataset's "now" (read once it is seeded). */
+let NOW = 0;
 const MAX_PAGES = 60;
 
 type Row = unknown[];
@@ -47,6 +48,7 @@ let documents: Documents;
 
 beforeAll(async () => {
   await seedTestDataset();
+  NOW = (await datasetNow()) - 1;
   const { results: hosts } = await env.DB.prepare("select doc from hosts order by ip_num").all<{
     doc: string;
   }>();

@@ -9,11 +9,11 @@ import { seedDatasetAndSnapshots } from "./snapshots-fixture";
 let days: string[];
 
 beforeAll(async () => {
-  await seedTestDataset();
+  const summary = await seedTestDataset();
   const { results } = await env.DB.prepare("SELECT valid_from AS validFrom FROM host_history").all<{
     validFrom: number;
   }>();
-  days = historyDays(results).slice(-3);
+  days = historyDays(results, summary.day.replaceAll("-", "")).slice(-3);
 });
 
 describe("snapshot catalog", () => {

@@ -23,11 +23,12 @@ import { defaultAuth } from "./support/requests";
 
 /** Seeds the dataset and publishes the snapshot tables of its last `days` days (all by default). */
 export async function seedDatasetAndSnapshots(days?: number): Promise<void> {
-  await seedTestDataset();
+  const summary = await seedTestDataset();
   const { results } = await env.DB.prepare("SELECT valid_from AS validFrom FROM host_history").all<{
     validFrom: number;
   }>();
-  const all = historyDays(results);
+  // Through the seed day: the dataset's latest snapshot is the day it was seeded.
+  const all = historyDays(results, summary.day.replace(/-/g, ""));
   await publishSnapshots(env.DB, env.SNAPSHOTS, { days: days === undefined ? all : all.slice(-days) });
 }
 

@@ -55,7 +55,7 @@ async function dataset(): Promise<Dataset> {
   const sources = await readSnapshotSources(env.DB);
   return {
     sources,
-    days: historyDays(sources.hostHistory),
+    days: historyDays(sources.hostHistory, sources.seedDay),
     hosts: sources.hostHistory.map((h) => ({ ...h, doc: JSON.parse(h.doc) as Json })),
     certificates: sources.certificates.map((c) => ({ ...c, doc: JSON.parse(c.doc) as Json })),
   };

@@ -92,6 +92,11 @@ const count = <T>(items: T[], keyOf: (item: T) => unknown): Map<unknown, number>
 };
 const pairs = (counts: Map<unknown, number>): Row[] => [...counts].map(([k, n]) => [k, n]);
 const distinct = <T>(items: T[]) => [...new Set(items)];
+/** The day before a `YYYYMMDD` day, as `YYYY-MM-DD`. */
+const dayBefore = (day: string): string =>
+  new Date(Date.parse(`${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)}`) - 86_400_000)
+    .toISOString()
+    .slice(0, 10);
 const serverHeader = (service: Json): string | null => {
   const headers = at(service, "http.response.headers");
   if (typeof headers !== "object" || headers === null) return null;
@@ -527,11 +532,11 @@ const CASES: Case[] = [
     ],
   },
   {
+    // The hosts were last seen in the day before the snapshot's: compare with that day.
     name: "a timestamp compared with a date",
-    sql: (d) =>
-      `SELECT COUNT(*) FROM ipv4 WHERE last_updated_at >= '${d.day.slice(0, 4)}-${d.day.slice(4, 6)}-${d.day.slice(6)}'`,
+    sql: (d) => `SELECT COUNT(*) FROM ipv4 WHERE last_updated_at >= '${dayBefore(d.day)}'`,
     expect: (d) => {
-      const since = Date.parse(`${d.day.slice(0, 4)}-${d.day.slice(4, 6)}-${d.day.slice(6)}T00:00:00Z`);
+      const since = Date.parse(`${dayBefore(d.day)}T00:00:00Z`);
       return [[hostsWhere(d, (h) => Date.parse(String(h.last_updated_at)) >= since).length]];
     },
   },

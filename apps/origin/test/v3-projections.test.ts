@@ -143,9 +143,10 @@ describe("v3 projections", () => {
     expect(["DV", "OV", "EV", "unknown", "dv", 7].map(levelOf)).toEqual(["dv", "ov", "ev", "", "dv", ""]);
   });
 
-  it("projects a service, keeping only protocol blocks whose shape the Platform shares", () => {
+  it("projects a service's protocol block under the SDK's name, telnet options as maps", () => {
     const service = v3Service(
       {
+        _decoded: "telnet",
         port: 23,
         service_name: "TELNET",
         transport_protocol: "TCP",
@@ -159,7 +160,8 @@ describe("v3 projections", () => {
           },
         ],
         telnet: { will: [{ name: "Echo", value: 1 }] },
-        ssh: { hassh_fingerprint: "h" },
+        labels: ["remote-access"],
+        banner_hashes: ["sha256:abc"],
       },
       "192.0.2.1",
       new Map(),
@@ -181,7 +183,9 @@ describe("v3 projections", () => {
           source: "OSI_APPLICATION_LAYER",
         },
       ],
-      ssh: { hassh_fingerprint: "h" },
+      telnet: { do: {}, will: { Echo: "1" } },
+      labels: [{ value: "REMOTE_ACCESS", source: "censys", confidence: 1 }],
+      banner_hash_sha256: "abc",
     });
   });
 });

@@ -147,7 +147,10 @@ describe("web properties read in batches", () => {
     const addressed = (await hostFacts()).flatMap((h) =>
       h.doc.services.filter((s) => s.service_name === "HTTP").map((s) => `${h.ip}:${s.port}`),
     );
-    const ids = [...named.slice(0, 50), ...addressed.slice(0, 49), "nowhere.example:443"];
+    // Half by name where the websites have that many ports, the rest by address.
+    const byName = named.slice(0, 50);
+    const ids = [...byName, ...addressed.slice(0, 99 - byName.length), "nowhere.example:443"];
+    expect(byName.length).toBeGreaterThan(20);
     expect(ids.length).toBe(100);
     return ids;
   }

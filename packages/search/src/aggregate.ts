@@ -1,6 +1,6 @@
-import { sqlIdentifier } from "./compiler";
+import { sqlIdentifier } from "./compile-context";
 import { findField, unknownFieldMessage } from "./field-lookup";
-import { QueryError, catchQueryError, type QueryResult } from "./query-error";
+import { QueryError, catchQueryError, quoteToken, type QueryResult } from "./query-error";
 import { ownEntry, type FieldDef, type FieldType, type IndexRegistry } from "./registry";
 import type { SqlFragment } from "./sql-expr";
 
@@ -138,6 +138,25 @@ export function compileAggregate(
       `FROM (SELECT (${perDocument}) AS n FROM ${rootTable} WHERE ${where.sql})`;
 
     const storage = def.storage;
+    if (storage.kind === "hashed") {
+      throw new QueryError(
+        `${quoteToken(field)} holds whole documents (bodies) and cannot be aggregated; aggregate ${quoteToken(storage.field)} instead`,
+        0,
+        field,
+      );
+    }
+    if (storage.kind === "absent") {
+      // A field the schema has and no document holds: no buckets, every matching document without it.
+      return {
+        field: found.name,
+        type: def.type,
+        buckets: { sql: `SELECT NULL AS "key", 0 AS "count" WHERE 0 LIMIT ?`, params: [options.buckets] },
+        totals: {
+          sql: `SELECT count(*) AS documents, 0 AS nonnull_documents, 0 AS value_count FROM ${rootTable} WHERE ${where.sql}`,
+          params: [...where.params],
+        },
+      };
+    }
     const scopeName = fieldScope(registry, found.name);
     if (scopeName !== null && (options.countBy === "document" || options.scopeFilter !== undefined)) {
       if ((options.rootAlias ?? "r") !== "r")

@@ -1,6 +1,7 @@
 import { andOf, orOf, type QueryNode, type TermValue, type Value } from "./ast";
 import { QueryError, quoteToken } from "./query-error";
-import { byteLength, MAX_PATTERN_BYTES, regexToGlob } from "./patterns";
+import { byteLength, MAX_PATTERN_BYTES } from "./patterns";
+import { regexToGlobs } from "./regex-globs";
 import { ownEntry } from "./registry";
 
 /**
@@ -199,12 +200,12 @@ export function certificateTagCondition(value: Value, position: number): QueryNo
 
 /**
  * Whether a CenQL regex (`field =~ "source"`) is one the origin's engine runs as well as the
- * Platform's: the GLOB-translatable subset (see `regexToGlob`), within D1's pattern length.
+ * Platform's: the GLOB-translatable subset (see `regexToGlobs`), within D1's pattern length.
  * Conversions that may write a regex or a wildcard check it, so what they send is never refused.
  */
 export function isPortableRegex(source: string): boolean {
-  const glob = regexToGlob(source);
-  return glob !== null && byteLength(glob.body) + 2 <= MAX_PATTERN_BYTES;
+  const globs = regexToGlobs(source);
+  return globs !== null && globs.every((glob) => byteLength(glob.body) + 2 <= MAX_PATTERN_BYTES);
 }
 
 /** Whether a wildcard pattern of `text` and one `*` fits the pattern length every engine takes. */

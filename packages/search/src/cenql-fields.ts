@@ -30,6 +30,14 @@ interface Rename {
   legacy: string;
   /** A second legacy name of the same value: read back to `cenql`, never written. */
   legacyAlias?: true;
+  /**
+   * The legacy index spells the value differently: a hash with its algorithm in front
+   * (`sha256:<hex>`), or a label in its legacy vocabulary. Such a rename is read one way only
+   * (CenQL to legacy); the legacy name stays reachable as itself under the resource.
+   */
+  value?: { prefix?: string; terms?: Readonly<Record<string, string>> };
+  /** A second CenQL name of a legacy field that has its own: read one way only (CenQL to legacy). */
+  oneWay?: true;
 }
 
 /** A root store's trust flags: the Platform's `RootStore` names and v1's, per store. */
@@ -49,6 +57,58 @@ const ROOT_STORE_RENAMES: readonly Rename[] = [
   })),
 );
 
+/**
+ * Labels: the Platform's values (`REMOTE_ACCESS`) and the legacy index's (`remote-access`), as
+ * Censys's two products name the same finding.
+ */
+export const LABEL_VALUES: Readonly<Record<string, string>> = {
+  C2: "c2",
+  REMOTE_ACCESS: "remote-access",
+  LOGIN_PAGE: "login-page",
+  OPEN_DIRECTORY: "open-dir",
+  HONEYPOT: "honeypot",
+  TARPIT: "tarpit",
+  DATABASE: "database",
+  IOT: "iot",
+  ICS: "ics",
+  SCADA: "scada",
+  FILE_SHARING: "file-sharing",
+  EMAIL: "email",
+  VPN: "vpn",
+  CAMERA: "camera",
+  NETWORK_ADMINISTRATION: "network-administration",
+  DEFAULT_LANDING_PAGE: "default-landing-page",
+  WEB_UI: "web-ui",
+  CLOUD: "cloud",
+  NAS: "nas",
+  ROUTER: "router",
+  FIREWALL: "firewall",
+  MEDIA_SERVER: "media-server",
+  SUSPICIOUS_OPEN_DIRECTORY: "suspicious-open-dir",
+};
+
+/**
+ * Endpoint objects the Platform keeps under a service's `endpoints` (the SDK's
+ * EndpointScanState) and the legacy index keeps on the service itself.
+ */
+export const ENDPOINT_OBJECTS: readonly string[] = [
+  "cobalt_strike",
+  "kubernetes",
+  "elasticsearch",
+  "prometheus",
+  "jenkins",
+  "argocd",
+  "graphql",
+  "keycloak",
+  "vault",
+  "wordpress",
+  "open_directory",
+  "fortigate",
+  "jupyter",
+  "ollama",
+  "mcp",
+];
+
 const RENAMES: Readonly<Record<CenqlResource, readonly Rename[]>> = {
   host: [
     // Service: `protocol` is v2's service_name; the certificate is a nested Certificate.
@@ -66,9 +126,31 @@ const RENAMES: Readonly<Record<CenqlResource, readonly Rename[]>> = {
       cenql: "services.cert.tbs_fingerprint_sha256",
       legacy: "services.tls.certificates.leaf_data.tbs_fingerprint",
     },
+    // The rest of the presented certificate's parsed data: the TLS record's leaf summary.
+    { cenql: "services.cert.parsed", legacy: "services.tls.certificates.leaf_data" },
     { cenql: "services.scan_time", legacy: "services.observed_at" },
+    { cenql: "services.banner_hash_sha256", legacy: "services.banner_hashes", value: { prefix: "sha256:" } },
+    { cenql: "services.jarm.scan_time", legacy: "services.jarm.observed_at" },
+    { cenql: "services.labels.value", legacy: "services.labels", value: { terms: LABEL_VALUES } },
+    { cenql: "labels.value", legacy: "labels", value: { terms: LABEL_VALUES } },
+    { cenql: "dns.reverse_dns.resolve_time", legacy: "dns.reverse_dns.resolved_at" },
+    { cenql: "services.ftp.auth_tls_response", legacy: "services.ftp.auth_tls_resp" },
     // HTTP responses live under the service's endpoints (EndpointScanState.http).
     { cenql: "services.endpoints.http", legacy: "services.http.response" },
+    { cenql: "services.endpoints.http.uri", legacy: "services.http.request.uri" },
+    {
+      cenql: "services.endpoints.http.body_hash_sha256",
+      legacy: "services.http.response.body_hashes",
+      value: { prefix: "sha256:" },
+    },
+    {
+      cenql: "services.endpoints.http.body_hash_sha1",
+      legacy: "services.http.response.body_hash",
+      value: { prefix: "sha1:" },
+    },
+    { cenql: "services.endpoints.banner", legacy: "services.banner", oneWay: true },
+    { cenql: "services.endpoints.port", legacy: "services.port", oneWay: true },
+    ...ENDPOINT_OBJECTS.map((name) => ({ cenql: `services.endpoints.${name}`, legacy: `services.${name}` })),
   ],
   cert: [
     { cenql: "fingerprint_sha256", legacy: "parsed.fingerprint_sha256" },
@@ -147,6 +229,7 @@ function longestRename(
   let best: { rename: Rename; rest: string } | null = null;
   for (const rename of renames) {
     if (from === "cenql" && rename.legacyAlias) continue;
+    if (from === "legacy" && (rename.value || rename.oneWay)) continue;
     const rest = underPrefix(path, rename[from]);
     if (rest !== null && (best === null || rename[from].length > best.rename[from].length))
       best = { rename, rest };
@@ -171,6 +254,22 @@ export function legacyFieldNames(resource: CenqlResource, path: string): string[
   }
   const found = longestRename(path, RENAMES[resource], "cenql");
   return [found ? join(found.rename.legacy, found.rest) : path];
+}
+
+/**
+ * How the legacy index spells a CenQL path's values, when it spells them differently (see
+ * `Rename.value`): the text of a query's value as the legacy field holds it; null when alike.
+ */
+export function legacyValue(resource: CenqlResource, path: string): ((text: string) => string) | null {
+  const found = longestRename(path, RENAMES[resource], "cenql");
+  const value = found?.rest === "" ? found.rename.value : undefined;
+  if (value === undefined) return null;
+  return (text) => {
+    const term = value.terms?.[text.toUpperCase()];
+    if (term !== undefined) return term;
+    const { prefix } = value;
+    return prefix === undefined || text.toLowerCase().startsWith(prefix) ? text : `${prefix}${text}`;
+  };
 }
 
 /** The CenQL path (after the resource) of a legacy field name, or null when CenQL has none. */

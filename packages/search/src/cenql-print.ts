@@ -24,12 +24,14 @@ function word(text: string, bareTerm: boolean): string {
   const special = bareTerm ? TEXT_SPECIAL : VALUE_SPECIAL;
   const out = escapeChars(text, special);
   // `field: >5` is a comparison, and `-x` / `+x` as a bare term are Lucene's prefix operators.
-  const leading = OPERATOR_WORD.test(text) || /^[<>]/.test(text) || (bareTerm && /^[-+]/.test(text));
+  // A leading `'` would open a quoted value.
+  const leading = OPERATOR_WORD.test(text) || /^[<>']/.test(text) || (bareTerm && /^[-+]/.test(text));
   return leading && !special.test(text.charAt(0)) ? `\\${out}` : out;
 }
 
-function quoted(text: string): string {
-  return `"${text.replace(/[\\"]/g, (char) => `\\${char}`)}"`;
+/** A quoted string. A value escapes `*` too: an unescaped one inside a value's quotes is a wildcard. */
+function quoted(text: string, value = true): string {
+  return `"${text.replace(value ? /[\\"*]/g : /[\\"]/g, (char) => `\\${char}`)}"`;
 }
 
 function term(value: TermValue, bareTerm = false): string {
@@ -50,7 +52,7 @@ function wildcard(value: WildcardValue, bareTerm = false): string {
       out += escapeChars(char, bareTerm ? TEXT_SPECIAL : VALUE_SPECIAL);
     }
   }
-  return /^[<>]/.test(out) || (bareTerm && /^[-+!]/.test(out)) ? `\\${out}` : out;
+  return /^[<>']/.test(out) || (bareTerm && /^[-+!]/.test(out)) ? `\\${out}` : out;
 }
 
 function item(value: TermValue | WildcardValue): string {
@@ -79,7 +81,7 @@ function field(name: string, op: "match" | "exact", value: Value): string {
     case "wildcard":
       return `${name}${operator}${wildcard(value)}`;
     case "regex":
-      return `${name} =~ ${quoted(value.source)}`;
+      return `${name} =~ ${quoted(value.source, false)}`;
     case "exists":
       return `${name}: *`;
     case "range":
@@ -114,7 +116,7 @@ function print(node: QueryNode, group: string | null): string {
       const { value } = node;
       if (value.kind === "term") return term(value, true);
       if (value.kind === "wildcard") return wildcard(value, true);
-      return quoted(value.source);
+      return quoted(value.source, false);
     }
     case "group":
       return `${relative(node.field, group)}: (${print(node.body, node.field)})`;

@@ -1,5 +1,5 @@
 import type { QueryNode } from "./ast";
-import { cenqlField, cenqlTarget } from "./cenql";
+import { cenqlField, cenqlTargetAll } from "./cenql";
 import { fieldScope } from "./aggregate";
 import { CENQL_SCOPES, type CenqlResource, cenqlPath, knownCenqlNames } from "./cenql-fields";
 import { compileQuery, type CompileOptions } from "./compiler";
@@ -93,39 +93,65 @@ function writtenFieldAt(node: QueryNode, position: number): string | null {
   }
 }
 
+/** A CenQL query compiled for one resource: the WHERE condition over its root table (alias `r`). */
+export interface CenqlPart {
+  resource: CenqlResource;
+  where: SqlFragment;
+}
+
 /**
- * Parse a CenQL query, find its resource and compile it against that resource's legacy
- * registry. Unknown fields are reported by their CenQL names, with the nearest CenQL name.
+ * Parse a CenQL query, find the resources it searches and compile it against each one's legacy
+ * registry: `parts` has one compiled reading per resource (hosts, then certificates, then web
+ * properties; see `cenqlTargetAll`), `resource` and `where` are the first. Unknown fields are
+ * reported by their CenQL names, with the nearest CenQL name.
  */
 export function compileCenqlSearch(
   text: string,
   registries: CenqlRegistries,
   options?: CompileOptions,
-): QueryResult<{ resource: CenqlResource; where: SqlFragment }> {
+): QueryResult<CenqlPart & { parts: CenqlPart[] }> {
   const unbindable = unbindableCharacterError(text);
   if (unbindable) return { ok: false, error: unbindable };
   const parsed = parseQuery(text, "cenql");
   if (!parsed.ok) return parsed;
-  const targeted = cenqlTarget(parsed.value, {
+  const targeted = cenqlTargetAll(parsed.value, {
     hasField: (resource, field) => findField(registries[resource], field) !== null,
+    isMap: (resource, field) =>
+      registries[resource].maps?.some((map) => map.toLowerCase() === field.toLowerCase()) ?? false,
   });
   if (!targeted.ok) return targeted;
-  const { resource, node } = targeted.value;
-  const registry = registries[resource];
-  const compiled = compileQuery(node, registry, options);
-  if (compiled.ok) return { ok: true, value: { resource, where: compiled.value } };
-  const { error } = compiled;
-  if (error.message.startsWith("unknown field")) {
-    const written = writtenFieldAt(parsed.value, error.position);
-    if (written !== null) {
-      // A name written relative to its group is shown in full, read back from the legacy name.
-      const full = /^(host|cert|web)\./i.test(written)
-        ? written
-        : `${resource}.${cenqlPath(resource, error.token) ?? error.token}`;
-      return { ok: false, error: unknownCenqlField(resource, registry, full, error.position) };
-    }
+  const parts: CenqlPart[] = [];
+  for (const { resource, node } of targeted.value) {
+    const registry = registries[resource];
+    // A pinned scope row (a host's service) applies to the parts whose resource has that scope.
+    const pinned = options?.scopeRow;
+    const own =
+      pinned && !Object.hasOwn(registry.scopes, pinned.scope) ? { ...options, scopeRow: undefined } : options;
+    const compiled = compileQuery(node, registry, own);
+    if (!compiled.ok)
+      return { ok: false, error: cenqlError(compiled.error, parsed.value, resource, registry) };
+    parts.push({ resource, where: compiled.value });
   }
-  return compiled;
+  const [first] = parts;
+  if (first === undefined) throw new Error("a CenQL query is read for at least one resource");
+  return { ok: true, value: { ...first, parts } };
+}
+
+/** An unknown legacy field named back by the CenQL name written in the query. */
+function cenqlError(
+  error: QueryError,
+  parsed: QueryNode,
+  resource: CenqlResource,
+  registry: IndexRegistry,
+): QueryError {
+  if (!error.message.startsWith("unknown field")) return error;
+  const written = writtenFieldAt(parsed, error.position);
+  if (written === null) return error;
+  // A name written relative to its group is shown in full, read back from the legacy name.
+  const full = /^(host|cert|web)\./i.test(written)
+    ? written
+    : `${resource}.${cenqlPath(resource, error.token) ?? error.token}`;
+  return unknownCenqlField(resource, registry, full, error.position);
 }
 
 /** An aggregate's CenQL field, on the legacy registry of its resource. */

@@ -1,8 +1,18 @@
-import { andOf, orOf, type QueryNode, type RegexValue, type Value } from "./ast";
 import {
+  andOf,
+  orOf,
+  type QueryNode,
+  type RegexValue,
+  type TermValue,
+  type Value,
+  type WildcardValue,
+} from "./ast";
+import {
+  CENQL_RESOURCES,
   CENQL_SCOPES,
   type CenqlResource,
   legacyFieldNames,
+  legacyValue,
   missingResourceMessage,
   splitResource,
 } from "./cenql-fields";
@@ -13,9 +23,12 @@ import { ownEntry } from "./registry";
  * A parsed CenQL query (`parseQuery(text, "cenql")`) rewritten onto the legacy registries'
  * names, so the existing compiler runs it unchanged:
  *
- * - every field names its resource (`host.`, `cert.`, `web.`); a query reads one resource, and
- *   one mixing them is refused (the Platform's search mixes result types; ours answers one
- *   index per query). A query of bare terms only searches hosts.
+ * - every field names its resource (`host.`, `cert.`, `web.`). A query naming several is read
+ *   once per resource, as the Platform reads it: a document of one resource holds no field of
+ *   another, so there those conditions match nothing (`host.services.threats.name = "Sliver"
+ *   or web.threats.name = "Sliver"` finds hosts by the first and web properties by the second).
+ *   `cenqlTargetAll` gives one rewritten query per resource; `cenqlTarget` reads queries of
+ *   one resource and refuses the others. A query of bare terms only searches hosts.
  * - inside `field: (...)` names are relative to `field`; `host.services: (...)` stays a scope
  *   group (every condition on one service), other groups are only a name prefix and dissolve,
  *   their bare terms becoming values of the group's field;
@@ -29,7 +42,15 @@ export interface CenqlTargetOptions {
    * index has (without it, to every port of the table).
    */
   hasField?: (resource: CenqlResource, legacyField: string) => boolean;
+  /**
+   * Whether a legacy name is a key/value map of the index (`IndexRegistry.maps`): a group on it
+   * (`headers: (key: Server and value: nginx)`) is kept, so its key and value hold for one entry.
+   */
+  isMap?: (resource: CenqlResource, legacyField: string) => boolean;
 }
+
+/** What a condition on another resource's field is in a query read for one resource: nothing. */
+const NOTHING: QueryNode = { type: "not", child: { type: "all" } };
 
 interface Scope {
   resource: CenqlResource | null;
@@ -39,23 +60,46 @@ interface Scope {
   scope: string | null;
 }
 
-class Targeting {
-  resource: { value: CenqlResource; name: string; position: number } | null = null;
+interface Mention {
+  value: CenqlResource;
+  name: string;
+  position: number;
+}
 
-  constructor(private readonly options: CenqlTargetOptions) {}
+class Targeting {
+  /** Each resource the query names, in the order first named. */
+  readonly resources: Mention[] = [];
+
+  /**
+   * @param only the resource being read: conditions on other resources' fields are NOTHING;
+   *   null to refuse a second resource (`cenqlTarget`).
+   */
+  constructor(
+    private readonly options: CenqlTargetOptions,
+    private readonly only: CenqlResource | null = null,
+    private readonly several = false,
+  ) {}
+
+  get resource(): Mention | null {
+    return this.resources[0] ?? null;
+  }
 
   note(resource: CenqlResource, name: string, position: number): void {
-    if (this.resource === null) {
-      this.resource = { value: resource, name, position };
-      return;
-    }
-    if (this.resource.value === resource) return;
+    if (this.resources.some((mention) => mention.value === resource)) return;
     const first = this.resource;
-    throw new QueryError(
-      `a query searches one resource: ${quoteToken(name)} (${resource}) at position ${position} cannot be combined with ${quoteToken(first.name)} (${first.value}) at position ${first.position}`,
-      position,
-      name,
-    );
+    if (first !== null && !this.several) {
+      throw new QueryError(
+        `a query searches one resource: ${quoteToken(name)} (${resource}) at position ${position} cannot be combined with ${quoteToken(first.name)} (${first.value}) at position ${first.position}`,
+        position,
+        name,
+      );
+    }
+    this.resources.push({ value: resource, name, position });
+  }
+
+  /** Whether conditions on `resource` are read (false: they are NOTHING for this reading). */
+  private reads(resource: CenqlResource): boolean {
+    return this.only === null || this.only === resource;
   }
 
   /** The resource and CenQL path a name written inside `scope` stands for. */
@@ -97,10 +141,12 @@ class Targeting {
             raw,
           );
         }
+        if (!this.reads(scope.resource ?? "host")) return NOTHING;
         return this.field(node.value.position, scope.resource ?? "host", scope.path, "match", node.value);
       case "field": {
         const { resource, path } = this.resolve(node.field, node.position, scope);
         this.note(resource, `${resource}.${path}`, node.position);
+        if (!this.reads(resource)) return NOTHING;
         return this.field(node.position, resource, path, node.op, node.value);
       }
       case "group": {
@@ -108,11 +154,28 @@ class Targeting {
           const bare = splitResource(node.field);
           if (bare !== null && bare.path === "") {
             // `host: (...)`: names inside are relative to the resource.
-            return this.rewrite(node.body, { resource: bare.resource, path: null, scope: null });
+            const body = this.rewrite(node.body, { resource: bare.resource, path: null, scope: null });
+            return this.reads(bare.resource) ? body : NOTHING;
           }
         }
         const { resource, path } = this.resolve(node.field, node.position, scope);
         this.note(resource, `${resource}.${path}`, node.position);
+        if (!this.reads(resource)) {
+          this.rewrite(node.body, { resource, path, scope: scope.scope });
+          return NOTHING;
+        }
+        const mapName = legacyFieldNames(resource, path);
+        const [legacyMap] = mapName;
+        if (mapName.length === 1 && legacyMap !== undefined && this.options.isMap?.(resource, legacyMap)) {
+          // A key/value map keeps its group: its key and value conditions hold for one entry.
+          const inner: Scope = { resource, path, scope: scope.scope };
+          return {
+            type: "group",
+            field: legacyMap,
+            position: node.position,
+            body: this.rewrite(node.body, inner),
+          };
+        }
         const legacyScope = ownEntry(CENQL_SCOPES[resource], path);
         const inner: Scope = {
           resource,
@@ -139,8 +202,25 @@ class Targeting {
       const present = names.filter((name) => this.options.hasField?.(resource, name));
       names = present.length > 0 ? present : names.slice(0, 1);
     }
-    const target = value.kind === "regex" ? anchored(value) : value;
+    const spelled = respelled(value, legacyValue(resource, path));
+    const target = spelled.kind === "regex" ? anchored(spelled) : spelled;
     return orOf(names.map((field) => ({ type: "field", field, position, op, value: target })));
+  }
+}
+
+/** A value as the legacy field spells it (`legacyValue`): its terms and wildcard patterns respelled. */
+function respelled(value: Value, spell: ((text: string) => string) | null): Value {
+  if (spell === null) return value;
+  const item = (part: TermValue | WildcardValue): TermValue | WildcardValue =>
+    part.kind === "term" ? { ...part, text: spell(part.text) } : { ...part, pattern: spell(part.pattern) };
+  switch (value.kind) {
+    case "term":
+    case "wildcard":
+      return item(value);
+    case "set":
+      return { ...value, items: value.items.map(item) };
+    default:
+      return value;
   }
 }
 
@@ -165,14 +245,35 @@ export function cenqlTarget(
 }
 
 /**
- * The resources a parsed CenQL query's fields name: one, or none for a query of bare terms
- * only (the convert route's `targets`, which leave out what full-text search may return).
+ * The query read once per resource it names (hosts, then certificates, then web properties),
+ * each rewritten onto that resource's legacy names with the other resources' conditions
+ * matching nothing; one reading, of hosts, for a query of bare terms only.
+ */
+export function cenqlTargetAll(
+  node: QueryNode,
+  options: CenqlTargetOptions = {},
+): QueryResult<{ resource: CenqlResource; node: QueryNode }[]> {
+  return catchQueryError(() => {
+    const survey = new Targeting(options, null, true);
+    survey.rewrite(node, { resource: null, path: null, scope: null });
+    const named = CENQL_RESOURCES.filter((resource) => survey.resources.some((m) => m.value === resource));
+    const resources: CenqlResource[] = named.length === 0 ? ["host"] : named;
+    return resources.map((resource) => ({
+      resource,
+      node: new Targeting(options, resource, true).rewrite(node, { resource: null, path: null, scope: null }),
+    }));
+  });
+}
+
+/**
+ * The resources a parsed CenQL query's fields name, hosts first, or none for a query of bare
+ * terms only (the convert route's `targets`, which leave out what full-text search may return).
  */
 export function cenqlTargets(node: QueryNode): QueryResult<CenqlResource[]> {
   return catchQueryError(() => {
-    const targeting = new Targeting({});
+    const targeting = new Targeting({}, null, true);
     targeting.rewrite(node, { resource: null, path: null, scope: null });
-    return targeting.resource === null ? [] : [targeting.resource.value];
+    return CENQL_RESOURCES.filter((resource) => targeting.resources.some((m) => m.value === resource));
   });
 }
 

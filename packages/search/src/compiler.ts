@@ -1,10 +1,18 @@
 import type { QueryNode, TermValue, Value, WildcardValue, RegexValue } from "./ast";
+import { SCOPE_ALIAS, countParams, sqlIdentifier, type Context, type ScopeRow } from "./compile-context";
+import {
+  fieldCondition,
+  mapCondition,
+  mapGroup,
+  mapNamed,
+  mapPseudoField,
+  objectExists,
+} from "./field-conditions";
 import { findField, unknownFieldMessage } from "./field-lookup";
-import { leafCondition } from "./leaf";
 import { ftsString, trailingWildcardPrefix } from "./patterns";
-import { valuePredicate, type MatchOp } from "./predicates";
+import type { MatchOp } from "./predicates";
 import { QueryError, catchQueryError, quoteToken, type QueryResult } from "./query-error";
-import { type FieldDef, type IndexRegistry, ownEntry, type ScopeDef } from "./registry";
+import { type IndexRegistry, ownEntry } from "./registry";
 import {
   MATCH_ALL,
   MATCH_NONE,
@@ -40,35 +48,7 @@ export interface CompileOptions {
   scopeRow?: { scope: string; alias: string };
 }
 
-const SIDE_ALIAS = "v";
-const SCOPE_ALIAS = "s";
-
-/** Registry names go into SQL text, so they must be plain identifiers (a registry bug otherwise). */
-export function sqlIdentifier(name: string): string {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
-    throw new Error(`registry identifier ${JSON.stringify(name)} is not a plain SQL name`);
-  return name;
-}
-
-interface Context {
-  registry: IndexRegistry;
-  root: string;
-  now: number;
-  maxParams: number;
-  /** Field names inside `field: (...)` are relative to this prefix. */
-  prefix: string | null;
-  /** Inside `services: (...)`: conditions apply to one row of this scope, aliased `alias`. */
-  scope: ScopeRow | null;
-  /** With `CompileOptions.scopeRow`: that scope's conditions test this row, wherever written. */
-  scopeRow: ScopeRow | null;
-  paramCount: number;
-}
-
-interface ScopeRow {
-  name: string;
-  def: ScopeDef;
-  alias: string;
-}
+export { sqlIdentifier };
 
 /**
  * Compile a parsed query to a boolean SQL expression over the root table (aliased `r`). Values
@@ -103,7 +83,7 @@ function pinnedRow(registry: IndexRegistry, pinned: CompileOptions["scopeRow"]):
   const def = ownEntry(registry.scopes, pinned.scope);
   if (def === undefined) throw new Error(`registry ${registry.name} has no scope ${pinned.scope}`);
   const alias = sqlIdentifier(pinned.alias);
-  if ([SIDE_ALIAS, SCOPE_ALIAS, "w"].includes(alias))
+  if (["v", SCOPE_ALIAS, "w", "rx", "b"].includes(alias))
     throw new Error(`the scope row alias ${alias} is one the compiled subqueries use`);
   return { name: pinned.scope, def, alias };
 }
@@ -139,6 +119,9 @@ function compileNode(node: QueryNode, context: Context): Expr {
 
 function compileGroup(field: string, position: number, body: QueryNode, context: Context): Expr {
   const full = context.prefix === null ? field : `${context.prefix}.${field}`;
+  const map = mapNamed(context, full) ?? mapNamed(context, field);
+  if (map !== null)
+    return mapGroup(map, position, body, context) ?? compileNode(body, { ...context, prefix: map });
   const scopeName = [full, field].find((name) => ownEntry(context.registry.scopes, name) !== undefined);
   const scopeDef = scopeName === undefined ? undefined : ownEntry(context.registry.scopes, scopeName);
   if (scopeName === undefined || scopeDef === undefined)
@@ -167,121 +150,35 @@ function compileGroup(field: string, position: number, body: QueryNode, context:
   );
 }
 
-function resolveField(name: string, position: number, context: Context): { name: string; def: FieldDef } {
-  const candidates = context.prefix === null ? [name] : [`${context.prefix}.${name}`, name];
-  for (const candidate of candidates) {
-    const found = findField(context.registry, candidate);
-    if (found) return found;
-  }
-  const shown = candidates[0] ?? name;
-  throw new QueryError(unknownFieldMessage(context.registry, shown, position), position, name);
-}
-
-function countParams(compiled: Expr, value: { position: number; raw: string }, context: Context): Expr {
-  context.paramCount += compiled.params.length;
-  if (context.paramCount > context.maxParams) {
-    throw new QueryError(
-      `query has too many values: at most ${context.maxParams} (the limit is reached at position ${value.position})`,
-      value.position,
-      value.raw,
-    );
-  }
-  return compiled;
-}
-
 function compileField(name: string, position: number, op: MatchOp, value: Value, context: Context): Expr {
   // `services: *`: the document has at least one row of the scope.
   if (value.kind === "exists" && context.scope === null && context.prefix === null) {
     const scope = ownEntry(context.registry.scopes, name);
     if (scope) return compileGroup(name, position, { type: "all" }, context);
   }
-  const field = resolveField(name, position, context);
-  return applyToField(field, position, op, value, context);
-}
-
-/** The condition on the field's column, placed where the field's storage puts it. */
-function applyToField(
-  field: { name: string; def: FieldDef },
-  position: number,
-  op: MatchOp,
-  value: Value,
-  context: Context,
-): Expr {
-  const { storage, type } = field.def;
-  const typed = { name: field.name, type };
-  const { registry, root } = context;
-  // Outside a group, a field of the pinned scope tests the pinned row as if inside one.
-  const pinned =
-    context.scope === null &&
-    context.scopeRow !== null &&
-    (storage.kind === "leaf" || storage.kind === "scoped") &&
-    storage.scope === context.scopeRow.name;
-  const scope = pinned ? context.scopeRow : context.scope;
-  if (storage.kind === "leaf") {
-    const tables = registry.leaves;
-    if (!tables)
-      throw new Error(
-        `registry ${registry.name}: field ${field.name} is a leaf but there are no leaf tables`,
-      );
-    if (scope !== null && storage.scope !== scope.name) throw notInScope(field.name, scope.name, position);
-    // Inside a scope the leaf must belong to the very scope row the group's other conditions test.
-    const target =
-      scope !== null
-        ? { outer: `${scope.alias}.rowid`, column: "scope" as const }
-        : { outer: `${root}.rowid`, column: "doc" as const };
-    return countParams(
-      leafCondition(typed, storage.id, op, value, tables, target, context.now),
-      value,
-      context,
-    );
+  const candidates = context.prefix === null ? [name] : [`${context.prefix}.${name}`, name];
+  for (const candidate of candidates) {
+    const role = mapPseudoField(context, candidate);
+    if (role !== null) return mapCondition(role, position, op, value, context);
+    const found = findField(context.registry, candidate);
+    if (found) return fieldCondition(found, position, op, value, context);
   }
-  const predicate = (column: string): Expr =>
-    countParams(valuePredicate(typed, op, value, column, context.now), value, context);
-  if (scope !== null) {
-    if (storage.kind !== "scoped" || storage.scope !== scope.name)
-      throw notInScope(field.name, scope.name, position);
-    return predicate(`${scope.alias}.${sqlIdentifier(storage.column)}`);
-  }
-  const rootKey = `${root}.${sqlIdentifier(registry.root.key)}`;
-  switch (storage.kind) {
-    case "column":
-      return predicate(`${root}.${sqlIdentifier(storage.column)}`);
-    case "side":
-      return inSubquery(
-        rootKey,
-        `${SIDE_ALIAS}.${sqlIdentifier(storage.key)}`,
-        `${sqlIdentifier(storage.table)} ${SIDE_ALIAS}`,
-        predicate(`${SIDE_ALIAS}.${sqlIdentifier(storage.column)}`),
-      );
-    case "scoped": {
-      const scopeDef = registry.scopes[storage.scope];
-      if (!scopeDef)
-        throw new Error(
-          `registry ${registry.name}: field ${field.name} names unknown scope ${storage.scope}`,
-        );
-      return inSubquery(
-        rootKey,
-        `${SCOPE_ALIAS}.${sqlIdentifier(scopeDef.key)}`,
-        `${sqlIdentifier(scopeDef.table)} ${SCOPE_ALIAS}`,
-        predicate(`${SCOPE_ALIAS}.${sqlIdentifier(storage.column)}`),
-      );
+  // `services.tls: *`: an object of the documents has some field with a value.
+  if (value.kind === "exists") {
+    for (const candidate of candidates) {
+      const any = objectExists(candidate, position, value, context);
+      if (any !== null) return any;
     }
   }
-}
-
-function notInScope(field: string, scope: string, position: number): QueryError {
-  return new QueryError(
-    `${quoteToken(field)} is not a field of ${scope}, so it cannot be used inside ${scope}: (...) (at position ${position})`,
-    position,
-    field,
-  );
+  const shown = candidates[0] ?? name;
+  throw new QueryError(unknownFieldMessage(context.registry, shown, position), position, name);
 }
 
 /** A bare term: a value of the enclosing group's field, or else a full-text search. */
 function compileBareTerm(value: TermValue | WildcardValue | RegexValue, context: Context): Expr {
   if (context.prefix !== null) {
     const field = findField(context.registry, context.prefix);
-    if (field) return applyToField(field, value.position, "match", value, context);
+    if (field) return fieldCondition(field, value.position, "match", value, context);
     throw new QueryError(
       `the bare term ${quoteToken(value.raw)} at position ${value.position} needs a field inside ${context.prefix}: (...), like ${context.prefix}: (field: ${value.raw})`,
       value.position,

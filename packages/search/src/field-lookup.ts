@@ -6,15 +6,35 @@ export function fieldNames(registry: IndexRegistry): string[] {
   return Object.keys(registry.fields).sort();
 }
 
-/** A field by its dotted name; names match case-insensitively when there is no exact one. */
-export function findField(registry: IndexRegistry, name: string): { name: string; def: FieldDef } | null {
+export interface FoundField {
+  name: string;
+  def: FieldDef;
+  /** Named by its v1 `.raw` sub-field: the whole value, as stored (case-sensitive). */
+  raw?: true;
+}
+
+function listedField(registry: IndexRegistry, name: string): FoundField | null {
   const exact = ownEntry(registry.fields, name);
   if (exact) return { name, def: exact };
   const lower = name.toLowerCase();
   for (const [candidate, def] of Object.entries(registry.fields)) {
     if (candidate.toLowerCase() === lower) return { name: candidate, def };
   }
-  return null;
+  const family = registry.families?.find((f) => f.pattern.test(lower));
+  return family ? { name: lower, def: { type: family.type, storage: { kind: "absent" } } } : null;
+}
+
+/**
+ * A field by its dotted name; names match case-insensitively when there is no exact one, and a
+ * name of one of the registry's families is an `absent` field. The v1 `.raw` sub-field of a
+ * field (`protocols.raw`, `autonomous_system.name.raw`: Elasticsearch's unanalysed copy) is
+ * the field itself, matched whole.
+ */
+export function findField(registry: IndexRegistry, name: string): FoundField | null {
+  const found = listedField(registry, name);
+  if (found || !name.toLowerCase().endsWith(".raw")) return found;
+  const base = listedField(registry, name.slice(0, -4));
+  return base ? { ...base, raw: true } : null;
 }
 
 export function editDistance(a: string, b: string): number {

@@ -1,4 +1,12 @@
-export type { FieldDef, FieldStorage, FieldType, IndexRegistry, LeafTables, ScopeDef } from "./registry";
+export type {
+  FieldDef,
+  FieldFamily,
+  FieldStorage,
+  FieldType,
+  IndexRegistry,
+  LeafTables,
+  ScopeDef,
+} from "./registry";
 export type {
   Dialect,
   ExistsValue,
@@ -26,7 +34,8 @@ export {
   type BucketRow,
   type TotalsRow,
 } from "./aggregate";
-export { fieldNames, findField, suggestField } from "./field-lookup";
+export { fieldNames, findField, suggestField, type FoundField } from "./field-lookup";
+export { mapKeySegment } from "./field-conditions";
 export { textWords } from "./leaf";
 export { MAX_PATTERN_BYTES } from "./patterns";
 export { MAX_SQL_HEIGHT, type SqlFragment, type SqlParam } from "./sql-expr";
@@ -34,12 +43,14 @@ export { formatIpv4, parseIpv4 } from "./ipv4";
 export {
   CENQL_INDEX,
   CENQL_RESOURCES,
+  ENDPOINT_OBJECTS,
+  LABEL_VALUES,
   cenqlPath,
   legacyFieldNames,
   type CenqlResource,
   type LegacyIndex,
 } from "./cenql-fields";
-export { cenqlField, cenqlTarget, cenqlTargets, type CenqlTargetOptions } from "./cenql";
+export { cenqlField, cenqlTarget, cenqlTargetAll, cenqlTargets, type CenqlTargetOptions } from "./cenql";
 export { convertLegacyQuery, type ConvertOptions } from "./cenql-convert";
 export { convertLegacyReportField, type ReportBreakdown } from "./cenql-report";
 export { isPortablePrefix, isPortableRegex } from "./cenql-convert-v1";
@@ -50,6 +61,7 @@ export {
   cenqlCountLevels,
   compileCenqlSearch,
   type CenqlAggregateField,
+  type CenqlPart,
   unbindableCharacterError,
   type CenqlRegistries,
 } from "./cenql-search";

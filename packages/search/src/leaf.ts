@@ -31,10 +31,21 @@ export interface LeafTarget {
 
 interface LeafContext {
   field: TypedField;
-  id: number;
+  /** The catalogue id, or several (one condition over any of those fields). */
+  id: number | readonly number[];
   tables: LeafTables;
   target: LeafTarget;
   now: number;
+}
+
+/**
+ * `alias.field = ?`, or for several fields `alias.field IN (1, 2, 3)`: catalogue ids are
+ * integers the registry holds, never query text, so a list of them is written into the SQL.
+ */
+function fieldIs(alias: string, id: number | readonly number[]): Expr {
+  if (typeof id === "number") return expr(`${alias}.field = ?`, [id], 2);
+  if (!id.every((one) => Number.isSafeInteger(one))) throw new Error("catalogue ids must be integers");
+  return expr(`${alias}.field IN (${id.join(", ")})`, [], 2);
 }
 
 /**
@@ -44,7 +55,7 @@ interface LeafContext {
  */
 export function leafCondition(
   field: TypedField,
-  id: number,
+  id: number | readonly number[],
   op: MatchOp,
   value: Value,
   tables: LeafTables,
@@ -57,7 +68,10 @@ export function leafCondition(
 function condition(context: LeafContext, op: MatchOp, value: Value): Expr {
   if (context.field.type === "text" && op === "match") {
     if (value.kind === "term") return wordMatch(context, value);
-    if (value.kind === "wildcard") return withWord(context, "LIKE ? ESCAPE '\\'", wordPattern(value));
+    // One word's pattern (`ngin*`) looks words up; a pattern with other characters
+    // (`https://cfx.re/join/*`) reads the values, as a text column's wildcard does.
+    if (value.kind === "wildcard" && /^[\p{L}\p{N}_*?]+$/u.test(value.pattern))
+      return withWord(context, "LIKE ? ESCAPE '\\'", wordPattern(value));
     if (value.kind === "set")
       return combine(
         "OR",
@@ -67,21 +81,36 @@ function condition(context: LeafContext, op: MatchOp, value: Value): Expr {
   return withValue(context, valuePredicate(context.field, op, value, VALUE, context.now));
 }
 
-function withValue({ id, tables, target }: LeafContext, predicate: Expr): Expr {
+/**
+ * The rows `target` selects where one of the fields `id` holds a value `predicate` (built on
+ * the value column) accepts; `predicate` null for any value at all.
+ */
+export function leafValueCondition(
+  id: number | readonly number[],
+  predicate: ((column: string) => Expr) | null,
+  tables: LeafTables,
+  target: LeafTarget,
+): Expr {
+  const test = fieldIs(VALUES_ALIAS, id);
   return inSubquery(
     target.outer,
     `${VALUES_ALIAS}.${target.column}`,
     `${sqlIdentifier(tables.values)} ${VALUES_ALIAS}`,
-    combine("AND", [expr(`${VALUES_ALIAS}.field = ?`, [id], 2), predicate]),
+    predicate === null ? test : combine("AND", [test, predicate(VALUE)]),
   );
 }
 
+function withValue({ id, tables, target }: LeafContext, predicate: Expr): Expr {
+  return leafValueCondition(id, () => predicate, tables, target);
+}
+
 function withWord({ id, tables, target }: LeafContext, test: string, param: string): Expr {
+  const field = fieldIs(WORDS_ALIAS, id);
   return inSubquery(
     target.outer,
     `${WORDS_ALIAS}.${target.column}`,
     `${sqlIdentifier(tables.words)} ${WORDS_ALIAS}`,
-    expr(`${WORDS_ALIAS}.field = ? AND ${WORDS_ALIAS}.word ${test}`, [id, param], 3),
+    expr(`${field.sql} AND ${WORDS_ALIAS}.word ${test}`, [...field.params, param], 3),
   );
 }
 

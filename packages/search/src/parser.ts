@@ -1,6 +1,14 @@
 import { andOf, orOf, type Dialect, type QueryNode, type TermValue, type Value } from "./ast";
 import { QueryError, catchQueryError, quoteToken, type QueryResult } from "./query-error";
-import { readBracket, readQuoted, readRegex, readWord, type Cursor } from "./value-reader";
+import {
+  boostLength,
+  opensQuote,
+  readBracket,
+  readQuoted,
+  readRegex,
+  readWord,
+  type Cursor,
+} from "./value-reader";
 
 /** Longer queries are refused before parsing (the SQL they compile to has limits too). */
 export const MAX_QUERY_LENGTH = 8192;
@@ -31,6 +39,23 @@ interface Clause {
 const FIELD_CHAR = /[A-Za-z0-9_.]/;
 const FIELD_NAME = /^[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*$/;
 const WORD_OPERATOR = /^(and|or|not)(?=[\s()"`]|$)/i;
+
+/** Whether a bare term holds anything a full-text analyzer keeps (a letter or digit). */
+function analyzable(node: QueryNode): boolean {
+  if (node.type !== "text" || node.value.kind === "regex") return true;
+  const text = node.value.kind === "term" ? node.value.text : node.value.pattern;
+  return /[\p{L}\p{N}]/u.test(text);
+}
+
+/**
+ * v1 clauses without the bare terms Lucene's analyzer reduces to nothing (`""`, a lone
+ * backtick), which it leaves out of the query rather than failing on; all of them when that
+ * would leave none, so the query still says what is wrong with it.
+ */
+function withoutEmptyTerms(clauses: Clause[]): Clause[] {
+  const kept = clauses.filter((clause) => analyzable(clause.node));
+  return kept.length > 0 ? kept : clauses;
+}
 
 class Parser implements Cursor {
   pos = 0;
@@ -137,8 +162,9 @@ class Parser implements Cursor {
 
   /** Clauses written next to each other: OR in v1, AND in v2 and CenQL. */
   private parseSequence(): QueryNode {
-    const clauses = [this.parseAnd()];
+    let clauses = [this.parseAnd()];
     while (this.startsClause()) clauses.push(this.parseAnd());
+    if (this.dialect === "v1") clauses = withoutEmptyTerms(clauses);
     if (clauses.length === 1 && clauses[0]) return clauses[0].node;
     if (this.dialect !== "v1") return andOf(clauses.map((clause) => clause.node));
     // v1 follows Lucene: `+` clauses are required, `-`/NOT clauses excluded, and the plain
@@ -171,7 +197,11 @@ class Parser implements Cursor {
       items.push(this.parseUnary());
     }
     if (items.length === 1) return first;
-    return { node: andOf(items.map((item) => item.node)), occur: "should" };
+    const kept = this.dialect === "v1" ? withoutEmptyTerms(items) : items;
+    if (kept.length === 1 && kept[0])
+      return { node: kept[0].node, occur: this.dialect === "v1" ? "must" : "should" };
+    // Lucene's AND makes both sides required, beside which plain adjacent terms are optional.
+    return { node: andOf(kept.map((item) => item.node)), occur: this.dialect === "v1" ? "must" : "should" };
   }
 
   private parseUnary(): Clause {
@@ -196,7 +226,9 @@ class Parser implements Cursor {
       if (char === "+") return { node: inner.node, occur: "must" };
       return { node: { type: "not", child: inner.node }, occur: "must_not" };
     }
-    return { node: this.parsePrimary(), occur: "should" };
+    const node = this.parsePrimary();
+    this.pos += boostLength(this, this.pos);
+    return { node, occur: "should" };
   }
 
   private parsePrimary(): QueryNode {
@@ -208,7 +240,7 @@ class Parser implements Cursor {
       this.pos++;
       return this.nested(start, "(", () => this.parseGroupBody(start));
     }
-    if (char === '"' || char === "`") return { type: "text", value: readQuoted(this) };
+    if (opensQuote(char, this.dialect)) return { type: "text", value: readQuoted(this) };
     if (char === "/" && this.dialect !== "cenql") return { type: "text", value: readRegex(this) };
     if (char === "*" && this.isDelimiter(start + 1)) {
       this.pos++;
@@ -323,7 +355,7 @@ class Parser implements Cursor {
     this.pos += 2;
     this.skipWs();
     const char = this.peek();
-    if (char !== '"' && char !== "`") {
+    if (!opensQuote(char, this.dialect)) {
       if (char === undefined || ")]},".includes(char) || this.operatorAt() !== null)
         throw this.expectedValue(field);
       const token = this.tokenAt();
@@ -363,7 +395,7 @@ class Parser implements Cursor {
 
   private readComparisonBound(field: string): TermValue {
     const char = this.peek();
-    if (char === '"' || char === "`") return readQuoted(this);
+    if (opensQuote(char, this.dialect)) return readQuoted(this);
     if (char === undefined || "()[]{},".includes(char) || this.operatorAt() !== null)
       throw this.expectedValue(field);
     const word = readWord(this, false);
@@ -412,8 +444,8 @@ class Parser implements Cursor {
       value = readBracket(this, field);
     } else if (char === "/" && this.dialect !== "cenql") {
       value = readRegex(this);
-    } else if (char === '"' || char === "`") {
-      value = readQuoted(this);
+    } else if (opensQuote(char, this.dialect)) {
+      value = readQuoted(this, true);
     } else {
       value = readWord(this, false);
     }

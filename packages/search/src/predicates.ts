@@ -5,10 +5,11 @@ import {
   MAX_PATTERN_BYTES,
   byteLength,
   escapeLike,
-  regexToGlob,
+  wildcardSegments,
   wildcardToGlob,
   wildcardToLike,
 } from "./patterns";
+import { regexToGlobs } from "./regex-globs";
 import { QueryError, quoteToken } from "./query-error";
 import type { FieldType } from "./registry";
 import { combine, expr, type Expr, type SqlParam } from "./sql-expr";
@@ -26,6 +27,9 @@ interface Interval {
   low: number;
   high: number;
 }
+
+/** What an IPv6 value selects: nothing, since only IPv4 hosts are indexed. */
+const NO_ADDRESS: Interval = { low: 1, high: 0 };
 
 type Located = { position: number; raw: string };
 
@@ -57,13 +61,15 @@ function parseBoolean(field: TypedField, term: TermValue): number {
   throw badValue(field, term, "true or false");
 }
 
-function parseIp(field: TypedField, term: TermValue): Interval {
+function parseIp(field: TypedField, term: TermValue, inRange: boolean): Interval {
   const text = term.text.trim();
   const range = parseIpv4Range(text);
   if (range) return range;
   if (looksLikeIpv6(text)) {
+    // An IPv6 address or block is a fine question to ask; no indexed (IPv4) host answers it.
+    if (!inRange) return NO_ADDRESS;
     throw new QueryError(
-      `only IPv4 addresses are indexed: ${quoteToken(term.raw)} for ${quoteToken(field.name)} at position ${term.position}`,
+      `only IPv4 addresses are indexed, so a range cannot end at ${quoteToken(term.raw)} for ${quoteToken(field.name)} at position ${term.position}`,
       term.position,
       term.raw,
     );
@@ -79,7 +85,7 @@ function parseTime(field: TypedField, term: TermValue, now: number): Interval {
 
 /** The interval an ordered (numeric, ip, timestamp) value covers. */
 function intervalOf(field: TypedField, term: TermValue, now: number, inRange: boolean): Interval {
-  if (field.type === "ip") return parseIp(field, term);
+  if (field.type === "ip") return parseIp(field, term, inRange);
   if (field.type === "timestamp") return parseTime(field, term, now);
   const number = parseNumber(field, term, inRange);
   return { low: number, high: number };
@@ -91,6 +97,7 @@ const compare = (column: string, operator: string, value: SqlParam): Expr =>
   expr(`${column} ${operator} ?`, [value], 2);
 
 function within(column: string, { low, high }: Interval): Expr {
+  if (low > high) return expr("0", [], 1);
   return low === high ? compare(column, "=", low) : expr(`${column} BETWEEN ? AND ?`, [low, high], 2);
 }
 
@@ -149,28 +156,73 @@ function termPredicate(field: TypedField, op: MatchOp, term: TermValue, column: 
 
 function wildcardPredicate(field: TypedField, op: MatchOp, value: WildcardValue, column: string): Expr {
   requireTextual(field, value, "wildcards");
-  if (op === "exact") return glob(column, checkPattern(wildcardToGlob(value.pattern), value));
-  let pattern = wildcardToLike(value.pattern);
+  if (op === "exact") return wildcardMatch(column, value.pattern, value, "glob");
+  let pattern = value.pattern;
   // Text fields match anywhere in the value; keyword values match whole.
-  if (field.type === "text")
-    pattern = `${pattern.startsWith("%") ? "" : "%"}${pattern}${pattern.endsWith("%") ? "" : "%"}`;
-  return like(column, checkPattern(pattern, value));
+  if (field.type === "text") {
+    const open = pattern.endsWith("*") && !/(^|[^\\])(\\\\)*\\\*$/.test(pattern);
+    pattern = `${pattern.startsWith("*") ? "" : "*"}${pattern}${open ? "" : "*"}`;
+  }
+  return wildcardMatch(column, pattern, value, "like");
+}
+
+/**
+ * `column` against a wildcard pattern (the AST's form), as GLOB (case-sensitive) or LIKE. D1
+ * refuses patterns past MAX_PATTERN_BYTES; a longer one (a CPE with its `*:*:*` tail, say) is
+ * matched in pieces cut at its `*`s, each short enough: the first anchored at the value's start,
+ * the last at its end, those between anywhere in it. The pieces' order is not checked, so such a
+ * pattern can also match a value holding its middle pieces out of order.
+ */
+function wildcardMatch(column: string, pattern: string, value: Located, form: "glob" | "like"): Expr {
+  const translate = form === "glob" ? wildcardToGlob : wildcardToLike;
+  const many = form === "glob" ? "*" : "%";
+  const match = form === "glob" ? glob : like;
+  const whole = translate(pattern);
+  if (byteLength(whole) <= MAX_PATTERN_BYTES) return match(column, whole);
+  const pieces: string[] = [];
+  let current: string | null = null;
+  for (const segment of wildcardSegments(pattern).map(translate)) {
+    const joined: string = current === null ? segment : `${current}${many}${segment}`;
+    if (current === null || byteLength(`${many}${joined}${many}`) <= MAX_PATTERN_BYTES) current = joined;
+    else {
+      pieces.push(current);
+      current = segment;
+    }
+  }
+  if (current !== null) pieces.push(current);
+  if (pieces.length === 1) return match(column, checkPattern(whole, value));
+  const parts = pieces
+    .map((piece, i) => `${i === 0 ? "" : many}${piece}${i === pieces.length - 1 ? "" : many}`)
+    .filter((piece) => piece !== many)
+    .map((piece) => match(column, checkPattern(piece, value)));
+  return combine("AND", parts);
 }
 
 function regexPredicate(field: TypedField, value: RegexValue, column: string): Expr {
   requireTextual(field, value, "regular expressions");
-  const translated = regexToGlob(value.source);
-  if (translated === null) {
+  const globs = regexToGlobs(value.source);
+  if (globs === null) {
     throw new QueryError(
-      `regular expression not supported: ${value.raw} at position ${value.position} (only literals, ., .*, .+, [classes], \\d, \\w, {n} counts and ^ $ anchors translate to SQL)`,
+      `regular expression not supported: ${value.raw} at position ${value.position} (literals, ., classes, \\d \\w \\s, groups, |, bounded counts like ? and {2,4}, <1-99> intervals, .* and .+ and ^ $ anchors translate to SQL)`,
       value.position,
       value.raw,
     );
   }
   // Keyword regexes match the whole value, as Lucene's do; on text they match anywhere unless anchored.
   const whole = field.type === "keyword";
-  const pattern = `${whole || translated.start ? "" : "*"}${translated.body}${whole || translated.end ? "" : "*"}`;
-  return glob(column, checkPattern(pattern, value));
+  const patterns = [
+    ...new Set(
+      globs.map(({ body, start, end }) => `${whole || start ? "" : "*"}${body}${whole || end ? "" : "*"}`),
+    ),
+  ].map((pattern) => checkPattern(pattern, value));
+  const [only] = patterns;
+  if (patterns.length === 1 && only !== undefined) return glob(column, only);
+  // Alternatives travel as one JSON array, however many there are.
+  return expr(
+    `EXISTS (SELECT 1 FROM json_each(?) rx WHERE ${column} GLOB rx.value)`,
+    [JSON.stringify(patterns)],
+    3,
+  );
 }
 
 function rangePredicate(field: TypedField, value: RangeValue, column: string, now: number): Expr {

@@ -25,7 +25,20 @@ export type FieldStorage =
    * the catalogue id `id`. With `scope`, the leaf belongs to one row of that scope (its `scope`
    * column holds the scope row's rowid), so it can be used inside `scope: (...)`.
    */
-  | { kind: "leaf"; id: number; scope?: string };
+  | { kind: "leaf"; id: number; scope?: string }
+  /**
+   * A field the index's schema has that no document of this dataset holds (a per-port family
+   * member, a header nobody sends): known, so a query naming it is answered (no document
+   * matches it), never refused as an unknown field.
+   */
+  | { kind: "absent" }
+  /**
+   * A large value kept once per distinct value in `table` (`column`, keyed by `key`) and named
+   * in the documents by its hash, the field `field` (`services.http.response.body` by
+   * `services.http.response.body_hashes`): a condition selects the matching values' keys
+   * (`keyPrefix` + key, as the hash field spells them) and tests the hash field for them.
+   */
+  | { kind: "hashed"; field: string; table: string; key: string; column: string; keyPrefix?: string };
 
 export interface FieldDef {
   type: FieldType;
@@ -49,6 +62,24 @@ export interface IndexRegistry {
   fullText?: { table: string };
   /** The generic leaf tables, for fields stored as `leaf`. */
   leaves?: LeafTables;
+  /**
+   * Families of field names the schema has beyond those listed (`<port>.<protocol>.get.title`
+   * for any port, a header of any name): a name one matches that no field lists is `absent`.
+   */
+  families?: readonly FieldFamily[];
+  /**
+   * Key/value maps whose every key is a field of its own (`services.http.response.headers`:
+   * `headers.server`, `headers.content_type`). Besides those, `<map>.key` (or `.name`) names
+   * an entry by its key and `<map>.value` (or `.value.headers`) tests any entry's value, and
+   * `<map>: (key: K and value: V)` tests the value of entry K, as Censys reads headers.
+   */
+  maps?: readonly string[];
+}
+
+/** A family of field names (see `IndexRegistry.families`). */
+export interface FieldFamily {
+  pattern: RegExp;
+  type: FieldType;
 }
 
 /**

@@ -13,9 +13,22 @@ export interface Cursor {
   unexpected(pos?: number): QueryError;
 }
 
-// Characters that end an unquoted word; escape them (`\(`) to search for them.
+// Characters that end an unquoted word; escape them (`\(`) to search for them. A backtick is
+// an ordinary character in v1 (Lucene gives it no meaning).
 const WORD_END = new Set(["(", ")", "[", "]", "{", "}", '"', "`"]);
-// Lucene fuzzy (~) and boost (^) operators: refused rather than silently searched for.
+
+/**
+ * The length of a Lucene boost (`^2`, `^0.5`) at `i` in v1, or 0. A boost only weighs a clause's
+ * score, which a filter without ranking has no use for, so v1 reads and drops it.
+ */
+export function boostLength(cursor: Pick<Cursor, "input" | "dialect">, i: number): number {
+  if (cursor.dialect !== "v1") return 0;
+  const match = /^\^\d+(\.\d+)?(?=[\s()]|$)/.exec(cursor.input.slice(i, i + 24));
+  return match ? match[0].length : 0;
+}
+
+// Lucene fuzzy (~) and (outside v1, or not followed by a number) boost (^) operators: refused
+// rather than silently searched for.
 const UNSUPPORTED = new Set(["~", "^"]);
 
 function shorten(text: string): string {
@@ -35,7 +48,9 @@ export function readWord(cursor: Cursor, stopAtComma: boolean): TermValue | Wild
   let i = start;
   while (i < input.length) {
     const char = input[i] ?? "";
-    if (/\s/.test(char) || WORD_END.has(char) || (stopAtComma && char === ",")) break;
+    const ends = WORD_END.has(char) && !(char === "`" && cursor.dialect === "v1");
+    if (/\s/.test(char) || ends || (stopAtComma && char === ",")) break;
+    if (boostLength(cursor, i) > 0) break;
     if (input.startsWith("&&", i) || input.startsWith("||", i)) break;
     if (char === "\\") {
       const next = input[i + 1];
@@ -64,27 +79,55 @@ export function readWord(cursor: Cursor, stopAtComma: boolean): TermValue | Wild
   return { kind: "term", text, quoted: false, position: start, raw };
 }
 
-/** `"a phrase"` or (v2) `` `a literal` ``; backslash escapes the next character. */
-export function readQuoted(cursor: Cursor): TermValue {
+/** Quote characters that open a quoted value in a dialect: v2 and CenQL also take backticks and single quotes. */
+export function opensQuote(char: string | undefined, dialect: Dialect): boolean {
+  if (char === '"') return true;
+  return dialect !== "v1" && (char === "`" || char === "'");
+}
+
+/** v2 and CenQL read `\r`, `\n` and `\t` in quotes as the control characters banners hold. */
+const CONTROL_ESCAPES: Record<string, string> = { r: "\r", n: "\n", t: "\t" };
+
+/**
+ * `"a phrase"`, or (v2, CenQL) `` `a literal` `` and `'a value'` (in which `''` stands for one
+ * `'`, as CenQL writes it); a backslash escapes the next character, and in v2 and CenQL `\r`,
+ * `\n`, `\t` are the control characters (`services.banner="HTTP/1.1 401 Unauthorized\r\n..."`).
+ * With `wildcards` (a field's value in v2 or CenQL), an unescaped `*` inside the quotes is a
+ * wildcard, as Censys reads `"ntop/*"` and `'*file*'`; anywhere else a quoted `*` is the character.
+ */
+export function readQuoted(cursor: Cursor): TermValue;
+export function readQuoted(cursor: Cursor, wildcards: boolean): TermValue | WildcardValue;
+export function readQuoted(cursor: Cursor, wildcards = false): TermValue | WildcardValue {
   const { input } = cursor;
   const start = cursor.pos;
   const quote = input[start];
-  if (quote === "`" && cursor.dialect === "v1") {
-    throw new QueryError(`backtick quoting is v2 syntax at position ${start}; in v1 use "..."`, start, "`");
-  }
   let text = "";
+  let pattern = "";
+  let wildcard = false;
   for (let i = start + 1; i < input.length; i++) {
-    const char = input[i];
+    const char = input[i] ?? "";
     if (char === "\\" && i + 1 < input.length) {
-      text += input[++i] ?? "";
+      const escaped = input[++i] ?? "";
+      const next = cursor.dialect === "v1" ? escaped : (CONTROL_ESCAPES[escaped] ?? escaped);
+      text += next;
+      pattern += next === "*" || next === "?" || next === "\\" ? `\\${next}` : next;
+    } else if (char === quote && quote === "'" && input[i + 1] === "'") {
+      text += "'";
+      pattern += "'";
+      i++;
     } else if (char === quote) {
       cursor.pos = i + 1;
-      return { kind: "term", text, quoted: true, position: start, raw: input.slice(start, i + 1) };
+      const raw = input.slice(start, i + 1);
+      if (wildcards && wildcard && cursor.dialect !== "v1")
+        return { kind: "wildcard", pattern, position: start, raw };
+      return { kind: "term", text, quoted: true, position: start, raw };
     } else {
+      if (char === "*") wildcard = true;
       text += char;
+      pattern += char === "?" ? "\\?" : char;
     }
   }
-  const what = quote === "`" ? "backtick value" : "quoted phrase";
+  const what = quote === "`" ? "backtick value" : quote === "'" ? "quoted value" : "quoted phrase";
   throw new QueryError(
     `unterminated ${what} starting at position ${start}: missing closing ${quote}`,
     start,
@@ -133,7 +176,7 @@ function readItem(cursor: Cursor, start: number, what: "range" | "set"): TermVal
   cursor.skipWs();
   const char = cursor.peek();
   if (char === undefined) throw unterminated(cursor, start, what);
-  if (char === '"' || char === "`") return readQuoted(cursor);
+  if (opensQuote(char, cursor.dialect)) return what === "set" ? readQuoted(cursor, true) : readQuoted(cursor);
   const next = cursor.peek(1);
   if (what === "range" && char === "*" && (next === undefined || /[\s\]}]/.test(next))) {
     cursor.pos++;

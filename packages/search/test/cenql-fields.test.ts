@@ -202,13 +202,10 @@ describe("cenqlTargets", () => {
     expect(cenqlTargets(parsed.value)).toEqual({ ok: true, value: expected });
   });
 
-  it("refuses a query mixing resources, as cenqlTarget does", () => {
-    const parsed = parseQuery("host.ip: 1.2.3.4 or web.port: 80", "cenql");
+  it("lists every resource a query spanning several names, hosts first", () => {
+    const parsed = parseQuery("web.port: 80 or host.ip: 1.2.3.4", "cenql");
     if (!parsed.ok) throw parsed.error;
-    expect(cenqlTargets(parsed.value)).toMatchObject({
-      ok: false,
-      error: { position: 20, token: "web.port" },
-    });
+    expect(cenqlTargets(parsed.value)).toEqual({ ok: true, value: ["host", "web"] });
   });
 });
 
@@ -272,8 +269,47 @@ describe("compileCenqlSearch", () => {
   it("compiles onto the resource's registry the same SQL as the legacy query", () => {
     const cenql = compileCenqlSearch("host.services: (protocol: SSH and port: 22)", REGISTRIES);
     const legacy = compileSearch("services: (service_name: SSH and port: 22)", "v2", hostsRegistry);
-    expect(cenql).toEqual({ ok: true, value: { resource: "host", where: legacy.ok && legacy.value } });
+    const where = legacy.ok && legacy.value;
+    expect(cenql).toEqual({
+      ok: true,
+      value: { resource: "host", where, parts: [{ resource: "host", where }] },
+    });
     expect(cenql.ok && cenql.value.where.params).toEqual(["SSH", 22]);
+  });
+
+  it("reads a query spanning resources once per resource, the other's conditions matching nothing", () => {
+    const spanning = compileCenqlSearch(
+      'host.services.banner = "Sliver" or cert.parsed.subject_dn: "Sliver"',
+      REGISTRIES,
+    );
+    if (!spanning.ok) throw spanning.error;
+    const host = compileSearch('services.banner = "Sliver"', "v2", hostsRegistry);
+    const cert = compileSearch('parsed.subject_dn: "Sliver"', "v2", certificatesRegistry);
+    expect(spanning.value.parts).toEqual([
+      { resource: "host", where: host.ok && host.value },
+      { resource: "cert", where: cert.ok && cert.value },
+    ]);
+    const both = compileCenqlSearch("host.ip: 1.2.3.4 and cert.parsed.subject_dn: x", REGISTRIES);
+    expect(both.ok && both.value.parts.map((part) => part.where.sql)).toEqual(["0", "0"]);
+  });
+
+  it("pins a service row only in the parts whose resource has services", () => {
+    const pinned = compileCenqlSearch(
+      'host.services.port: 22 or cert.parsed.subject_dn: "Sliver"',
+      REGISTRIES,
+      {
+        scopeRow: { scope: "services", alias: "m" },
+      },
+    );
+    if (!pinned.ok) throw pinned.error;
+    const cert = compileSearch('parsed.subject_dn: "Sliver"', "v2", certificatesRegistry);
+    expect(pinned.value.parts[0]?.where.sql).toBe("m.port = ?");
+    expect(pinned.value.parts[1]).toEqual({ resource: "cert", where: cert.ok && cert.value });
+  });
+
+  it("names an unknown field of any resource a spanning query reads", () => {
+    const result = compileCenqlSearch("host.ip: 1.2.3.4 or cert.parsed.subjct_dn: x", REGISTRIES);
+    expect(result.ok || result.error.message).toMatch(/^unknown field "cert\.parsed\.subjct_dn"/);
   });
 
   it("compileSearch takes CenQL for the registry of the resource the query searches", () => {

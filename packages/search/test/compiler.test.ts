@@ -268,6 +268,14 @@ describe("compileQuery: boolean structure", () => {
     });
   });
 
+  it("matches a wildcard pattern too long for a D1 pattern in pieces cut at its stars", () => {
+    const head = "a".repeat(45);
+    expect(compiled(`location.city: "${head}:*:*:*:*"`)).toEqual({
+      sql: "(r.city LIKE ? ESCAPE '\\' AND r.city LIKE ? ESCAPE '\\')",
+      params: [`${head}:%:%`, "%:%:%"],
+    });
+  });
+
   it("resolves relative dates against the current time by default", () => {
     const parsed = parseQuery("last_updated_at >= now", "v2");
     if (!parsed.ok) throw parsed.error;
@@ -314,7 +322,6 @@ describe("compileQuery: errors name the field or token", () => {
     ["ip: 01.2.3.4", 4, "01.2.3.4", "expected an IPv4 address"],
     ["ip: 1.2.3.0/33", 4, "1.2.3.0/33", "expected an IPv4 CIDR block like 10.0.0.0/8"],
     ["ip: 1.2.3.0/", 4, "1.2.3.0/", "expected an IPv4 CIDR block"],
-    ["ip: 2001:db8::1", 4, "2001:db8::1", 'only IPv4 addresses are indexed: "2001:db8::1"'],
     ["ip: [1.2.3.4 TO ::1]", 16, "::1", "only IPv4 addresses are indexed"],
     ["ip: 1.2.3.*", 4, "1.2.3.*", "use CIDR notation like 10.0.0.0/8"],
     [
@@ -335,11 +342,10 @@ describe("compileQuery: errors name the field or token", () => {
     ],
     ["tor_exit: [0 TO 1]", 10, "[0 TO 1]", 'ranges do not apply to the boolean field "tor_exit"'],
     ["ip: /1\\.2.*/", 4, "/1\\.2.*/", "regular expressions apply only to text and keyword fields"],
-    ["location.city: /a|b/", 15, "/a|b/", "regular expression not supported: /a|b/ at position 15"],
+    ["location.city: /a+/", 15, "/a+/", "regular expression not supported: /a+/ at position 15"],
     ["location.city: /(ab)+/", 15, "/(ab)+/", "regular expression not supported"],
-    ["location.city: /ab?/", 15, "/ab?/", "regular expression not supported"],
-    ["location.city: /a+/", 15, "/a+/", "regular expression not supported"],
-    ["location.city: /\\s/", 15, "/\\s/", "regular expression not supported"],
+    ["location.city: /\\bx/", 15, "/\\bx/", "regular expression not supported"],
+    ["location.city: /(?=a)b/", 15, "/(?=a)b/", "regular expression not supported"],
     ["/abc/", 0, "/abc/", "a regular expression needs a field"],
     ["*nginx", 0, "*nginx", "full-text terms take only a trailing * wildcard"],
     ["ng?nx", 0, "ng?nx", "full-text terms take only a trailing * wildcard"],

@@ -16,7 +16,8 @@ const HOSTILE = [
   "a`b) OR (1=1",
 ];
 
-const quoted = (value: string): string => `"${value.replace(/[\\"]/g, (char) => `\\${char}`)}"`;
+// `*` is escaped too: inside quotes an unescaped `*` is a wildcard in v2, as Censys reads it.
+const quoted = (value: string): string => `"${value.replace(/[\\"*]/g, (char) => `\\${char}`)}"`;
 const backticked = (value: string): string => `\`${value.replace(/[\\`]/g, (char) => `\\${char}`)}\``;
 const escapedWord = (value: string): string => value.replace(/[^A-Za-z0-9]/g, (char) => `\\${char}`);
 

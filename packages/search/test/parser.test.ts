@@ -156,7 +156,8 @@ describe("parseQuery: adjacent terms", () => {
     ["a b c", "(or text(a) text(b) text(c))", "(and text(a) text(b) text(c))"],
     ["a b or c", "(or text(a) text(b) text(c))", "(or (and text(a) text(b)) text(c))"],
     ["a or b c", "(or text(a) text(b) text(c))", "(or text(a) (and text(b) text(c)))"],
-    ["a b and c", "(or text(a) (and text(b) text(c)))", "(and text(a) text(b) text(c))"],
+    // Lucene: AND makes both neighbours required, and the plain term beside them optional.
+    ["a b and c", "(and text(b) text(c))", "(and text(a) text(b) text(c))"],
     ["port: 22 port: 80", "(or port:22 port:80)", "(and port:22 port:80)"],
     ["(a b) c", "(or text(a) text(b) text(c))", "(and text(a) text(b) text(c))"],
     ["a -b", "(and text(a) (not text(b)))", "(and text(a) (not text(b)))"],

@@ -1,13 +1,8 @@
+import { regexToGlobs } from "../src/regex-globs";
 import { describe, expect, it } from "vitest";
 import { parseTimeInterval } from "../src/dates";
 import { formatIpv4, parseIpv4, parseIpv4Range } from "../src/ipv4";
-import {
-  ftsString,
-  regexToGlob,
-  trailingWildcardPrefix,
-  wildcardToGlob,
-  wildcardToLike,
-} from "../src/patterns";
+import { ftsString, trailingWildcardPrefix, wildcardToGlob, wildcardToLike } from "../src/patterns";
 
 const NOW = Date.UTC(2026, 10, 22, 12, 34, 56, 789); // a Sunday
 const H = 3_600_000;
@@ -156,13 +151,33 @@ describe("patterns", () => {
     ["a\\.b\\*\\[", "a.b[*][[]", false, false],
     ["cost\\$$", "cost$", false, true],
   ])("regex /%s/ is GLOB %j", (source, body, start, end) => {
-    expect(regexToGlob(source)).toEqual({ body, start, end });
+    expect(regexToGlobs(source)).toEqual([{ body, start, end }]);
   });
 
-  it.each(["a|b", "(ab)", "a+", "a?", "a*", "[a-z]+", "a{2,5}", "\\s", "\\b", "a^b", "[abc", "[]", "x{2,}"])(
+  it.each([
+    ["a|b", ["a", "b"]],
+    ["(ab)", ["ab"]],
+    ["(?:ab)c", ["abc"]],
+    ["a?", ["", "a"]],
+    ["colou?r", ["colour", "color"].reverse()],
+    ["a{2,3}", ["aa", "aaa"]],
+    ["\\s", ["[ \t\r\n]"]],
+    ["(co|llc)? ?x", ["x", " x", "cox", "co x", "llcx", "llc x"]],
+    [".*?(exe|ps1)", ["*exe", "*ps1"]],
+    ["<8-12>", ["[8-9]", "1[0-2]"]],
+    ["<1001-9999>", ["100[1-9]", "10[1-9][0-9]", "1[1-9][0-9][0-9]", "[2-9][0-9][0-9][0-9]"]],
+  ])("regex /%s/ expands to the GLOB patterns %j", (source, bodies) => {
+    expect(new Set(regexToGlobs(source)?.map((pattern) => pattern.body))).toEqual(new Set(bodies));
+  });
+
+  it.each(["a+", "a*", "[a-z]+", "\\b", "a^b", "[abc", "[]", "x{2,}", "(?=a)", "(a|b){1,20}"])(
     "regex /%s/ has no GLOB form",
     (source) => {
-      expect(regexToGlob(source)).toBeNull();
+      expect(regexToGlobs(source)).toBeNull();
     },
   );
+
+  it("a regex that would expand past the limit has no GLOB form", () => {
+    expect(regexToGlobs("(a|b|c|d)(e|f|g|h)(i|j|k|l)(m|n|o|p)(q|r|s|t)")).toBeNull();
+  });
 });

@@ -1,4 +1,4 @@
-import { parseIpv4, textWords, type FieldType, type IndexRegistry } from "@scangate/search";
+import { mapKeySegment, parseIpv4, textWords, type FieldType, type IndexRegistry } from "@scangate/search";
 import type { TableRow } from "./rows";
 
 /**
@@ -36,30 +36,50 @@ export const TEXT_FIELDS: readonly RegExp[] = [
   /\.headers\.[^.]+$/,
   /(^|\.)(title|html_title|html_tags|status_reason|description)$/,
   /(^|\.)(banner|ehlo|start_tls|auth_tls_resp|auth_response|message)$/,
+  // Request URIs: `services.http.request.uri: mythweb` finds a path segment.
+  /(^|\.)uri$/,
 ];
 
 /**
  * Leaves the documents show that are deliberately not searchable: encoding annotations (how a
- * value is displayed, not data) and raw blobs (the certificate's DER, HTTP bodies; their
- * hashes and parsed fields are searchable instead).
+ * value is displayed, not data) and the certificate's DER (its hashes and parsed fields are
+ * searchable instead).
  */
 export const NOT_SEARCHABLE: Record<CatalogIndex, readonly RegExp[]> = {
-  hosts: [/(^|\.)_encoding(\.|$)/, /^services\.http\.response\.body$/],
+  hosts: [/(^|\.)_encoding(\.|$)/],
   ipv4: [],
   certificates: [/^raw$/],
   websites: [],
 };
 
 /**
+ * Leaves stored once per distinct value outside the leaf tables (`http_bodies`, keyed by the
+ * body's hash): HTTP bodies. They are searchable by their whole value, their words through the
+ * full-text index, and are not broken down (their hashes are).
+ */
+export const HASHED_LEAVES: Record<CatalogIndex, readonly RegExp[]> = {
+  hosts: [/^services\.http\.response\.body$/],
+  ipv4: [/^\d+\.[a-z0-9_]+\.get\.body$/],
+  certificates: [],
+  websites: [/^\d+\.[a-z0-9_]+\.get\.body$/],
+};
+
+/**
  * The searchable name of a document path: segments lowercased, characters a field name cannot
- * hold (`Content-Type`) turned into `_`, as Censys names header fields (`headers.content_type`).
+ * hold (`Content-Type`) turned into `_`, as Censys names header fields (`headers.content_type`);
+ * the search package reads a map's keys the same way (`mapKeySegment`).
  */
 export function searchablePath(segments: readonly string[]): string {
-  return segments.map((segment) => segment.toLowerCase().replace(/[^a-z0-9_]/g, "_")).join(".");
+  return segments.map(mapKeySegment).join(".");
 }
 
 export function isSearchable(index: CatalogIndex, path: string): boolean {
   return !NOT_SEARCHABLE[index].some((pattern) => pattern.test(path));
+}
+
+/** Whether a leaf is stored in the leaf tables (searchable, and broken down by its values). */
+export function isLeafStored(index: CatalogIndex, path: string): boolean {
+  return isSearchable(index, path) && !HASHED_LEAVES[index].some((pattern) => pattern.test(path));
 }
 
 export function isTextField(path: string): boolean {
@@ -142,10 +162,37 @@ interface CatalogEntry {
  */
 export class LeafRecorder {
   private readonly entries = new Map<string, CatalogEntry>();
+  /** Entries of a catalogue already written (`resuming`), left out of `catalogRows`. */
+  private readonly written = new Set<string>();
   private nextId = 1;
 
   /** `hot`: the registries whose fields have columns of their own (no leaf rows for those). */
   constructor(private readonly hot: Record<CatalogIndex, IndexRegistry>) {}
+
+  /**
+   * A recorder that continues a catalogue already written (documents indexed beside a seeded
+   * dataset): its paths keep their ids and types, new ones are numbered after them, and
+   * `catalogRows` lists only the new ones.
+   */
+  static resuming(
+    hot: Record<CatalogIndex, IndexRegistry>,
+    catalogue: readonly {
+      id: number;
+      index_name: string;
+      path: string;
+      type: string;
+      scope: string | null;
+    }[],
+  ): LeafRecorder {
+    const recorder = new LeafRecorder(hot);
+    for (const row of catalogue) {
+      const name = `${row.index_name}\u0000${row.path}`;
+      recorder.entries.set(name, { id: row.id, type: row.type as FieldType, scope: row.scope });
+      recorder.written.add(name);
+      recorder.nextId = Math.max(recorder.nextId, row.id + 1);
+    }
+    return recorder;
+  }
 
   /**
    * Leaf rows of one stored document. `rowid` is the root row's; `scopeIds[i]` the
@@ -156,7 +203,7 @@ export class LeafRecorder {
     const seen = new Set<string>();
     const hotFields = this.hot[index].fields;
     for (const leaf of documentLeaves(index, document)) {
-      if (hotFields[leaf.path] !== undefined || !isSearchable(index, leaf.path)) continue;
+      if (hotFields[leaf.path] !== undefined || !isLeafStored(index, leaf.path)) continue;
       const entry = this.entry(index, leaf);
       const value = storedValue(entry.type, leaf.value) ?? String(leaf.value);
       const scope = leaf.scopeIndex === null ? 0 : (scopeIds[leaf.scopeIndex] ?? 0);
@@ -190,12 +237,14 @@ export class LeafRecorder {
   }
 
   catalogRows(): TableRow[] {
-    return [...this.entries].map(([name, entry]) => {
-      const [index = "", path = ""] = name.split("\u0000");
-      return [
-        "field_catalog",
-        { id: entry.id, index_name: index, path, type: entry.type, scope: entry.scope },
-      ];
-    });
+    return [...this.entries]
+      .filter(([name]) => !this.written.has(name))
+      .map(([name, entry]) => {
+        const [index = "", path = ""] = name.split("\u0000");
+        return [
+          "field_catalog",
+          { id: entry.id, index_name: index, path, type: entry.type, scope: entry.scope },
+        ];
+      });
   }
 }

@@ -1,4 +1,4 @@
-import { DATASET_NOW, isoSeconds } from "./clock";
+import { datasetClock, isoSeconds } from "./clock";
 import { AUTHORITIES } from "./certs/authorities";
 import { buildCertificateCatalog, certificateDocument, type CatalogEntry } from "./certs/catalog";
 import { CtLogs } from "./certs/ct-logs";
@@ -8,6 +8,7 @@ import { HostFactory, type LeafPools } from "./hosts/host";
 import type { TlsLeaf } from "./hosts/services";
 import { Prng } from "./prng";
 import { HOT_REGISTRIES } from "./registries";
+import { THREATS } from "./threats";
 import { certificateRows, hostRows, type TableRow } from "./rows";
 import { InsertBatcher, type DatasetTable, type Row } from "./sql";
 import { WebsiteCollector } from "./websites";
@@ -19,10 +20,12 @@ import { WebsiteCollector } from "./websites";
  */
 
 /** Bumped whenever the generator's output changes, so a seeded database is rebuilt. */
-export const GENERATOR_VERSION = 3;
+export const GENERATOR_VERSION = 4;
 
 export interface DatasetOptions {
   seed: string;
+  /** The seed day (`YYYY-MM-DD`, UTC): the dataset's latest snapshot day (clock.ts). */
+  day: string;
   hosts: number;
   /** Total certificates: all real roots, the generated CAs, and leaves for the rest. */
   certs: number;
@@ -34,6 +37,8 @@ export interface DatasetOptions {
 
 export interface DatasetSummary {
   seed: string;
+  /** The seed day, `YYYY-MM-DD`: the latest snapshot day. */
+  day: string;
   hosts: number;
   certificates: number;
   websites: number;
@@ -53,12 +58,24 @@ export interface DatasetSink {
   drain(): Promise<void>;
 }
 
-export function datasetFingerprint(options: Pick<DatasetOptions, "seed" | "hosts" | "certs">): string {
+/** What a dataset is made from apart from its day: the generator version, seed and sizes. */
+export function datasetIdentity(options: Pick<DatasetOptions, "seed" | "hosts" | "certs">): string {
   return `v${GENERATOR_VERSION}:${options.seed}:${options.hosts}:${options.certs}`;
+}
+
+/** What `dataset_meta.dataset` holds: the identity and the seed day. */
+export function datasetFingerprint(
+  options: Pick<DatasetOptions, "seed" | "hosts" | "certs" | "day">,
+): string {
+  return `${datasetIdentity(options)}:${options.day}`;
 }
 
 function tlsLeaf(entry: CatalogEntry): TlsLeaf {
   const f = entry.parsed.facts;
+  const parsed = entry.parsed.parsed as {
+    tbs_fingerprint: string;
+    subject_key_info: { fingerprint_sha256: string };
+  };
   return {
     sha256: f.sha256,
     chain: entry.chainFingerprints,
@@ -66,10 +83,16 @@ function tlsLeaf(entry: CatalogEntry): TlsLeaf {
     pubkeyBits: f.publicKey.bits,
     subjectDn: f.subjectDn,
     issuerDn: f.issuerDn,
+    subject: f.subject,
+    issuer: f.issuer,
     names: f.names,
-    tbsFingerprint: String((entry.parsed.parsed as { tbs_fingerprint: string }).tbs_fingerprint),
+    tbsFingerprint: String(parsed.tbs_fingerprint),
+    spkiFingerprint: String(parsed.subject_key_info.fingerprint_sha256),
     legacy: f.publicKey.bits < 2048 && f.publicKey.algorithm === "RSA",
-    domain: entry.domain,
+    selfSigned: entry.chain.selfSigned,
+    notAfter: f.notAfter,
+    ...(entry.domain ? { domain: entry.domain } : {}),
+    ...(entry.threat ? { threat: entry.threat } : {}),
   };
 }
 
@@ -82,12 +105,18 @@ function progress(options: DatasetOptions, label: string, total: number): (done:
 }
 
 export async function generateDataset(options: DatasetOptions, sink: DatasetSink): Promise<DatasetSummary> {
-  const rng = new Prng(`scangate-dataset:${options.seed}`);
+  const clock = datasetClock(options.day);
+  if (clock === null)
+    throw new Error(`the seed day must be a date like 2026-11-27, not ${JSON.stringify(options.day)}`);
+  // The day is part of the seed: another day is another dataset, the same day the same one.
+  const rng = new Prng(`scangate-dataset:${options.seed}:${options.day}`);
   const certRng = rng.fork("certificates");
   const hostRng = rng.fork("hosts");
   const websiteRng = rng.fork("websites");
   const rootDers = options.rootPems.map(pemToDer);
-  const leafCount = Math.max(MIN_LEAVES, options.certs - rootDers.length - AUTHORITIES.length);
+  // The threats' default certificates (threats.ts) count among the total, as the leaves do.
+  const threatLeaves = THREATS.filter((threat) => threat.certificate).length;
+  const leafCount = Math.max(MIN_LEAVES, options.certs - rootDers.length - AUTHORITIES.length - threatLeaves);
 
   options.onProgress?.(
     `certificates: ${rootDers.length} real roots, ${AUTHORITIES.length} generated CAs, ${leafCount} leaves`,
@@ -97,19 +126,31 @@ export async function generateDataset(options: DatasetOptions, sink: DatasetSink
     rootDers,
     leafCount,
     ctLogs: new CtLogs(options.seed),
+    now: clock.now,
     onProgress: progress(options, "certificates issued", leafCount),
   });
 
   const servable = catalog.entries.filter((e) => e.role === "leaf" && e.origin === "generated" && !e.precert);
+  const ordinary = servable.filter((e) => e.threat === undefined);
   const pools: LeafPools = {
-    issued: servable.filter((e) => !e.chain.selfSigned).map(tlsLeaf),
-    selfSigned: servable.filter((e) => e.chain.selfSigned).map(tlsLeaf),
+    issued: ordinary.filter((e) => !e.chain.selfSigned).map(tlsLeaf),
+    selfSigned: ordinary.filter((e) => e.chain.selfSigned).map(tlsLeaf),
+    threats: new Map(servable.flatMap((e) => (e.threat ? [[e.threat, tlsLeaf(e)] as const] : []))),
   };
-  const factory = new HostFactory(hostRng, pools);
+  const factory = new HostFactory(hostRng, pools, clock.now);
   const websites = new WebsiteCollector();
   const served = new Set<string>();
   const domainOf = (sha: string) => catalog.bySha256.get(sha)?.domain;
-  const emitRows = (rows: TableRow[]) => rows.forEach(([table, row]) => sink.add(table, row));
+  // Bodies repeat across services (a default page, a site's home): each distinct one is kept once.
+  const bodies = new Set<string>();
+  const emitRows = (rows: TableRow[]) =>
+    rows.forEach(([table, row]) => {
+      if (table === "http_bodies") {
+        if (bodies.has(String(row.sha256))) return;
+        bodies.add(String(row.sha256));
+      }
+      sink.add(table, row);
+    });
   // The leaves of every stored document, from the very JSON the API serves.
   const leaves = new LeafRecorder(HOT_REGISTRIES);
   const hostProgress = progress(options, "hosts", options.hosts);
@@ -144,12 +185,13 @@ export async function generateDataset(options: DatasetOptions, sink: DatasetSink
 
   const summary: DatasetSummary = {
     seed: options.seed,
+    day: options.day,
     hosts: options.hosts,
     certificates: catalog.entries.length,
     websites: websites.size,
     services,
     historyRows,
-    now: isoSeconds(DATASET_NOW),
+    now: isoSeconds(clock.now),
     fingerprint: datasetFingerprint(options),
   };
   sink.add("dataset_meta", { key: "dataset", value: summary.fingerprint });

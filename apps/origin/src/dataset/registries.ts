@@ -1,4 +1,5 @@
 import type { FieldDef, FieldType, IndexRegistry, LeafTables } from "@scangate/search";
+import { schemaFamilies } from "./schema-fields";
 
 // The hot fields of each index: dotted field names with columns of their own in the tables of
 // src/db/schema.ts (indexed, and the keyset order of host pages). Every other leaf the
@@ -20,6 +21,22 @@ const side = (type: FieldType, table: string, key: string, name: string): FieldD
 const service = (type: FieldType, name: string): FieldDef => ({
   type,
   storage: { kind: "scoped", scope: "services", column: name },
+});
+
+/**
+ * HTTP bodies are kept once per distinct body (`http_bodies`, migration 0010) and found
+ * through a service's body hash: `hashField` names the hash as the index holds it.
+ */
+export const httpBody = (hashField: string, keyPrefix?: string): FieldDef => ({
+  type: "text",
+  storage: {
+    kind: "hashed",
+    field: hashField,
+    table: "http_bodies",
+    key: "sha256",
+    column: "body",
+    ...(keyPrefix ? { keyPrefix } : {}),
+  },
 });
 
 /** Host location and autonomous-system columns, shared by the v2 and v1 host indexes. */
@@ -48,8 +65,12 @@ export const hostsRegistryV2: IndexRegistry = {
   scopes: { services: { table: "host_services", key: "ip" } },
   fullText: { table: "hosts_fts" },
   leaves: LEAF_TABLES,
+  maps: ["services.http.response.headers", "services.http.request.headers"],
+  families: schemaFamilies("hosts"),
   fields: {
     ...hostPlaceFields("bgp_prefix", "last_updated_at"),
+    service_count: column("integer", "services_count"),
+    "services.http.response.body": httpBody("services.http.response.body_hashes", "sha256:"),
     "location.coordinates.latitude": column("float", "latitude"),
     "location.coordinates.longitude": column("float", "longitude"),
     "services.port": service("integer", "port"),
@@ -73,6 +94,7 @@ export const ipv4RegistryV1: IndexRegistry = {
   scopes: {},
   fullText: { table: "hosts_fts" },
   leaves: LEAF_TABLES,
+  families: schemaFamilies("ipv4"),
   fields: {
     ...hostPlaceFields("routed_prefix", "updated_at"),
     "location.latitude": column("float", "latitude"),
@@ -95,6 +117,7 @@ export const certificatesRegistry: IndexRegistry = {
   scopes: {},
   fullText: { table: "certificates_fts" },
   leaves: LEAF_TABLES,
+  families: schemaFamilies("certificates"),
   fields: {
     "parsed.fingerprint_sha256": column("keyword", "sha256"),
     "parsed.fingerprint_sha1": column("keyword", "sha1"),
@@ -124,6 +147,8 @@ export const certificatesRegistry: IndexRegistry = {
     "parsed.extensions.basic_constraints.is_ca": column("boolean", "is_ca"),
     "parsed.validation_level": column("keyword", "validation_level"),
     "validation.nss.valid": column("boolean", "trusted_nss"),
+    // v1 certificates named NSS trust at the top level too.
+    valid_nss: column("boolean", "trusted_nss"),
     "validation.apple.valid": column("boolean", "trusted_apple"),
     "validation.microsoft.valid": column("boolean", "trusted_microsoft"),
     "validation.google_ct_primary.valid": column("boolean", "trusted_google_ct_primary"),
@@ -143,6 +168,7 @@ export const websitesRegistry: IndexRegistry = {
   scopes: {},
   fullText: { table: "websites_fts" },
   leaves: LEAF_TABLES,
+  families: schemaFamilies("websites"),
   fields: {
     domain: column("keyword", "domain"),
     alexa_rank: column("integer", "alexa_rank"),

@@ -1,5 +1,4 @@
 import type { CatalogEntry } from "./certs/catalog";
-import type { GeneratedHost } from "./hosts/host";
 import type { DatasetTable, Row } from "./sql";
 
 /** Table rows for one generated record, in the column names of src/db/schema.ts. */
@@ -73,8 +72,44 @@ export function certificateRows(
   return rows;
 }
 
-export function hostRows(host: GeneratedHost, rowid: number, serviceIdStart: number): TableRow[] {
-  const l = host.network.location;
+/**
+ * A host as the tables index it: its documents (a generated host's, or a host a test plants),
+ * from which every column is read.
+ */
+export interface IndexedHost {
+  ip: string;
+  ipNum: number;
+  /** Epoch ms. */
+  lastUpdatedAt: number;
+  /** The current v2 document. */
+  document: Record<string, unknown>;
+  /** The v1 ipv4 document (v1-document.ts). */
+  v1Document: Record<string, unknown>;
+  historyDocuments: { validFrom: number; validTo: number | null; document: Record<string, unknown> }[];
+}
+
+type Json = Record<string, unknown>;
+const obj = (value: unknown): Json =>
+  value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : {};
+const text = (value: unknown): string | null => (typeof value === "string" ? value : null);
+const number = (value: unknown): number | null => (typeof value === "number" ? value : null);
+
+/** The `http_bodies` row of an HTTP service's body (rows are distinct by hash; the caller drops repeats). */
+export function httpBodyRow(service: Json): TableRow | null {
+  const response = obj(obj(service.http).response);
+  const body = text(response.body);
+  const hash = (Array.isArray(response.body_hashes) ? response.body_hashes : [])
+    .map(String)
+    .find((h) => h.startsWith("sha256:"));
+  return body !== null && hash ? ["http_bodies", { sha256: hash.slice(7), body }] : null;
+}
+
+export function hostRows(host: IndexedHost, rowid: number, serviceIdStart: number): TableRow[] {
+  const doc = host.document;
+  const l = obj(doc.location);
+  const as = obj(doc.autonomous_system);
+  const coordinates = obj(l.coordinates);
+  const services = (Array.isArray(doc.services) ? doc.services : []).map(obj);
   const rows: TableRow[] = [
     [
       "hosts",
@@ -82,55 +117,59 @@ export function hostRows(host: GeneratedHost, rowid: number, serviceIdStart: num
         rowid,
         ip: host.ip,
         ip_num: host.ipNum,
-        asn: host.network.asn,
-        as_name: host.network.name,
-        as_description: host.network.description,
-        bgp_prefix: host.network.prefix,
-        as_country_code: host.network.asCountryCode,
-        continent: l.continent,
-        country: l.country,
-        country_code: l.countryCode,
-        city: l.city,
-        province: l.province,
-        postal_code: l.postalCode,
-        timezone: l.timezone,
-        registered_country: l.country,
-        registered_country_code: l.countryCode,
-        latitude: l.latitude,
-        longitude: l.longitude,
+        asn: number(as.asn),
+        as_name: text(as.name),
+        as_description: text(as.description),
+        bgp_prefix: text(as.bgp_prefix),
+        as_country_code: text(as.country_code),
+        continent: text(l.continent),
+        country: text(l.country),
+        country_code: text(l.country_code),
+        city: text(l.city),
+        province: text(l.province),
+        postal_code: text(l.postal_code),
+        timezone: text(l.timezone),
+        registered_country: text(l.registered_country),
+        registered_country_code: text(l.registered_country_code),
+        latitude: number(coordinates.latitude),
+        longitude: number(coordinates.longitude),
         last_updated_at: host.lastUpdatedAt,
-        services_count: host.current.length,
-        doc: JSON.stringify(host.document),
+        services_count: services.length,
+        doc: JSON.stringify(doc),
         v1_doc: JSON.stringify(host.v1Document),
       },
     ],
   ];
-  for (const protocol of new Set(host.current.map((s) => s.spec.v1Protocol))) {
+  for (const protocol of new Set((host.v1Document.protocols as string[] | undefined) ?? [])) {
     rows.push(["host_protocols", { ip: host.ip, protocol }]);
   }
-  host.current.forEach(({ spec, observedAt }, i) => {
-    const sw = spec.software[0];
+  services.forEach((service, i) => {
+    const software = obj(Array.isArray(service.software) ? service.software[0] : undefined);
+    const response = obj(obj(service.http).response);
+    const server = obj(response.headers).Server;
     rows.push([
       "host_services",
       {
         id: serviceIdStart + i,
         ip: host.ip,
-        port: spec.port,
-        transport_protocol: spec.transport,
-        service_name: spec.serviceName,
-        extended_service_name: spec.extendedServiceName,
-        software_vendor: sw?.vendor ?? null,
-        software_product: sw?.product ?? null,
-        software_version: sw?.version ?? null,
-        banner: spec.banner,
-        certificate: spec.certificate ?? null,
-        tls_version: spec.tlsVersion ?? null,
-        http_status_code: spec.httpStatus ?? null,
-        http_title: spec.httpTitle ?? null,
-        http_server: spec.httpServer ?? null,
-        observed_at: observedAt,
+        port: Number(service.port),
+        transport_protocol: String(service.transport_protocol),
+        service_name: String(service.service_name),
+        extended_service_name: String(service.extended_service_name),
+        software_vendor: text(software.vendor),
+        software_product: text(software.product),
+        software_version: text(software.version),
+        banner: text(service.banner),
+        certificate: text(service.certificate),
+        tls_version: text(obj(service.tls).version_selected),
+        http_status_code: number(response.status_code),
+        http_title: text(response.html_title),
+        http_server: Array.isArray(server) ? String(server[0]) : null,
+        observed_at: Date.parse(String(service.observed_at)),
       },
     ]);
+    const body = httpBodyRow(service);
+    if (body) rows.push(body);
   });
   for (const version of host.historyDocuments) {
     rows.push([
@@ -145,19 +184,30 @@ export function hostRows(host: GeneratedHost, rowid: number, serviceIdStart: num
   }
   const words = [
     host.ip,
-    host.network.name,
-    host.network.description,
-    l.country,
-    l.city,
-    ...host.current.flatMap(({ spec }) => [
-      spec.serviceName,
-      spec.extendedServiceName,
-      ...spec.software.flatMap((s) => [s.vendor, s.product]),
-      spec.httpTitle ?? "",
-      spec.httpServer ?? "",
-      spec.banner.slice(0, 200),
-    ]),
+    text(as.name),
+    text(as.description),
+    text(l.country),
+    text(l.city),
+    ...services.flatMap((service) => {
+      const response = obj(obj(service.http).response);
+      const server = obj(response.headers).Server;
+      return [
+        text(service.service_name),
+        text(service.extended_service_name),
+        ...(Array.isArray(service.software)
+          ? service.software.map(obj).flatMap((s) => [text(s.vendor), text(s.product)])
+          : []),
+        text(response.html_title),
+        Array.isArray(server) ? String(server[0]) : null,
+        (text(service.banner) ?? "").slice(0, 200),
+        // The start of the page, as full-text search reads it (markup and all).
+        (text(response.body) ?? "").slice(0, 300),
+      ];
+    }),
   ];
-  rows.push(["hosts_fts", { rowid, body: words.filter((w) => w.length > 0).join(" ") }]);
+  rows.push([
+    "hosts_fts",
+    { rowid, body: words.filter((w): w is string => w !== null && w.length > 0).join(" ") },
+  ]);
   return rows;
 }

@@ -22,6 +22,7 @@ export const DATASET_TABLES = [
   "website_protocols",
   "website_tags",
   "websites_fts",
+  "http_bodies",
   "field_catalog",
   "field_values",
   "field_words",
@@ -39,7 +40,9 @@ export function sqlLiteral(value: SqlValue): string {
     if (!Number.isFinite(value)) throw new Error(`cannot write ${value} as SQL`);
     return String(value);
   }
-  return `'${value.replace(/'/g, "''")}'`;
+  const quoted = `'${value.replace(/'/g, "''")}'`;
+  // SQL text cannot hold a NUL (it ends the statement): a banner's NUL is spliced in with char(0).
+  return value.includes("\u0000") ? `(${quoted.replaceAll("\u0000", "' || char(0) || '")})` : quoted;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { isoSeconds } from "./clock";
-import type { GeneratedHost } from "./hosts/host";
+import { v1Protocol, v1ProtocolName, v1ServiceObject } from "./hosts/v1-document";
 import type { Prng } from "./prng";
-import type { TableRow } from "./rows";
+import type { IndexedHost, TableRow } from "./rows";
 
 /**
  * Websites: one per domain a host serves with a certificate issued for it (the first such host
@@ -10,17 +10,23 @@ import type { TableRow } from "./rows";
 
 export interface WebsiteSource {
   domain: string;
-  host: GeneratedHost;
+  host: IndexedHost;
 }
+
+type Json = Record<string, unknown>;
+const obj = (value: unknown): Json =>
+  value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : {};
+const servicesOf = (host: IndexedHost): Json[] =>
+  (Array.isArray(host.document.services) ? host.document.services : []).map(obj);
 
 export class WebsiteCollector {
   private readonly byDomain = new Map<string, WebsiteSource>();
 
   /** Records the domains this host serves (call once per host, in generation order). */
-  observe(host: GeneratedHost, domainOfCertificate: (sha256: string) => string | undefined): void {
-    for (const { spec } of host.current) {
-      if (spec.kind !== "HTTPS" || !spec.certificate) continue;
-      const domain = domainOfCertificate(spec.certificate);
+  observe(host: IndexedHost, domainOfCertificate: (sha256: string) => string | undefined): void {
+    for (const service of servicesOf(host)) {
+      if (service.http === undefined || typeof service.certificate !== "string") continue;
+      const domain = domainOfCertificate(service.certificate);
       if (domain && !this.byDomain.has(domain)) this.byDomain.set(domain, { domain, host });
     }
   }
@@ -42,29 +48,36 @@ export class WebsiteCollector {
   }
 }
 
-function websiteRows(source: WebsiteSource, rank: number, rowid: number): TableRow[] {
+export function websiteRows(source: WebsiteSource, rank: number, rowid: number): TableRow[] {
   const { domain, host } = source;
-  const web = host.current.filter(({ spec }) => spec.kind === "HTTPS" || spec.kind === "HTTP");
-  const https = web.find(({ spec }) => spec.kind === "HTTPS");
-  const protocols = web.map(({ spec }) => spec.v1Protocol).sort();
-  const ports = [...new Set(web.map(({ spec }) => spec.port))].sort((a, b) => a - b);
-  const l = host.network.location;
+  const web = servicesOf(host).filter((service) => service.http !== undefined);
+  const https = web.find((service) => service.tls !== undefined);
+  const protocols = web.map(v1Protocol).sort();
+  const ports = [...new Set(web.map((service) => Number(service.port)))].sort((a, b) => a - b);
+  const l = obj(host.document.location);
+  const as = obj(host.document.autonomous_system);
+  // What a web property of the site shows beyond its response: the threats its ports serve.
+  const threats: unknown[] = web.flatMap((service) =>
+    Array.isArray(service.threats) ? (service.threats as unknown[]) : [],
+  );
   const doc: Record<string, unknown> = {
     domain,
     alexa_rank: rank,
     ip: host.ip,
     protocols,
     ports,
-    tags: [...new Set(web.map(({ spec }) => spec.v1Protocol.split("/")[1] ?? ""))].sort(),
-    location: { continent: l.continent, country: l.country, country_code: l.countryCode, city: l.city },
-    autonomous_system: { asn: host.network.asn, name: host.network.name, routed_prefix: host.network.prefix },
+    tags: [...new Set(web.map(v1ProtocolName))].sort(),
+    location: { continent: l.continent, country: l.country, country_code: l.country_code, city: l.city },
+    autonomous_system: { asn: as.asn, name: as.name, routed_prefix: as.bgp_prefix },
+    ...(threats.length > 0 ? { threats } : {}),
     updated_at: isoSeconds(host.lastUpdatedAt),
   };
-  for (const { spec } of web) {
-    const [port = "", protocol = ""] = spec.v1Protocol.split("/");
-    doc[port] = { [protocol]: spec.v1 };
-  }
-  const main = https?.spec;
+  for (const service of web)
+    doc[String(service.port)] = { [v1ProtocolName(service)]: v1ServiceObject(service) };
+  const response = obj(obj(https?.http).response);
+  const title = typeof response.html_title === "string" ? response.html_title : null;
+  const server = obj(response.headers).Server;
+  const serverHeader = Array.isArray(server) ? String(server[0]) : null;
   const rows: TableRow[] = [
     [
       "websites",
@@ -74,12 +87,12 @@ function websiteRows(source: WebsiteSource, rank: number, rowid: number): TableR
         alexa_rank: rank,
         ip: host.ip,
         ip_num: host.ipNum,
-        http_status_code: main?.httpStatus ?? null,
-        http_title: main?.httpTitle ?? null,
-        http_server: main?.httpServer ?? null,
-        certificate: main?.certificate ?? null,
-        asn: host.network.asn,
-        country_code: l.countryCode,
+        http_status_code: typeof response.status_code === "number" ? response.status_code : null,
+        http_title: title,
+        http_server: serverHeader,
+        certificate: typeof https?.certificate === "string" ? https.certificate : null,
+        asn: typeof as.asn === "number" ? as.asn : null,
+        country_code: typeof l.country_code === "string" ? l.country_code : null,
         updated_at: host.lastUpdatedAt,
         doc: JSON.stringify(doc),
       },
@@ -87,9 +100,13 @@ function websiteRows(source: WebsiteSource, rank: number, rowid: number): TableR
   ];
   for (const protocol of new Set(protocols)) rows.push(["website_protocols", { domain, protocol }]);
   for (const tag of doc.tags as string[]) rows.push(["website_tags", { domain, tag }]);
-  const body = [domain, main?.httpTitle ?? "", main?.httpServer ?? "", host.network.name, l.country].join(
-    " ",
-  );
+  const body = [
+    domain,
+    title ?? "",
+    serverHeader ?? "",
+    typeof as.name === "string" ? as.name : "",
+    typeof l.country === "string" ? l.country : "",
+  ].join(" ");
   rows.push(["websites_fts", { rowid, body }]);
   return rows;
 }

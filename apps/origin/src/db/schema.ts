@@ -262,6 +262,8 @@ export const websiteTags = sqliteTable(
   (t) => [primaryKey({ columns: [t.domain, t.tag] }), index("website_tags_tag_idx").on(t.tag)],
 );
 
+// The distinct HTTP bodies (`http_bodies`: sha256, body) that body searches read are in the
+// hand-written migrations/0011_http_bodies.sql, beside the leaf tables below.
 // The field catalogue and its leaf tables (`field_catalog`, `field_values`, `field_words`) are
 // in the hand-written migrations/0006_field_catalog.sql: WITHOUT ROWID tables and an untyped
 // column are beyond drizzle-kit. See src/dataset/field-catalog.ts.

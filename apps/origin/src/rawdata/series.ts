@@ -1,10 +1,11 @@
+import { summaryDay } from "../dataset/clock";
 import { dayOf, endOfDay } from "../snapshots/build";
 
 /**
  * The raw-data series (GET /api/v1/data): one primary series, the daily full snapshot of host
  * documents, and one raw series per well-known port, the services seen there each day. Every
- * series has one result per day of the dataset's host history, taken at the end of that day
- * (the same instant as that day's snapshot tables).
+ * series has one result per day of the dataset's host history through its seed day, taken at
+ * the end of that day (the same instant as that day's snapshot tables).
  */
 
 export interface RawSeriesDefinition {
@@ -76,15 +77,24 @@ export function scanResultOf(day: string): ScanResult {
   return { id: `${day}T${time.slice(0, 4)}`, timestamp: `${day}T${time}`, at };
 }
 
-/** One result per day from the first to the last host version's day, oldest first. */
+/**
+ * One result per day from the first host version's day through the seed day (the dataset's
+ * latest snapshot, as the snapshot tables have it), oldest first.
+ */
 export async function scanResults(db: D1Database): Promise<ScanResult[]> {
   const range = await db
-    .prepare("SELECT min(valid_from) AS first, max(valid_from) AS last FROM host_history")
-    .first<{ first: number | null; last: number | null }>();
+    .prepare(
+      `SELECT min(valid_from) AS first, max(valid_from) AS last,
+              (SELECT value FROM dataset_meta WHERE key = 'summary') AS summary
+         FROM host_history`,
+    )
+    .first<{ first: number | null; last: number | null; summary: string | null }>();
   if (range?.first === null || range?.first === undefined || range.last === null) return [];
+  const seedDay = summaryDay(range.summary);
+  const last = Math.max(range.last, seedDay === null ? -Infinity : Date.parse(seedDay));
   const results: ScanResult[] = [];
   const dayMs = 86_400_000;
-  for (let t = Math.floor(range.first / dayMs) * dayMs; t <= range.last; t += dayMs)
+  for (let t = Math.floor(range.first / dayMs) * dayMs; t <= last; t += dayMs)
     results.push(scanResultOf(dayOf(t)));
   return results;
 }

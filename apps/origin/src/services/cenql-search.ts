@@ -45,9 +45,10 @@ export async function cenqlRegistries(
 
 /**
  * The resource a CenQL query searches and its WHERE condition over that resource's root table
- * (alias `r`: `hosts`, `certificates` or `websites`). Throws `invalid_query` for a query that
- * does not parse, mixes resources, names an unknown field (by its CenQL name) or holds a
- * character D1 cannot bind (NUL, a lone surrogate), as the legacy search does.
+ * (alias `r`: `hosts`, `certificates` or `websites`); a query naming several resources reads
+ * hosts first and carries the others' conditions in `where.others`. Throws `invalid_query` for
+ * a query that does not parse, names an unknown field (by its CenQL name) or holds a character
+ * D1 cannot bind (NUL, a lone surrogate), as the legacy search does.
  */
 export function compileCenql(
   query: string,
@@ -57,7 +58,9 @@ export function compileCenql(
 ): { resource: CenqlResource; where: CompiledWhere } {
   const compiled = compileCenqlSearch(query, registries, { now, ...options });
   if (!compiled.ok) throw invalidQuery(compiled.error, "v2");
-  return compiled.value;
+  const [first, ...others] = compiled.value.parts;
+  if (first === undefined) throw new Error("a CenQL query is read for at least one resource");
+  return { resource: first.resource, where: others.length > 0 ? { ...first.where, others } : first.where };
 }
 
 /** An aggregate's CenQL `field` → its resource, legacy field and nested level; `invalid_query` when unknown. */

@@ -1,6 +1,7 @@
 import type { FieldDef, FieldType, IndexRegistry } from "@scangate/search";
 import { CATALOG_INDEXES, type CatalogIndex } from "../dataset/field-catalog";
-import { HOT_REGISTRIES } from "../dataset/registries";
+import { HOT_REGISTRIES, httpBody } from "../dataset/registries";
+import { schemaFamilies } from "../dataset/schema-fields";
 import type { SqlDatabase } from "../db/sql-database";
 
 /**
@@ -33,11 +34,23 @@ function isCatalogIndex(name: string): name is CatalogIndex {
   return (CATALOG_INDEXES as readonly string[]).includes(name);
 }
 
-/** The hot registries with the catalogue's leaves added (a hot field keeps its column). */
+/** A per-port HTTP body hash of the v1 documents (`443.https.get.body_sha256`): its port's body is searchable through it. */
+const PORT_BODY_HASH = /^(\d+\.[a-z0-9_]+\.get)\.body_sha256$/;
+/** Per-port header maps of the v1 documents (`80.http.get.headers.server`). */
+const PORT_HEADERS = /^(\d+\.[a-z0-9_]+\.get\.headers)\.[^.]+$/;
+
+/**
+ * The hot registries with the catalogue's leaves added (a hot field keeps its column), and what
+ * the leaves make searchable beside themselves: each v1 port's body (through its hash) and
+ * its headers as a key/value map.
+ */
 export function catalogRegistries(rows: readonly CatalogRow[]): FieldRegistries {
   const fields = Object.fromEntries(
     CATALOG_INDEXES.map((index) => [index, { ...HOT_REGISTRIES[index].fields }]),
   ) as Record<CatalogIndex, Record<string, FieldDef>>;
+  const maps = Object.fromEntries(
+    CATALOG_INDEXES.map((index) => [index, new Set(HOT_REGISTRIES[index].maps ?? [])]),
+  ) as Record<CatalogIndex, Set<string>>;
   for (const row of rows) {
     const type = FIELD_TYPES.find((known) => known === row.type);
     if (!isCatalogIndex(row.index_name) || type === undefined) continue;
@@ -47,10 +60,18 @@ export function catalogRegistries(rows: readonly CatalogRow[]): FieldRegistries 
       type,
       storage: row.scope ? { kind: "leaf", id: row.id, scope: row.scope } : { kind: "leaf", id: row.id },
     };
+    const body = PORT_BODY_HASH.exec(row.path);
+    if (body) own[`${body[1]}.body`] ??= httpBody(row.path);
+    const headers = PORT_HEADERS.exec(row.path);
+    if (headers?.[1]) maps[row.index_name].add(headers[1]);
   }
-  return Object.fromEntries(
-    CATALOG_INDEXES.map((index) => [index, { ...HOT_REGISTRIES[index], fields: fields[index] }]),
-  ) as FieldRegistries;
+  const registry = (index: CatalogIndex): IndexRegistry => ({
+    ...HOT_REGISTRIES[index],
+    fields: fields[index],
+    maps: [...maps[index]],
+    families: schemaFamilies(index, Object.keys(fields[index])),
+  });
+  return Object.fromEntries(CATALOG_INDEXES.map((index) => [index, registry(index)])) as FieldRegistries;
 }
 
 let cached: { fingerprint: string; registries: Promise<FieldRegistries> } | undefined;

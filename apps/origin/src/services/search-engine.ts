@@ -1,13 +1,20 @@
 import { ApiError } from "@scangate/core";
 import {
+  type CenqlResource,
   compileSearch as compileQueryString,
   type IndexRegistry,
   type SqlFragment,
   unbindableCharacterError,
 } from "@scangate/search";
 
-/** A boolean SQL expression over the root table (alias `r`) with its bound values. */
-export type CompiledWhere = SqlFragment;
+/**
+ * A boolean SQL expression over the root table (alias `r`) with its bound values; for a CenQL
+ * query spanning several resources, the other resources' readings too (`others`, each over its
+ * own root table), which a search answers with hits of each kind.
+ */
+export type CompiledWhere = SqlFragment & {
+  others?: readonly { resource: CenqlResource; where: SqlFragment }[];
+};
 
 export type Dialect = "v1" | "v2";
 

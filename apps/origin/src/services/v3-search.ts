@@ -1,14 +1,13 @@
-import { ApiError, assetOf, type V3ErrorDetail, type V3SearchQueryHit } from "@scangate/core";
+import { ApiError, type V3ErrorDetail, type V3SearchQueryHit } from "@scangate/core";
 import type { CenqlResource } from "@scangate/search";
 import type { CursorPosition } from "./cursor";
 import { keysetPage } from "./keyset-page";
 import type { Dataset } from "./dataset";
-import { projectFields } from "./projection";
 import { countedPage } from "./search-totals";
 import type { CompiledWhere } from "./search-engine";
-import { v3Certificate } from "./v3-certificate";
-import { presentedCertificates, v3Host } from "./v3-host";
-import { readWebproperties } from "./v3-webproperty";
+import { certificateHits, hostHits, webHits } from "./v3-search-hits";
+
+export { MATCHED_SERVICE_ALIAS } from "./v3-search-hits";
 
 /**
  * `global/search/query` over the origin's indexes: keyset pages (no OFFSET) of the resource a
@@ -19,6 +18,12 @@ import { readWebproperties } from "./v3-webproperty";
  * web property (`hostname:port`). A matching domain contributes one hit per port the index
  * holds for it, in port order; `total_hits` counts those web properties. Paging walks the
  * (domain, port) pairs, so a page holds exactly `page_size` hits whatever the ports per domain.
+ *
+ * A query naming several resources (`host.services.threats.name = "Sliver" or web.threats.name
+ * = "Sliver"`) is compiled once per resource (`CompiledWhere.others`), as the Platform reads it,
+ * and answers hits of each kind: the hosts first, then the certificates, then the web
+ * properties, one walk across them (a part's keys are offset by PART_SPAN, so a page token
+ * says which part it stopped in); `total_hits` adds the parts' totals.
  */
 
 type Json = Record<string, unknown>;
@@ -77,6 +82,8 @@ function unitsOf(resource: CenqlResource, row: Row): Unit[] {
 /** The fields (`host.ip`, `cert.names`) a hit of `resource` keeps, without the resource prefix. */
 export interface Projection {
   paths: string[] | null;
+  /** The `fields` asked for, for the hits of the other resources a query spans. */
+  fields?: readonly string[];
   matchedServices: boolean;
   /**
    * For host hits: the query compiled against one service row (alias `m`, with
@@ -99,7 +106,7 @@ const MATCHED_SERVICE_FIELDS = new Set([
  * `host.services.port`, `host.services.transport_protocol` and `host.services.protocol`.
  */
 export function projectionOf(resource: CenqlResource, fields: readonly string[] | undefined): Projection {
-  if (fields === undefined || fields.length === 0) return { paths: null, matchedServices: true };
+  if (fields === undefined || fields.length === 0) return { paths: null, matchedServices: true, fields };
   const errors: V3ErrorDetail[] = fields.flatMap((field, i) =>
     /^(host|cert|web)\.[^.]/.test(field.trim())
       ? []
@@ -119,127 +126,32 @@ export function projectionOf(resource: CenqlResource, fields: readonly string[] 
   return {
     paths: fields.flatMap((f) => (f.trim().startsWith(prefix) ? [f.trim().slice(prefix.length)] : [])),
     matchedServices: fields.some((f) => MATCHED_SERVICE_FIELDS.has(f.trim())),
+    fields,
   };
 }
 
-function project<T extends { resource: unknown }>(asset: T, paths: string[] | null): T {
-  if (paths === null) return asset;
-  return { ...asset, resource: projectFields(asset.resource, paths, false) };
-}
+/** Keys of one part of a spanning query's walk lie in [part × PART_SPAN, (part + 1) × PART_SPAN). */
+const PART_SPAN = 2 ** 49;
 
-/** The alias of the service row a hit's `Projection.services` condition is compiled against. */
-export const MATCHED_SERVICE_ALIAS = "m";
-
-/** D1 binds at most this many values in one statement. */
-const MAX_BOUND = 100;
-
-/** `ip` → the services (`port/transport`, lowercase) of that host the query holds for. */
-type MatchedKeys = Map<string, Set<string>>;
-
-const serviceKey = (port: number | undefined, transport: string | undefined): string =>
-  `${port ?? ""}/${(transport ?? "").toLowerCase()}`;
-
-/**
- * The services of the page's hosts that `services` (the query compiled against one service
- * row, `m`: see `CompileOptions.scopeRow`) holds for, in one batch of statements binding at
- * most MAX_BOUND values each.
- */
-async function matchedServiceKeys(
-  db: D1Database,
-  ips: readonly string[],
-  services: CompiledWhere,
-): Promise<MatchedKeys> {
-  const matched: MatchedKeys = new Map(ips.map((ip) => [ip, new Set<string>()]));
-  const chunkSize = MAX_BOUND - services.params.length;
-  if (ips.length === 0 || chunkSize < 1) return matched;
-  const statements = [];
-  for (let start = 0; start < ips.length; start += chunkSize) {
-    const chunk = ips.slice(start, start + chunkSize);
-    statements.push(
-      db
-        .prepare(
-          `select m.ip as ip, m.port as port, m.transport_protocol as transport from host_services m
-           join hosts r on r.ip = m.ip where m.ip in (${chunk.map(() => "?").join(", ")}) and (${services.sql})`,
-        )
-        .bind(...chunk, ...services.params),
-    );
-  }
-  const results = await db.batch<{ ip: string; port: number; transport: string }>(statements);
-  for (const row of results.flatMap((result) => result.results))
-    matched.get(row.ip)?.add(serviceKey(row.port, row.transport));
-  return matched;
-}
-
-async function hostHits(
-  db: D1Database,
-  dataset: Dataset,
-  ips: string[],
-  projection: Projection,
-): Promise<V3SearchQueryHit[]> {
-  // One query for the page's documents, one for the certificates they present and one (a
-  // batch) for the services the query matched.
-  const found = await dataset.readHosts(ips);
-  const documents = ips.map((ip) => found.get(ip) ?? null);
-  const [certificates, matchedKeys] = await Promise.all([
-    dataset.readCertificates(documents.flatMap((d) => presentedCertificates(d))),
-    projection.matchedServices && projection.services
-      ? matchedServiceKeys(db, ips, projection.services)
-      : Promise.resolve(null),
-  ]);
-  return documents.flatMap((document, i) => {
-    if (document === null) return [];
-    const host = v3Host(document, certificates);
-    const asset = project(assetOf(host), projection.paths);
-    if (!projection.matchedServices || matchedKeys === null) return [{ host_v1: asset }];
-    // The Platform narrows a hit to the services the query matched, in the host's order.
-    const keys = matchedKeys.get(ips[i] ?? "") ?? new Set<string>();
-    const matched = (host.services ?? [])
-      .filter((s) => keys.has(serviceKey(s.port, s.transport_protocol)))
-      .map((s) => ({ port: s.port, protocol: s.protocol, transport_protocol: s.transport_protocol }));
-    return [{ host_v1: { ...asset, matched_services: matched } }];
-  });
-}
-
-async function certificateHits(
-  dataset: Dataset,
-  fingerprints: string[],
-  projection: Projection,
-): Promise<V3SearchQueryHit[]> {
-  const found = await dataset.readCertificates(fingerprints);
-  return fingerprints.flatMap((fp) => {
-    const document = found.get(fp.toLowerCase());
-    if (document === undefined) return [];
-    return [{ certificate_v1: project(assetOf(v3Certificate(document)), projection.paths) }];
-  });
-}
-
-async function webHits(db: D1Database, units: Unit[], projection: Projection): Promise<V3SearchQueryHit[]> {
-  // The page's properties in a few batched reads, not a few queries per property.
-  const properties = await readWebproperties(
-    db,
-    units.map((u) => ({ hostname: u.id.toLowerCase(), port: u.port ?? 0 })),
-  );
-  return properties.flatMap((property) =>
-    property === null ? [] : [{ webproperty_v1: project(assetOf(property), projection.paths) }],
-  );
+interface Part {
+  resource: CenqlResource;
+  where: CompiledWhere;
 }
 
 /**
- * One page of hits of `resource` matching `where`, after (or before) `cursor`. Like the v2
- * hosts search: one extra unit is read to learn whether another page follows that way.
+ * The units of one resource matching `where`, in walk order beyond `cursor` (its key local to
+ * the part), at most `limit`, and the resource's total.
  */
-export async function searchV3Page(
+async function partUnits(
   db: D1Database,
-  dataset: Dataset,
-  resource: CenqlResource,
-  where: CompiledWhere,
-  pageSize: number,
+  part: Part,
   cursor: CursorPosition | null,
-  projection: Projection,
-): Promise<V3SearchPage> {
+  backwards: boolean,
+  limit: number,
+): Promise<{ total: number; units: Unit[] }> {
+  const { resource, where } = part;
   const { table, key, id } = TABLES[resource];
   const web = resource === "web";
-  const backwards = cursor?.direction === "prev";
   // Rows are read from the cursor's own row on (inclusive: a domain's remaining ports), then
   // units are cut strictly after the cursor; two rows of slack cover the partly read row.
   const rowKey = cursor ? (web ? Math.floor(cursor.key / PORT_SPAN) : cursor.key) : null;
@@ -257,36 +169,101 @@ export async function searchV3Page(
         `select r.${key} as k, r.${id} as id${web ? ", r.doc as doc" : ""} from ${table} r
          where ${filter}${keyClause} order by r.${key} ${order} limit ?`,
       )
-      .bind(...where.params, ...(rowKey === null ? [] : [rowKey]), pageSize + 2),
+      .bind(...where.params, ...(rowKey === null ? [] : [rowKey]), limit + 1),
   );
   let units = rows.flatMap((row) => unitsOf(resource, row));
   // Rows come in walk order, but a domain's ports ascend: order the units by key that way too.
   units.sort((a, b) => (backwards ? b.key - a.key : a.key - b.key));
   if (cursor) units = units.filter((u) => (backwards ? u.key < cursor.key : u.key > cursor.key));
-  // As in the v2 hosts search: a token is only issued beside a unit, so its side has units.
-  const { page, hasPrev, hasNext } = keysetPage(units, pageSize, cursor);
-  const first = page[0];
-  const last = page[page.length - 1];
+  return { total, units: units.slice(0, limit) };
+}
 
-  const projectionHits =
-    resource === "host"
-      ? await hostHits(
-          db,
-          dataset,
-          page.map((u) => u.id),
-          projection,
-        )
-      : resource === "cert"
-        ? await certificateHits(
-            dataset,
-            page.map((u) => u.id),
-            projection,
-          )
-        : await webHits(db, page, projection);
+/** The page's hits, in its order, each read by its resource's reader (a batch per resource). */
+async function hitsOf(
+  db: D1Database,
+  dataset: Dataset,
+  page: { part: number; unit: Unit }[],
+  parts: readonly Part[],
+  projections: readonly Projection[],
+): Promise<V3SearchQueryHit[]> {
+  const out: V3SearchQueryHit[] = [];
+  for (let i = 0; i < page.length; ) {
+    const part = page[i]?.part ?? 0;
+    const run: Unit[] = [];
+    while (i < page.length && page[i]?.part === part) run.push((page[i++] as { unit: Unit }).unit);
+    const resource = parts[part]?.resource ?? "host";
+    const projection = projections[part] ?? { paths: null, matchedServices: false };
+    const ids = run.map((u) => u.id);
+    out.push(
+      ...(resource === "host"
+        ? await hostHits(db, dataset, ids, projection)
+        : resource === "cert"
+          ? await certificateHits(dataset, ids, projection)
+          : await webHits(db, run, projection)),
+    );
+  }
+  return out;
+}
+
+/**
+ * One page of hits of `resource` matching `where` (and of each resource in `where.others`),
+ * after (or before) `cursor`. Like the v2 hosts search: one extra unit is read to learn
+ * whether another page follows that way.
+ */
+export async function searchV3Page(
+  db: D1Database,
+  dataset: Dataset,
+  resource: CenqlResource,
+  where: CompiledWhere,
+  pageSize: number,
+  cursor: CursorPosition | null,
+  projection: Projection,
+): Promise<V3SearchPage> {
+  const { others = [], ...first } = where;
+  const parts: Part[] = [{ resource, where: first }, ...others];
+  const projections = parts.map((part, i) =>
+    i === 0 ? projection : projectionOf(part.resource, projection.fields),
+  );
+  const backwards = cursor?.direction === "prev";
+  const startPart = cursor
+    ? Math.min(parts.length - 1, Math.floor(cursor.key / PART_SPAN))
+    : backwards
+      ? parts.length - 1
+      : 0;
+  const order = backwards
+    ? parts
+        .map((_, i) => i)
+        .filter((i) => i <= startPart)
+        .reverse()
+    : parts.map((_, i) => i).filter((i) => i >= startPart);
+  // Units in walk order across the parts, one more than a page to learn whether more follow.
+  const walked: { part: number; unit: Unit }[] = [];
+  const totals = new Map<number, number>();
+  for (const i of order) {
+    const part = parts[i] as Part;
+    const local = cursor && i === startPart ? { ...cursor, key: cursor.key - i * PART_SPAN } : null;
+    const wanted = pageSize + 1 - walked.length;
+    const read = await partUnits(db, part, local, backwards, Math.max(wanted, 0));
+    totals.set(i, read.total);
+    for (const unit of read.units) walked.push({ part: i, unit: { ...unit, key: unit.key + i * PART_SPAN } });
+  }
+  // The parts the walk did not reach still count toward the total.
+  for (let i = 0; i < parts.length; i++) {
+    if (!totals.has(i)) totals.set(i, (await partUnits(db, parts[i] as Part, null, false, 0)).total);
+  }
+  const { page, hasPrev, hasNext } = keysetPage(walked, pageSize, cursor);
+  const firstUnit = page[0];
+  const lastUnit = page[page.length - 1];
   return {
-    total,
-    hits: projectionHits,
-    prev: hasPrev && first ? { direction: "prev", key: first.key } : null,
-    next: hasNext && last ? { direction: "next", key: last.key } : null,
+    total: [...totals.values()].reduce((sum, n) => sum + n, 0),
+    hits: await hitsOf(
+      db,
+      dataset,
+      page.map((entry) => ({ ...entry, unit: { ...entry.unit, key: entry.unit.key % PART_SPAN } })),
+      parts,
+      projections,
+    ),
+    prev: hasPrev && firstUnit ? { direction: "prev", key: firstUnit.unit.key } : null,
+    next: hasNext && lastUnit ? { direction: "next", key: lastUnit.unit.key } : null,
   };
 }

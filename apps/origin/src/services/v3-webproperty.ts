@@ -2,6 +2,7 @@ import { ipAddressSchema, type V3Webproperty } from "@scangate/core";
 import { readCertificates, readHosts, readHostsAt, readWebsites } from "./documents";
 import { v3Certificate } from "./v3-certificate";
 import { v3Http, v3HttpEndpoint, v3Software, v3Tls } from "./v3-host";
+import { v3Jarm, v3Labels } from "./v3-protocols";
 
 /**
  * Web properties (`hostname:port`), built from the two records that describe a site: the
@@ -53,6 +54,20 @@ function websiteTls(tls: Json) {
   };
 }
 
+/** What the service behind a web property found on it: labels, JARM, risks and threats (SDK `Webproperty`). */
+function findings(service: Json | undefined): Partial<V3Webproperty> {
+  if (!service) return {};
+  const out: Json = {};
+  const labels = v3Labels(service.labels);
+  if (labels.length > 0) out.labels = labels;
+  const jarm = v3Jarm(service.jarm, service, undefined);
+  if (jarm) out.jarm = jarm;
+  for (const key of ["threats", "vulns", "exposures", "misconfigs"]) {
+    if (Array.isArray(service[key])) out[key] = service[key];
+  }
+  return out;
+}
+
 function addressProperty(sources: Sources, ip: string, port: number): V3Webproperty | null {
   const service = httpService(obj(sources.hosts.get(ip)), port);
   if (!service) return null;
@@ -62,6 +77,7 @@ function addressProperty(sources: Sources, ip: string, port: number): V3Webprope
     scan_time: str(service.observed_at),
     endpoints: [v3HttpEndpoint(service, ip, ip)],
     software: v3Software(service.software),
+    ...findings(service),
   };
   if (service.tls !== undefined) property.tls = v3Tls(service.tls);
   const cert = certificateOf(sources, str(service.certificate));
@@ -114,6 +130,7 @@ function namedProperty(sources: Sources, hostname: string, port: number): V3Webp
       },
     ],
     software: v3Software(service?.software),
+    ...findings(service),
   };
   const tls = obj(served.tls);
   if (Object.keys(tls).length > 0) {

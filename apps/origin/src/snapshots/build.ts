@@ -49,6 +49,11 @@ export interface SnapshotSources {
   hostHistory: readonly HostHistorySource[];
   certificates: readonly CertificateSource[];
   websites: readonly WebsiteSource[];
+  /**
+   * The dataset's seed day (`YYYYMMDD`, its latest snapshot day: dataset/clock.ts), when known.
+   * The history's last change is usually the day before; the days run through this one.
+   */
+  seedDay?: string;
 }
 
 export interface SnapshotBuildOptions {
@@ -80,11 +85,17 @@ export function endOfDay(day: string): number {
   return startOfDay(day) + DAY_MS - 1;
 }
 
-/** Every day from the first host version's day to the newest one's, oldest first. */
-export function historyDays(history: readonly Pick<HostHistorySource, "validFrom">[]): string[] {
+/**
+ * Every day from the first host version's day to the newest one's (or the seed day, when that
+ * is later), oldest first.
+ */
+export function historyDays(
+  history: readonly Pick<HostHistorySource, "validFrom">[],
+  seedDay?: string,
+): string[] {
   if (history.length === 0) return [];
   let first = Infinity;
-  let last = -Infinity;
+  let last = seedDay === undefined ? -Infinity : startOfDay(seedDay);
   for (const row of history) {
     first = Math.min(first, row.validFrom);
     last = Math.max(last, row.validFrom);
@@ -239,7 +250,7 @@ export function* snapshotStatements(
   sources: SnapshotSources,
   options: SnapshotBuildOptions = {},
 ): Generator<string> {
-  const allDays = historyDays(sources.hostHistory);
+  const allDays = historyDays(sources.hostHistory, sources.seedDay);
   const days = [...new Set(options.days ?? allDays)].sort();
   const ends = days.map(endOfDay);
   const lastEnd = ends.at(-1) ?? -Infinity;

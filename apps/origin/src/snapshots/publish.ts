@@ -1,3 +1,4 @@
+import { summaryDay } from "../dataset/clock";
 import { snapshotStatements, type SnapshotSources } from "./build";
 import type { WebsiteSource } from "./definitions";
 import { DAYS_TABLE, META_TABLE } from "./layout";
@@ -48,6 +49,10 @@ export async function readSnapshotSources<S extends Readable>(
   );
   const protocols = await read("SELECT domain, protocol FROM website_protocols ORDER BY domain, protocol");
   const tags = await read("SELECT domain, tag FROM website_tags ORDER BY domain, tag");
+  const summary = await db
+    .prepare("SELECT value FROM dataset_meta WHERE key = 'summary'")
+    .all<{ value: string }>();
+  const seedDay = seedDayOf(summary.results[0]?.value);
   const grouped = (rows: Record<string, unknown>[], key: string): Map<string, string[]> => {
     const map = new Map<string, string[]>();
     for (const row of rows) {
@@ -87,7 +92,13 @@ export async function readSnapshotSources<S extends Readable>(
         doc: String(row.doc),
       }),
     ),
+    ...(seedDay ? { seedDay } : {}),
   };
+}
+
+/** The seed day of `dataset_meta.summary` as `YYYYMMDD`, if it records one. */
+function seedDayOf(summary: string | undefined): string | undefined {
+  return summaryDay(summary)?.replace(/-/g, "");
 }
 
 /** `dataset_meta.dataset` of the main database: which generated dataset it holds. */

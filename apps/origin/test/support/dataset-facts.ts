@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { datasetClock, summaryDay } from "../../src/dataset/clock";
 
 /**
  * The seeded documents as the test reads them straight from D1, so expected numbers are
@@ -59,4 +60,14 @@ export function tally(values: Iterable<string>): { key: string; count: number }[
   return [...counts.entries()]
     .map(([key, count]) => ({ key, count }))
     .sort((a, b) => b.count - a.count || compareKeys(a.key, b.key));
+}
+
+/** The seeded dataset's "now" (the first instant of its seed day), as its summary records it. */
+export async function datasetNow(): Promise<number> {
+  const row = await env.DB.prepare("SELECT value FROM dataset_meta WHERE key = 'summary'").first<{
+    value: string;
+  }>();
+  const clock = datasetClock(summaryDay(row?.value) ?? "");
+  if (clock === null) throw new Error("the seeded dataset records no seed day");
+  return clock.now;
 }

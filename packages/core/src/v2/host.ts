@@ -116,6 +116,25 @@ export const hostServiceSchema = z.looseObject({
   dns: dnsServiceSchema.optional(),
   http: httpServiceSchema.optional(),
   tls: tlsServiceSchema.optional(),
+  /** What the service was found to be (`remote-access`, `login-page`, `c2`, ...). */
+  labels: z.array(z.string()).optional(),
+  /** `sha256:<hex>` of the banner. */
+  banner_hashes: z.array(z.string()).optional(),
+  jarm: z
+    .looseObject({
+      fingerprint: z.string(),
+      cipher_and_version_fingerprint: z.string(),
+      tls_extensions_sha256: z.string(),
+      observed_at: rfc3339Schema,
+    })
+    .optional(),
+  /** The Platform's findings, in its shapes (core v3 `Threat`, `Vuln`, `Risk`). */
+  threats: z.array(z.looseObject({ name: z.string() })).optional(),
+  vulns: z.array(z.looseObject({ id: z.string() })).optional(),
+  exposures: z.array(z.looseObject({ id: z.string() })).optional(),
+  misconfigs: z.array(z.looseObject({ id: z.string() })).optional(),
+  operating_systems: z.array(softwareSchema).optional(),
+  hardware: z.array(softwareSchema).optional(),
 });
 export type HostService = z.infer<typeof hostServiceSchema>;
 
@@ -127,5 +146,22 @@ export const hostDocumentSchema = z.looseObject({
   location_updated_at: rfc3339Schema.optional(),
   location: hostLocationSchema.optional(),
   services: z.array(hostServiceSchema),
+  /** The names resolving to the host, and its reverse DNS name. */
+  dns: z
+    .looseObject({
+      names: z.array(z.string()).optional(),
+      reverse_dns: z.looseObject({ names: z.array(z.string()), resolved_at: rfc3339Schema }).optional(),
+    })
+    .optional(),
+  labels: z.array(z.string()).optional(),
+  operating_system: softwareSchema.optional(),
+  hardware: softwareSchema.optional(),
+  /** The registry's organization and network records of the address. */
+  whois: z
+    .looseObject({
+      organization: z.looseObject({ handle: z.string(), name: z.string() }),
+      network: z.looseObject({ handle: z.string(), name: z.string(), cidrs: z.array(z.string()) }),
+    })
+    .optional(),
 });
 export type HostDocument = z.infer<typeof hostDocumentSchema>;

@@ -107,6 +107,68 @@ export const v3TlsSchema = z
   })
   .loose();
 
+/** SDK `Label`: a finding about a host, service or web property (`REMOTE_ACCESS`, `C2`, ...). */
+export const v3LabelSchema = z
+  .object({
+    value: z.string().optional(),
+    source: z.string().optional(),
+    confidence: z.number().optional(),
+  })
+  .loose();
+
+/** SDK `Evidence`: where a label, threat or risk was seen. */
+const v3EvidenceSchema = z
+  .object({ data_path: z.string().optional(), found_value: z.string().optional() })
+  .loose();
+
+/** SDK `Threat`: malware or a framework a service is found running. */
+export const v3ThreatSchema = z
+  .object({
+    id: z.string().optional(),
+    name: z.string().optional(),
+    type: z.array(z.string()).optional(),
+    tactic: z.array(z.string()).optional(),
+    source: z.string().optional(),
+    confidence: z.number().optional(),
+    malware: z
+      .looseObject({ primary_name: z.string().optional(), all_names: z.array(z.string()).optional() })
+      .optional(),
+    actors: z.array(z.looseObject({ primary_name: z.string().optional() })).optional(),
+    evidence: z.array(v3EvidenceSchema).optional(),
+  })
+  .loose();
+
+/** SDK `Cvss`. */
+const v3CvssSchema = z.object({ score: z.number().optional(), vector: z.string().optional() }).loose();
+
+/** SDK `Vuln` and `Risk` (vulnerabilities, exposures, misconfigurations). */
+export const v3RiskSchema = z
+  .object({
+    id: z.string().optional(),
+    name: z.string().optional(),
+    severity: z.string().optional(),
+    type: z.array(z.string()).optional(),
+    source: z.string().optional(),
+    year: z.number().int().optional(),
+    metrics: z
+      .looseObject({ cvss_v30: v3CvssSchema.optional(), cvss_v31: v3CvssSchema.optional() })
+      .optional(),
+    kev: z.array(z.looseObject({ date_added: z.string().optional() })).optional(),
+    evidence: z.array(v3EvidenceSchema).optional(),
+  })
+  .loose();
+
+/** SDK `JarmScan`. */
+export const v3JarmScanSchema = z
+  .object({
+    fingerprint: z.string().optional(),
+    cipher_and_version_fingerprint: z.string().optional(),
+    tls_extensions_sha256: z.string().optional(),
+    scan_time: z.string().optional(),
+    is_success: z.boolean().optional(),
+  })
+  .loose();
+
 /** SDK `Service`: one service of a host. `cert` is a `Certificate` (certificate.ts), kept open here. */
 export const v3ServiceSchema = z
   .object({
@@ -123,6 +185,12 @@ export const v3ServiceSchema = z
     software: z.array(v3AttributeSchema).optional(),
     tls: v3TlsSchema.optional(),
     transport_protocol: z.string().optional(),
+    labels: z.array(v3LabelSchema).optional(),
+    jarm: v3JarmScanSchema.optional(),
+    threats: z.array(v3ThreatSchema).optional(),
+    vulns: z.array(v3RiskSchema).optional(),
+    exposures: z.array(v3RiskSchema).optional(),
+    misconfigs: z.array(v3RiskSchema).optional(),
   })
   .loose();
 export type V3Service = z.infer<typeof v3ServiceSchema>;
@@ -131,8 +199,39 @@ export type V3Service = z.infer<typeof v3ServiceSchema>;
 export const v3HostDnsSchema = z
   .object({
     names: z.array(z.string()).optional(),
-    forward_dns: z.record(z.string(), z.looseObject({})).optional(),
-    reverse_dns: z.looseObject({ names: z.array(z.string()).optional() }).optional(),
+    forward_dns: z
+      .record(
+        z.string(),
+        z.looseObject({
+          name: z.string().optional(),
+          record_type: z.string().optional(),
+          resolve_time: z.string().optional(),
+        }),
+      )
+      .optional(),
+    reverse_dns: z
+      .looseObject({ names: z.array(z.string()).optional(), resolve_time: z.string().optional() })
+      .optional(),
+  })
+  .loose();
+
+/** SDK `Whois`: the registry's organization and network records of the address. */
+export const v3WhoisSchema = z
+  .object({
+    organization: z
+      .looseObject({
+        handle: z.string().optional(),
+        name: z.string().optional(),
+        country: z.string().optional(),
+      })
+      .optional(),
+    network: z
+      .looseObject({
+        handle: z.string().optional(),
+        name: z.string().optional(),
+        cidrs: z.array(z.string()).optional(),
+      })
+      .optional(),
   })
   .loose();
 
@@ -147,7 +246,8 @@ export const v3HostSchema = z
     hardware: v3AttributeSchema.optional(),
     service_count: z.number().int().optional(),
     services: z.array(v3ServiceSchema).optional(),
-    labels: z.array(z.looseObject({ value: z.string().optional() })).optional(),
+    labels: z.array(v3LabelSchema).optional(),
+    whois: v3WhoisSchema.optional(),
   })
   .loose();
 export type V3Host = z.infer<typeof v3HostSchema>;

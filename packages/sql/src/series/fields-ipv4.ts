@@ -38,6 +38,11 @@ function eachSoftware(key: string): (service: Json) => unknown[] {
   return (service) => objectsOf(service.software).flatMap((entry) => entry[key] ?? []);
 }
 
+/** One key of each object of a service's list (`threats` → their names). */
+function eachObject(list: string, key: string): (service: Json) => unknown[] {
+  return (service) => objectsOf(service[list]).flatMap((entry) => entry[key] ?? []);
+}
+
 /** An HTTP response header's value (the document keeps each header as a list of values). */
 function responseHeader(name: string): (service: Json) => string | null {
   const wanted = name.toLowerCase();
@@ -105,7 +110,8 @@ const SERVICES: SnapshotRecord<HostRowSource> = {
     el(record, "http.response.body", "STRING"),
     el(record, "http.response.body_size", "INTEGER"),
     el(record, "http.supports_http2", "BOOLEAN"),
-    el(record, "http.body_hash", "STRING"),
+    el(record, "http.response.body_hash", "STRING"),
+    el(record, "http.response.body_hashes", "STRING", "REPEATED"),
     el(record, "tls.version_selected", "STRING"),
     el(record, "tls.cipher_selected", "STRING"),
     el(record, "tls.certificate.fingerprint_sha256", "STRING", "NULLABLE", leafFingerprint),
@@ -129,10 +135,16 @@ const SERVICES: SnapshotRecord<HostRowSource> = {
     el(record, "mysql.server_version", "STRING"),
     el(record, "mysql.protocol_version", "INTEGER"),
     el(record, "redis.auth_response", "STRING"),
-    el(record, "redis.info_response.version", "STRING"),
+    el(record, "redis.info_response.redis_version", "STRING"),
     el(record, "redis.info_response.os", "STRING"),
     el(record, "rdp.selected_security_protocol", "STRING"),
     el(record, "postgres.supported_versions", "STRING"),
+    el(record, "labels", "STRING", "REPEATED"),
+    el(record, "banner_hashes", "STRING", "REPEATED"),
+    el(record, "jarm.fingerprint", "STRING"),
+    el(record, "tls.ja4s", "STRING"),
+    el(record, "threats.name", "STRING", "REPEATED", eachObject("threats", "name")),
+    el(record, "vulns.id", "STRING", "REPEATED", eachObject("vulns", "id")),
   ],
 };
 
@@ -162,6 +174,13 @@ export const IPV4: SeriesDefinition<HostRowSource> = {
     doc("location.registered_country_code", "STRING"),
     doc("location.coordinates.latitude", "FLOAT"),
     doc("location.coordinates.longitude", "FLOAT"),
+    doc("dns.names", "STRING", "REPEATED"),
+    doc("dns.reverse_dns.names", "STRING", "REPEATED"),
+    doc("labels", "STRING", "REPEATED"),
+    doc("operating_system.vendor", "STRING"),
+    doc("operating_system.product", "STRING"),
+    doc("whois.organization.name", "STRING"),
+    doc("whois.network.name", "STRING"),
     field("services_count", "INTEGER", (source) => services(source.doc).length, "REQUIRED"),
     field("protocols", "STRING", (source) => services(source.doc).map(v1Protocol), "REPEATED"),
   ],

@@ -1,6 +1,6 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
-import { DATASET_NOW, isoSeconds } from "../clock";
+import { isoSeconds } from "../clock";
 import { base64 } from "../encoding";
 import type { Prng } from "../prng";
 import { PRIVATE_GENERATED_ROOTS, PUBLIC_GENERATED_ROOTS } from "./authorities";
@@ -25,6 +25,8 @@ export interface CatalogEntry {
   precert: boolean;
   /** Registered domain a generated leaf was issued for. */
   domain?: string;
+  /** The threat (threats.ts id) whose default certificate this self-signed leaf is. */
+  threat?: string;
   /** SHA-256 of the CA certificates a server sends with this leaf (nearest first, root excluded). */
   chainFingerprints: string[];
   ct: Record<string, { added_to_ct_at: string; ct_to_censys_at: string; index: number }>;
@@ -82,12 +84,12 @@ function ctEntries(submissions: CtSubmission[], rng: Prng): CatalogEntry["ct"] {
   return out;
 }
 
-function computeTags(entry: Omit<CatalogEntry, "tags" | "addedAt" | "updatedAt">): string[] {
+function computeTags(entry: Omit<CatalogEntry, "tags" | "addedAt" | "updatedAt">, now: number): string[] {
   const tags: string[] = [entry.role];
   const facts = entry.parsed.facts;
   if (entry.chain.selfSigned) tags.push("self-signed");
-  if (facts.notAfter < DATASET_NOW) tags.push("expired");
-  else if (facts.notBefore > DATASET_NOW) tags.push("not-yet-valid");
+  if (facts.notAfter < now) tags.push("expired");
+  else if (facts.notBefore > now) tags.push("not-yet-valid");
   else tags.push("unexpired");
   const stores = Object.values(entry.chain.validation);
   if (stores.some((v) => v.valid)) tags.push("trusted");
@@ -106,14 +108,17 @@ export async function buildCertificateCatalog(options: {
   rootDers: Uint8Array[];
   leafCount: number;
   ctLogs: CtLogs;
+  /** The dataset's "now" (clock.ts), at which validity is judged. */
+  now: number;
   onProgress?: (done: number, total: number) => void;
 }): Promise<CertificateCatalog> {
-  const { rng, rootDers, leafCount } = options;
+  const { rng, rootDers, leafCount, now } = options;
   const realRoots = rootDers.map((der) => parseCertificate(der));
   const issued: IssuedCertificate[] = await issueCertificates(
     rng.fork("issue"),
     leafCount,
     options.ctLogs,
+    now,
     (done) => options.onProgress?.(done, leafCount),
   );
   const generated = issued.map((i) => ({ issued: i, parsed: parseCertificate(i.der) }));
@@ -126,7 +131,7 @@ export async function buildCertificateCatalog(options: {
   // Node's list could in principle repeat a root; one entry per fingerprint.
   const unique = [...new Map(all.map((p) => [p.facts.sha256, p])).values()];
   const stores = trustStores(realRoots, authorityFingerprints);
-  const chains = await buildChains(unique, stores, DATASET_NOW);
+  const chains = await buildChains(unique, stores, now);
 
   const ctRng = rng.fork("ct");
   const timeRng = rng.fork("times");
@@ -147,14 +152,15 @@ export async function buildCertificateCatalog(options: {
       role,
       precert: issuedInfo?.precert ?? false,
       domain: issuedInfo?.domain,
+      threat: issuedInfo?.threat,
       chainFingerprints: (issuedInfo?.chain ?? []).map(sha),
       ct: ctEntries(issuedInfo?.ct ?? [], ctRng),
     };
     // First seen: when it became valid, but not before the dataset's scans began (2020).
     const firstSeen = Math.max(parsed.facts.notBefore, Date.UTC(2020, 0, 1));
-    const addedAt = Math.min(DATASET_NOW - 3600_000, firstSeen + timeRng.int(1, 72) * 3600_000);
-    const updatedAt = DATASET_NOW - timeRng.int(1, 7 * 24) * 3600_000;
-    entries.push({ ...base, addedAt, updatedAt: Math.max(addedAt, updatedAt), tags: computeTags(base) });
+    const addedAt = Math.min(now - 3600_000, firstSeen + timeRng.int(1, 72) * 3600_000);
+    const updatedAt = now - timeRng.int(1, 7 * 24) * 3600_000;
+    entries.push({ ...base, addedAt, updatedAt: Math.max(addedAt, updatedAt), tags: computeTags(base, now) });
   }
   return { entries, bySha256: new Map(entries.map((e) => [e.parsed.facts.sha256, e])), stores };
 }

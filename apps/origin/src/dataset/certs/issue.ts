@@ -16,10 +16,11 @@ import {
   type JsonName,
   type X509CertificateCreateWithKeyParams,
 } from "./x509";
-import { DAY_MS, DATASET_NOW } from "../clock";
+import { DAY_MS } from "../clock";
 import { DomainGenerator, countryOfTld, type DomainName } from "../domains";
 import { createKey, deterministicCrypto, type PoolKey } from "../keys/key-pool";
 import type { Prng } from "../prng";
+import { THREATS } from "../threats";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { certificateSpans, encodeTlv } from "./der";
 import {
@@ -59,6 +60,8 @@ export interface IssuedCertificate {
   chain: Uint8Array[];
   /** The CT logs it was submitted to (empty for certificates nobody logs). */
   ct: CtSubmission[];
+  /** The threat (threats.ts) whose default self-signed certificate this is. */
+  threat?: string;
 }
 
 interface IssuedAuthority {
@@ -310,13 +313,19 @@ function pickLeafKey(pool: PoolKey[], rng: Prng, filter: (k: PoolKey) => boolean
   return rng.pick(pool.filter(filter));
 }
 
-function planCaLeaf(issuer: IssuedAuthority, pool: PoolKey[], domains: DomainGenerator, rng: Prng): LeafPlan {
+function planCaLeaf(
+  issuer: IssuedAuthority,
+  pool: PoolKey[],
+  domains: DomainGenerator,
+  rng: Prng,
+  now: number,
+): LeafPlan {
   const level = issuer.profile.issues as LeafLevel;
   const domain = domains.next();
   let sans = sanNames(rng, domain);
   let subject: [string, string][] = [["CN", sans[0] ?? domain.domain]];
   let lifetimeDays = 90;
-  let notBefore = DATASET_NOW - rng.int(1, 120) * DAY_MS;
+  let notBefore = now - rng.int(1, 120) * DAY_MS;
   const isEcdsaCa = issuer.key.spec.kind === "EC";
   let leafKey = pickLeafKey(pool, rng, (k) =>
     isEcdsaCa ? k.spec.kind === "EC" : k.spec.kind === "RSA" && k.bits >= 2048,
@@ -330,7 +339,7 @@ function planCaLeaf(issuer: IssuedAuthority, pool: PoolKey[], domains: DomainGen
     case "EV":
       subject = orgSubject(level, domain, sans[0] ?? domain.domain, rng);
       lifetimeDays = level === "EV" ? 365 : rng.chance(0.06) ? 825 : 397;
-      notBefore = DATASET_NOW - rng.int(1, 450) * DAY_MS;
+      notBefore = now - rng.int(1, 450) * DAY_MS;
       break;
     case "DV":
       if (issuer.profile.id === "sg-dv-rsa-2019") {
@@ -349,7 +358,7 @@ function planCaLeaf(issuer: IssuedAuthority, pool: PoolKey[], domains: DomainGen
         ["CN", sans[0] ?? domain.domain],
       ];
       lifetimeDays = 730;
-      notBefore = DATASET_NOW - rng.int(1, 900) * DAY_MS;
+      notBefore = now - rng.int(1, 900) * DAY_MS;
       break;
     case "legacy":
       lifetimeDays = 1095;
@@ -395,7 +404,7 @@ function planCaLeaf(issuer: IssuedAuthority, pool: PoolKey[], domains: DomainGen
   return { subject, sans, notBefore, lifetimeDays, leafKey, extensions, precert, domain: domain.domain };
 }
 
-function planSelfSigned(pool: PoolKey[], domains: DomainGenerator, rng: Prng): LeafPlan {
+function planSelfSigned(pool: PoolKey[], domains: DomainGenerator, rng: Prng, now: number): LeafPlan {
   const useDomain = rng.chance(0.35);
   const domain = useDomain ? domains.next() : undefined;
   const cn = domain ? domain.domain : rng.pick(SELF_SIGNED_NAMES);
@@ -418,7 +427,7 @@ function planSelfSigned(pool: PoolKey[], domains: DomainGenerator, rng: Prng): L
   return {
     subject,
     sans,
-    notBefore: DATASET_NOW - rng.int(1, 4000) * DAY_MS,
+    notBefore: now - rng.int(1, 4000) * DAY_MS,
     lifetimeDays: rng.pick([365, 3650, 7300]),
     leafKey,
     extensions,
@@ -431,6 +440,7 @@ export async function issueCertificates(
   rng: Prng,
   leafCount: number,
   ctLogs: CtLogs,
+  now: number,
   onProgress?: (done: number) => void,
 ): Promise<IssuedCertificate[]> {
   const authorities = await issueAuthorities(rng.fork("authorities"));
@@ -451,7 +461,9 @@ export async function issueCertificates(
   for (let i = 0; i < leafCount; i++) {
     const kind = leafRng.weighted(LEAF_KINDS);
     const issuer = kind === "self" ? undefined : authorities.get(kind);
-    const plan = issuer ? planCaLeaf(issuer, pool, domains, leafRng) : planSelfSigned(pool, domains, leafRng);
+    const plan = issuer
+      ? planCaLeaf(issuer, pool, domains, leafRng, now)
+      : planSelfSigned(pool, domains, leafRng, now);
     plan.extensions.push(new SubjectKeyIdentifierExtension(await keyIdOf(plan.leafKey)));
     const subject = toName(plan.subject);
     const signer = issuer?.key ?? plan.leafKey;
@@ -489,6 +501,45 @@ export async function issueCertificates(
       ct,
     });
     onProgress?.(i + 1);
+  }
+  out.push(...(await issueThreatLeaves(pool, rng.fork("threat-leaves"), now)));
+  return out;
+}
+
+/**
+ * The default self-signed certificates of the threats that have one (threats.ts), one each,
+ * for the services the threats are planted on: what hunters search (`Major Cobalt Strike`,
+ * `AsyncRAT Server`) is then a real certificate of the dataset.
+ */
+async function issueThreatLeaves(pool: PoolKey[], rng: Prng, now: number): Promise<IssuedCertificate[]> {
+  const out: IssuedCertificate[] = [];
+  for (const threat of THREATS) {
+    if (!threat.certificate) continue;
+    const key = pickLeafKey(pool, rng, (k) => k.spec.kind === "RSA" && k.bits >= 2048);
+    const subject = toName(threat.certificate);
+    const notBefore = now - rng.int(30, 900) * DAY_MS;
+    const cert = await X509CertificateGenerator.create(
+      {
+        serialNumber: serialHex(rng),
+        subject,
+        issuer: subject,
+        notBefore: new Date(notBefore),
+        notAfter: new Date(notBefore + 3650 * DAY_MS),
+        publicKey: await spkiOf(key),
+        signingKey: key.keys.privateKey,
+        signingAlgorithm: signingAlgorithm(key),
+        extensions: [new SubjectKeyIdentifierExtension(await keyIdOf(key))],
+      },
+      deterministicCrypto,
+    );
+    out.push({
+      der: new Uint8Array(cert.rawData),
+      role: "leaf",
+      precert: false,
+      chain: [],
+      ct: [],
+      threat: threat.id,
+    });
   }
   return out;
 }

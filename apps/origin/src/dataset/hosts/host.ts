@@ -1,7 +1,13 @@
-import { DAY_MS, DATASET_NOW, HISTORY_DAYS, isoSeconds, rfc3339Nanos } from "../clock";
+import { hostNames } from "../../services/host-names";
+import { DAY_MS, HISTORY_DAYS, isoSeconds, rfc3339Nanos } from "../clock";
 import type { Prng } from "../prng";
+import { THREATS, type ThreatProfile } from "../threats";
+import { jarmBlock } from "./fingerprints";
+import { hostIdentity, hostLabels } from "./labels";
 import { NETWORKS, numberToIp, prefixRange, type Network } from "./networks";
+import { reverseName, whoisRecord } from "./registration";
 import { SERVICE_PORTS, buildService, type ServiceKind, type ServiceSpec, type TlsLeaf } from "./services";
+import { v1HostDocument } from "./v1-document";
 
 /**
  * One host: its place (network, location), its services over the history window, and the
@@ -40,7 +46,12 @@ export interface LeafPools {
   /** CA-issued, servable leaves. */
   issued: TlsLeaf[];
   selfSigned: TlsLeaf[];
+  /** The default certificates of threats (threats.ts), by threat id. */
+  threats: ReadonlyMap<string, TlsLeaf>;
 }
+
+/** Of every host, how many carry a planted threat (threats.ts): hosting networks far more. */
+const THREAT_RATE = { hosting: 0.02, access: 0.002 };
 
 /** Scanner addresses and vantage points the observations come from. */
 const SOURCE_IPS = [
@@ -64,6 +75,7 @@ const HOSTING_SERVICES: [ServiceKind, number][] = [
   ["POSTGRES", 0.03],
   ["DNS", 0.05],
   ["RDP", 0.05],
+  ["KUBERNETES", 0.01],
 ];
 const DEVICE_SERVICES: [ServiceKind, number][] = [
   ["HTTP", 0.5],
@@ -77,13 +89,21 @@ const DEVICE_SERVICES: [ServiceKind, number][] = [
 
 export class HostFactory {
   private readonly usedIps = new Set<number>();
+  /** Whether a threat was planted yet: the first hosting server gets one, so every dataset has one. */
+  private plantedThreat = false;
   private readonly leafBySha: Map<string, TlsLeaf>;
+  /** Every servable leaf's names (for a host's DNS names, services/host-names.ts). */
+  private readonly namesBySha: Map<string, readonly string[]>;
 
+  /** `now`: the dataset's clock (clock.ts); history runs up to it. */
   constructor(
     private readonly rng: Prng,
     private readonly leaves: LeafPools,
+    private readonly now: number,
   ) {
-    this.leafBySha = new Map([...leaves.issued, ...leaves.selfSigned].map((l) => [l.sha256, l]));
+    const all = [...leaves.issued, ...leaves.selfSigned, ...leaves.threats.values()];
+    this.leafBySha = new Map(all.map((l) => [l.sha256, l]));
+    this.namesBySha = new Map(all.map((l) => [l.sha256.toLowerCase(), l.names]));
   }
 
   private pickIp(network: Network): number {
@@ -119,10 +139,21 @@ export class HostFactory {
     taken.add(port);
     const leaf = kind === "HTTPS" ? this.leafFor(device) : kind === "HTTP" ? domainLeaf : undefined;
     if (kind === "HTTPS" && !leaf) return null;
-    return buildService(this.rng, kind, port, { ip, device, leaf });
+    return buildService(this.rng, kind, port, { ip, device, leaf, now: this.now });
   }
 
-  private initialServices(ip: string, device: boolean): ServiceSpec[] {
+  /** A planted threat's listener on one of its ports that is free, with its default certificate. */
+  private threatService(profile: ThreatProfile, taken: Set<number>, ip: string): ServiceSpec | null {
+    const ports = profile.ports.filter((p) => !taken.has(p));
+    if (ports.length === 0) return null;
+    const port = this.rng.chance(0.7) ? (ports[0] as number) : this.rng.pick(ports);
+    taken.add(port);
+    const leaf = profile.tls ? (this.leaves.threats.get(profile.id) ?? this.leafFor(true)) : undefined;
+    const kind: ServiceKind = profile.tls ? "HTTPS" : "HTTP";
+    return buildService(this.rng, kind, port, { ip, device: false, leaf, threat: profile, now: this.now });
+  }
+
+  private initialServices(ip: string, device: boolean, network: Network): ServiceSpec[] {
     const table = device ? DEVICE_SERVICES : HOSTING_SERVICES;
     const kinds = table.filter(([, p]) => this.rng.chance(p)).map(([k]) => k);
     if (kinds.length === 0) kinds.push(this.rng.weighted(table));
@@ -130,6 +161,17 @@ export class HostFactory {
     kinds.sort((a, b) => (a === "HTTPS" ? -1 : b === "HTTPS" ? 1 : 0));
     const taken = new Set<number>();
     const out: ServiceSpec[] = [];
+    const threatRoll = this.rng.next();
+    const first = !this.plantedThreat && network.kind === "hosting";
+    if (!device && (first || threatRoll < THREAT_RATE[network.kind])) {
+      this.plantedThreat = true;
+      const planted = this.threatService(
+        this.rng.weighted(THREATS.map((t) => [t, t.weight] as const)),
+        taken,
+        ip,
+      );
+      if (planted) out.push(planted);
+    }
     let siteLeaf: TlsLeaf | undefined;
     for (const kind of kinds) {
       const spec = this.newService(kind, taken, ip, device, siteLeaf);
@@ -141,11 +183,11 @@ export class HostFactory {
   }
 
   /** Daily history: each day a host may gain, lose or change one service. */
-  private history(ip: string, device: boolean, firstSeen: number): HostVersion[] {
-    let services = this.initialServices(ip, device);
+  private history(ip: string, device: boolean, firstSeen: number, network: Network): HostVersion[] {
+    let services = this.initialServices(ip, device, network);
     const versions: HostVersion[] = [{ validFrom: firstSeen, validTo: null, services }];
     const firstDay = Math.floor(firstSeen / DAY_MS) + 1;
-    const lastDay = Math.floor(DATASET_NOW / DAY_MS) - 1;
+    const lastDay = Math.floor(this.now / DAY_MS) - 1;
     for (let day = firstDay; day <= lastDay; day++) {
       if (!this.rng.chance(0.02)) continue;
       const at = day * DAY_MS + this.rng.int(0, 23) * 3_600_000 + this.rng.int(0, 3599) * 1000;
@@ -163,10 +205,11 @@ export class HostFactory {
         const index = this.rng.int(0, services.length - 1);
         const old = services[index] as ServiceSpec;
         const leaf = old.kind === "HTTPS" ? this.leafFor(device) : undefined;
+        // A planted threat keeps its listener; other services may be reconfigured.
         const replaced =
-          old.kind === "HTTPS" && !leaf
+          (old.kind === "HTTPS" && !leaf) || old.extra.threats !== undefined
             ? old
-            : buildService(this.rng, old.kind, old.port, { ip, device, leaf });
+            : buildService(this.rng, old.kind, old.port, { ip, device, leaf, now: this.now });
         next = services.map((s, i) => (i === index ? replaced : s));
       }
       if (!next) continue;
@@ -198,20 +241,26 @@ export class HostFactory {
       ...(spec.tls ? { tls: spec.tls } : {}),
       transport_protocol: spec.transport,
       truncated: false,
+      ...spec.extra,
     };
+    // JARM is an enrichment of its own, fingerprinted when the service was.
+    if (typeof spec.extra.jarm === "string")
+      document.jarm = jarmBlock(spec.extra.jarm, rfc3339Nanos(observedAt, 0));
     return { spec, observedAt, document };
   }
 
   private v2Document(
-    host: { ip: string; network: Network; firstSeen: number },
+    host: { ip: string; network: Network; firstSeen: number; reverse: string | null },
     services: ObservedService[],
     lastUpdatedAt: number,
   ): Record<string, unknown> {
     const { network } = host;
     const l = network.location;
+    const documents = services.map((s) => s.document);
+    const labels = hostLabels(documents);
     return {
       ip: host.ip,
-      services: services.map((s) => s.document),
+      services: documents,
       location: {
         continent: l.continent,
         country: l.country,
@@ -233,49 +282,30 @@ export class HostFactory {
         country_code: network.asCountryCode,
       },
       autonomous_system_updated_at: isoSeconds(host.firstSeen),
+      dns: this.dns(documents, host.reverse, lastUpdatedAt),
+      ...(labels.length > 0 ? { labels } : {}),
+      ...hostIdentity(documents),
+      whois: whoisRecord(network),
       last_updated_at: rfc3339Nanos(lastUpdatedAt, 0),
     };
   }
 
-  private v1Document(
-    ip: string,
-    network: Network,
-    services: ServiceSpec[],
-    lastUpdatedAt: number,
+  /**
+   * The host's DNS: the names that resolve to it (services/host-names.ts, the one reading of
+   * a host's names the names and resolution routes share) and the reverse name its network
+   * publishes for the address.
+   */
+  private dns(
+    services: Record<string, unknown>[],
+    reverse: string | null,
+    at: number,
   ): Record<string, unknown> {
-    const l = network.location;
-    const doc: Record<string, unknown> = {
-      ip,
-      protocols: services.map((s) => s.v1Protocol).sort(),
-      ports: [...new Set(services.map((s) => s.port))].sort((a, b) => a - b),
-      location: {
-        continent: l.continent,
-        country: l.country,
-        country_code: l.countryCode,
-        city: l.city,
-        province: l.province,
-        postal_code: l.postalCode,
-        timezone: l.timezone,
-        latitude: l.latitude,
-        longitude: l.longitude,
-        registered_country: l.country,
-        registered_country_code: l.countryCode,
-      },
-      autonomous_system: {
-        asn: network.asn,
-        name: network.name,
-        description: network.description,
-        routed_prefix: network.prefix,
-        country_code: network.asCountryCode,
-      },
-      tags: [...new Set(services.map((s) => s.v1Protocol.split("/")[1] ?? ""))].sort(),
-      updated_at: isoSeconds(lastUpdatedAt),
+    const names = hostNames({ services }, this.namesBySha);
+    const resolvedAt = isoSeconds(at - (at % 3_600_000));
+    return {
+      ...(names.length > 0 ? { names } : {}),
+      ...(reverse ? { reverse_dns: { names: [reverse], resolved_at: resolvedAt } } : {}),
     };
-    for (const s of services) {
-      const [port = "", protocol = ""] = s.v1Protocol.split("/");
-      doc[port] = { [protocol]: s.v1 };
-    }
-    return doc;
   }
 
   create(): GeneratedHost {
@@ -283,12 +313,14 @@ export class HostFactory {
     const ipNum = this.pickIp(network);
     const ip = numberToIp(ipNum);
     const device = network.kind === "access" ? this.rng.chance(0.85) : this.rng.chance(0.05);
-    const windowStart = DATASET_NOW - HISTORY_DAYS * DAY_MS;
+    const windowStart = this.now - HISTORY_DAYS * DAY_MS;
     const lateArrival = this.rng.chance(0.1) ? this.rng.int(1, HISTORY_DAYS - 2) * DAY_MS : 0;
     const firstSeen =
       windowStart + lateArrival + this.rng.int(0, 23) * 3_600_000 + this.rng.int(0, 3599) * 1000;
-    const versions = this.history(ip, device, firstSeen);
-    const place = { ip, network, firstSeen };
+    const versions = this.history(ip, device, firstSeen, network);
+    // Most networks publish a reverse name for most addresses; home routers often keep none.
+    const reverse = this.rng.chance(device ? 0.6 : 0.8) ? reverseName(network, ip) : null;
+    const place = { ip, network, firstSeen, reverse };
     const byPort = (a: ObservedService, b: ObservedService) => a.spec.port - b.spec.port;
     const historyDocuments = versions.map((v) => {
       const observed = v.services
@@ -302,9 +334,10 @@ export class HostFactory {
     });
     const latest = versions[versions.length - 1] as HostVersion;
     const current = latest.services
-      .map((s) => this.observe(s, Math.max(latest.validFrom, DATASET_NOW - this.rng.int(60, 86_399) * 1000)))
+      .map((s) => this.observe(s, Math.max(latest.validFrom, this.now - this.rng.int(60, 86_399) * 1000)))
       .sort(byPort);
     const lastUpdatedAt = Math.max(...current.map((s) => s.observedAt));
+    const document = this.v2Document(place, current, lastUpdatedAt);
     return {
       ip,
       ipNum,
@@ -313,13 +346,8 @@ export class HostFactory {
       versions,
       current,
       lastUpdatedAt,
-      document: this.v2Document(place, current, lastUpdatedAt),
-      v1Document: this.v1Document(
-        ip,
-        network,
-        current.map((s) => s.spec),
-        lastUpdatedAt,
-      ),
+      document,
+      v1Document: v1HostDocument(document, isoSeconds(lastUpdatedAt)),
       historyDocuments,
     };
   }

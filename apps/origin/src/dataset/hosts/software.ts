@@ -41,7 +41,7 @@ export const WEB_SERVERS = [
     header: "Apache",
     vendor: "Apache",
     product: "HTTPD",
-    versions: ["2.4.41", "2.4.52", "2.4.57", "2.4.62"],
+    versions: ["2.4.41", "2.4.49", "2.4.52", "2.4.57", "2.4.62"],
     weight: 26,
   },
   {
@@ -114,6 +114,8 @@ export const SSH_SERVERS = [
   },
   { banner: "SSH-2.0-OpenSSH_7.4", version: "7.4", os: ["Red Hat", "Enterprise Linux"] as const, weight: 8 },
   { banner: "SSH-2.0-OpenSSH_8.0", version: "8.0", os: null, weight: 8 },
+  { banner: "SSH-2.0-OpenSSH_8.7", version: "8.7", os: ["Red Hat", "Enterprise Linux"] as const, weight: 4 },
+  { banner: "SSH-2.0-OpenSSH_9.3", version: "9.3", os: null, weight: 3 },
   { banner: "SSH-2.0-dropbear_2020.81", version: null, os: null, weight: 7 },
   {
     banner: "SSH-2.0-OpenSSH_for_Windows_8.1",
