@@ -4,10 +4,12 @@ import {
   tenantSchema,
   v3Envelope,
   v3HostAssetSchema,
+  v3OrganizationCreditsSchema,
   v3ProblemSchema,
 } from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { PLATFORM_ROUTES } from "../src/routes/v3";
 import { answeredAssets, bodyIds } from "../src/routes/v3/passthrough";
 import { type LedgerCalls, spyOnLedgers } from "./support/ledger-spy";
@@ -57,7 +59,10 @@ describe("the /v3 cost table at the edge", () => {
     for (const [operation, cost] of Object.entries(CREDIT_COSTS)) {
       const price = priced.get(operation);
       expect(price, operation).toBeDefined();
-      const expected = { credits: cost.credits, per: cost.per === "asset" ? "asset" : "request" };
+      const expected =
+        cost.per === "target"
+          ? { credits: 1, per: "credit" }
+          : { credits: cost.credits, per: cost.per === "call" ? "request" : cost.per };
       expect(price?.legacy, operation).toEqual(expected);
       expect(price?.platform, operation).toEqual(expected);
     }
@@ -171,9 +176,13 @@ describe("/v3 credits when the upstream fails", () => {
       const edge = testEdge({ vars: { ...VARS, UPSTREAM_TIMEOUT_MS: "300" } });
       edge.upstream.answer(script);
       const { id, auth } = await tenantWithToken(edge.fetch, 10);
-      const res = await edge.fetch(post("/v3/global/asset/certificate/raw", auth, { certificate_ids: ["a".repeat(64)] }));
+      const res = await edge.fetch(
+        post("/v3/global/asset/certificate/raw", auth, { certificate_ids: ["a".repeat(64)] }),
+      );
       expect(res.status).toBeGreaterThanOrEqual(429);
-      const bulk = await edge.fetch(post("/v3/global/asset/host", auth, { host_ids: ["203.0.113.41", "203.0.113.42"] }));
+      const bulk = await edge.fetch(
+        post("/v3/global/asset/host", auth, { host_ids: ["203.0.113.41", "203.0.113.42"] }),
+      );
       expect(bulk.status).toBeGreaterThanOrEqual(429);
       expect(await used(edge.fetch, id)).toBe(0);
       expect(await ledgerHeld(id)).toBe(0);
@@ -215,13 +224,63 @@ describe("credit holds that never settle", () => {
     expect(res.status).toBe(200);
     expect(await used(edge.fetch, id)).toBe(1);
     const ledger = env.LEDGER.get(env.LEDGER.idFromName(id));
-    const [tenant] = (await env.DB.prepare("select allowance, period, updated_at from tenants where id = ?")
-      .bind(id)
-      .all<{ allowance: number; period: "monthly"; updated_at: number }>()).results;
+    const [tenant] = (
+      await env.DB.prepare("select allowance, period, updated_at from tenants where id = ?")
+        .bind(id)
+        .all<{ allowance: number; period: "monthly"; updated_at: number }>()
+    ).results;
     const reading = await ledger.read({
       terms: { allowance: tenant?.allowance ?? 0, period: "monthly", version: tenant?.updated_at ?? 0 },
       now: edge.clock.now(),
     });
     expect(reading.held).toBe(0);
+  });
+});
+
+describe("the Platform SDK's operations through a tenant token", () => {
+  async function balance(fetcher: Fetch, auth: string): Promise<number> {
+    const res = await fetcher(buildRequest("GET", `/v3/accounts/organizations/${ORG}/credits`, { auth }));
+    expect(res.status).toBe(200);
+    return v3Envelope(v3OrganizationCreditsSchema).parse(await res.json()).result.balance;
+  }
+
+  it("forwards every method the SDK sends, with its status, and charges what the organization lost", async () => {
+    const edge = testEdge({ vars: VARS });
+    const { id, auth } = await tenantWithToken(edge.fetch, 1_000);
+    const { hosts, certificates } = await originFacts();
+    const [ip] = hosts;
+    const [certificate] = certificates;
+    const before = await balance(edge.fetch, auth);
+    const send = (method: string, path: string, body?: unknown) =>
+      edge.fetch(buildRequest(method, path, { auth, ...(body === undefined ? {} : { body }) }));
+
+    const tag = await send("POST", "/v3/tags", { name: `edge-${crypto.randomUUID()}`, privacy: "private" });
+    expect(tag.status).toBe(201);
+    const tagId = v3Envelope(z.object({ id: z.string() }).loose()).parse(await tag.json()).result.id;
+    expect((await send("GET", `/v3/tags/${tagId}`)).status).toBe(200);
+    const deleted = await send("DELETE", `/v3/tags/${tagId}`);
+    expect(deleted.status).toBe(204);
+    expect(await deleted.text()).toBe("");
+    expect((await send("GET", `/v3/global/dns/resolutions/ip/${ip}/ranges`)).status).toBe(200);
+    const counts = await send("POST", "/v3/threat-hunting/value-counts", {
+      and_count_conditions: [
+        { field_value_pairs: [{ field: "host.services.port", value: "22" }] },
+        { field_value_pairs: [{ field: "host.services.port", value: "443" }] },
+      ],
+    });
+    expect(counts.status).toBe(200);
+    const job = await send("POST", "/v3/threat-hunting/censeye/jobs", {
+      target: { certificate_id: certificate },
+    });
+    expect(job.status).toBe(200);
+
+    const charged = await used(edge.fetch, id);
+    // DNS ranges 1, two count conditions 2, a CensEye job on a certificate 7; tags are free.
+    expect(charged).toBe(
+      CREDIT_COSTS.v3_dns_ip_ranges.credits +
+        2 * CREDIT_COSTS.v3_value_counts.credits +
+        CREDIT_COSTS.v3_censeye_job_create.targets.certificate,
+    );
+    expect(before - (await balance(edge.fetch, auth))).toBe(charged);
   });
 });

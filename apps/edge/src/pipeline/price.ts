@@ -8,11 +8,13 @@ export type UpstreamMode = "legacy" | "platform";
 /**
  * Credits per unit. A `request` is charged once, before its upstream call; an `asset` or a
  * `page` is held at its most before the call (the ids or pages asked) and settled to what the
- * answer held. Cache hits are free unless the edge charges them (CACHE_HITS_CHARGED).
+ * answer held; a `condition` (a value count's) and a `credit` (a CensEye job costs its target
+ * kind's credits) are read off the request body, held, and kept when the call succeeds. Cache
+ * hits are free unless the edge charges them (CACHE_HITS_CHARGED).
  */
 export interface Price {
   readonly credits: number;
-  readonly per: "request" | "asset" | "page";
+  readonly per: "request" | "asset" | "page" | "condition" | "credit";
 }
 
 /** A route the Platform cannot answer in `platform` mode: a 501 that costs nothing, and why. */

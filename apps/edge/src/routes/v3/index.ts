@@ -6,13 +6,13 @@ import {
   cachedWebpropertyRoute,
 } from "./cached-assets";
 import { cachedCertificatesRoute, cachedHostsRoute, cachedWebpropertiesRoute } from "./cached-bulks";
-import { FORWARDED_PLATFORM_ROUTES, OTHER_PLATFORM_ROUTES } from "./operations";
+import { forwardedPlatformRoutes, OTHER_PLATFORM_ROUTES } from "./operations";
 
 /**
  * Every route the edge serves under /v3, in the order the app registers them: the cached asset
  * lookups first, then the operations forwarded by name, then anything else the Platform serves.
  */
-export const PLATFORM_ROUTES: readonly ApiRoute[] = [
+const CACHED_ROUTES: readonly ApiRoute[] = [
   cachedHostRoute,
   cachedHostsRoute,
   cachedCertificatePemRoute,
@@ -20,6 +20,10 @@ export const PLATFORM_ROUTES: readonly ApiRoute[] = [
   cachedCertificatesRoute,
   cachedWebpropertyRoute,
   cachedWebpropertiesRoute,
-  ...FORWARDED_PLATFORM_ROUTES,
+];
+
+export const PLATFORM_ROUTES: readonly ApiRoute[] = [
+  ...CACHED_ROUTES,
+  ...forwardedPlatformRoutes(new Set(CACHED_ROUTES.map((route) => route.operation))),
   ...OTHER_PLATFORM_ROUTES,
 ];

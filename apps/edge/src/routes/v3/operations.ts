@@ -1,6 +1,10 @@
 import {
   CREDIT_COSTS,
+  type CreditCost,
   type CreditOperation,
+  creditsFor,
+  V3_OPERATIONS,
+  type V3Operation,
   v3CertificateListInputSchema,
   v3CreditUsageQuerySchema,
   v3CreditUsageReportSchema,
@@ -22,112 +26,112 @@ import { z } from "zod";
 import { type Component, component } from "../../openapi/components";
 import { type ApiRoute, defineRoute, type RouteSpec } from "../../pipeline/define-route";
 import { inBothModes, type Price } from "../../pipeline/price";
-import { forwardPlatform } from "./passthrough";
+import { censeyeTargetOf, type ForwardOptions, forwardPlatform, listIn } from "./passthrough";
 
-// The Platform operations the edge forwards without caching, one definition each: method, path,
-// its entry of core's cost table (the price a tenant is charged), and its shapes. Whatever the
-// Platform serves beyond these is forwarded too (`otherPlatformRoutes`), at the price most
-// Platform actions have.
+// Every operation of the Platform SDK (core's V3_OPERATIONS) the edge does not cache is
+// forwarded without caching, one route each: method, path, its entry of core's cost table (the
+// price a tenant is charged). The ones whose shapes core describes say so in /openapi.json.
+// Whatever the Platform serves beyond these is forwarded too (`OTHER_PLATFORM_ROUTES`), at the
+// price most Platform actions have.
 
-/** The price of a cost table entry: per call, or per asset answered. */
+/** The price of a cost table entry, and how a request's units are counted (passthrough.ts). */
 export function priceOf(operation: CreditOperation): Price {
-  const cost = CREDIT_COSTS[operation];
-  return { credits: cost.credits, per: cost.per === "asset" ? "asset" : "request" };
+  const cost: CreditCost = CREDIT_COSTS[operation];
+  switch (cost.per) {
+    case "call":
+      return { credits: cost.credits, per: "request" };
+    case "asset":
+      return { credits: cost.credits, per: "asset" };
+    case "condition":
+      return { credits: cost.credits, per: "condition" };
+    case "target":
+      // A CensEye job costs its target kind's credits: counted one credit at a time.
+      return { credits: 1, per: "credit" };
+  }
 }
 
-function forwarded(
-  spec: Pick<RouteSpec, "method" | "path" | "summary" | "query"> & {
-    operation: CreditOperation;
-    body?: Component;
-    ok: Component | "file";
-    idsField?: string;
-  },
-): ApiRoute {
-  const { idsField, ...shape } = spec;
-  return defineRoute({
-    ...shape,
-    api: "v3",
-    price: inBothModes(priceOf(spec.operation)),
-    handler: forwardPlatform(idsField === undefined ? {} : { idsField }),
-  });
+/** How the units of a request priced per condition or per credit are read off its body. */
+function unitsOf(operation: CreditOperation): ForwardOptions["units"] {
+  if (CREDIT_COSTS[operation].per === "condition") {
+    return (body) => listIn(body, "and_count_conditions") ?? 1;
+  }
+  if (CREDIT_COSTS[operation].per === "target") {
+    return (body) => creditsFor(operation, { target: censeyeTargetOf(body) });
+  }
+  return undefined;
 }
 
 const CREDIT_USAGE = component("V3CreditUsageResponse", v3Envelope(v3CreditUsageReportSchema));
+const ANY_JSON = component("V3Answer", z.unknown());
 
-export const FORWARDED_PLATFORM_ROUTES: readonly ApiRoute[] = [
-  forwarded({
-    method: "GET",
-    path: "/v3/global/asset/host/:host_id/timeline",
-    operation: "v3_host_timeline",
-    summary: "A host's timeline of changes",
+/** The shapes core describes, by operation (the others are any JSON). */
+const SHAPES: Partial<
+  Record<CreditOperation, Pick<RouteSpec, "query"> & { body?: Component; ok: Component }>
+> = {
+  v3_host_timeline: {
     query: v3HostTimelineQuerySchema,
     ok: component("V3HostTimelineResponse", v3Envelope(v3HostTimelineSchema)),
-  }),
-  forwarded({
-    method: "POST",
-    path: "/v3/global/asset/certificate/raw",
-    operation: "v3_certificates_raw",
-    summary: "Several certificates as PEM (charged per certificate answered)",
+  },
+  v3_certificates_raw: {
     body: component("V3CertificateListInput", v3CertificateListInputSchema),
     ok: component("V3RawCertificatesResponse", v3Envelope(z.array(v3RawCertificateSchema))),
-    idsField: "certificate_ids",
-  }),
-  forwarded({
-    method: "POST",
-    path: "/v3/global/search/query",
-    operation: "v3_search_query",
-    summary: "Search hosts, certificates and web properties (CenQL), a page at a time",
+  },
+  v3_search_query: {
     body: component("V3SearchQueryInput", v3SearchQueryInputSchema),
     ok: component("V3SearchQueryResponse", v3Envelope(v3SearchQueryResponseSchema)),
-  }),
-  forwarded({
-    method: "POST",
-    path: "/v3/global/search/aggregate",
-    operation: "v3_search_aggregate",
-    summary: "Count the values of a field over a query's hits",
+  },
+  v3_search_aggregate: {
     body: component("V3SearchAggregateInput", v3SearchAggregateInputSchema),
     ok: component("V3SearchAggregateResponse", v3Envelope(v3SearchAggregateResponseSchema)),
-  }),
-  forwarded({
-    method: "POST",
-    path: "/v3/global/search/convert",
-    operation: "v3_search_convert",
-    summary: "Convert legacy search queries to CenQL",
+  },
+  v3_search_convert: {
     body: component("V3SearchConvertInput", v3SearchConvertInputSchema),
     ok: component("V3SearchConvertResponse", v3Envelope(v3SearchConvertResponseSchema)),
-  }),
-  forwarded({
-    method: "GET",
-    path: "/v3/accounts/organizations/:organization_id/members/:member_id/credits/usage",
-    operation: "v3_member_credit_usage",
-    summary: "A member's credit usage (the pool's organization)",
-    query: v3CreditUsageQuerySchema,
-    ok: CREDIT_USAGE,
-  }),
-  forwarded({
-    method: "GET",
-    path: "/v3/accounts/organizations/:organization_id/credits/usage",
-    operation: "v3_organization_credit_usage",
-    summary: "The organization's credit usage (the pool's organization)",
-    query: v3CreditUsageQuerySchema,
-    ok: CREDIT_USAGE,
-  }),
-  forwarded({
-    method: "GET",
-    path: "/v3/accounts/organizations/:organization_id/credits",
-    operation: "v3_organization_credits",
-    summary: "The organization's credit balance (the team's shared balance)",
+  },
+  v3_member_credit_usage: { query: v3CreditUsageQuerySchema, ok: CREDIT_USAGE },
+  v3_organization_credit_usage: { query: v3CreditUsageQuerySchema, ok: CREDIT_USAGE },
+  v3_organization_credits: {
     ok: component("V3OrganizationCreditsResponse", v3Envelope(v3OrganizationCreditsSchema)),
-  }),
-  forwarded({
-    method: "GET",
-    path: "/v3/accounts/organizations/:organization_id",
-    operation: "v3_organization",
-    summary: "The organization's details (the pool's organization)",
+  },
+  v3_organization: {
     query: v3OrganizationDetailsQuerySchema,
     ok: component("V3OrganizationDetailsResponse", v3Envelope(v3OrganizationDetailsSchema)),
-  }),
-];
+  },
+};
+
+/** The bulk bodies' id lists, for the routes priced per asset answered. */
+const IDS_FIELDS: Partial<Record<CreditOperation, string>> = { v3_certificates_raw: "certificate_ids" };
+
+function forwarded(row: V3Operation): ApiRoute {
+  const shape =
+    SHAPES[row.operation] ??
+    (row.method === "GET" || row.method === "DELETE" ? { ok: ANY_JSON } : { body: ANY_JSON, ok: ANY_JSON });
+  const idsField = IDS_FIELDS[row.operation];
+  const units = unitsOf(row.operation);
+  return defineRoute({
+    method: row.method,
+    path: row.path.replace(/\{([a-z_]+)\}/g, ":$1"),
+    operation: row.operation,
+    summary: `${row.sdk} (the Platform SDK's), forwarded`,
+    ...shape,
+    ok: row.status === 204 ? "empty" : shape.ok,
+    ...(row.status === 201 ? { created: true } : {}),
+    api: "v3",
+    price: inBothModes(priceOf(row.operation)),
+    handler: forwardPlatform({
+      ...(idsField === undefined ? {} : { idsField }),
+      ...(units ? { units } : {}),
+    }),
+  });
+}
+
+/**
+ * The SDK's operations the edge forwards: every row of V3_OPERATIONS but those the cached
+ * routes answer (`cached`: their operations).
+ */
+export function forwardedPlatformRoutes(cached: ReadonlySet<string>): readonly ApiRoute[] {
+  return V3_OPERATIONS.filter((row) => !cached.has(row.operation)).map(forwarded);
+}
 
 /**
  * Any other Platform read or search: forwarded as it is, at one credit (most Platform actions'
@@ -136,18 +140,16 @@ export const FORWARDED_PLATFORM_ROUTES: readonly ApiRoute[] = [
 export const OTHER_PLATFORM_OPERATION = "v3_other";
 
 const OTHER_PRICE = inBothModes({ credits: 1, per: "request" });
-const ANY_JSON = component("V3Answer", z.unknown());
 
-export const OTHER_PLATFORM_ROUTES: readonly ApiRoute[] = (["GET", "POST"] as const).map(
-  (method) =>
-    defineRoute({
-      method,
-      path: "/v3/*",
-      operation: OTHER_PLATFORM_OPERATION,
-      api: "v3",
-      price: OTHER_PRICE,
-      summary: "Any other Platform API operation, forwarded with the pool's token and organization",
-      ok: ANY_JSON,
-      handler: forwardPlatform(),
-    }),
+export const OTHER_PLATFORM_ROUTES: readonly ApiRoute[] = (["GET", "POST"] as const).map((method) =>
+  defineRoute({
+    method,
+    path: "/v3/*",
+    operation: OTHER_PLATFORM_OPERATION,
+    api: "v3",
+    price: OTHER_PRICE,
+    summary: "Any other Platform API operation, forwarded with the pool's token and organization",
+    ok: ANY_JSON,
+    handler: forwardPlatform(),
+  }),
 );

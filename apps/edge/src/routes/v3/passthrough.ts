@@ -1,4 +1,4 @@
-import { ApiError } from "@scangate/core";
+import { ApiError, type V3CenseyeTargetKind } from "@scangate/core";
 import { requestTarget } from "@scangate/core/http";
 import type { ApiContext } from "../../pipeline/define-route";
 import { readRequestBody } from "../../pipeline/exchange";
@@ -12,17 +12,36 @@ function relayedHeaders(contentType: string | null, retryAfter: string | null): 
   return headers;
 }
 
-/** The distinct ids a bulk body asks for under `field` (0 for a body that is not that JSON). */
-export function bodyIds(body: Uint8Array | undefined, field: string): number {
-  if (!body) return 0;
+/** A JSON object body's member `field`, or undefined for a body that is not such JSON. */
+function member(body: Uint8Array | undefined, field: string): unknown {
+  if (!body) return undefined;
   try {
     const parsed: unknown = JSON.parse(new TextDecoder().decode(body));
-    if (typeof parsed !== "object" || parsed === null) return 0;
-    const ids = (parsed as Record<string, unknown>)[field];
-    return Array.isArray(ids) ? new Set(ids.map((id) => JSON.stringify(id))).size : 0;
+    return typeof parsed === "object" && parsed !== null
+      ? (parsed as Record<string, unknown>)[field]
+      : undefined;
   } catch {
-    return 0;
+    return undefined;
   }
+}
+
+/** The distinct ids a bulk body asks for under `field` (0 for a body that is not that JSON). */
+export function bodyIds(body: Uint8Array | undefined, field: string): number {
+  const ids = member(body, field);
+  return Array.isArray(ids) ? new Set(ids.map((id) => JSON.stringify(id))).size : 0;
+}
+
+/** The length of the body's list `field`, or undefined when it has none. */
+export function listIn(body: Uint8Array | undefined, field: string): number | undefined {
+  const list = member(body, field);
+  return Array.isArray(list) ? list.length : undefined;
+}
+
+/** The kind of asset a CensEye job's body targets (undefined: none, and the upstream refuses it). */
+export function censeyeTargetOf(body: Uint8Array | undefined): V3CenseyeTargetKind | undefined {
+  const target = member(body, "target");
+  if (typeof target !== "object" || target === null) return undefined;
+  return (["host", "webproperty", "certificate"] as const).find((kind) => `${kind}_id` in target);
 }
 
 /** The assets a bulk answer holds (its `result` list), or null when it cannot be read. */
@@ -38,6 +57,8 @@ export function answeredAssets(answer: Uint8Array): number | null {
 export interface ForwardOptions {
   /** For a route priced per asset: the body's list of ids (the most the answer can hold). */
   readonly idsField?: string;
+  /** For a route priced per condition or per credit: the units its body asks for. */
+  readonly units?: (body: Uint8Array | undefined) => number;
 }
 
 /**
@@ -48,7 +69,8 @@ export interface ForwardOptions {
  * Priced by its route (the account): a per-request price is charged before the call (a call that
  * would overspend is refused and never reaches the upstream) and refunded when the call fails
  * (an error status, a 429, a timeout); a per-asset price holds one per distinct id asked and
- * settles to the assets answered (an answer that cannot be read settles to the hold).
+ * settles to the assets answered (an answer that cannot be read settles to the hold); a price per
+ * condition or per credit charges the units its body asks for, as a per-request price does.
  */
 export function forwardPlatform(options: ForwardOptions = {}): (c: ApiContext) => Promise<Response> {
   return async (c) => {
@@ -88,7 +110,7 @@ export function forwardPlatform(options: ForwardOptions = {}): (c: ApiContext) =
       }
       await account.settle(hold, isSuccess(relayed.status) ? (answeredAssets(relayed.body) ?? asked) : 0);
     } else {
-      const charge = await account.charge();
+      const charge = await account.charge(options.units ? options.units(body) : 1);
       try {
         relayed = await call();
       } catch (error) {
