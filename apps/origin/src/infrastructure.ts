@@ -10,6 +10,7 @@ import { createCursorCodec, DEV_CURSOR_SECRET, type CursorCodec } from "./servic
 import { d1Dataset, type Dataset } from "./services/dataset";
 import { d1QuotaLedger, type QuotaLedger } from "./services/quota";
 import { d1SnapshotCatalogSource, type SnapshotCatalogSource } from "./snapshots/catalog";
+import { d1PlatformStore, type PlatformStore } from "./services/v3-platform";
 import { r2ResultStore, type ResultStore } from "./storage/result-store";
 
 /** What the routes use, each behind a small interface. Chosen here, and only here. */
@@ -34,6 +35,8 @@ export interface Services {
   snapshots: SnapshotCatalogSource;
   /** The accounts' tags and comments (DB). */
   annotations: AnnotationStore;
+  /** The Platform API's organization records and history readers (DB). */
+  platform: PlatformStore;
 }
 
 /** Replacements tests make; anything left out is chosen from the bindings. */
@@ -63,6 +66,7 @@ export function createServices(
     results,
     snapshots: deps.snapshots ?? d1SnapshotCatalogSource(env.SNAPSHOTS),
     annotations: d1AnnotationStore(env.DB),
+    platform: d1PlatformStore(env.DB),
   };
 }
 

@@ -146,8 +146,94 @@ beforeAll(async () => {
     }),
   ];
   for (const request of firstContacts) expect((await workerFetch(request)).status).toBe(200);
+  Object.assign(samples, await platformSamples(hosts, certificates));
   await writes.start();
 }, 60_000);
+
+/** Calls the Platform API as the fuzzed account, expecting success; the answer's `result`. */
+async function platformCall(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const res = await workerFetch(
+    new Request(`${BASE}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
+  expect(res.status, `${method} ${path}`).toBeLessThan(300);
+  const answer: { result: Record<string, unknown> } = await res.json();
+  return answer.result;
+}
+
+/**
+ * Records of the Platform API for its routes to find (a collection, a tag and an assignment,
+ * a comment, a scan, a CensEye job) and the bodies its writes take, made before the comparison
+ * starts; the history index is built then too (the by-name DNS routes build it on first use).
+ */
+async function platformSamples(hosts: string[], certificates: string[]): Promise<Samples> {
+  const [ip = "1.1.1.1"] = hosts;
+  const host = (await hostFacts()).find((h) => h.ip === ip)!;
+  const service = host.doc.services[0]!;
+  const collection = await platformCall("POST", "/v3/collections", {
+    name: "fuzz collection",
+    query: "host.services.port: 22",
+  });
+  const tag = await platformCall("POST", "/v3/tags", { name: "fuzz platform tag", privacy: "shared" });
+  const assignment = await platformCall("POST", `/v3/tags/${String(tag.id)}/assignments`, { asset_id: ip });
+  const operation = await platformCall("POST", `/v3/tags/${String(tag.id)}/assignments/bulk-create`, {
+    query: "host.services.port: 23",
+  });
+  const comment = await platformCall("POST", "/v3/comments", { asset_id: ip, body: "a fuzz note" });
+  const rescan = {
+    service_id: {
+      ip,
+      port: service.port,
+      protocol: service.service_name,
+      transport_protocol: service.transport_protocol.toLowerCase(),
+    },
+  };
+  const scan = await platformCall("POST", "/v3/global/scans/rescan", { target: rescan });
+  const job = await platformCall("POST", "/v3/threat-hunting/censeye/jobs", { target: { host_id: ip } });
+  const ranges = await platformCall("GET", `/v3/global/dns/resolutions/ip/${ip}/bounds`);
+  const [record] = ranges.records as { domain: string }[];
+  const dnsName = record?.domain ?? "example.com";
+  await platformCall("GET", `/v3/global/dns/resolutions/${dnsName}/bounds`);
+  return {
+    host_ip: hosts,
+    collection_uid: [String(collection.id)],
+    tag_id: [String(tag.id), "-"],
+    assignment_id: [String(assignment.id)],
+    operation_id: [String(operation.id)],
+    comment_id: [String(comment.id)],
+    scan_id: [String(scan.tracked_scan_id)],
+    "v3_censeye_job.job_id": [String(job.job_id)],
+    "v3_censeye_job_results.job_id": [String(job.job_id)],
+    "v3_dns_name_bounds.name": [dnsName],
+    "v3_dns_name_ranges.name": [dnsName],
+    "v3_collection_create.query": ["host.services.port: 22", "host.services.protocol=SSH"],
+    "v3_collection_update.query": ["host.services.port: 22"],
+    "v3_collection_search_query.query": ["host.services.port: *"],
+    "v3_collection_search_aggregate.query": ["", "host.services.port: 22"],
+    "v3_collection_search_aggregate.field": ["host.location.country"],
+    "v3_tag_bulk_create.query": ["host.services.port: 23", "host.ip: 192.0.2.1"],
+    "v3_search_query.query": ["host.services.port: 22", "cert.names: *"],
+    "v3_search_aggregate.field": ["host.services.port"],
+    "v3_search_aggregate.query": ["", "host.services.protocol=SSH"],
+    "v3_tag_create.name": ["fuzz platform tag", "fuzz platform tag two"],
+    "v3_collection_create.name": ["fuzz collection", "fuzz collection two"],
+    privacy: ["shared", "private"],
+    asset_id: [ip, `${certificates[0] ?? ""}`, `${ip}:80`],
+    body: ["a note"],
+    email: ["fuzz.invitee@scangate.test"],
+    roles: [["admin", "api_access"], ["admin"]],
+    "v3_scan_rescan.target": [rescan],
+    "v3_scan_discovery.target": [
+      { host_port: { ip, port: 65000 } },
+      { hostname_port: { hostname: dnsName, port: 443 } },
+    ],
+    "v3_censeye_job_create.target": [{ host_id: ip }, { certificate_id: certificates[0] }],
+    and_count_conditions: [[{ field_value_pairs: [{ field: "host.services.port", value: "22" }] }]],
+  };
+}
 
 /** Waits out the jobs valid cases started (their rows change in the background). */
 async function jobsSettled(): Promise<void> {
@@ -181,7 +267,19 @@ describe("origin fuzz", () => {
       batch: BATCH,
       seed,
       junk: junkRequest(
-        ["/", "/api", "/api/v1/", "/api/v2/", "/api/v2/hosts/", "/v3/global/asset/", "/health", "/x"],
+        [
+          "/",
+          "/api",
+          "/api/v1/",
+          "/api/v2/",
+          "/api/v2/hosts/",
+          "/v3/global/asset/",
+          "/v3/tags/",
+          "/v3/collections/",
+          "/v3/global/dns/resolutions/",
+          "/health",
+          "/x",
+        ],
         credentials,
       ),
       // The version the worker gives a path: of the path it routes on (`//` collapsed, as it does).

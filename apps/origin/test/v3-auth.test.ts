@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { v3AuthenticationErrorSchema } from "@scangate/core";
+import { v3AuthenticationErrorSchema, V3_OPERATIONS } from "@scangate/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
 import { ORIGIN_ROUTES } from "../src/routes";
@@ -9,26 +9,43 @@ import { balanceOf, expectProblem, platformAccount, v3Call, v3Get } from "./v3-r
 
 beforeAll(() => seedTestDataset());
 
+/** Sample values of the v3 path parameters (auth comes first, so they need not exist). */
+const PARAMS: Record<string, string> = {
+  host_id: "1.1.1.1",
+  host_ip: "1.1.1.1",
+  ip: "1.1.1.1",
+  certificate_id: "a".repeat(64),
+  webproperty_id: "example.com:443",
+  user_id: "someone",
+  collection_uid: "col_0",
+  tag_id: "tag_0",
+  assignment_id: "tas_0",
+  operation_id: "top_0",
+  comment_id: "cmt_0",
+  scan_id: "scn_0",
+  job_id: "cej_0",
+  name: "example.com",
+};
+
 /** A concrete request for every v3 route (ids that exist or not: auth comes first). */
 function v3Requests(organizationId: string): { method: string; path: string; body?: unknown }[] {
   return ORIGIN_ROUTES.filter((route) => route.definition.path.startsWith("/v3/")).map((route) => {
-    const path = route.definition.path
-      .replace("{host_id}", "1.1.1.1")
-      .replace("{certificate_id}", "a".repeat(64))
-      .replace("{webproperty_id}", "example.com:443")
-      .replace("{organization_id}", organizationId)
-      .replace("{user_id}", "someone");
+    const path = route.definition.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+      name === "organization_id" ? organizationId : (PARAMS[name] ?? "x"),
+    );
     const method = route.definition.method.toUpperCase();
-    const body =
-      method === "POST"
-        ? path.endsWith("/host")
-          ? { host_ids: ["1.1.1.1"] }
-          : path.endsWith("/webproperty")
-            ? { webproperty_ids: ["example.com:443"] }
-            : { certificate_ids: ["a".repeat(64)] }
-        : undefined;
-    return { method, path, body };
+    return { method, path, body: ["POST", "PUT", "PATCH"].includes(method) ? {} : undefined };
   });
+}
+
+/** Asserts the SDK's typed AuthenticationError: a 401 in application/json with `error`. */
+async function expectAuthenticationError(res: Response) {
+  expect(res.status).toBe(401);
+  expect(res.headers.get("Content-Type")).toBe("application/json");
+  expect(res.headers.get("WWW-Authenticate")).toBe('Bearer realm="scangate"');
+  const body = v3AuthenticationErrorSchema.parse(await res.json());
+  expect(body.error).toMatchObject({ code: 401, status: "Unauthorized" });
+  return body;
 }
 
 describe("Platform API authentication", () => {
@@ -36,19 +53,18 @@ describe("Platform API authentication", () => {
   const requests = v3Requests(account.organization_id);
 
   it("covers every v3 route", () => {
-    expect(requests.length).toBeGreaterThanOrEqual(13);
+    expect(requests.length).toBe(V3_OPERATIONS.filter((operation) => operation.served).length);
   });
 
   for (const request of requests) {
     describe(`${request.method} ${request.path}`, () => {
-      it("answers 401 problem+json without a token, charging nothing", async () => {
+      it("answers the SDK's AuthenticationError without a token, charging nothing", async () => {
         const before = await balanceOf(account.organization_id);
         const res = await v3Call(request.method, request.path, { token: null, body: request.body });
-        const problem = await expectProblem(res, 401);
-        expect(res.headers.get("WWW-Authenticate")).toBe('Bearer realm="scangate"');
-        // The SDK's AuthenticationError reads `error`; the problem members are there too.
-        expect(v3AuthenticationErrorSchema.parse(problem).error).toMatchObject({ code: 401 });
-        expect(problem.detail).toMatch(/Bearer/);
+        const body = await expectAuthenticationError(res);
+        // The problem members are there too.
+        expect(body).toMatchObject({ status: 401, title: "Unauthorized" });
+        expect(body.detail).toMatch(/Bearer/);
         expect(await balanceOf(account.organization_id)).toBe(before);
       });
 
@@ -57,8 +73,8 @@ describe("Platform API authentication", () => {
           token: "not-a-real-token-0000",
           body: request.body,
         });
-        const problem = await expectProblem(res, 401);
-        expect(problem.detail).toMatch(/not valid/);
+        const body = await expectAuthenticationError(res);
+        expect(body.detail).toMatch(/not valid/);
       });
 
       it("answers 401 for the account's Basic credentials (the Platform takes bearer tokens only)", async () => {
@@ -67,7 +83,7 @@ describe("Platform API authentication", () => {
           headers: { Authorization: `Basic ${btoa("origin-local:origin-local-secret")}` },
           body: request.body,
         });
-        await expectProblem(res, 401);
+        await expectAuthenticationError(res);
       });
     });
   }

@@ -214,7 +214,6 @@ describe("credits reported", () => {
     const org = organization("org-params", 10);
     const base = "/v3/accounts/organizations/org-params/credits/usage";
     const cases: [string, string][] = [
-      ["", "query.granularity"],
       ["?granularity=hourly", "query.granularity"],
       ["?granularity=daily&start_date=2026-02-30", "query.start_date"],
       ["?granularity=daily&start_date=2024-12-31&end_date=2025-01-02", "query.start_date"],
@@ -226,5 +225,13 @@ describe("credits reported", () => {
       const problem = await expectProblem(await org.call("GET", `${base}${query}`), 400);
       expect(problem.errors?.[0]?.location, query).toBe(location);
     }
+  });
+
+  it("reports by day when granularity is left out, as the SDK lets a caller do", async () => {
+    const org = organization("org-default-granularity", 10);
+    const res = await org.call("GET", "/v3/accounts/organizations/org-default-granularity/credits/usage");
+    expect(res.status).toBe(200);
+    const body: { result: { granularity: string } } = await res.json();
+    expect(body.result.granularity).toBe("daily");
   });
 });

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { v3ProblemSchema, V3_PROBLEM_MEDIA_TYPE, type V3Problem } from "@scangate/core";
+import { v3ErrorMediaType, v3ProblemSchema, type V3Problem } from "@scangate/core";
 import { expect } from "vitest";
 import { workerFetch } from "./support/requests";
 
@@ -64,13 +64,16 @@ export async function v3Post<T = Record<string, unknown>>(
   return { res, body: (await res.clone().json()) as T };
 }
 
-/** Asserts `res` is a problem document of `status` and returns it, parsed with core's schema. */
+/**
+ * Asserts `res` is a problem document of `status` (in problem+json; a 401 in the JSON the SDK
+ * reads as AuthenticationError) and returns it, parsed with core's schema.
+ */
 export async function expectProblem(
   res: Response,
   status: number,
 ): Promise<V3Problem & Record<string, unknown>> {
   expect(res.status).toBe(status);
-  expect(res.headers.get("Content-Type")).toBe(V3_PROBLEM_MEDIA_TYPE);
+  expect(res.headers.get("Content-Type")).toBe(v3ErrorMediaType(status));
   const body = v3ProblemSchema.parse(await res.json()) as V3Problem & Record<string, unknown>;
   expect(body.status).toBe(status);
   return body;

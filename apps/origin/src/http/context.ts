@@ -1,3 +1,4 @@
+import type { V3Operation } from "@scangate/core";
 import type { Env } from "../env";
 import type { Services } from "../infrastructure";
 import type { OriginAccount } from "../services/accounts";
@@ -19,5 +20,9 @@ export type AppEnv = {
     platform: PlatformCaller;
     /** Set by a v3 route that is charged per asset: how many assets it answered with. */
     creditAssets: number;
+    /** Set by a v3 route: its Platform operation (core v3/operations.ts), for its error statuses. */
+    v3Operation: V3Operation;
+    /** Set once a v3 route has charged its credits itself (before writing what it was paid for). */
+    v3Charged: boolean;
   };
 };

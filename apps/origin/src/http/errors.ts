@@ -1,9 +1,12 @@
 import {
   ApiError,
   renderV3Problem,
-  V3_PROBLEM_MEDIA_TYPE,
+  v3ErrorMediaType,
+  v3InvalidInputStatus,
+  V3InputError,
   type ApiVersion,
   type ErrorKind,
+  type V3Operation,
 } from "@scangate/core";
 import { errorKindOfHttpStatus, versionOfPath } from "@scangate/core/http";
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
@@ -35,14 +38,23 @@ export function isPlatformPath(path: string): boolean {
   return path === "/v3" || path.startsWith("/v3/");
 }
 
-/** An ApiError as the Platform's `application/problem+json` (core's v3 error table). */
+/**
+ * An ApiError as the Platform answers it (core's v3 error table): a problem document, whose
+ * status for invalid input is the operation's own (400, or 422 where the SDK declares only
+ * that), in problem+json, except a 401 in the JSON the SDK reads as `AuthenticationError`.
+ */
 function renderProblem(c: Context, error: ApiError): Response {
-  const { status, body } = renderV3Problem(error.kind, error.clientMessage, error.extra);
+  const operation = c.get("v3Operation") as V3Operation | undefined;
+  const invalidInputStatus =
+    error instanceof V3InputError && operation ? v3InvalidInputStatus(operation) : undefined;
+  const { status, body } = renderV3Problem(error.kind, error.clientMessage, error.extra, {
+    invalidInputStatus,
+  });
   const headers: Record<string, string> = {
     ...(error.kind === "unauthorized" ? { "WWW-Authenticate": 'Bearer realm="scangate"' } : {}),
     ...(error instanceof ApiErrorWithHeaders ? error.headers : {}),
     "Cache-Control": "no-store",
-    "Content-Type": V3_PROBLEM_MEDIA_TYPE,
+    "Content-Type": v3ErrorMediaType(status),
   };
   return c.body(JSON.stringify(body), status as 400, headers);
 }

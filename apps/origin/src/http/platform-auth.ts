@@ -1,4 +1,4 @@
-import { ApiError } from "@scangate/core";
+import { ApiError, type V3MemberRole } from "@scangate/core";
 import type { MiddlewareHandler } from "hono";
 import {
   authenticatePlatformAccount,
@@ -8,13 +8,15 @@ import {
   type PlatformAccount,
 } from "../services/accounts";
 import type { CreditAccount } from "../services/credits";
+import { DEFAULT_ROLES } from "../services/v3-members";
 import type { AppEnv } from "./context";
 
 /**
  * Auth of the Platform (v3) API: `Authorization: Bearer <personal access token>` against the
  * origin's accounts, then the organization the request acts for: `organization_id` (query) or
  * `X-Organization-ID` (header), as the SDKs send it, defaulting to the member's own. A missing
- * or unknown token is a 401; an organization the member does not belong to a 403.
+ * or unknown token is a 401; an organization the member does not belong to (or was removed
+ * from) a 403.
  */
 
 /** An organization as the accounts configure it (the members are the accounts naming it). */
@@ -26,6 +28,8 @@ export interface PlatformOrganization extends CreditAccount {
 export interface PlatformCaller {
   account: PlatformAccount;
   organization: PlatformOrganization;
+  /** The member's roles in the organization (both, unless the organization changed them). */
+  roles: readonly V3MemberRole[];
 }
 
 /** The bearer token of `Authorization`, or null (the scheme is case-insensitive, RFC 9110). */
@@ -77,7 +81,14 @@ export function requirePlatformAccount(): MiddlewareHandler<AppEnv> {
     for (const asked of [c.req.query("organization_id"), c.req.header("X-Organization-ID")]) {
       if (asked !== undefined && asked !== account.organization_id) throw notAMember(asked);
     }
-    c.set("platform", { account, organization: platformOrganization(accounts, account.organization_id) });
+    // A member the organization removed is no longer one of it.
+    const change = await c.var.services.platform.memberChange(account.organization_id, account.user_id);
+    if (change?.removed) throw notAMember(account.organization_id);
+    c.set("platform", {
+      account,
+      organization: platformOrganization(accounts, account.organization_id),
+      roles: change ? change.roles : DEFAULT_ROLES,
+    });
     await next();
   };
 }

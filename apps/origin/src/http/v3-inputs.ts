@@ -1,4 +1,4 @@
-import { ApiError, type V3ErrorDetail } from "@scangate/core";
+import { ApiError, loneSurrogatePath, V3InputError, type V3ErrorDetail } from "@scangate/core";
 import type { Context } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "./context";
@@ -30,14 +30,14 @@ export function v3ValidationError(
   where: "body" | "query" | "path",
   input: unknown,
   issues: readonly z.core.$ZodIssue[],
-): ApiError {
+): V3InputError {
   const errors: V3ErrorDetail[] = issues.slice(0, 20).map((issue) => ({
     location: location(where, issue.path),
     message: issue.message,
     value: valueAt(input, issue.path),
   }));
   const first = errors[0];
-  return new ApiError(
+  return new V3InputError(
     "bad_request",
     first ? `validation failed: ${first.location}: ${first.message}` : "validation failed",
     { errors },
@@ -67,13 +67,26 @@ export function requireIds(
   );
   const first = errors[0];
   if (first) {
-    throw new ApiError("bad_request", `validation failed: ${first.location}: ${message}`, { errors });
+    throw new V3InputError("bad_request", `validation failed: ${first.location}: ${message}`, { errors });
   }
 }
 
-/** The JSON body, validated (malformed JSON, an empty body or non-UTF-8 bytes are a 400). */
+/**
+ * The JSON body, validated. Malformed JSON, an empty body, non-UTF-8 bytes or a string holding
+ * a lone surrogate are a 400 (the body cannot be read as well-formed text); a body that reads
+ * but breaks the schema is the operation's invalid-input status.
+ */
 export async function v3Body<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S>> {
-  return parseV3("body", schema, await readJsonBody(c));
+  const body = await readJsonBody(c);
+  const broken = loneSurrogatePath(body);
+  if (broken !== null) {
+    throw new ApiError(
+      "bad_request",
+      `${broken}: holds a lone surrogate (\\ud800-\\udfff unpaired); text must be well-formed Unicode`,
+      { errors: [{ location: broken, message: "holds a lone surrogate" }] },
+    );
+  }
+  return parseV3("body", schema, body);
 }
 
 /** The query parameters, validated. */

@@ -21,7 +21,11 @@ const keyOf = (s: Json) => `${String(s.port)}/${String(s.transport_protocol)}`;
 const text = (value: unknown) => (value === undefined ? undefined : JSON.stringify(value));
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-function serviceDiff(before: Json | undefined, after: Json): Record<string, { old?: string; new?: string }> {
+/** The fields of a service that changed between two scans of it (each field as JSON text). */
+export function serviceDiff(
+  before: Json | undefined,
+  after: Json,
+): Record<string, { old?: string; new?: string }> {
   const diff: Record<string, { old?: string; new?: string }> = {};
   const names = new Set([...Object.keys(before ?? {}), ...Object.keys(after)]);
   for (const name of [...names].sort()) {

@@ -659,8 +659,9 @@ export async function answerProblem(
   if (status >= 500) return `a ${status}`;
   if (request.mustRefuse && status < 400) return `a ${status} for a lone surrogate (a 4xx expected)`;
   if (status < 200 || (status >= 300 && status < 400)) return `a ${status}`;
-  // HEAD answers carry no body; a 204 carries none by definition.
-  if (request.method.toUpperCase() === "HEAD" || status === 204)
+  // HEAD answers carry no body; a 204 carries none by definition, nor a success the route
+  // declares without one (the Platform's 201 to an invitation).
+  if (request.method.toUpperCase() === "HEAD" || status === 204 || (status < 300 && expected.ok === "empty"))
     return text === "" ? null : `a body on a ${status} ${request.method}`;
   if (status < 300 && expected.ok === "file") return null;
   const contentType = response.headers.get("content-type") ?? "";
@@ -668,7 +669,8 @@ export async function answerProblem(
   const json =
     expected.version === "v3"
       ? status >= 400
-        ? contentType === V3_PROBLEM_MEDIA_TYPE
+        ? // The origin answers a 401 in the JSON the SDK reads as AuthenticationError.
+          contentType === V3_PROBLEM_MEDIA_TYPE || (status === 401 && contentType === "application/json")
         : /^application\/([\w.-]+\+)?json$/.test(contentType)
       : contentType.startsWith("application/json");
   if (!json) return `content-type ${contentType}`;

@@ -123,7 +123,8 @@ export const v3DateSchema = z
 
 /** Query of the credit usage reports (SDK `V3AccountmanagementOrgCreditsUsageRequest`). */
 export const v3CreditUsageQuerySchema = z.object({
-  granularity: v3GranularitySchema,
+  /** Optional in the SDK; the report's own default is `daily`. */
+  granularity: v3GranularitySchema.default("daily"),
   start_date: v3DateSchema.optional(),
   end_date: v3DateSchema.optional(),
   /** Deprecated by the Platform in favour of start_date/end_date: one day's report. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ErrorKind } from "../errors";
+import { ApiError, type ErrorKind } from "../errors";
 
 /**
  * Errors of the Censys Platform API (v3), as `application/problem+json` (RFC 9457). The kinds
@@ -8,6 +8,16 @@ import type { ErrorKind } from "../errors";
  */
 
 export const V3_PROBLEM_MEDIA_TYPE = "application/problem+json";
+
+/**
+ * The media type of an error of `status`. The SDK reads a 401 as its typed
+ * `AuthenticationError` only in `application/json` (its `M.jsonErr(401, ...)` names no other
+ * type, so the matcher's default applies); every other error is problem+json, as its
+ * `ErrorModel` matchers ask.
+ */
+export function v3ErrorMediaType(status: number): string {
+  return status === 401 ? "application/json" : V3_PROBLEM_MEDIA_TYPE;
+}
 
 /** One entry of `errors`; follows the SDK's `components.ErrorDetail` (where, what, which value). */
 export const v3ErrorDetailSchema = z
@@ -34,8 +44,9 @@ export type V3Problem = z.infer<typeof v3ProblemSchema>;
 
 /**
  * The 401 body. The SDK reads a 401 as `errors.AuthenticationError`, whose `error` is a
- * `components.AuthenticationErrorDetail` (code, message, reason, status); our 401 is a problem
- * document that carries that object too, so both readings find what they look for.
+ * `components.AuthenticationErrorDetail` (code, message, reason, status), from an
+ * `application/json` answer (v3ErrorMediaType); the body also carries the problem members, so
+ * a client reading problems finds what it looks for too.
  */
 export const v3AuthenticationErrorDetailSchema = z
   .object({
@@ -100,6 +111,42 @@ const DEFAULT_ERRORS: Partial<Record<ErrorKind, V3ErrorDetail[]>> = {
 };
 
 /**
+ * Input that was read but is not valid for the operation: a field out of its schema, an unknown
+ * id format, a CenQL query that does not parse. It answers the operation's invalid-input
+ * status (400 or 422, V3RenderOptions); a body that cannot be read at all (not JSON, not UTF-8,
+ * a lone surrogate) is a plain `bad_request`, always 400.
+ */
+export class V3InputError extends ApiError {
+  constructor(kind: "bad_request" | "invalid_query", message: string, extra?: Record<string, unknown>) {
+    super(kind, message, extra);
+  }
+}
+
+/** A V3InputError naming one input: `location` (`body.name`, `query.page_size`), why, and the value sent. */
+export function v3InputError(location: string, message: string, value: unknown): V3InputError {
+  return new V3InputError("bad_request", `validation failed: ${location}: ${message}`, {
+    errors: [{ location, message, value }],
+  });
+}
+
+/** Kinds that mean "the request's input is not valid". */
+const INVALID_INPUT: ReadonlySet<ErrorKind> = new Set(["bad_request", "invalid_query"]);
+
+const UNPROCESSABLE: V3Rendering = {
+  status: 422,
+  title: "Unprocessable Entity",
+  detail: "The request is not valid.",
+};
+
+export interface V3RenderOptions {
+  /**
+   * The status invalid input answers on this operation (core v3/operations.ts,
+   * `v3InvalidInputStatus`): 422 where the SDK declares no 400.
+   */
+  invalidInputStatus?: 400 | 422;
+}
+
+/**
  * The problem body of `kind`. `extra` may carry `errors` (a list of V3ErrorDetail) and other
  * members; a member never replaces type, title, status or detail.
  */
@@ -107,8 +154,10 @@ export function renderV3Problem(
   kind: ErrorKind,
   detail?: string,
   extra?: Record<string, unknown>,
+  options: V3RenderOptions = {},
 ): { status: number; body: V3Problem & Record<string, unknown> } {
-  const spec = V3_ERROR_TABLE[kind];
+  const spec =
+    options.invalidInputStatus === 422 && INVALID_INPUT.has(kind) ? UNPROCESSABLE : V3_ERROR_TABLE[kind];
   const body: V3Problem & Record<string, unknown> = {
     type: "about:blank",
     title: spec.title,

@@ -1,11 +1,9 @@
-import { createRoute } from "@hono/zod-openapi";
 import {
   ApiError,
   assetOf,
   v3CertificateAssetSchema,
   v3CertificateIdSchema,
   v3CertificateListInputSchema,
-  v3Envelope,
   v3RawCertificateSchema,
   V3_MEDIA_TYPES,
   wrapV3,
@@ -13,11 +11,10 @@ import {
 import type { Context } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../http/context";
-import { withCredits } from "../../http/credits";
 import { parseV3, requireIds, v3Body, v3Json } from "../../http/v3-inputs";
-import { defineRoute, jsonBody } from "../../routing";
+import { jsonBody } from "../../routing";
 import { certificatePem, v3Certificate } from "../../services/v3-certificate";
-import { V3_ERRORS, v3Response } from "./responses";
+import { platformRoute } from "./operation";
 
 const certificateIdParam = z.object({ certificate_id: v3CertificateIdSchema });
 const isFingerprint = (id: string) => v3CertificateIdSchema.safeParse(id).success;
@@ -47,89 +44,52 @@ async function oneCertificate(c: Context<AppEnv>, fingerprint: string): Promise<
 }
 
 /** GET /v3/global/asset/certificate/{certificate_id}: one certificate by SHA-256 fingerprint. */
-export const getCertificate = defineRoute(
-  createRoute({
-    method: "get",
-    path: "/v3/global/asset/certificate/{certificate_id}",
-    request: { params: certificateIdParam },
-    responses: {
-      200: v3Response(v3Envelope(v3CertificateAssetSchema), V3_MEDIA_TYPES.certificate, "The certificate"),
-      ...V3_ERRORS,
-    },
-  }),
-  { operation: "v3_certificate", cost: null },
-  withCredits("v3_certificate", async (c) => {
+export const getCertificate = platformRoute(
+  "globalDataGetCertificate",
+  { request: { params: certificateIdParam }, result: v3CertificateAssetSchema },
+  async (c) => {
     const document = await oneCertificate(c, certificateId(c));
     return v3Json(c, wrapV3(assetOf(v3Certificate(document))), V3_MEDIA_TYPES.certificate);
-  }),
+  },
 );
 
 /** GET /v3/global/asset/certificate/{certificate_id}/raw: the certificate as a PEM file. */
-export const getCertificateRaw = defineRoute(
-  createRoute({
-    method: "get",
-    path: "/v3/global/asset/certificate/{certificate_id}/raw",
+export const getCertificateRaw = platformRoute(
+  "globalDataGetCertificateRaw",
+  {
     request: { params: certificateIdParam },
-    responses: {
-      200: {
-        description: "The certificate (PEM)",
-        content: { [V3_MEDIA_TYPES.pem]: { schema: z.string() } },
-      },
-      ...V3_ERRORS,
+    success: {
+      description: "The certificate (PEM)",
+      content: { [V3_MEDIA_TYPES.pem]: { schema: z.string() } },
     },
-  }),
-  { operation: "v3_certificate_raw", cost: null },
-  withCredits("v3_certificate_raw", async (c) => {
+  },
+  async (c) => {
     const fingerprint = certificateId(c);
     const pem = certificatePem(await oneCertificate(c, fingerprint));
     if (pem === null) throw new ApiError("not_found", `Certificate ${fingerprint} has no raw form.`);
     return c.body(pem, 200, { "Content-Type": V3_MEDIA_TYPES.pem });
-  }),
+  },
 );
 
 /**
  * POST /v3/global/asset/certificate: several certificates (`certificate_ids`), those found in
  * the order asked; unknown fingerprints are left out and cost nothing.
  */
-export const getCertificates = defineRoute(
-  createRoute({
-    method: "post",
-    path: "/v3/global/asset/certificate",
-    request: { body: jsonBody(v3CertificateListInputSchema) },
-    responses: {
-      200: v3Response(
-        v3Envelope(z.array(v3CertificateAssetSchema)),
-        V3_MEDIA_TYPES.certificate,
-        "The certificates found",
-      ),
-      ...V3_ERRORS,
-    },
-  }),
-  { operation: "v3_certificates", cost: null },
-  withCredits("v3_certificates", async (c) => {
+export const getCertificates = platformRoute(
+  "globalDataGetCertificates",
+  { request: { body: jsonBody(v3CertificateListInputSchema) }, result: z.array(v3CertificateAssetSchema) },
+  async (c) => {
     const documents = await requestedCertificates(c);
     const assets = documents.map(([, document]) => assetOf(v3Certificate(document)));
     return v3Json(c, wrapV3(assets), V3_MEDIA_TYPES.certificate);
-  }),
+  },
 );
 
 /** POST /v3/global/asset/certificate/raw: several certificates as PEM, `{certificate_id, pem}` each. */
-export const getCertificatesRaw = defineRoute(
-  createRoute({
-    method: "post",
-    path: "/v3/global/asset/certificate/raw",
-    request: { body: jsonBody(v3CertificateListInputSchema) },
-    responses: {
-      200: v3Response(
-        v3Envelope(z.array(v3RawCertificateSchema)),
-        V3_MEDIA_TYPES.json,
-        "The PEM forms found",
-      ),
-      ...V3_ERRORS,
-    },
-  }),
-  { operation: "v3_certificates_raw", cost: null },
-  withCredits("v3_certificates_raw", async (c) => {
+export const getCertificatesRaw = platformRoute(
+  "globalDataGetCertificatesRaw",
+  { request: { body: jsonBody(v3CertificateListInputSchema) }, result: z.array(v3RawCertificateSchema) },
+  async (c) => {
     const documents = await requestedCertificates(c);
     const raw = documents.flatMap(([certificate_id, document]) => {
       const pem = certificatePem(document);
@@ -137,7 +97,7 @@ export const getCertificatesRaw = defineRoute(
     });
     c.set("creditAssets", raw.length);
     return v3Json(c, wrapV3(raw), V3_MEDIA_TYPES.json);
-  }),
+  },
 );
 
 /** The fixed `raw` path before `{certificate_id}`, so a POST to it is not taken for an id. */

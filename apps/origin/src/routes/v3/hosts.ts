@@ -1,11 +1,9 @@
-import { createRoute } from "@hono/zod-openapi";
 import {
   ApiError,
   assetOf,
   ipAddressSchema,
   parseRfc3339Nanos,
   v3AtTimeQuerySchema,
-  v3Envelope,
   v3HostAssetSchema,
   v3HostListInputSchema,
   v3HostTimelineQuerySchema,
@@ -16,34 +14,49 @@ import {
 import { z } from "zod";
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
-import { withCredits } from "../../http/credits";
 import { parseV3, requireIds, v3Body, v3Json, v3Query } from "../../http/v3-inputs";
-import { defineRoute, jsonBody } from "../../routing";
+import { jsonBody } from "../../routing";
 import { presentedCertificates, v3Host } from "../../services/v3-host";
+import { rescanned } from "../../services/v3-scans";
 import { historyCertificates, hostTimelineEvents } from "../../services/v3-timeline";
-import { V3_ERRORS, v3Response } from "./responses";
+import { platformRoute } from "./operation";
 
 /** Epoch ms of an RFC 3339 text already validated by a core schema. */
 const msOf = (text: string) => parseRfc3339Nanos(text)?.ms ?? Number.NaN;
 
 const hostIdParam = z.object({ host_id: ipAddressSchema });
 
-/** The v2 document of `ip` now or at `atMs`, with the certificates its services present. */
-async function hostAsset(c: Context<AppEnv>, ip: string, atMs: number | undefined) {
-  const { dataset } = c.var.services;
+/**
+ * The v2 document of `ip` now or at `atMs`, with the certificates its services present. Now,
+ * a service a completed Live Rescan or Discovery scan found shows that scan's time.
+ */
+export async function hostAsset(c: Context<AppEnv>, ip: string, atMs: number | undefined) {
+  const { dataset, platform, clock } = c.var.services;
   const document = atMs === undefined ? await dataset.readHost(ip) : await dataset.readHostAt(ip, atMs);
   if (document === null) return null;
-  const certificates = await dataset.readCertificates(presentedCertificates(document));
-  return assetOf(v3Host(document, certificates));
+  const [certificates, scans] = await Promise.all([
+    dataset.readCertificates(presentedCertificates(document)),
+    atMs === undefined ? platform.latestScans(ip, clock.now()) : Promise.resolve(new Map<string, number>()),
+  ]);
+  return assetOf(rescanned(v3Host(document, certificates), scans));
 }
 
 /** The current documents of `ips` found, in that order: one query for them, one for their certificates. */
 async function currentHostAssets(c: Context<AppEnv>, ips: string[]) {
-  const { dataset } = c.var.services;
+  const { dataset, platform, clock } = c.var.services;
   const found = await dataset.readHosts(ips);
   const documents = ips.flatMap((ip) => (found.has(ip) && found.get(ip) !== null ? [found.get(ip)] : []));
-  const certificates = await dataset.readCertificates(documents.flatMap((d) => presentedCertificates(d)));
-  return documents.map((document) => assetOf(v3Host(document, certificates)));
+  const [certificates, scans] = await Promise.all([
+    dataset.readCertificates(documents.flatMap((d) => presentedCertificates(d))),
+    platform.latestScansOf(
+      documents.map((d) => (d as { ip: string }).ip),
+      clock.now(),
+    ),
+  ]);
+  return documents.map((document) => {
+    const host = v3Host(document, certificates);
+    return assetOf(rescanned(host, scans.get(host.ip ?? "") ?? new Map<string, number>()));
+  });
 }
 
 /** The documents of `ips` as they were at `atMs` (each its own history lookup), in that order. */
@@ -52,24 +65,16 @@ async function hostAssetsAt(c: Context<AppEnv>, ips: string[], atMs: number) {
 }
 
 /** GET /v3/global/asset/host/{host_id}: a host now, or as it was at `at_time`. */
-export const getHost = defineRoute(
-  createRoute({
-    method: "get",
-    path: "/v3/global/asset/host/{host_id}",
-    request: { params: hostIdParam, query: v3AtTimeQuerySchema },
-    responses: {
-      200: v3Response(v3Envelope(v3HostAssetSchema), V3_MEDIA_TYPES.host, "The host"),
-      ...V3_ERRORS,
-    },
-  }),
-  { operation: "v3_host", cost: null },
-  withCredits("v3_host", async (c) => {
+export const getHost = platformRoute(
+  "globalDataGetHost",
+  { request: { params: hostIdParam, query: v3AtTimeQuerySchema }, result: v3HostAssetSchema },
+  async (c) => {
     const { host_id: ip } = parseV3("path", hostIdParam, { host_id: c.req.param("host_id") });
     const { at_time } = v3Query(c, v3AtTimeQuerySchema);
     const asset = await hostAsset(c, ip, at_time === undefined ? undefined : msOf(at_time));
     if (!asset) throw new ApiError("not_found", `Host ${ip} not found${at_time ? ` at ${at_time}` : ""}.`);
     return v3Json(c, wrapV3(asset), V3_MEDIA_TYPES.host);
-  }),
+  },
 );
 
 /**
@@ -77,18 +82,10 @@ export const getHost = defineRoute(
  * lists the hosts found, in the order asked (each once); an address the dataset does not hold
  * is left out and costs nothing, while text that is no address is a 400 naming it.
  */
-export const getHosts = defineRoute(
-  createRoute({
-    method: "post",
-    path: "/v3/global/asset/host",
-    request: { body: jsonBody(v3HostListInputSchema) },
-    responses: {
-      200: v3Response(v3Envelope(z.array(v3HostAssetSchema)), V3_MEDIA_TYPES.host, "The hosts found"),
-      ...V3_ERRORS,
-    },
-  }),
-  { operation: "v3_hosts", cost: null },
-  withCredits("v3_hosts", async (c) => {
+export const getHosts = platformRoute(
+  "globalDataGetHosts",
+  { request: { body: jsonBody(v3HostListInputSchema) }, result: z.array(v3HostAssetSchema) },
+  async (c) => {
     const input = await v3Body(c, v3HostListInputSchema);
     requireIds(
       "host_ids",
@@ -101,7 +98,7 @@ export const getHosts = defineRoute(
     const assets = atMs === undefined ? await currentHostAssets(c, ips) : await hostAssetsAt(c, ips, atMs);
     c.set("creditAssets", assets.length);
     return v3Json(c, wrapV3(assets), V3_MEDIA_TYPES.host);
-  }),
+  },
 );
 
 /**
@@ -109,18 +106,10 @@ export const getHosts = defineRoute(
  * (the earlier bound) and `start_time` (the later), newest first, from the history the origin
  * keeps for `at_time`.
  */
-export const getHostTimeline = defineRoute(
-  createRoute({
-    method: "get",
-    path: "/v3/global/asset/host/{host_id}/timeline",
-    request: { params: hostIdParam, query: v3HostTimelineQuerySchema },
-    responses: {
-      200: v3Response(v3Envelope(v3HostTimelineSchema), V3_MEDIA_TYPES.hostTimeline, "The host's events"),
-      ...V3_ERRORS,
-    },
-  }),
-  { operation: "v3_host_timeline", cost: null },
-  withCredits("v3_host_timeline", async (c) => {
+export const getHostTimeline = platformRoute(
+  "globalDataGetHostTimeline",
+  { request: { params: hostIdParam, query: v3HostTimelineQuerySchema }, result: v3HostTimelineSchema },
+  async (c) => {
     const { host_id: ip } = parseV3("path", hostIdParam, { host_id: c.req.param("host_id") });
     const query = v3Query(c, v3HostTimelineQuerySchema);
     const startMs = msOf(query.start_time);
@@ -146,7 +135,7 @@ export const getHostTimeline = defineRoute(
     const certificates = await dataset.readCertificates(historyCertificates(versions));
     const events = hostTimelineEvents(versions, { startMs, endMs }, certificates);
     return v3Json(c, wrapV3({ events, scanned_to: query.end_time }), V3_MEDIA_TYPES.hostTimeline);
-  }),
+  },
 );
 
 export const v3HostRoutes = [getHosts, getHostTimeline, getHost];
