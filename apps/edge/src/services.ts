@@ -103,7 +103,7 @@ function upstreamFrom(
       throw new Error(
         "UPSTREAM_API platform without a Platform upstream (config validation should have said so)",
       );
-    return new LegacyOnPlatformUpstream(`${platform.baseUrl}/api`, platform);
+    return new LegacyOnPlatformUpstream(`${platform.baseUrl}/api`, platform, clock);
   }
   const pool = new CredentialPool(config.upstreamCredentials, clock);
   if (config.upstream.kind === "url") {

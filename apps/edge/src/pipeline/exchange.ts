@@ -1,5 +1,6 @@
 import { ApiError, MAX_REQUEST_BODY_BYTES } from "@scangate/core";
 import { requestTarget } from "@scangate/core/http";
+import type { V1Paging } from "../upstream/interface";
 import { type Relayed, relayJson } from "../upstream/relay";
 import type { ApiContext } from "./define-route";
 
@@ -27,6 +28,8 @@ export interface UpstreamRequest {
   readonly path: string;
   readonly body?: Uint8Array | undefined;
   readonly credentialId?: string | undefined;
+  /** A v1 search's kept page tokens (read by a Platform-only upstream). */
+  readonly paging?: V1Paging | undefined;
 }
 
 /** One upstream call on behalf of this request, counted in its account. */

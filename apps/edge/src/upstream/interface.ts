@@ -8,6 +8,19 @@ export interface UpstreamCall {
   /** Send with this upstream API id (jobs belong to the upstream account that started them). */
   readonly credentialId?: string | undefined;
   readonly signal: AbortSignal;
+  /** A v1 search's page tokens, kept between pages (only a Platform-only upstream reads them). */
+  readonly paging?: V1Paging | undefined;
+}
+
+/**
+ * Where a v1 search on a Platform-only upstream finds the Platform page token that starts a
+ * page an earlier request of the same tenant and query reached, keeps the ones it reaches, and
+ * counts the Platform searches it made (what the route settles its hold to).
+ */
+export interface V1Paging {
+  tokenOf(page: number): Promise<string | null>;
+  keep(page: number, token: string): void;
+  searches: number;
 }
 
 export interface UpstreamAnswer {

@@ -88,6 +88,8 @@ export class PlatformSession {
   constructor(
     private readonly platform: PlatformUpstream,
     private readonly signal: AbortSignal,
+    /** The edge's clock: the instant time-dependent legacy fields (certificate tags) are judged at. */
+    readonly now: () => number,
   ) {}
 
   async send(method: string, target: string, body?: unknown): Promise<V3Answer> {
