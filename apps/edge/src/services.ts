@@ -181,7 +181,8 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
       config.authCacheTtlMs,
       new PlatformTokenAuthenticator(platformTokens, clock, config.authCacheTtlMs),
       new FailedAuthentications(
-        overrides.authFailures ?? bindingRateLimiter(env[AUTH_FAILURE_LIMIT.binding], AUTH_FAILURE_LIMIT, clock),
+        overrides.authFailures ??
+          bindingRateLimiter(env[AUTH_FAILURE_LIMIT.binding], AUTH_FAILURE_LIMIT, clock),
         clock,
         config.authCacheTtlMs,
       ),

@@ -425,8 +425,6 @@ describe("routes with no Platform equivalent", () => {
     ["GET", "/api/v1/data", "v1", /raw data/],
     ["GET", "/api/v1/data/ipv4", "v1", /raw data/],
     ["GET", "/api/v1/data/ipv4/20260101/files/zgrab", "v1", /raw data/],
-    ["GET", "/api/v2/experimental/hosts/1.1.1.1/events", "v2", /timeline/],
-    ["GET", "/api/v2/hosts/1.1.1.1/diff?ip_b=1.1.1.2", "v2", /at_time/],
   ];
 
   it("answers each with a 501 in its version's shape that says why and what instead, charging nothing", async () => {

@@ -2,7 +2,11 @@ import {
   accountSchema,
   certificateHostSchema,
   certificateHostsResultSchema,
+  hostDiffResultSchema,
+  type HostEvent,
+  hostEventsResultSchema,
   hostNamesResultSchema,
+  type JsonPatchOperation,
   hostsMetadataResultSchema,
   ipv4DocumentSchema,
   reportResponseSchema,
@@ -229,6 +233,113 @@ describe("host lists from the Platform", () => {
   });
 });
 
+describe("a host over time from the Platform's timeline and lookups", () => {
+  const events = async (ip: string, query = "") => {
+    const res = await get(`/api/v2/experimental/hosts/${ip}/events?per_page=50${query}`);
+    expect(res.status, query).toBe(200);
+    return v2Envelope(hostEventsResultSchema).parse(await res.json()).result;
+  };
+  const eventKey = (event: HostEvent) => {
+    const service = event.service_observed?.id ?? event.service_removed?.id;
+    return [event.timestamp, event._event, service?.port, service?.transport_protocol];
+  };
+
+  it("tells a host's events as the origin's v2 events, in time order and reversed", async () => {
+    const { ip } = facts.historic;
+    const translated = await events(ip);
+    const legacy = v2Envelope(hostEventsResultSchema).parse(
+      await origin("GET", `/api/v2/experimental/hosts/${ip}/events?per_page=50`),
+    ).result;
+    expect(translated.events.length).toBeGreaterThan(1);
+    expect(translated.events.map(eventKey)).toEqual(legacy.events.map(eventKey));
+    const located = (list: HostEvent[]) =>
+      list.flatMap((e) => (e.location_updated ? [e.location_updated] : []));
+    expect(located(translated.events)).toEqual(located(legacy.events));
+    expect((await events(ip, "&reversed=true")).events).toEqual([...translated.events].reverse());
+    const [first, second] = [...new Set(translated.events.map((e) => e.timestamp))];
+    const window = await events(ip, `&start_time=${first ?? ""}&end_time=${second ?? ""}`);
+    expect(window.events).toEqual(translated.events.filter((e) => e.timestamp === first));
+  });
+
+  it("pages events with a cursor bound to its query, and refuses another's or a bad page size", async () => {
+    const { ip } = facts.historic;
+    const all = await events(ip);
+    const res = await get(`/api/v2/experimental/hosts/${ip}/events?per_page=1`);
+    const page = v2Envelope(hostEventsResultSchema).parse(await res.json()).result;
+    expect(page.events).toEqual(all.events.slice(0, 1));
+    const next = await get(`/api/v2/experimental/hosts/${ip}/events?per_page=1&cursor=${page.links.next}`);
+    expect(v2Envelope(hostEventsResultSchema).parse(await next.json()).result.events).toEqual(
+      all.events.slice(1, 2),
+    );
+    for (const query of [`per_page=2&cursor=${page.links.next}`, "per_page=500", "cursor=not-a-cursor"]) {
+      const refused = await get(`/api/v2/experimental/hosts/${ip}/events?${query}`);
+      expect(refused.status, query).toBe(400);
+      expect(v2ErrorSchema.parse(await refused.json()).code, query).toBe(400);
+    }
+    const unknown = await get("/api/v2/experimental/hosts/10.255.255.254/events");
+    expect(unknown.status).toBe(404);
+  });
+
+  it("diffs a host at two times and two hosts with a patch that turns the first view into the second", async () => {
+    const { ip, atTime } = facts.historic;
+    const view = async (path: string) =>
+      v2Envelope(z.record(z.string(), z.unknown())).parse(await (await get(path)).json()).result;
+    const older = await view(`/api/v2/hosts/${ip}?at_time=${encodeURIComponent(atTime)}`);
+    const newer = await view(`/api/v2/hosts/${ip}`);
+    const res = await get(`/api/v2/hosts/${ip}/diff?at_time=${encodeURIComponent(atTime)}`);
+    expect(res.status).toBe(200);
+    const diff = v2Envelope(hostDiffResultSchema).parse(await res.json()).result;
+    expect(diff.a).toEqual({ ip, last_updated_at: older.last_updated_at });
+    expect(diff.patch.length).toBeGreaterThan(0);
+    expect(applyPatch(older, diff.patch)).toEqual(newer);
+    const [first, second] = facts.hosts;
+    const pair = v2Envelope(hostDiffResultSchema).parse(
+      await (await get(`/api/v2/hosts/${first ?? ""}/diff?ip_b=${second ?? ""}`)).json(),
+    ).result;
+    expect(pair.patch).toContainEqual({ op: "replace", path: "/ip", value: second });
+    expect(applyPatch(await view(`/api/v2/hosts/${first ?? ""}`), pair.patch)).toEqual(
+      await view(`/api/v2/hosts/${second ?? ""}`),
+    );
+  });
+
+  it("answers a diff with an unknown host 404 and one with a bad time 400, in the v2 shape", async () => {
+    for (const [query, status] of [
+      ["ip_b=10.255.255.254", 404],
+      ["at_time=2000-01-01T00:00:00Z", 404],
+      ["at_time=yesterday", 400],
+    ] as const) {
+      const res = await get(`/api/v2/hosts/${facts.hosts[0] ?? ""}/diff?${query}`);
+      expect(res.status, query).toBe(status);
+      expect(v2ErrorSchema.parse(await res.json()).code, query).toBe(status);
+    }
+  });
+});
+
+/** RFC 6902 add/remove/replace applied in order to a copy (what the official client's users do). */
+function applyPatch(document: unknown, patch: readonly JsonPatchOperation[]): unknown {
+  const root = { doc: structuredClone(document) } as Record<string, unknown>;
+  for (const op of patch) {
+    const parts = op.path
+      .split("/")
+      .slice(1)
+      .map((p) => p.replaceAll("~1", "/").replaceAll("~0", "~"));
+    let parent: Record<string, unknown> | unknown[] = root;
+    let key: string | number = "doc";
+    for (const part of parts) {
+      parent = (parent as Record<string | number, unknown>)[key] as Record<string, unknown> | unknown[];
+      key = Array.isArray(parent) ? (part === "-" ? parent.length : Number(part)) : part;
+    }
+    if (Array.isArray(parent)) {
+      const index = key as number;
+      if (op.op === "remove") parent.splice(index, 1);
+      else if (op.op === "add") parent.splice(index, 0, op.value);
+      else parent[index] = op.value;
+    } else if (op.op === "remove") delete parent[key as string];
+    else parent[key as string] = op.value;
+  }
+  return root.doc;
+}
+
 describe("what the translated reads cost: the credits the origin's organization lost", () => {
   let billing: TestEdge;
   let tenant: string;
@@ -278,6 +389,8 @@ describe("what the translated reads cost: the credits the origin's organization 
       ["GET", `/api/v2/hosts/${ip}/names?per_page=7`, undefined, 1],
       ["GET", `/api/v2/certificates/${certificate}/hosts?per_page=7`, undefined, 1],
       ["GET", "/api/v2/metadata/hosts", undefined, 1],
+      ["GET", `/api/v2/experimental/hosts/${facts.historic.ip}/events`, undefined, 1],
+      ["GET", `/api/v2/hosts/${facts.hosts[2] ?? ""}/diff?ip_b=${facts.hosts[3] ?? ""}`, undefined, 2],
     ];
     for (const [method, path, body, credits] of calls) {
       const cost = await costOf(method, path, body);
@@ -314,6 +427,13 @@ describe("what the translated reads cost: the credits the origin's organization 
       page: 11,
     });
     expect(cost).toEqual({ status: 400, charged: 0, lost: 0 });
+  });
+
+  it("a diff whose second host is unknown costs the one lookup the organization paid for", async () => {
+    const cost = await costOf("GET", `/api/v2/hosts/${facts.hosts[4] ?? ""}/diff?ip_b=10.255.255.254`);
+    expect(cost).toEqual({ status: 404, charged: 1, lost: 1 });
+    const unknownFirst = await costOf("GET", "/api/v2/hosts/10.255.255.254/diff");
+    expect(unknownFirst).toEqual({ status: 404, charged: 0, lost: 0 });
   });
 
   it("a refused report or search costs nothing", async () => {

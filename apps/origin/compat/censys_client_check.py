@@ -248,7 +248,6 @@ def hosts_view_host_names():
 
 @check(
     "CensysHosts.view_host_events tells the history that views at those times show",
-    platform_gap=lambda: hosts.view_host_events(needs("hits")[0]["ip"]),
 )
 def hosts_view_host_events():
     # The hosts the search check found; most have changed at least once in the history window.
@@ -310,9 +309,6 @@ def apply_patch(document, patch):
 
 @check(
     "CensysHosts.view_host_diff between two times patches the host then into the host later",
-    platform_gap=lambda: hosts.view_host_diff(
-        needs("host")["ip"], at_time=needs("host")["last_updated_at"], at_time_b=datetime.datetime(2001, 1, 1)
-    ),
 )
 def hosts_view_host_diff_times():
     ip, times, views = needs("history")
@@ -325,7 +321,6 @@ def hosts_view_host_diff_times():
 
 @check(
     "CensysHosts.view_host_diff between two hosts patches one into the other",
-    platform_gap=lambda: hosts.view_host_diff(needs("hits")[0]["ip"], ip_b=needs("hits")[1]["ip"]),
 )
 def hosts_view_host_diff_hosts():
     first = needs("host")  # the view of the first search hit

@@ -19,7 +19,6 @@ export function pageTokenId(tenantId: string, index: string, query: string): str
 }
 
 export class CachedPageTokens implements V1Paging {
-  searches = 0;
   private readonly kept: { page: number; token: string }[] = [];
 
   constructor(

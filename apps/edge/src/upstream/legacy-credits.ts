@@ -55,6 +55,15 @@ export const V1_VIEW_PRICE = ONE_CALL(
   Math.max(CREDIT_COSTS.v3_host.credits, CREDIT_COSTS.v3_search_query.credits),
 );
 
+/** A page of a host's events: one read of its timeline. */
+export const HOST_EVENTS_PRICE = ONE_CALL(CREDIT_COSTS.v3_host_timeline.credits);
+
+/** A host diff: its two hosts, one lookup each (held for both, settled to the lookups that answered). */
+export const HOST_DIFF_PRICE: RoutePrice = {
+  legacy: ONE_QUERY,
+  platform: { credits: CREDIT_COSTS.v3_host.credits, per: "asset" },
+};
+
 /** A host's names page: one page of its DNS resolutions. */
 export const HOST_NAMES_PRICE = ONE_CALL(CREDIT_COSTS.v3_dns_ip_bounds.credits);
 

@@ -55,7 +55,12 @@ export async function translateHostNames(_call: UpstreamCall, url: URL, session:
   const query = new URLSearchParams({ page_size: String(Math.min(perPage, V3_PAGE_SIZE_MAX)) });
   if (token !== null) query.set("page_token", token);
   const read = v3DnsIpResolutionsSchema.safeParse(
-    await session.result("GET", `/v3/global/dns/resolutions/ip/${ip}/bounds?${query.toString()}`, undefined, "v2"),
+    await session.result(
+      "GET",
+      `/v3/global/dns/resolutions/ip/${ip}/bounds?${query.toString()}`,
+      undefined,
+      "v2",
+    ),
   );
   if (!read.success)
     throw legacyError("upstream_error", "v2", "the Platform upstream answered resolutions we cannot read");

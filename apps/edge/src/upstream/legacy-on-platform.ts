@@ -5,6 +5,7 @@ import type { PlatformUpstream } from "./platform";
 import { notImplementedResponse, untranslated } from "../pipeline/untranslated";
 import { translateCertificateBulk, translateCertificateView } from "./legacy-certificates";
 import { translateCertificateHosts, translateHostNames, translateHostsMetadata } from "./legacy-host-lists";
+import { translateHostDiff, translateHostEvents } from "./legacy-host-history";
 import { translateIpv4View, translateV1Report, translateV1Search, translateWebsiteView } from "./legacy-v1";
 import { translateHostsAggregate, translateHostsSearch, translateHostView } from "./legacy-hosts";
 
@@ -29,6 +30,8 @@ const TRANSLATIONS: readonly { method: string; pattern: RegExp; translate: Trans
   { method: "GET", pattern: /^\/v2\/hosts\/[^/]+\/names$/, translate: translateHostNames },
   { method: "GET", pattern: /^\/v2\/certificates\/[^/]+\/hosts$/, translate: translateCertificateHosts },
   { method: "GET", pattern: /^\/v2\/metadata\/hosts$/, translate: translateHostsMetadata },
+  { method: "GET", pattern: /^\/v2\/experimental\/hosts\/[^/]+\/events$/, translate: translateHostEvents },
+  { method: "GET", pattern: /^\/v2\/hosts\/[^/]+\/diff$/, translate: translateHostDiff },
 ];
 
 /** The 501 of a legacy call (`path` below the API base) that no translation reads. */
@@ -55,7 +58,7 @@ export class LegacyOnPlatformUpstream implements Upstream {
     const path = url.pathname;
     const route = TRANSLATIONS.find((t) => t.method === call.method && t.pattern.test(path));
     if (!route) return { response: untranslatedCall(path), credentialId: "platform" };
-    const session = new PlatformSession(this.platform, call.signal, () => this.clock.now());
+    const session = new PlatformSession(this.platform, call.signal, () => this.clock.now(), call.tally);
     try {
       return { response: await route.translate(call, url, session), credentialId: session.credentialId };
     } catch (error) {

@@ -127,13 +127,11 @@ export async function translateV1Search(call: UpstreamCall, url: URL, session: P
   let result: V3SearchQueryResponse;
   if (kept !== null) {
     result = await searchPage(session, cenql, kept);
-    if (paging) paging.searches += 1;
   } else {
     let token: string | null = null;
     let at = 1;
     for (;;) {
       result = await searchPage(session, cenql, token);
-      if (paging) paging.searches += 1;
       token = result.next_page_token;
       if (token !== "") paging?.keep(at + 1, token);
       if (at === page) break;

@@ -1,9 +1,9 @@
 import { defineRoute } from "../../pipeline/define-route";
-import { askUpstream, type ApiContext, readRequestBody, upstreamPath } from "../../pipeline/exchange";
+import { type ApiContext, readRequestBody, talliedRelay, upstreamPath } from "../../pipeline/exchange";
 import { forward } from "../../pipeline/forward";
 import { CachedPageTokens, pageTokenId } from "../../pipeline/page-tokens";
 import { V1_REPORT_PRICE, V1_SEARCH_PRICE, v1SearchPagesHeld } from "../../upstream/legacy-credits";
-import { type Relayed, relayedResponse } from "../../upstream/relay";
+import { relayedResponse } from "../../upstream/relay";
 import {
   reportBodySchema,
   reportResponseSchema,
@@ -29,7 +29,8 @@ function searchAsked(body: Uint8Array | undefined): { query: string; page: numbe
  * A v1 search with a Platform-only upstream (upstream/legacy-v1.ts): page N starts from the
  * page token an earlier page of this tenant's same query kept (pipeline/page-tokens.ts), one
  * Platform search; without one it walks from the first page, N searches. The most it can cost
- * is held, then settled to the searches made. A failed search gives it all back.
+ * is held, then settled to the searches the Platform answered (and so charged), whatever the
+ * answer: a walk that failed on its third page paid for two.
  */
 async function searchOnPlatform(c: ApiContext): Promise<Response> {
   const { cache, clock } = c.get("services");
@@ -42,17 +43,11 @@ async function searchOnPlatform(c: ApiContext): Promise<Response> {
     () => clock.now(),
   );
   const kept = page > 1 && (await paging.tokenOf(page)) !== null;
-  const hold = await account.hold(v1SearchPagesHeld(page, kept));
-  let relayed: Relayed;
-  try {
-    relayed = await askUpstream(c, { method: "POST", path: upstreamPath(c), body, paging });
-  } catch (error) {
-    await account.settle(hold, 0);
-    throw error;
+  const call = { method: "POST", path: upstreamPath(c), body, paging };
+  const relayed = await talliedRelay(c, call, v1SearchPagesHeld(page, kept));
+  if (relayed.status >= 200 && relayed.status < 300) {
+    await paging.save((write) => c.executionCtx.waitUntil(write));
   }
-  const ok = relayed.status >= 200 && relayed.status < 300;
-  await account.settle(hold, ok ? paging.searches : 0);
-  if (ok) await paging.save((write) => c.executionCtx.waitUntil(write));
   return relayedResponse(relayed);
 }
 

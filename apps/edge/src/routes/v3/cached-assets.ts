@@ -178,5 +178,8 @@ export const cachedWebpropertyRoute = cachedAssetRoute(
   "/v3/global/asset/webproperty/:webproperty_id",
   "webproperty_id",
   "One web property (`hostname:port`), now or at `at_time` (cached)",
-  { query: v3AtTimeQuerySchema, ok: component("V3WebpropertyResponse", v3Envelope(v3WebpropertyAssetSchema)) },
+  {
+    query: v3AtTimeQuerySchema,
+    ok: component("V3WebpropertyResponse", v3Envelope(v3WebpropertyAssetSchema)),
+  },
 );

@@ -138,16 +138,15 @@ export const OTHER_PLATFORM_OPERATION = "v3_other";
 const OTHER_PRICE = inBothModes({ credits: 1, per: "request" });
 const ANY_JSON = component("V3Answer", z.unknown());
 
-export const OTHER_PLATFORM_ROUTES: readonly ApiRoute[] = (["GET", "POST"] as const).map(
-  (method) =>
-    defineRoute({
-      method,
-      path: "/v3/*",
-      operation: OTHER_PLATFORM_OPERATION,
-      api: "v3",
-      price: OTHER_PRICE,
-      summary: "Any other Platform API operation, forwarded with the pool's token and organization",
-      ok: ANY_JSON,
-      handler: forwardPlatform(),
-    }),
+export const OTHER_PLATFORM_ROUTES: readonly ApiRoute[] = (["GET", "POST"] as const).map((method) =>
+  defineRoute({
+    method,
+    path: "/v3/*",
+    operation: OTHER_PLATFORM_OPERATION,
+    api: "v3",
+    price: OTHER_PRICE,
+    summary: "Any other Platform API operation, forwarded with the pool's token and organization",
+    ok: ANY_JSON,
+    handler: forwardPlatform(),
+  }),
 );
