@@ -21,8 +21,8 @@ export function legacyHostEvents(timeline: readonly unknown[]): HostEvent[] {
     const event = obj(obj(asset).resource);
     const timestamp = str(event.event_time);
     if (timestamp === undefined) continue;
-    const event_ = legacyEvent(event, timestamp);
-    if (event_) events.push(event_);
+    const legacy = legacyEvent(event, timestamp);
+    if (legacy) events.push(legacy);
   }
   return events;
 }
