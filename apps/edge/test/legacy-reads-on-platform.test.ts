@@ -222,6 +222,19 @@ describe("host lists from the Platform", () => {
     expect(v2ErrorSchema.parse(await unknown.json()).code).toBe(404);
   });
 
+  it("refuses a malformed fingerprint, a bad page size and an address that is not one, in the v2 shape", async () => {
+    for (const path of [
+      "/api/v2/certificates/not-a-fingerprint/hosts",
+      `/api/v2/certificates/${"a".repeat(64)}/hosts?per_page=1000`,
+      "/api/v2/hosts/not-an-ip/names",
+      `/api/v2/hosts/${facts.presented.ip}/names?per_page=0`,
+    ]) {
+      const res = await get(path);
+      expect(res.status, path).toBe(400);
+      expect(v2ErrorSchema.parse(await res.json()).code, path).toBe(400);
+    }
+  });
+
   it("lists the service names hosts run as the origin's v2 metadata", async () => {
     const res = await get("/api/v2/metadata/hosts");
     expect(res.status).toBe(200);
