@@ -23,8 +23,10 @@ export default defineConfig(async () => {
       }),
     ],
     test: {
-      // Jobs and the fault suite do seconds of real work; a loaded 2-core machine needs room.
+      // Jobs and the fault suite do seconds of real work; a loaded 2-core machine needs room,
+      // and so does seeding the test dataset in a file's beforeAll.
       testTimeout: 30_000,
+      hookTimeout: 30_000,
       include: ["test/**/*.test.ts"],
       exclude: ["test/**/*.node.test.ts"],
       setupFiles: ["./test/apply-migrations.ts"],
