@@ -111,7 +111,8 @@ export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Ho
   app.onError((error, c) => {
     // Unset when the error happened before the version middleware ran.
     const version: ApiVersion = c.get("version") ?? versionOfPath(c.req.path);
-    if (error instanceof Refusal) for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+    if (error instanceof Refusal)
+      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
     if (isApiError(error)) return errorFor(c, error, version);
     if (error instanceof HTTPException)
       return errorFor(c, new ApiError(errorKindOfHttpStatus(error.status)), version);

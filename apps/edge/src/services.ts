@@ -103,7 +103,7 @@ function upstreamFrom(
       throw new Error(
         "UPSTREAM_API platform without a Platform upstream (config validation should have said so)",
       );
-    return new LegacyOnPlatformUpstream(`${platform.baseUrl}/api`, platform);
+    return new LegacyOnPlatformUpstream(`${platform.baseUrl}/api`, platform, clock);
   }
   const pool = new CredentialPool(config.upstreamCredentials, clock);
   if (config.upstream.kind === "url") {
@@ -181,7 +181,8 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
       config.authCacheTtlMs,
       new PlatformTokenAuthenticator(platformTokens, clock, config.authCacheTtlMs),
       new FailedAuthentications(
-        overrides.authFailures ?? bindingRateLimiter(env[AUTH_FAILURE_LIMIT.binding], AUTH_FAILURE_LIMIT, clock),
+        overrides.authFailures ??
+          bindingRateLimiter(env[AUTH_FAILURE_LIMIT.binding], AUTH_FAILURE_LIMIT, clock),
         clock,
         config.authCacheTtlMs,
       ),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffJson } from "../src/services/json-patch";
+import { diffJson } from "@scangate/core";
 
 describe("diffJson", () => {
   it("is empty for equal documents", () => {

@@ -22,6 +22,7 @@ export * from "./v2/comments";
 export * from "./v2/links";
 export * from "./v2/host-names";
 export * from "./v2/host-history";
+export * from "./v2/json-patch";
 export * from "./v2/certificate-hosts";
 export * from "./cache-indexes";
 // The edge's own admin API (/admin, bearer ADMIN_TOKEN).

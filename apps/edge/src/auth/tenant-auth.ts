@@ -18,7 +18,6 @@ const MAX_CACHED_TENANTS = 10_000;
  */
 const REFRESH_AHEAD_SHARE = 0.8;
 
-
 const encoder = new TextEncoder();
 
 interface CachedTenant {

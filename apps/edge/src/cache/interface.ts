@@ -1,7 +1,8 @@
 import type { PurgeableIndex } from "@scangate/core";
 
-/** Every index a cached document may belong to. */
-export type DocumentIndex = PurgeableIndex;
+/** Every index a cached document may belong to: the documents, and the v1 searches' kept
+ * page tokens (pipeline/page-tokens.ts). */
+export type DocumentIndex = PurgeableIndex | "v1_page_tokens";
 
 /**
  * One cached document. `atTime` is "" for the current one, the point in time of a host view at

@@ -27,7 +27,10 @@ export async function balanceOf(deps: BalanceDeps, row: TenantRow): Promise<Quot
 const PARALLEL_READS = 32;
 
 /** Every tenant's quota now, by tenant id (their ledgers read a few dozen at a time). */
-export async function balancesOf(deps: BalanceDeps, rows: readonly TenantRow[]): Promise<Map<string, QuotaState>> {
+export async function balancesOf(
+  deps: BalanceDeps,
+  rows: readonly TenantRow[],
+): Promise<Map<string, QuotaState>> {
   const balances = new Map<string, QuotaState>();
   for (let start = 0; start < rows.length; start += PARALLEL_READS) {
     const slice = rows.slice(start, start + PARALLEL_READS);

@@ -166,7 +166,11 @@ export class TenantLedger extends DurableObject implements TenantLedgerApi {
   private async save(): Promise<void> {
     const balance = this.balance;
     if (!balance) return;
-    const stored: Stored = { state: balance.state, holds: [...balance.holds.values()], imports: [...this.imports] };
+    const stored: Stored = {
+      state: balance.state,
+      holds: [...balance.holds.values()],
+      imports: [...this.imports],
+    };
     await this.ctx.storage.put(KEY, stored);
     const next = balance.nextExpiry();
     if (next === this.alarmAt) return;

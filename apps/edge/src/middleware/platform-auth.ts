@@ -37,7 +37,9 @@ export function platformAuth(): MiddlewareHandler<AppEnv> {
       throw refusal(authScheme(header) === "basic" ? BASIC_ON_PLATFORM : undefined);
     }
     const defer = deferFor(c);
-    refuseCheaply(c, token, services.auth.tokens.known(token) !== null, () => refusal(REFUSALS.unknown_token));
+    refuseCheaply(c, token, services.auth.tokens.known(token) !== null, () =>
+      refusal(REFUSALS.unknown_token),
+    );
     const outcome = await services.auth.tokens.authenticate(token, defer);
     if (!outcome.ok) {
       if (outcome.reason !== "disabled") await services.auth.failures.failed(token, clientAddress(c.req.raw));

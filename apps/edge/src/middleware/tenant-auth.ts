@@ -72,11 +72,17 @@ export async function openAccount(c: Context<AppEnv>, tenant: TenantRow): Promis
     quota = known.quota;
     if (now - known.at >= quotas.refreshMs) {
       // A failed read leaves the known quota as it is; the next request tries again.
-      defer(() => ledger.read({ terms, now }).then((reading) => remember(reading.quota), () => undefined));
+      defer(() =>
+        ledger.read({ terms, now }).then(
+          (reading) => remember(reading.quota),
+          () => undefined,
+        ),
+      );
     }
   } else {
-    quota = (await ledger.read({ terms, now }).catch((error: unknown) => Promise.reject(ledgerUnavailable(error))))
-      .quota;
+    quota = (
+      await ledger.read({ terms, now }).catch((error: unknown) => Promise.reject(ledgerUnavailable(error)))
+    ).quota;
     remember(quota);
   }
   c.set(
@@ -113,11 +119,9 @@ export function refuseCheaply(
   if (known) return;
   const decision = failures.addressRefusal(clientAddress(c.req.raw));
   if (!decision.allowed) {
-    throw new Refusal(
-      "rate_limited",
-      "Too many failed authentications from this address; retry later.",
-      { "Retry-After": String(decision.retryAfterSeconds) },
-    );
+    throw new Refusal("rate_limited", "Too many failed authentications from this address; retry later.", {
+      "Retry-After": String(decision.retryAfterSeconds),
+    });
   }
 }
 

@@ -65,11 +65,9 @@ export interface AccountDeps {
  */
 export function ledgerUnavailable(error: unknown): Refusal {
   console.error("tenant ledger unavailable", messageOf(error));
-  return new Refusal(
-    "unavailable",
-    "Your quota ledger could not be reached; retry in a few seconds.",
-    { "Retry-After": "2" },
-  );
+  return new Refusal("unavailable", "Your quota ledger could not be reached; retry in a few seconds.", {
+    "Retry-After": "2",
+  });
 }
 
 /** Retry-After of a refusal that credits held by calls in flight would have covered. */
@@ -254,7 +252,11 @@ export class RequestAccount {
       return new Refusal("quota_exceeded", HELD_MESSAGE, { "Retry-After": String(HELD_RETRY_AFTER_SECONDS) });
     }
     const retryAfter = secondsUntilReset(quota, this.deps.clock.now());
-    return new Refusal("quota_exceeded", undefined, retryAfter === null ? {} : { "Retry-After": String(retryAfter) });
+    return new Refusal(
+      "quota_exceeded",
+      undefined,
+      retryAfter === null ? {} : { "Retry-After": String(retryAfter) },
+    );
   }
 }
 

@@ -80,7 +80,11 @@ export function registerRoutes(app: Hono<AppEnv>, routes: readonly ApiRoute[]): 
   for (const route of routes) {
     app.on(route.method, route.path, (c) => {
       const mode = c.get("services").config.upstreamApi;
-      c.get("account").priced(route.operation, priceIn(route.price, mode), route.api === "v3" || mode === "platform");
+      c.get("account").priced(
+        route.operation,
+        priceIn(route.price, mode),
+        route.api === "v3" || mode === "platform",
+      );
       const declared = route.price[mode];
       if (isUntranslated(declared))
         return notImplementedResponse(route.api === "v1" ? "v1" : "v2", declared.untranslated);

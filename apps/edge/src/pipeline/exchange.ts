@@ -1,5 +1,6 @@
 import { ApiError, MAX_REQUEST_BODY_BYTES } from "@scangate/core";
 import { requestTarget } from "@scangate/core/http";
+import type { PlatformTally, V1Paging } from "../upstream/interface";
 import { type Relayed, relayJson } from "../upstream/relay";
 import type { ApiContext } from "./define-route";
 
@@ -27,6 +28,9 @@ export interface UpstreamRequest {
   readonly path: string;
   readonly body?: Uint8Array | undefined;
   readonly credentialId?: string | undefined;
+  /** A v1 search's kept page tokens (read by a Platform-only upstream). */
+  readonly paging?: V1Paging | undefined;
+  readonly tally?: PlatformTally | undefined;
 }
 
 /** One upstream call on behalf of this request, counted in its account. */
@@ -63,4 +67,20 @@ export async function chargedRelay(
   if (relayed.status < 200 || relayed.status >= 300) await account.refund(charge);
   return relayed;
 }
+/**
+ * A legacy call on a Platform-only upstream whose Platform calls vary (a search walking pages,
+ * a diff reading two hosts): the most it can cost (`units` of its price) is held, then settled
+ * to the Platform calls that answered, which the Platform charged, whatever the legacy answer.
+ */
+export async function talliedRelay(c: ApiContext, call: UpstreamRequest, units: number): Promise<Relayed> {
+  const account = c.get("account");
+  const hold = await account.hold(units);
+  const tally = { answered: 0 };
+  try {
+    return await askUpstream(c, { ...call, tally });
+  } finally {
+    await account.settle(hold, tally.answered);
+  }
+}
+
 export type { ApiContext } from "./define-route";

@@ -8,6 +8,27 @@ export interface UpstreamCall {
   /** Send with this upstream API id (jobs belong to the upstream account that started them). */
   readonly credentialId?: string | undefined;
   readonly signal: AbortSignal;
+  /** A v1 search's page tokens, kept between pages (only a Platform-only upstream reads them). */
+  readonly paging?: V1Paging | undefined;
+  /** Counts the Platform calls this legacy call became that answered (a Platform-only upstream). */
+  readonly tally?: PlatformTally | undefined;
+}
+
+/**
+ * The Platform calls of one translated legacy call that succeeded: what the Platform charged
+ * for it, and what a route whose cost depends on them settles its hold to.
+ */
+export interface PlatformTally {
+  answered: number;
+}
+
+/**
+ * Where a v1 search on a Platform-only upstream finds the Platform page token that starts a
+ * page an earlier request of the same tenant and query reached, and keeps the ones it reaches.
+ */
+export interface V1Paging {
+  tokenOf(page: number): Promise<string | null>;
+  keep(page: number, token: string): void;
 }
 
 export interface UpstreamAnswer {

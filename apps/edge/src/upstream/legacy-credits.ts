@@ -1,6 +1,6 @@
 import { CREDIT_COSTS } from "@scangate/core";
 import type { RoutePrice } from "../pipeline/price";
-import { V1_SEARCH_PAGE_MAX } from "./legacy-certificates";
+import { V1_SEARCH_PAGE_MAX } from "./legacy-v1";
 
 // What a legacy call costs when the upstream speaks only the Platform API (UPSTREAM_API=platform):
 // the credits of the /v3 calls legacy-on-platform.ts turns it into, by core's cost table. With a
@@ -33,25 +33,53 @@ export const CERTIFICATE_BULK_PRICE: RoutePrice = {
   },
 };
 
-/** A v1 certificate search page: one Platform search per page up to it (the Platform pages by token). */
-export const CERTIFICATE_SEARCH_PRICE: RoutePrice = {
+/** A v1 search page (any index): one Platform search per page it walks (one when an earlier page left its token). */
+export const V1_SEARCH_PRICE: RoutePrice = {
   legacy: ONE_QUERY,
   platform: { credits: CREDIT_COSTS.v3_search_query.credits, per: "page" },
 };
 
-/** A v2 hosts search page or aggregate: one Platform search or aggregate. */
-export const HOSTS_SEARCH_PRICE: RoutePrice = {
+const ONE_CALL = (credits: number): RoutePrice => ({
   legacy: ONE_QUERY,
-  platform: { credits: CREDIT_COSTS.v3_search_query.credits, per: "request" },
+  platform: { credits, per: "request" },
+});
+
+/** A v2 hosts search page or aggregate: one Platform search or aggregate. */
+export const HOSTS_SEARCH_PRICE = ONE_CALL(CREDIT_COSTS.v3_search_query.credits);
+
+/** A v1 report (any index): one Platform aggregate. */
+export const V1_REPORT_PRICE = ONE_CALL(CREDIT_COSTS.v3_search_aggregate.credits);
+
+/** A v1 ipv4 or websites view: the host asset, or one search for the web properties of the name (1 each). */
+export const V1_VIEW_PRICE = ONE_CALL(
+  Math.max(CREDIT_COSTS.v3_host.credits, CREDIT_COSTS.v3_search_query.credits),
+);
+
+/** A page of a host's events: one read of its timeline. */
+export const HOST_EVENTS_PRICE = ONE_CALL(CREDIT_COSTS.v3_host_timeline.credits);
+
+/** A host diff: its two hosts, one lookup each (held for both, settled to the lookups that answered). */
+export const HOST_DIFF_PRICE: RoutePrice = {
+  legacy: ONE_QUERY,
+  platform: { credits: CREDIT_COSTS.v3_host.credits, per: "asset" },
+};
+
+/** A host's names page: one page of its DNS resolutions. */
+export const HOST_NAMES_PRICE = ONE_CALL(CREDIT_COSTS.v3_dns_ip_bounds.credits);
+
+/** A page of the hosts presenting a certificate: one host search on its fingerprint. */
+export const CERTIFICATE_HOSTS_PRICE = ONE_CALL(CREDIT_COSTS.v3_search_query.credits);
+
+/** Host metadata (free with a legacy upstream): one aggregate of the service names. */
+export const HOSTS_METADATA_PRICE: RoutePrice = {
+  legacy: { credits: 0, per: "request" },
+  platform: { credits: CREDIT_COSTS.v3_search_aggregate.credits, per: "request" },
 };
 
 /**
- * The Platform searches a v1 certificate search page costs: one per page up to it. `pages`,
- * the pages the answer says there are, tells how far the search went when the page asked is
- * past the last one; without it, the most it can cost. Pages past V1_SEARCH_PAGE_MAX are
- * refused before any search.
+ * The most Platform searches a v1 search page costs: one when an earlier page left its token
+ * (`kept`), else one per page up to it (pages past V1_SEARCH_PAGE_MAX are refused before any).
  */
-export function certificateSearchPages(page: number, pages?: number): number {
-  const asked = Math.min(Math.max(1, page), V1_SEARCH_PAGE_MAX);
-  return pages === undefined ? asked : Math.min(asked, Math.max(1, pages));
+export function v1SearchPagesHeld(page: number, kept: boolean): number {
+  return kept ? 1 : Math.min(Math.max(1, page), V1_SEARCH_PAGE_MAX);
 }

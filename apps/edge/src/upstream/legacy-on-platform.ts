@@ -1,12 +1,12 @@
+import type { Clock } from "@scangate/core/http";
 import type { Upstream, UpstreamAnswer, UpstreamCall } from "./interface";
 import { LegacyAnswer, PlatformSession } from "./legacy-session";
 import type { PlatformUpstream } from "./platform";
 import { notImplementedResponse, untranslated } from "../pipeline/untranslated";
-import {
-  translateCertificateBulk,
-  translateCertificateSearch,
-  translateCertificateView,
-} from "./legacy-certificates";
+import { translateCertificateBulk, translateCertificateView } from "./legacy-certificates";
+import { translateCertificateHosts, translateHostNames, translateHostsMetadata } from "./legacy-host-lists";
+import { translateHostDiff, translateHostEvents } from "./legacy-host-history";
+import { translateIpv4View, translateV1Report, translateV1Search, translateWebsiteView } from "./legacy-v1";
 import { translateHostsAggregate, translateHostsSearch, translateHostView } from "./legacy-hosts";
 
 // The legacy API (v1, v2 hosts) answered from a Platform-only upstream: each legacy call the
@@ -23,7 +23,15 @@ const TRANSLATIONS: readonly { method: string; pattern: RegExp; translate: Trans
   { method: "GET", pattern: /^\/v2\/hosts\/[^/]+$/, translate: translateHostView },
   { method: "GET", pattern: /^\/v1\/view\/certificates\/[^/]+$/, translate: translateCertificateView },
   { method: "POST", pattern: /^\/v1\/bulk\/certificates$/, translate: translateCertificateBulk },
-  { method: "POST", pattern: /^\/v1\/search\/certificates$/, translate: translateCertificateSearch },
+  { method: "POST", pattern: /^\/v1\/search\/[^/]+$/, translate: translateV1Search },
+  { method: "POST", pattern: /^\/v1\/report\/[^/]+$/, translate: translateV1Report },
+  { method: "GET", pattern: /^\/v1\/view\/ipv4\/[^/]+$/, translate: translateIpv4View },
+  { method: "GET", pattern: /^\/v1\/view\/websites\/[^/]+$/, translate: translateWebsiteView },
+  { method: "GET", pattern: /^\/v2\/hosts\/[^/]+\/names$/, translate: translateHostNames },
+  { method: "GET", pattern: /^\/v2\/certificates\/[^/]+\/hosts$/, translate: translateCertificateHosts },
+  { method: "GET", pattern: /^\/v2\/metadata\/hosts$/, translate: translateHostsMetadata },
+  { method: "GET", pattern: /^\/v2\/experimental\/hosts\/[^/]+\/events$/, translate: translateHostEvents },
+  { method: "GET", pattern: /^\/v2\/hosts\/[^/]+\/diff$/, translate: translateHostDiff },
 ];
 
 /** The 501 of a legacy call (`path` below the API base) that no translation reads. */
@@ -42,6 +50,7 @@ export class LegacyOnPlatformUpstream implements Upstream {
     /** The legacy API base the edge pretends to front (only used to re-root links, which none of ours carry). */
     readonly baseUrl: string,
     private readonly platform: PlatformUpstream,
+    private readonly clock: Clock,
   ) {}
 
   async call(call: UpstreamCall): Promise<UpstreamAnswer> {
@@ -49,7 +58,7 @@ export class LegacyOnPlatformUpstream implements Upstream {
     const path = url.pathname;
     const route = TRANSLATIONS.find((t) => t.method === call.method && t.pattern.test(path));
     if (!route) return { response: untranslatedCall(path), credentialId: "platform" };
-    const session = new PlatformSession(this.platform, call.signal);
+    const session = new PlatformSession(this.platform, call.signal, () => this.clock.now(), call.tally);
     try {
       return { response: await route.translate(call, url, session), credentialId: session.credentialId };
     } catch (error) {

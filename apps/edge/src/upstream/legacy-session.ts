@@ -1,4 +1,5 @@
 import { type ApiVersion, type ErrorKind, errorStatus, renderErrorBody, wrapV2 } from "@scangate/core";
+import type { PlatformTally } from "./interface";
 import type { PlatformUpstream } from "./platform";
 
 // What every legacy-on-Platform translation shares: the /v3 calls of one request through the
@@ -88,6 +89,10 @@ export class PlatformSession {
   constructor(
     private readonly platform: PlatformUpstream,
     private readonly signal: AbortSignal,
+    /** The edge's clock: the instant time-dependent legacy fields (certificate tags) are judged at. */
+    readonly now: () => number,
+    /** Where the calls that succeeded (what the Platform charges) are counted, when the route asks. */
+    private readonly tally?: PlatformTally,
   ) {}
 
   async send(method: string, target: string, body?: unknown): Promise<V3Answer> {
@@ -99,6 +104,7 @@ export class PlatformSession {
       signal: this.signal,
     });
     this.credentialId = credentialId;
+    if (this.tally && response.status >= 200 && response.status < 300) this.tally.answered += 1;
     const text = new TextDecoder().decode(await response.arrayBuffer());
     let json: unknown;
     try {

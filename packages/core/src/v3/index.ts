@@ -12,6 +12,7 @@ export * from "./legacy-certificate";
 export * from "./legacy-certificate-tags";
 export * from "./legacy-fields";
 export * from "./legacy-host";
+export * from "./legacy-host-events";
 export * from "./legacy-ipv4";
 export * from "./legacy-v1-services";
 export * from "./legacy-website";

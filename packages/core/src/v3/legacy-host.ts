@@ -150,24 +150,27 @@ export function latestScanMs(services: readonly unknown[]): number | undefined {
   return latest;
 }
 
+/** A v3 host's routing as the v2 `autonomous_system`. */
+export function legacyAutonomousSystem(v3Routing: unknown): Json {
+  const as = obj(v3Routing);
+  return defined({
+    asn: num(as.asn),
+    bgp_prefix: str(as.bgp_prefix),
+    country_code: str(as.country_code),
+    name: str(as.name),
+    description: str(as.description),
+  });
+}
+
 /** A v3 `Host` (the `resource` of a host asset) as the v2 host document. */
 export function legacyHost(v3Host: unknown): HostDocument {
   const h = obj(v3Host);
   const services = list(h.services);
-  const as = obj(h.autonomous_system);
   return defined({
     ip: str(h.ip),
     last_updated_at: latestScanTime(services),
     autonomous_system:
-      h.autonomous_system === undefined
-        ? undefined
-        : defined({
-            asn: num(as.asn),
-            bgp_prefix: str(as.bgp_prefix),
-            country_code: str(as.country_code),
-            name: str(as.name),
-            description: str(as.description),
-          }),
+      h.autonomous_system === undefined ? undefined : legacyAutonomousSystem(h.autonomous_system),
     location: h.location === undefined ? undefined : obj(h.location),
     services: services.map(legacyHostService),
   }) as HostDocument;

@@ -20,6 +20,12 @@ export const accountRoute = defineRoute({
   ok: component("Account", accountSchema),
   handler: async (c) => {
     const requestAccount = c.get("account");
-    return c.json(tenantAccount(requestAccount.tenant, (await requestAccount.read()).quota, c.get("services").clock.now()));
+    return c.json(
+      tenantAccount(
+        requestAccount.tenant,
+        (await requestAccount.read()).quota,
+        c.get("services").clock.now(),
+      ),
+    );
   },
 });

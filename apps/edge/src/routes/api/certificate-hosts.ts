@@ -10,8 +10,7 @@ import { chargedRelay, upstreamPath } from "../../pipeline/exchange";
 import { pageVariant } from "../../pipeline/page-key";
 import { renderedError } from "../../http/errors";
 import { component } from "../../openapi/components";
-import { ONE_PER_REQUEST } from "../../pipeline/price";
-import { legacyOnly } from "../../pipeline/untranslated";
+import { CERTIFICATE_HOSTS_PRICE } from "../../upstream/legacy-credits";
 import { relayedResponse } from "../../upstream/relay";
 
 /**
@@ -24,10 +23,7 @@ export const certificateHostsRoute = defineRoute({
   path: "/api/v2/certificates/:sha256/hosts",
   operation: "certificate_hosts",
   api: "v2",
-  price: legacyOnly(
-    ONE_PER_REQUEST.legacy,
-    "hosts by certificate are not translated (search /api/v2/hosts/search?q=services.certificate:{sha256})",
-  ),
+  price: CERTIFICATE_HOSTS_PRICE,
   cache: { kind: "document", ttl: "per_index" },
   summary: "The hosts presenting a certificate, a page at a time (cached)",
   query: certificateHostsQuerySchema,

@@ -10,8 +10,7 @@ import { chargedRelay, upstreamPath } from "../../pipeline/exchange";
 import { pageVariant } from "../../pipeline/page-key";
 import { renderedError } from "../../http/errors";
 import { component } from "../../openapi/components";
-import { ONE_PER_REQUEST } from "../../pipeline/price";
-import { legacyOnly } from "../../pipeline/untranslated";
+import { HOST_NAMES_PRICE } from "../../upstream/legacy-credits";
 import { relayedResponse } from "../../upstream/relay";
 
 /**
@@ -24,10 +23,7 @@ export const hostNamesRoute = defineRoute({
   path: "/api/v2/hosts/:ip/names",
   operation: "host_names",
   api: "v2",
-  price: legacyOnly(
-    ONE_PER_REQUEST.legacy,
-    "a host's names have no Platform equivalent (the names are on its certificates: /api/v2/hosts/{ip} and /api/v1/view/certificates/{sha256})",
-  ),
+  price: HOST_NAMES_PRICE,
   cache: { kind: "document", ttl: "per_index" },
   summary: "The names a host answers for, a page at a time (cached)",
   query: hostNamesQuerySchema,

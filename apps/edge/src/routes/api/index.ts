@@ -18,7 +18,7 @@ import {
 } from "./jobs";
 import { hostsMetadataRoute } from "./metadata";
 import { seriesDetailsRoute, seriesListRoute } from "./query-definitions";
-import { certificateSearchRoute, reportRoute, searchRoute } from "./search";
+import { reportRoute, searchRoute } from "./search";
 import {
   certificateTagRoutes,
   hostTagRoutes,
@@ -54,7 +54,6 @@ export const API_ROUTES: readonly ApiRoute[] = [
   rawSeriesRoute,
   rawResultRoute,
   rawFileRoute,
-  certificateSearchRoute,
   searchRoute,
   reportRoute,
   hostsAggregateRoute,

@@ -50,7 +50,11 @@ function checkJobSql(body: Uint8Array | undefined): void {
 async function startJob(c: ApiContext, kind: JobKind): Promise<Response> {
   const body = await readRequestBody(c);
   checkJobSql(body);
-  const relayed = await chargedRelay(c, { method: "POST", path: upstreamPath(c), body }, { keepOnTimeout: true });
+  const relayed = await chargedRelay(
+    c,
+    { method: "POST", path: upstreamPath(c), body },
+    { keepOnTimeout: true },
+  );
   const jobId = (relayed.json as { job_id?: unknown } | null)?.job_id;
   if (isSuccess(relayed.status) && typeof jobId === "string") {
     await c.get("services").jobs.record(kind, jobId, c.get("account").tenant.id, relayed.credentialId);
@@ -60,7 +64,9 @@ async function startJob(c: ApiContext, kind: JobKind): Promise<Response> {
 
 /** The caller's job, or a 404 exactly like an unknown job's. */
 async function ownedJob(c: ApiContext, kind: JobKind) {
-  const job = await c.get("services").jobs.owned(kind, c.req.param("job_id") ?? "", c.get("account").tenant.id);
+  const job = await c
+    .get("services")
+    .jobs.owned(kind, c.req.param("job_id") ?? "", c.get("account").tenant.id);
   if (!job) throw new ApiError("not_found");
   return job;
 }

@@ -1,10 +1,9 @@
 import { defineRoute } from "../../pipeline/define-route";
-import { askUpstream, type ApiContext, readRequestBody, upstreamPath } from "../../pipeline/exchange";
+import { type ApiContext, readRequestBody, talliedRelay, upstreamPath } from "../../pipeline/exchange";
 import { forward } from "../../pipeline/forward";
-import { ONE_PER_REQUEST } from "../../pipeline/price";
-import { legacyOnly } from "../../pipeline/untranslated";
-import { CERTIFICATE_SEARCH_PRICE, certificateSearchPages } from "../../upstream/legacy-credits";
-import { type Relayed, relayedResponse } from "../../upstream/relay";
+import { CachedPageTokens, pageTokenId } from "../../pipeline/page-tokens";
+import { V1_REPORT_PRICE, V1_SEARCH_PRICE, v1SearchPagesHeld } from "../../upstream/legacy-credits";
+import { relayedResponse } from "../../upstream/relay";
 import {
   reportBodySchema,
   reportResponseSchema,
@@ -13,39 +12,42 @@ import {
 } from "@scangate/core";
 import { component } from "../../openapi/components";
 
-/** The `page` a search body asks for (1 when it names none, or is not one the upstream reads). */
-function pageAsked(body: Uint8Array | undefined): number {
+/** The `query` and `page` a search body asks for (page 1 when it names none, or one the translation refuses). */
+function searchAsked(body: Uint8Array | undefined): { query: string; page: number } {
   try {
-    const { page } = JSON.parse(new TextDecoder().decode(body)) as { page?: unknown };
-    return typeof page === "number" && Number.isInteger(page) && page > 0 ? page : 1;
+    const { query, page } = JSON.parse(new TextDecoder().decode(body)) as { query?: unknown; page?: unknown };
+    return {
+      query: typeof query === "string" ? query.trim() : "",
+      page: typeof page === "number" && Number.isInteger(page) && page > 0 ? page : 1,
+    };
   } catch {
-    return 1;
+    return { query: "", page: 1 };
   }
 }
 
 /**
- * A certificate search with a Platform-only upstream, where page N is N Platform searches
- * (upstream/legacy-certificates.ts): the most it can cost is held, then settled to the searches
- * made, which stop at the last page there is. A failed search gives it all back.
+ * A v1 search with a Platform-only upstream (upstream/legacy-v1.ts): page N starts from the
+ * page token an earlier page of this tenant's same query kept (pipeline/page-tokens.ts), one
+ * Platform search; without one it walks from the first page, N searches. The most it can cost
+ * is held, then settled to the searches the Platform answered (and so charged), whatever the
+ * answer: a walk that failed on its third page paid for two.
  */
 async function searchOnPlatform(c: ApiContext): Promise<Response> {
+  const { cache, clock } = c.get("services");
   const account = c.get("account");
   const body = await readRequestBody(c);
-  const page = pageAsked(body);
-  const hold = await account.hold(certificateSearchPages(page));
-  let relayed: Relayed;
-  try {
-    relayed = await askUpstream(c, { method: "POST", path: upstreamPath(c), body });
-  } catch (error) {
-    await account.settle(hold, 0);
-    throw error;
+  const { query, page } = searchAsked(body);
+  const paging = new CachedPageTokens(
+    cache,
+    pageTokenId(account.tenant.id, c.req.param("index") ?? "", query),
+    () => clock.now(),
+  );
+  const kept = page > 1 && (await paging.tokenOf(page)) !== null;
+  const call = { method: "POST", path: upstreamPath(c), body, paging };
+  const relayed = await talliedRelay(c, call, v1SearchPagesHeld(page, kept));
+  if (relayed.status >= 200 && relayed.status < 300) {
+    await paging.save((write) => c.executionCtx.waitUntil(write));
   }
-  const pages = (relayed.json as { metadata?: { pages?: unknown } } | null)?.metadata?.pages;
-  const searched =
-    relayed.status >= 200 && relayed.status < 300
-      ? certificateSearchPages(page, typeof pages === "number" ? pages : undefined)
-      : 0;
-  await account.settle(hold, searched);
   return relayedResponse(relayed);
 }
 
@@ -53,47 +55,28 @@ const SEARCH_BODY = component("SearchBody", searchBodySchema);
 const SEARCH_RESPONSE = component("SearchResponse", searchResponseSchema);
 
 /**
- * POST /api/v1/search/certificates: forwarded as it is; with a Platform-only upstream,
- * translated and billed per Platform search made.
+ * POST /api/v1/search/:index: forwarded as it is; with a Platform-only upstream, translated and
+ * billed per Platform search made.
  */
-export const certificateSearchRoute = defineRoute({
-  method: "POST",
-  path: "/api/v1/search/certificates",
-  operation: "search",
-  api: "v1",
-  price: CERTIFICATE_SEARCH_PRICE,
-  summary: "Search certificates",
-  body: SEARCH_BODY,
-  ok: SEARCH_RESPONSE,
-  handler: (c) => (c.get("services").config.upstreamApi === "platform" ? searchOnPlatform(c) : forward(c)),
-});
-
-/** POST /api/v1/search/:index (ipv4, websites): forwarded as it is. */
 export const searchRoute = defineRoute({
   method: "POST",
   path: "/api/v1/search/:index",
   operation: "search",
   api: "v1",
-  price: legacyOnly(
-    ONE_PER_REQUEST.legacy,
-    "only the certificates index is translated (use /api/v2/hosts/{ip} and /api/v2/hosts/search for hosts, the Platform's web properties for websites)",
-  ),
+  price: V1_SEARCH_PRICE,
   summary: "Search an index",
   body: SEARCH_BODY,
   ok: SEARCH_RESPONSE,
-  handler: forward,
+  handler: (c) => (c.get("services").config.upstreamApi === "platform" ? searchOnPlatform(c) : forward(c)),
 });
 
-/** POST /api/v1/report/:index: forwarded as it is. */
+/** POST /api/v1/report/:index: forwarded as it is (a Platform aggregate with a Platform-only upstream). */
 export const reportRoute = defineRoute({
   method: "POST",
   path: "/api/v1/report/:index",
   operation: "report",
   api: "v1",
-  price: legacyOnly(
-    ONE_PER_REQUEST.legacy,
-    "v1 reports are not translated (use GET /api/v2/hosts/aggregate, or the Platform's /v3/global/search/aggregate)",
-  ),
+  price: V1_REPORT_PRICE,
   summary: "Aggregate report over a query",
   body: component("ReportBody", reportBodySchema),
   ok: component("ReportResponse", reportResponseSchema),

@@ -15,9 +15,7 @@ import { component } from "../../openapi/components";
 import { serveCachedDocument } from "../../pipeline/cached-document";
 import { type ApiContext, defineRoute } from "../../pipeline/define-route";
 import { chargedRelay, upstreamPath } from "../../pipeline/exchange";
-import { ONE_PER_REQUEST } from "../../pipeline/price";
-import { legacyOnly } from "../../pipeline/untranslated";
-import { CERTIFICATE_VIEW_PRICE } from "../../upstream/legacy-credits";
+import { CERTIFICATE_VIEW_PRICE, V1_VIEW_PRICE } from "../../upstream/legacy-credits";
 import { relayedResponse } from "../../upstream/relay";
 
 /**
@@ -72,16 +70,16 @@ export const certificateViewRoute = defineRoute({
   handler: (c) => serveView(c, "certificates"),
 });
 
-/** GET /api/v1/view/:index/:id (ipv4, websites) through the shared cache. */
+/**
+ * GET /api/v1/view/:index/:id (ipv4, websites) through the shared cache. With a Platform-only
+ * upstream an ipv4 document is the host asset, a website the web properties of its name.
+ */
 export const viewRoute = defineRoute({
   method: "GET",
   path: "/api/v1/view/:index/:id",
   operation: "view",
   api: "v1",
-  price: legacyOnly(
-    ONE_PER_REQUEST.legacy,
-    "only the certificates index is translated (use /api/v2/hosts/{ip} and /api/v2/hosts/search for hosts, the Platform's web properties for websites)",
-  ),
+  price: V1_VIEW_PRICE,
   cache: { kind: "document", ttl: "per_index" },
   summary: "One document (cached)",
   ok: VIEW_DOCUMENT,

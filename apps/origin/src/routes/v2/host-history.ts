@@ -12,6 +12,7 @@ import {
   type HostDiffResult,
   type HostDiffSide,
   type HostEventsResult,
+  diffJson,
 } from "@scangate/core";
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
@@ -19,7 +20,6 @@ import { parseInput } from "../../http/validation";
 import { defineRoute, jsonResponse, V2_ERRORS } from "../../routing";
 import type { CursorBinding } from "../../services/cursor";
 import { hostEvents } from "../../services/host-events";
-import { diffJson } from "../../services/json-patch";
 import { pageByOffset } from "../../services/offset-page";
 import { decodeCursor, queryParams, requireHostIp, requireInstant } from "../../http/inputs";
 

@@ -1,4 +1,4 @@
-import type { JsonPatchOperation } from "@scangate/core";
+import type { JsonPatchOperation } from "./host-history";
 
 /**
  * The JSON Patch (RFC 6902) that turns `a` into `b`: objects key by key, arrays index by index

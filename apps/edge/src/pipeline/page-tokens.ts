@@ -1,0 +1,58 @@
+import type { DocumentCache } from "../cache/interface";
+import type { V1Paging } from "../upstream/interface";
+
+// The Platform's page tokens of a v1 search, kept between pages in the edge's document cache
+// (its D1 table behind the isolate's memory tier), one row per (tenant, index, query, page):
+// the page a token starts. Page N of a query whose page N-1 was read before then costs one
+// Platform search, not N. A token is the upstream's to expire; one kept longer than it lives
+// would be refused, so rows live a short while (PAGE_TOKEN_TTL_MS).
+
+/** How long a kept token serves: a client paging through a result set does so within minutes. */
+export const PAGE_TOKEN_TTL_MS = 15 * 60 * 1000;
+
+/** The cache index page tokens are kept under (never served as a document). */
+export const PAGE_TOKEN_INDEX = "v1_page_tokens";
+
+/** The cache id of one tenant's search: its index and its query as sent. */
+export function pageTokenId(tenantId: string, index: string, query: string): string {
+  return JSON.stringify([tenantId, index, query]);
+}
+
+export class CachedPageTokens implements V1Paging {
+  private readonly kept: { page: number; token: string }[] = [];
+
+  constructor(
+    private readonly cache: DocumentCache,
+    private readonly id: string,
+    private readonly now: () => number,
+  ) {}
+
+  async tokenOf(page: number): Promise<string | null> {
+    const row = await this.cache.get({ index: PAGE_TOKEN_INDEX, id: this.id, atTime: String(page) });
+    if (!row || row.negative || (row.expiresAt !== null && row.expiresAt <= this.now())) return null;
+    const token = JSON.parse(row.body) as unknown;
+    return typeof token === "string" && token !== "" ? token : null;
+  }
+
+  keep(page: number, token: string): void {
+    this.kept.push({ page, token });
+  }
+
+  /** Writes the tokens this request reached (the request's waitUntil gets the D1 write). */
+  async save(defer: (write: Promise<void>) => void): Promise<void> {
+    if (this.kept.length === 0) return;
+    const fetchedAt = this.now();
+    await this.cache.putSoon(
+      this.kept.map(({ page, token }) => ({
+        key: { index: PAGE_TOKEN_INDEX, id: this.id, atTime: String(page) },
+        doc: {
+          body: JSON.stringify(token),
+          negative: false,
+          fetchedAt,
+          expiresAt: fetchedAt + PAGE_TOKEN_TTL_MS,
+        },
+      })),
+      defer,
+    );
+  }
+}

@@ -1,0 +1,103 @@
+import {
+  diffJson,
+  hostDiffQuerySchema,
+  hostEventsQuerySchema,
+  legacyHost,
+  legacyHostEvents,
+  v3HostTimelineSchema,
+} from "@scangate/core";
+import type { UpstreamCall } from "./interface";
+import { decodeCursor, encodeCursor } from "./legacy-hosts";
+import { legacyError, type PlatformSession, v2Ok } from "./legacy-session";
+
+// A host over time (v2 events and diffs) from the Platform's host timeline and host lookups at
+// a point in time, reshaped by core's v3/legacy-host-events.ts and v3/legacy-host.ts.
+
+/** The earliest instant the timeline is read from when the caller names none. */
+const HISTORY_START = "1970-01-01T00:00:00Z";
+
+const paramsOf = (url: URL) => Object.fromEntries(url.searchParams);
+
+function invalidParams(issues: readonly { path: PropertyKey[]; message: string }[]) {
+  const issue = issues[0];
+  return legacyError("bad_request", "v2", issue ? `${issue.path.join(".")}: ${issue.message}` : undefined);
+}
+
+/**
+ * GET /v2/experimental/hosts/{ip}/events ← GET /v3/global/asset/host/{ip}/timeline over the
+ * window asked (the Platform's `start_time` is the later bound), one call per page: the events
+ * in time order (newest first with `reversed`), `start_time` inclusive and `end_time` exclusive,
+ * paged at the edge by a cursor bound to the window, order and page size.
+ */
+export async function translateHostEvents(_call: UpstreamCall, url: URL, session: PlatformSession) {
+  const ip = url.pathname.slice("/v2/experimental/hosts/".length, -"/events".length);
+  const parsed = hostEventsQuerySchema.safeParse(paramsOf(url));
+  if (!parsed.success) throw invalidParams(parsed.error.issues);
+  const { start_time: start, end_time: end, reversed, per_page: perPage, cursor } = parsed.data;
+  const startMs = start === undefined ? -Infinity : Date.parse(start);
+  const endMs = end === undefined ? Infinity : Date.parse(end);
+  if (startMs > endMs) throw legacyError("bad_request", "v2", "start_time must not be after end_time");
+  const list = JSON.stringify(["events", ip, start ?? "", end ?? "", reversed]);
+  let offset = 0;
+  if (cursor !== undefined && cursor !== "") {
+    const decoded = decodeCursor(cursor);
+    if (!decoded || !/^\d+$/.test(decoded.token))
+      throw legacyError("bad_request", "v2", "cursor is not valid");
+    if (decoded.q !== list || decoded.perPage !== perPage)
+      throw legacyError(
+        "bad_request",
+        "v2",
+        "cursor belongs to another host, start_time, end_time, reversed or per_page",
+      );
+    offset = Number(decoded.token);
+  }
+  const later = end ?? new Date(session.now()).toISOString();
+  const query = new URLSearchParams({ start_time: later, end_time: start ?? HISTORY_START });
+  const read = v3HostTimelineSchema.safeParse(
+    await session.result("GET", `/v3/global/asset/host/${ip}/timeline?${query.toString()}`, undefined, "v2"),
+  );
+  if (!read.success)
+    throw legacyError("upstream_error", "v2", "the Platform upstream answered a timeline we cannot read");
+  const events = legacyHostEvents(read.data.events).filter((event) => {
+    const at = Date.parse(event.timestamp);
+    return at >= startMs && at < endMs;
+  });
+  if (reversed) events.reverse();
+  const link = (at: number) => encodeCursor({ token: String(at), q: list, perPage });
+  return v2Ok({
+    ip,
+    events: events.slice(offset, offset + perPage),
+    links: {
+      prev: offset > 0 ? link(Math.max(0, offset - perPage)) : "",
+      next: offset + perPage < events.length ? link(offset + perPage) : "",
+    },
+  });
+}
+
+/** The v2 host document of `ip` now, or at `atTime`: one host lookup. */
+async function hostAt(session: PlatformSession, ip: string, atTime: string | undefined) {
+  const query = atTime === undefined ? "" : `?at_time=${encodeURIComponent(atTime)}`;
+  const asset = (await session.result("GET", `/v3/global/asset/host/${ip}${query}`, undefined, "v2")) as {
+    resource?: unknown;
+  };
+  return legacyHost(asset.resource);
+}
+
+/**
+ * GET /v2/hosts/{ip}/diff ← two host lookups (host A at `at_time`, host B, `ip_b` or the same
+ * host, at `at_time_b`), one after the other so that an unknown host A costs nothing more; the
+ * patch is core's `diffJson` between their v2 documents, as the origin computes it.
+ */
+export async function translateHostDiff(_call: UpstreamCall, url: URL, session: PlatformSession) {
+  const ip = url.pathname.slice("/v2/hosts/".length, -"/diff".length);
+  const parsed = hostDiffQuerySchema.safeParse(paramsOf(url));
+  if (!parsed.success) throw invalidParams(parsed.error.issues);
+  const { ip_b: ipB, at_time: atTime, at_time_b: atTimeB } = parsed.data;
+  const a = await hostAt(session, ip, atTime);
+  const b = await hostAt(session, ipB ?? ip, atTimeB);
+  return v2Ok({
+    a: { ip: a.ip, last_updated_at: a.last_updated_at },
+    b: { ip: b.ip, last_updated_at: b.last_updated_at },
+    patch: diffJson(a, b),
+  });
+}

@@ -1,0 +1,232 @@
+import {
+  legacyCertificate,
+  legacyIpv4,
+  legacyWebsite,
+  projectLegacyFields,
+  reportBodySchema,
+  searchBodySchema,
+  V1_SEARCH_PAGE_SIZE,
+  v3SearchAggregateResponseSchema,
+  v3SearchQueryResponseSchema,
+  type V3SearchQueryHit,
+  type V3SearchQueryResponse,
+} from "@scangate/core";
+import { convertLegacyQuery, convertLegacyReportField } from "@scangate/search";
+import type { UpstreamCall } from "./interface";
+import { legacyError, legacyJson, type PlatformSession } from "./legacy-session";
+
+// The v1 indexes (ipv4, websites, certificates) searched and reported from the Platform's global
+// search and aggregate, and ipv4 and websites documents viewed from the host asset and the web
+// properties of a name. Documents are reshaped by core's v3/legacy-*.ts.
+
+/**
+ * How deep a v1 page number may go when no earlier page of the same query left its page token
+ * (pipeline/page-tokens.ts): the Platform pages by token, so page N from the start costs N
+ * searches. Deeper pages are refused with a 400 that says to page in order or narrow the query.
+ */
+export const V1_SEARCH_PAGE_MAX = 10;
+
+type V1Index = "ipv4" | "websites" | "certificates";
+
+interface IndexTranslation {
+  /** The index as `@scangate/search` names it. */
+  readonly converted: "hosts" | "websites" | "certificates";
+  /** Every document: `*` (v1's "all") in CenQL, which says it with a field. */
+  readonly all: string;
+  readonly defaultFields: readonly string[];
+  /** A search hit as the v1 document, or null when the hit is of another kind. */
+  readonly document: (hit: V3SearchQueryHit, now: number) => unknown;
+}
+
+const INDEXES: Readonly<Record<V1Index, IndexTranslation>> = {
+  ipv4: {
+    converted: "hosts",
+    all: "host.ip: *",
+    defaultFields: ["ip", "protocols"],
+    document: (hit) => (hit.host_v1 ? legacyIpv4(hit.host_v1.resource) : null),
+  },
+  websites: {
+    converted: "websites",
+    all: "web.hostname: *",
+    defaultFields: ["domain"],
+    // A web property is one name at one port: one result each.
+    document: (hit) => {
+      const resource = hit.webproperty_v1?.resource as { hostname?: unknown } | undefined;
+      return typeof resource?.hostname === "string" ? legacyWebsite(resource.hostname, [resource]) : null;
+    },
+  },
+  certificates: {
+    converted: "certificates",
+    all: "cert.fingerprint_sha256: *",
+    defaultFields: ["parsed.fingerprint_sha256", "parsed.subject_dn", "parsed.issuer_dn"],
+    document: (hit, now) =>
+      hit.certificate_v1 ? legacyCertificate(hit.certificate_v1.resource, undefined, { now }) : null,
+  },
+};
+
+function indexOf(path: string, prefix: string): IndexTranslation {
+  const name = path.slice(prefix.length);
+  if (name === "ipv4" || name === "websites" || name === "certificates") return INDEXES[name];
+  throw legacyError("not_found", "v1", `no index ${JSON.stringify(name)} (ipv4, websites, certificates)`);
+}
+
+/** A v1 query as CenQL; one that does not parse or convert is the v1 400 that says where. */
+export function v1Query(query: string, index: IndexTranslation): string {
+  if (query.trim() === "*") return index.all;
+  const converted = convertLegacyQuery(query, "v1", index.converted);
+  if (!converted.ok) {
+    const { message, position, token } = converted.error;
+    throw legacyError("invalid_query", "v1", `query could not be parsed: ${message}`, { position, token });
+  }
+  return converted.value;
+}
+
+function jsonBody(call: UpstreamCall): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(call.body ?? new Uint8Array()));
+  } catch {
+    throw legacyError("bad_request", "v1", "request body must be JSON");
+  }
+}
+
+const issueText = (issues: readonly { path: PropertyKey[]; message: string }[]) => {
+  const issue = issues[0];
+  return issue ? `${issue.path.join(".") || "body"}: ${issue.message}` : undefined;
+};
+
+async function searchPage(session: PlatformSession, query: string, token: string | null) {
+  const body = { query, page_size: V1_SEARCH_PAGE_SIZE, ...(token ? { page_token: token } : {}) };
+  const read = v3SearchQueryResponseSchema.safeParse(
+    await session.result("POST", "/v3/global/search/query", body, "v1", "invalid_query"),
+  );
+  if (!read.success)
+    throw legacyError("upstream_error", "v1", "the Platform upstream answered a search page we cannot read");
+  return read.data;
+}
+
+/**
+ * POST /v1/search/{index} ← POST /v3/global/search/query. v1 pages are numbered (100 results
+ * each), the Platform's are tokens: page N starts from the token an earlier page of the same
+ * query left (`call.paging`), else follows N-1 tokens from the first page, keeping each.
+ */
+export async function translateV1Search(call: UpstreamCall, url: URL, session: PlatformSession) {
+  const index = indexOf(url.pathname, "/v1/search/");
+  const parsed = searchBodySchema.safeParse(jsonBody(call));
+  if (!parsed.success) throw legacyError("bad_request", "v1", issueText(parsed.error.issues));
+  const { query, page = 1, fields, flatten } = parsed.data;
+  const cenql = v1Query(query, index);
+  const paging = call.paging;
+  const kept = page > 1 && paging ? await paging.tokenOf(page) : null;
+  if (kept === null && page > V1_SEARCH_PAGE_MAX) {
+    throw legacyError(
+      "bad_request",
+      "v1",
+      `page ${page} is beyond the ${V1_SEARCH_PAGE_MAX} pages this gateway reaches from the first one on a Platform upstream; ask the pages in order (each keeps the way to the next) or narrow the query`,
+    );
+  }
+  let result: V3SearchQueryResponse;
+  if (kept !== null) {
+    result = await searchPage(session, cenql, kept);
+  } else {
+    let token: string | null = null;
+    let at = 1;
+    for (;;) {
+      result = await searchPage(session, cenql, token);
+      token = result.next_page_token;
+      if (token !== "") paging?.keep(at + 1, token);
+      if (at === page) break;
+      // Past the last page: the page asked for is empty.
+      if (token === "") {
+        result = { ...result, hits: [] };
+        break;
+      }
+      at += 1;
+    }
+  }
+  if (kept !== null && result.next_page_token !== "") paging?.keep(page + 1, result.next_page_token);
+  const picked = fields && fields.length > 0 ? fields : index.defaultFields;
+  const now = session.now();
+  const results = result.hits.flatMap((hit) => {
+    const document = index.document(hit, now);
+    return document === null ? [] : [projectLegacyFields(document, picked, flatten)];
+  });
+  const count = result.total_hits;
+  return legacyJson({
+    status: "ok",
+    metadata: {
+      count,
+      query,
+      backend_time: result.query_duration_millis,
+      page,
+      pages: Math.ceil(count / V1_SEARCH_PAGE_SIZE),
+    },
+    results,
+  });
+}
+
+/**
+ * POST /v1/report/{index} ← POST /v3/global/search/aggregate: the field converted by
+ * `@scangate/search` (a per-port field counts only that port's values), `count` the query's
+ * hits, `nonnull_count` what the buckets and the rest hold.
+ */
+export async function translateV1Report(call: UpstreamCall, url: URL, session: PlatformSession) {
+  const index = indexOf(url.pathname, "/v1/report/");
+  const parsed = reportBodySchema.safeParse(jsonBody(call));
+  if (!parsed.success) throw legacyError("bad_request", "v1", issueText(parsed.error.issues));
+  const { query, field, buckets } = parsed.data;
+  const cenql = v1Query(query, index);
+  const breakdown = convertLegacyReportField(field, index.converted);
+  if (!breakdown.ok) throw legacyError("bad_request", "v1", breakdown.error.message);
+  const { condition, countByLevel, filterByQuery, legacyKey } = breakdown.value;
+  const body = {
+    query: condition === null ? cenql : `(${cenql}) and ${condition}`,
+    field: breakdown.value.field,
+    number_of_buckets: buckets,
+    ...(countByLevel === "" ? {} : { count_by_level: countByLevel }),
+    ...(filterByQuery ? { filter_by_query: true } : {}),
+  };
+  const read = v3SearchAggregateResponseSchema.safeParse(
+    await session.result("POST", "/v3/global/search/aggregate", body, "v1", "invalid_query"),
+  );
+  if (!read.success)
+    throw legacyError("upstream_error", "v1", "the Platform upstream answered an aggregate we cannot read");
+  const aggregate = read.data;
+  const results = aggregate.buckets.map(({ key, count }) => ({ key: legacyKey(key), doc_count: count }));
+  const listed = results.reduce((sum, bucket) => sum + bucket.doc_count, 0);
+  return legacyJson({
+    status: "ok",
+    results,
+    metadata: {
+      count: aggregate.total_count,
+      backend_time: aggregate.query_duration_millis,
+      nonnull_count: listed + aggregate.other_count,
+      other_result_count: aggregate.other_count,
+      buckets: results.length,
+      error_bound: 0,
+      query,
+    },
+  });
+}
+
+/** GET /v1/view/ipv4/{ip} ← GET /v3/global/asset/host/{ip}. */
+export async function translateIpv4View(_call: UpstreamCall, url: URL, session: PlatformSession) {
+  const ip = url.pathname.slice("/v1/view/ipv4/".length);
+  const asset = (await session.result("GET", `/v3/global/asset/host/${ip}`, undefined, "v1")) as {
+    resource?: unknown;
+  };
+  return legacyJson(legacyIpv4(asset.resource));
+}
+
+/**
+ * GET /v1/view/websites/{domain} ← the web properties of that name, one search (a name is on
+ * at most a handful of ports). The host at its address is not read: it would be a second
+ * credit per view, so the website's place is left out (README).
+ */
+export async function translateWebsiteView(_call: UpstreamCall, url: URL, session: PlatformSession) {
+  const domain = decodeURIComponent(url.pathname.slice("/v1/view/websites/".length)).toLowerCase();
+  if (!/^[a-z0-9.-]{1,253}$/.test(domain)) throw legacyError("not_found", "v1");
+  const page = await searchPage(session, `web.hostname = "${domain}"`, null);
+  const properties = page.hits.flatMap((hit) => (hit.webproperty_v1 ? [hit.webproperty_v1.resource] : []));
+  if (properties.length === 0) throw legacyError("not_found", "v1");
+  return legacyJson(legacyWebsite(domain, properties));
+}
