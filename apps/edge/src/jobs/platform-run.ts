@@ -50,6 +50,10 @@ export interface RunDeps {
  * JOB_MAX_PAGES_LIMIT pages, so its files are few, and each is built in memory and stored whole.
  */
 export const EXPORT_FILE_TEXT_BYTES = 16 * 1024 * 1024;
+/** Result rows a query job may return (the origin's bound; a flattened record gives several per document). */
+export const QUERY_MAX_ROWS = 100_000;
+/** Rows an export job may write. */
+export const EXPORT_MAX_ROWS = 1_000_000;
 
 /** Every page and file of a job is under this prefix. */
 export const jobFilesPrefix = (jobId: string) => `jobs/${jobId}/`;
@@ -92,7 +96,7 @@ async function* results(
         deadline: started + deps.timeLimitMs,
         timeLimitMs: deps.timeLimitMs,
         now: deps.now,
-        maxRows: job.maxPages * 100 + QUERY_RESULTS_PAGE_SIZE,
+        maxRows: job.kind === "query" ? QUERY_MAX_ROWS : EXPORT_MAX_ROWS,
         pause,
       },
       stats,

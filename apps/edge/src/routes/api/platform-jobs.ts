@@ -71,7 +71,6 @@ async function submit(
   // Charged, not held: a hold expires long before a job of many pages ends. The consumer gives
   // back what the job did not spend.
   const charge = await account.charge(planned.value.maxCalls);
-  account.upstreamCall();
   const job = await jobs.store.insert({
     id: crypto.randomUUID(),
     kind,
