@@ -228,13 +228,15 @@ export async function startCluster(
             : {}),
         },
       ),
-      // Same D1 (so the same tenants), its own ledger objects, queue and job consumer.
+      // Same D1 and ledger objects (so the same tenants and balances), its own queue and job consumer.
       builtWorker(
         EDGE_DIR,
         PLATFORM_EDGE_NAME,
         { ...edgeVars, UPSTREAM_API: "platform" },
         {
           ratelimits: tier.ratelimits,
+          // The first edge's ledger objects: one balance per tenant, whichever edge it calls.
+          durableObjects: { LEDGER: { className: "TenantLedger", scriptName: EDGE_NAME } },
           queueProducers: { JOBS: { queueName: PLATFORM_JOBS_QUEUE } },
           queueConsumers: { [PLATFORM_JOBS_QUEUE]: { maxBatchSize: 4, maxBatchTimeout: 1 } },
         },
