@@ -1,4 +1,10 @@
-import { CACHE_INDEXES, type CacheIndex, tenantPeriodSchema, type TenantPeriod } from "@scangate/core";
+import {
+  CACHE_INDEXES,
+  type CacheIndex,
+  JOB_MAX_PAGES_LIMIT,
+  tenantPeriodSchema,
+  type TenantPeriod,
+} from "@scangate/core";
 import { z } from "zod";
 import type { Env } from "./env";
 
@@ -73,6 +79,11 @@ export interface EdgeConfig {
   /** How long an authenticated tenant is trusted from memory; at most 5 s (issue 5). */
   readonly authCacheTtlMs: number;
   readonly usageFlushDelayMs: number;
+  /**
+   * The most pages of Platform search results a query or export job may read, unless its tenant
+   * has its own (`job_max_pages`): what it holds in credits before it starts (UPSTREAM_API=platform).
+   */
+  readonly jobMaxPages: number;
   /** Answer each API request with `X-D1-Statements`: the D1 statements it ran before answering (for the bench). */
   readonly statementsHeader: boolean;
 }
@@ -111,6 +122,7 @@ export const ACCOUNT_READ_LIMIT = {
 } as const;
 
 const HOUR = 3600;
+
 const DEFAULT_TTL_SECONDS: Record<CacheIndex, number> = {
   // Certificates never change once issued; hosts and websites are rescanned daily.
   certificates: 7 * 24 * HOUR,
@@ -207,6 +219,7 @@ const envSchema = z.object({
   AUTH_CACHE_TTL_MS: intVar(0, 5000, 5000),
   USAGE_FLUSH_DELAY_MS: intVar(0, 60_000, 1000),
   D1_STATEMENTS_HEADER: boolVar(false),
+  JOB_MAX_PAGES: intVar(1, JOB_MAX_PAGES_LIMIT, 100),
 });
 
 export type ConfigResult = { ok: true; config: EdgeConfig } | { ok: false; problems: string[] };
@@ -327,6 +340,7 @@ export function loadConfig(env: Env): ConfigResult {
       authCacheTtlMs: vars.AUTH_CACHE_TTL_MS,
       usageFlushDelayMs: vars.USAGE_FLUSH_DELAY_MS,
       statementsHeader: vars.D1_STATEMENTS_HEADER,
+      jobMaxPages: vars.JOB_MAX_PAGES,
     },
   };
 }

@@ -46,6 +46,12 @@ export interface Env {
   AUTH_CACHE_TTL_MS?: string | number;
   USAGE_FLUSH_DELAY_MS?: string | number;
 
+  /** The queue of query and export jobs run over the Platform (producer and consumer). */
+  JOBS?: Queue<unknown>;
+  /** Result pages and export files of those jobs (24 hours, then the sweep deletes them). */
+  JOB_FILES?: R2Bucket;
+  JOB_MAX_PAGES?: string | number;
+
   /** Workers Rate Limiting bindings named by RATE_TIERS. */
   [binding: `RATE_LIMIT_${string}`]: RateLimit | undefined;
 }

@@ -1,6 +1,6 @@
 import { createApp } from "./app";
+import { consumeJobs, runScheduled } from "./background";
 import type { Env } from "./env";
-import { runMaintenance } from "./maintenance";
 import { ServiceRegistry } from "./registry";
 
 export { TenantLedger } from "./ledger/tenant-ledger";
@@ -10,16 +10,8 @@ const app = createApp(registry);
 
 export default {
   fetch: app.fetch,
-  scheduled(_controller, env, ctx) {
-    const resolved = registry.resolve(env);
-    if (!resolved.ok) {
-      console.error(`edge config invalid, cleanup skipped: ${resolved.problems.join("; ")}`);
-      return;
-    }
-    ctx.waitUntil(
-      runMaintenance(resolved.services).then((removed) =>
-        console.log(`edge cleanup: ${JSON.stringify(removed)}`),
-      ),
-    );
+  scheduled(controller, env, ctx) {
+    ctx.waitUntil(runScheduled(registry, controller.cron, env));
   },
+  queue: (batch, env) => consumeJobs(registry, batch, env),
 } satisfies ExportedHandler<Env>;

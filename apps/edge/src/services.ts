@@ -13,6 +13,8 @@ import { edgeDb, type EdgeDb } from "./db/client";
 import { countLedgerCall, meteredD1 } from "./db/statement-meter";
 import type { Env } from "./env";
 import { JobStore } from "./jobs/store";
+import { bindingQueue, type JobQueue, PlatformJobs } from "./jobs/platform-jobs";
+import { PlatformJobStore } from "./jobs/platform-store";
 import { KnownQuotas } from "./ledger/known-quotas";
 import { countedLedger, durableLedgers, type Ledgers } from "./ledger/ledgers";
 import type { RateLimiter } from "./ratelimit/interface";
@@ -49,6 +51,11 @@ export interface EdgeServices {
   readonly annotations: AnnotationStore;
   readonly endedSessions: EndedSessions;
   readonly jobs: JobStore;
+  /**
+   * Query and export jobs the edge runs over the Platform (UPSTREAM_API=platform with the JOBS
+   * queue and the JOB_FILES bucket bound); null otherwise.
+   */
+  readonly platformJobs: PlatformJobs | null;
   /** Each tenant's ledger: its balance, in a Durable Object of its own (ledger/tenant-ledger.ts). */
   readonly ledgers: Ledgers;
   /** The last ledger answer for each tenant in this isolate (the RateLimit headers of free requests). */
@@ -86,6 +93,8 @@ export interface ServiceOverrides {
   ledgers?: (ledgers: Ledgers) => Ledgers;
   /** Failed authentications per address (the Rate Limiting binding unless replaced). */
   authFailures?: RateLimiter;
+  /** The job queue's producer (the JOBS binding unless replaced: tests deliver its messages). */
+  jobQueue?: JobQueue;
 }
 
 /** Base URL of the origin behind the service binding (the host is not resolved, only routed). */
@@ -169,6 +178,7 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
   const tenants = new TenantStore(db, clock);
   const platformTokens = new PlatformTokenStore(db, clock);
   const platform = platformFrom(env, config, clock, overrides.transport);
+  const ledgers = tenantLedgers(env, config, overrides);
   return {
     config,
     clock,
@@ -191,7 +201,8 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
     annotations: new AnnotationStore(db, clock),
     endedSessions: new EndedSessions(db),
     jobs: new JobStore(db, clock),
-    ledgers: tenantLedgers(env, config, overrides),
+    platformJobs: platformJobsFrom(env, config, overrides, { db, clock, platform, ledgers }),
+    ledgers,
     quotas: new KnownQuotas(config.authCacheTtlMs),
     rateLimiter: overrides.rateLimiter ?? new WorkersRateLimiter(env, config.rateTiers),
     accountReads:
@@ -215,4 +226,23 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
     // A quarter of what the memory tier may hold: none when it holds nothing.
     bulkAnswers: new AssembledBulkAnswers(Math.floor(config.cache.memoryMaxChars / 4)),
   };
+}
+
+function platformJobsFrom(
+  env: Env,
+  config: EdgeConfig,
+  overrides: ServiceOverrides,
+  built: { db: EdgeDb; clock: Clock; platform: PlatformUpstream | null; ledgers: Ledgers },
+): PlatformJobs | null {
+  const queue = overrides.jobQueue ?? (env.JOBS ? bindingQueue(env.JOBS) : null);
+  if (config.upstreamApi !== "platform" || !built.platform || !queue || !env.JOB_FILES) return null;
+  return new PlatformJobs({
+    store: new PlatformJobStore(built.db, built.clock),
+    queue,
+    files: env.JOB_FILES,
+    platform: built.platform,
+    ledgers: built.ledgers,
+    clock: built.clock,
+    upstreamTimeoutMs: config.upstreamTimeoutMs,
+  });
 }

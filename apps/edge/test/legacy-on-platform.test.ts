@@ -419,9 +419,6 @@ describe("Platform failures as legacy errors", () => {
 
 describe("routes with no Platform equivalent", () => {
   const GAPS: [method: string, path: string, version: "v1" | "v2", why: RegExp][] = [
-    ["POST", "/api/v1/query", "v1", /SQL query jobs/],
-    ["GET", "/api/v1/query_definitions", "v1", /SQL query series/],
-    ["POST", "/api/v1/export", "v1", /export jobs/],
     ["GET", "/api/v1/data", "v1", /raw data/],
     ["GET", "/api/v1/data/ipv4", "v1", /raw data/],
     ["GET", "/api/v1/data/ipv4/20260101/files/zgrab", "v1", /raw data/],

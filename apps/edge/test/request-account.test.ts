@@ -31,6 +31,7 @@ function tenant(allowance: number): TenantRow {
     createdAt: NOW,
     updatedAt: NOW,
     lastSeenAt: null,
+    jobMaxPages: null,
   };
 }
 

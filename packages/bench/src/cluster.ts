@@ -11,6 +11,10 @@ import { run } from "./processes";
 
 export const ORIGIN_NAME = "scangate-origin";
 export const EDGE_NAME = "scangate-edge";
+/** A second edge of the same bundle with UPSTREAM_API=platform: the legacy API from the origin's /v3 alone. */
+export const PLATFORM_EDGE_NAME = "scangate-edge-platform";
+/** Its job queue (the legacy edge's wrangler.jsonc queue has that edge as its consumer). */
+const PLATFORM_JOBS_QUEUE = "scangate-edge-platform-jobs";
 export const BARE_NAME = "scangate-bench-bare";
 
 export type D1Database = Awaited<ReturnType<Miniflare["getD1Database"]>>;
@@ -138,6 +142,8 @@ export interface ClusterOptions {
 export interface Cluster {
   readonly originUrl: string;
   readonly edgeUrl: string;
+  /** The edge whose upstream is the origin's Platform API alone (`UPSTREAM_API=platform`). */
+  readonly platformEdgeUrl: string;
   readonly originDb: D1Database;
   readonly edgeDb: D1Database;
   /** Miniflare's inspector proxy, when the cluster was started with `inspect`. */
@@ -179,6 +185,20 @@ export async function startCluster(
   ]);
   const edgeConfig = configuredWorker(path.join(EDGE_DIR, "wrangler.jsonc"));
   const tier = benchTierBindings(edgeConfig.ratelimits);
+  const edgeVars = {
+    ADMIN_TOKEN: secrets.adminToken,
+    UPSTREAM_CREDENTIALS: JSON.stringify([
+      { api_id: secrets.originApiId, api_secret: secrets.originApiSecret },
+    ]),
+    // The /v3 pool: the same origin account's personal access token (the ORIGIN binding is the upstream).
+    PLATFORM_CREDENTIALS: JSON.stringify([
+      { token: secrets.originPlatformToken, organization_id: BENCH_ORGANIZATION_ID },
+    ]),
+    ...tier.vars,
+    // A request that asks is told how many D1 statements it ran (edge-miss-collapsed and
+    // edge-request-counts ask), and by an edge that counts them, how many ledger calls.
+    D1_STATEMENTS_HEADER: "true",
+  };
   const mf = new Miniflare({
     defaultPersistRoot: path.join(stateDir, "v3"),
     handleRuntimeStdio: runtimeLog(stateDir),
@@ -194,18 +214,7 @@ export async function startCluster(
         EDGE_DIR,
         EDGE_NAME,
         {
-          ADMIN_TOKEN: secrets.adminToken,
-          UPSTREAM_CREDENTIALS: JSON.stringify([
-            { api_id: secrets.originApiId, api_secret: secrets.originApiSecret },
-          ]),
-          // The /v3 pool: the same origin account's personal access token (the ORIGIN binding is the upstream).
-          PLATFORM_CREDENTIALS: JSON.stringify([
-            { token: secrets.originPlatformToken, organization_id: BENCH_ORGANIZATION_ID },
-          ]),
-          ...tier.vars,
-          // A request that asks is told how many D1 statements it ran (edge-miss-collapsed and
-          // edge-request-counts ask), and by an edge that counts them, how many ledger calls.
-          D1_STATEMENTS_HEADER: "true",
+          ...edgeVars,
           ...(options.cacheMaxRows !== undefined ? { CACHE_MAX_ROWS: String(options.cacheMaxRows) } : {}),
           ...(options.memoryHoldMs !== undefined
             ? { CACHE_MEMORY_HOLD_MS: String(options.memoryHoldMs) }
@@ -219,19 +228,34 @@ export async function startCluster(
             : {}),
         },
       ),
+      // Same D1 and ledger objects (so the same tenants and balances), its own queue and job consumer.
+      builtWorker(
+        EDGE_DIR,
+        PLATFORM_EDGE_NAME,
+        { ...edgeVars, UPSTREAM_API: "platform" },
+        {
+          ratelimits: tier.ratelimits,
+          // The first edge's ledger objects: one balance per tenant, whichever edge it calls.
+          durableObjects: { LEDGER: { className: "TenantLedger", scriptName: EDGE_NAME } },
+          queueProducers: { JOBS: { queueName: PLATFORM_JOBS_QUEUE } },
+          queueConsumers: { [PLATFORM_JOBS_QUEUE]: { maxBatchSize: 4, maxBatchTimeout: 1 } },
+        },
+      ),
     ],
   });
   try {
     await mf.ready;
-    const [origin, edge, originDb, edgeDb] = await Promise.all([
+    const [origin, edge, platformEdge, originDb, edgeDb] = await Promise.all([
       mf.unsafeGetDirectURL(ORIGIN_NAME),
       mf.unsafeGetDirectURL(EDGE_NAME),
+      mf.unsafeGetDirectURL(PLATFORM_EDGE_NAME),
       mf.getD1Database("DB", ORIGIN_NAME),
       mf.getD1Database("DB", EDGE_NAME),
     ]);
     return {
       originUrl: origin.origin,
       edgeUrl: edge.origin,
+      platformEdgeUrl: platformEdge.origin,
       originDb,
       edgeDb,
       ...(options.inspect ? { inspectorUrl: await mf.getInspectorURL() } : {}),

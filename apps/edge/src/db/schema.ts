@@ -22,6 +22,11 @@ export const tenants = sqliteTable("tenants", {
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
   lastSeenAt: integer("last_seen_at"),
+  /**
+   * The most pages of Platform search results one of its query or export jobs may read (and so
+   * the credits it holds before it starts); null is the edge's JOB_MAX_PAGES.
+   */
+  jobMaxPages: integer("job_max_pages"),
 });
 export type TenantRow = typeof tenants.$inferSelect;
 
@@ -62,6 +67,54 @@ export const jobs = sqliteTable(
   (t) => [primaryKey({ columns: [t.kind, t.jobId] }), index("jobs_created_at").on(t.createdAt)],
 );
 export type JobRow = typeof jobs.$inferSelect;
+
+/**
+ * Query and export jobs the edge runs itself over the Platform's search (UPSTREAM_API=platform):
+ * one row per job, read and written only with its tenant's id, so another tenant's job is
+ * unknown. D1 is the one strongly consistent store every isolate shares, and the queue consumer,
+ * the routes and the sweep each change a job with one conditional statement.
+ */
+export const platformJobs = sqliteTable(
+  "platform_jobs",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind", { enum: ["query", "export"] }).notNull(),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["pending", "success", "error", "expired"] }).notNull(),
+    query: text("query").notNull(),
+    /** Export options as JSON (null for a query job). */
+    options: text("options"),
+    /** When it was planned: the day of its table, the instant its rows are judged at. */
+    plannedAt: integer("planned_at").notNull(),
+    maxPages: integer("max_pages").notNull(),
+    /** Credits charged before it started (its most), and the period they were charged in. */
+    creditsCharged: integer("credits_charged").notNull(),
+    chargeResetsAt: integer("charge_resets_at"),
+    /** Platform calls made so far (1 credit each), written with every heartbeat. */
+    creditsSpent: integer("credits_spent").notNull().default(0),
+    /** Set once the unspent credits went back to the tenant (never twice). */
+    refundedAt: integer("refunded_at"),
+    createdAt: integer("created_at").notNull(),
+    startedAt: integer("started_at"),
+    heartbeatAt: integer("heartbeat_at"),
+    completedAt: integer("completed_at"),
+    errorMessage: text("error_message"),
+    resultRows: integer("result_rows"),
+    resultPages: integer("result_pages"),
+    dataProcessed: integer("data_processed"),
+    /** JSON: the result's schema fields (query jobs), the export's files. */
+    resultSchema: text("result_schema"),
+    files: text("files"),
+    backendTimeMs: integer("backend_time_ms"),
+  },
+  (t) => [
+    index("platform_jobs_tenant").on(t.tenantId),
+    index("platform_jobs_status").on(t.status, t.heartbeatAt),
+  ],
+);
+export type PlatformJobRow = typeof platformJobs.$inferSelect;
 
 /**
  * The shared document cache: one row per document, whichever route fetched it.

@@ -62,7 +62,8 @@ export async function updateTenant(
 ): Promise<TenantRow | null> {
   const { tenants, audit, auth, clock, config, ledgers, quotas } = services;
   assertConfiguredTier(config, changes.tier);
-  const { used, ...rowChanges } = changes;
+  const { used, job_max_pages, ...named } = changes;
+  const rowChanges = job_max_pages === undefined ? named : { ...named, jobMaxPages: job_max_pages };
   const quotaBefore = await balanceOf(services, before);
   const after = await tenants.update(before.id, rowChanges);
   if (!after) return null;

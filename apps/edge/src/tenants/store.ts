@@ -21,6 +21,7 @@ export interface TenantChanges {
   period?: TenantPeriod;
   tier?: string;
   disabled?: boolean;
+  jobMaxPages?: number | null;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -43,6 +44,7 @@ export function tenantToWire(row: TenantRow, quota: QuotaState, now: number): Te
     updated_at: new Date(row.updatedAt).toISOString(),
     last_seen_at: iso(row.lastSeenAt),
     previous_secret_expires_at: graceOpen ? iso(row.previousSecretExpiresAt) : null,
+    job_max_pages: row.jobMaxPages,
   };
 }
 

@@ -4,7 +4,7 @@ import type { JobLimits } from "../jobs/config";
 import { replanJobSql, runJobSql } from "../jobs/job-sql";
 import { deletePrefix } from "../storage/result-store";
 import type { JobRow, QueryOutcome } from "../jobs/store";
-import { createRowEncoder } from "./encoders";
+import { createRowEncoder } from "@scangate/sql/export";
 import { exportPrefix, ExportFileSplitter } from "./splitter";
 
 /** Export options as stored with the job (the request's, defaults applied). */

@@ -3,7 +3,7 @@ import type { Env } from "../env";
 import { deletePrefix, type ResultStore } from "../storage/result-store";
 import type { JobLimits } from "./config";
 import { JobFailure, replanJobSql, runJobSql } from "./job-sql";
-import { cellText } from "./result-values";
+import { cellText } from "@scangate/sql/export";
 import type { JobRow, QueryOutcome } from "./store";
 
 /**

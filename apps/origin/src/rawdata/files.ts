@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { rawDataFiles } from "../db/schema-jobs";
-import { csvRecord } from "../exports/csv";
+import { csvRecord } from "@scangate/sql/export";
 import type { ResultStore } from "../storage/result-store";
 import { scanResults, type RawSeriesDefinition, type ScanResult } from "./series";
 

@@ -4,6 +4,7 @@ import { edgeMissCollapsed } from "./edge-collapsed";
 import { edgeViewMiss } from "./edge-miss";
 import { edgeRequestCounts } from "./edge-counts";
 import { edgeV3AssetHit, edgeV3BulkHit } from "./edge-v3";
+import { platformExportJob, platformSqlJob } from "./platform-jobs";
 import { edgeAggregate, edgeSearch, originAggregate, originSearch } from "./queries";
 import { bareBulk, bareD1, bareD1Bulk, bareV3Asset, bareV3Bulk, bareWorker, originView } from "./reference";
 import { sqlContention, sqlGroupByCountry, sqlIpLookup } from "./sql";
@@ -39,6 +40,8 @@ export const SCENARIOS: readonly Scenario[] = [
   sqlGroupByCountry,
   sqlIpLookup,
   sqlContention,
+  platformSqlJob,
+  platformExportJob,
 ];
 
 /** Ids of SCENARIOS, for option parsing. */

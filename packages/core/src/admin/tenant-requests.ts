@@ -6,6 +6,8 @@ import { tenantPeriodSchema } from "./periods";
 /** Ours: a tenant's allowance is at least 1 (the spec's account allowance is never 0 when usable). */
 export const TENANT_ALLOWANCE_MAX = 1_000_000_000;
 export const TENANT_ROTATE_GRACE_MAX_SECONDS = 30 * 24 * 60 * 60;
+/** The most pages of Platform search results one query or export job may read (100,000 rows). */
+export const JOB_MAX_PAGES_LIMIT = 1000;
 
 const tenantName = z.string().trim().min(1, "name is required").max(100, "name is at most 100 characters");
 const tenantEmail = z.union([z.literal(""), z.email({ error: "expected an email address" })]);
@@ -33,6 +35,11 @@ export const tenantPatchBodySchema = z
     disabled: z.boolean().optional(),
     /** Set the quota spent in the current period (e.g. 0 to grant a fresh allowance). */
     used: z.number().int().min(0).max(TENANT_ALLOWANCE_MAX).optional(),
+    /**
+     * The most pages of Platform search results one of its jobs may read (UPSTREAM_API=platform):
+     * what a job holds in credits before it starts. null: the edge's JOB_MAX_PAGES.
+     */
+    job_max_pages: z.number().int().min(1).max(JOB_MAX_PAGES_LIMIT).nullable().optional(),
   })
   .refine((body) => Object.keys(body).length > 0, "nothing to change");
 export type TenantPatchBody = z.infer<typeof tenantPatchBodySchema>;

@@ -21,6 +21,8 @@ export const tenantSchema = z.object({
   last_seen_at: adminTimeSchema.nullable(),
   /** Set while a rotated-out secret is still accepted. */
   previous_secret_expires_at: adminTimeSchema.nullable(),
+  /** Its own maximum of pages per Platform job; null: the edge's default. */
+  job_max_pages: z.number().int().nullable(),
 });
 export type Tenant = z.infer<typeof tenantSchema>;
 

@@ -13,18 +13,23 @@ import type { JobKind } from "../../jobs/store";
 import { relayFile } from "../../upstream/file";
 import { isSuccess, relayedResponse } from "../../upstream/relay";
 import { component } from "../../openapi/components";
-import { FREE, ONE_PER_REQUEST, type RoutePrice } from "../../pipeline/price";
-import { legacyOnly } from "../../pipeline/untranslated";
+import { ALWAYS_FREE, ONE_PER_REQUEST, type RoutePrice } from "../../pipeline/price";
+import {
+  platformExportDownload,
+  platformExportStart,
+  platformExportStatus,
+  platformQueryResults,
+  platformQueryStart,
+  platformQueryStatus,
+} from "./platform-jobs";
 
-const QUERY_JOBS =
-  "SQL query jobs have no Platform equivalent (use POST /api/v1/search or /api/v2/hosts/search, or the Platform's /v3/global/search/query)";
-const EXPORT_JOBS =
-  "export jobs have no Platform equivalent (page through /api/v2/hosts/search or POST /api/v1/search instead)";
+// With a legacy upstream a job runs there; on a Platform-only upstream the edge runs it over the
+// Platform's search (platform-jobs.ts) and charges one credit per Platform call it may make
+// (search pages, aggregates), all of them before it starts, giving back what it did not spend.
+const jobStartPrice: RoutePrice = { legacy: ONE_PER_REQUEST.legacy, platform: { credits: 1, per: "page" } };
+const jobReadPrice: RoutePrice = ALWAYS_FREE;
 
-const queryStartPrice: RoutePrice = legacyOnly(ONE_PER_REQUEST.legacy, QUERY_JOBS);
-const queryReadPrice: RoutePrice = legacyOnly(FREE, QUERY_JOBS);
-const exportStartPrice: RoutePrice = legacyOnly(ONE_PER_REQUEST.legacy, EXPORT_JOBS);
-const exportReadPrice: RoutePrice = legacyOnly(FREE, EXPORT_JOBS);
+const onPlatform = (c: ApiContext) => c.get("services").config.upstreamApi === "platform";
 
 /**
  * The job's SQL, checked by the same parser and text bounds the origin applies, so a query
@@ -94,11 +99,11 @@ export const queryStartRoute = defineRoute({
   path: "/api/v1/query",
   operation: "query_start",
   api: "v1",
-  price: queryStartPrice,
+  price: jobStartPrice,
   summary: "Start a query job",
   body: component("QueryJobStartBody", queryJobStartBodySchema),
   ok: component("QueryJob", queryJobSchema),
-  handler: (c) => startJob(c, "query"),
+  handler: (c) => (onPlatform(c) ? platformQueryStart(c) : startJob(c, "query")),
 });
 
 export const queryStatusRoute = defineRoute({
@@ -106,10 +111,11 @@ export const queryStatusRoute = defineRoute({
   path: "/api/v1/query/:job_id",
   operation: "query_status",
   api: "v1",
-  price: queryReadPrice,
+  price: jobReadPrice,
   summary: "Status of a query job (its owner only)",
   ok: component("QueryJob", queryJobSchema),
-  handler: async (c) => relayedResponse(await readOwnedJob(c, "query")),
+  handler: async (c) =>
+    onPlatform(c) ? platformQueryStatus(c) : relayedResponse(await readOwnedJob(c, "query")),
 });
 
 export const queryResultsRoute = defineRoute({
@@ -117,10 +123,11 @@ export const queryResultsRoute = defineRoute({
   path: "/api/v1/query/:job_id/:page",
   operation: "query_results",
   api: "v1",
-  price: queryReadPrice,
+  price: jobReadPrice,
   summary: "A page of a query job's results (its owner only)",
   ok: component("QueryResultsPage", queryResultsPageSchema),
-  handler: async (c) => relayedResponse(await readOwnedJob(c, "query")),
+  handler: async (c) =>
+    onPlatform(c) ? platformQueryResults(c) : relayedResponse(await readOwnedJob(c, "query")),
 });
 
 export const exportStartRoute = defineRoute({
@@ -128,11 +135,11 @@ export const exportStartRoute = defineRoute({
   path: "/api/v1/export",
   operation: "export_start",
   api: "v1",
-  price: exportStartPrice,
+  price: jobStartPrice,
   summary: "Start an export job",
   body: component("ExportStartBody", exportStartBodySchema),
   ok: component("ExportJob", exportJobSchema),
-  handler: (c) => startJob(c, "export"),
+  handler: (c) => (onPlatform(c) ? platformExportStart(c) : startJob(c, "export")),
 });
 
 export const exportStatusRoute = defineRoute({
@@ -140,10 +147,11 @@ export const exportStatusRoute = defineRoute({
   path: "/api/v1/export/:job_id",
   operation: "export_status",
   api: "v1",
-  price: exportReadPrice,
+  price: jobReadPrice,
   summary: "Status of an export job; download_paths point at the edge (its owner only)",
   ok: component("ExportJob", exportJobSchema),
   handler: async (c) => {
+    if (onPlatform(c)) return platformExportStatus(c);
     const relayed = await readOwnedJob(c, "export");
     const paths = downloadPaths(relayed.json);
     if (!isSuccess(relayed.status) || paths === null) return relayedResponse(relayed);
@@ -161,10 +169,11 @@ export const exportDownloadRoute = defineRoute({
   path: "/api/v1/export/:job_id/files/:file{[0-9]+}",
   operation: "export_download",
   api: "v1",
-  price: exportReadPrice,
+  price: jobReadPrice,
   summary: "Download one file of an export job (edge route, its owner only)",
   ok: "file",
   handler: async (c) => {
+    if (onPlatform(c)) return platformExportDownload(c);
     const jobId = c.req.param("job_id") ?? "";
     const status = await readOwnedJob(c, "export", `/v1/export/${encodeURIComponent(jobId)}`);
     if (!isSuccess(status.status)) return relayedResponse(status);

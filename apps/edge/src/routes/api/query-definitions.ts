@@ -1,35 +1,47 @@
-import { defineRoute } from "../../pipeline/define-route";
+import { ApiError, seriesDetailsSchema, seriesListSchema } from "@scangate/core";
+import {
+  platformCatalog,
+  platformDay,
+  platformSeriesDetails,
+  platformSeriesList,
+} from "@scangate/sql/platform";
+import { defineRoute, type ApiContext } from "../../pipeline/define-route";
 import { forward } from "../../pipeline/forward";
-import { seriesDetailsSchema, seriesListSchema } from "@scangate/core";
 import { component } from "../../openapi/components";
-import { FREE } from "../../pipeline/price";
-import { legacyOnly } from "../../pipeline/untranslated";
+import { ALWAYS_FREE } from "../../pipeline/price";
 
-const DEFINITIONS_PRICE = legacyOnly(
-  FREE,
-  "the SQL query series have no Platform equivalent (use the Platform's /v3/global/search/query)",
-);
+// Free in both modes. With a legacy upstream forwarded as they are; on a Platform-only upstream
+// the edge answers them: the three series its jobs read, each with the fields a Platform
+// document fills (@scangate/sql/platform) and one table, today's (the latest data).
 
-/** GET /api/v1/query_definitions: free, forwarded as it is. */
+const onPlatform = (c: ApiContext) => c.get("services").config.upstreamApi === "platform";
+
+/** GET /api/v1/query_definitions. */
 export const seriesListRoute = defineRoute({
   method: "GET",
   path: "/api/v1/query_definitions",
   operation: "query_definitions",
   api: "v1",
-  price: DEFINITIONS_PRICE,
+  price: ALWAYS_FREE,
   summary: "Series that can be queried",
   ok: component("SeriesList", seriesListSchema),
-  handler: forward,
+  handler: async (c) => (onPlatform(c) ? c.json(platformSeriesList()) : forward(c)),
 });
 
-/** GET /api/v1/query_definitions/:series: free, forwarded as it is. */
+/** GET /api/v1/query_definitions/:series. */
 export const seriesDetailsRoute = defineRoute({
   method: "GET",
   path: "/api/v1/query_definitions/:series",
   operation: "query_definitions",
   api: "v1",
-  price: DEFINITIONS_PRICE,
+  price: ALWAYS_FREE,
   summary: "Fields and tables of a series",
   ok: component("SeriesDetails", seriesDetailsSchema),
-  handler: forward,
+  handler: async (c) => {
+    if (!onPlatform(c)) return forward(c);
+    const catalog = platformCatalog(platformDay(c.get("services").clock.now()));
+    const details = platformSeriesDetails(catalog, c.req.param("series") ?? "");
+    if (!details) throw new ApiError("not_found");
+    return c.json(details);
+  },
 });

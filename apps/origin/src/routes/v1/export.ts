@@ -11,7 +11,7 @@ import type { Context } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../http/context";
 import { parseInput, readJsonBody } from "../../http/validation";
-import { isUsableDelimiter } from "../../exports/csv";
+import { isUsableDelimiter } from "@scangate/sql/export";
 import type { ExportOptions } from "../../exports/export-job";
 import { expireExport, isPastRetention } from "../../jobs/expiry";
 import { newJobId } from "../../jobs/messages";

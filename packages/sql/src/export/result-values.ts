@@ -1,4 +1,4 @@
-import type { ResultColumn } from "@scangate/sql";
+import type { ResultColumn } from "../plan";
 
 /**
  * How result values leave a job: as query-page cells (`rows[].f[].v`: a string or null) and as

@@ -1,6 +1,6 @@
 import type { ExportFormat } from "@scangate/core";
-import { cellText, jsonValue } from "../jobs/result-values";
-import type { ResultColumn } from "@scangate/sql";
+import { cellText, jsonValue } from "./result-values";
+import type { ResultColumn } from "../plan";
 import { csvRecord } from "./csv";
 import { nestingPlan, nestRecord, topLevelKeys } from "./records";
 

@@ -1,0 +1,172 @@
+import { QUERY_RESULTS_RETENTION_MS } from "@scangate/core";
+import type { Clock } from "@scangate/core/http";
+import { z } from "zod";
+import type { Ledgers } from "../ledger/ledgers";
+import type { PlatformUpstream } from "../upstream/platform";
+import {
+  deleteJobFiles,
+  runExportJob,
+  runQueryJob,
+  creditsOf,
+  type ExportOptions,
+  type JobToRun,
+} from "./platform-run";
+import { JobFailure, platformSearch } from "./platform-search";
+import type { PlatformJobStore } from "./platform-store";
+import type { PlatformJobRow } from "../db/schema";
+import { newPlatformRunStats } from "@scangate/sql/platform";
+
+// Query and export jobs run by the edge over the Platform (UPSTREAM_API=platform): the route
+// plans and charges a job and queues it; the consumer (this worker's own queue) runs it and
+// gives back the credits it did not spend; the sweep (cron) ends lost work and expires results.
+
+/** What the edge's job queue carries: the job's id, nothing the consumer should trust more. */
+export const jobMessageSchema = z.object({ job_id: z.string().min(1).max(64) });
+export type JobMessage = z.infer<typeof jobMessageSchema>;
+
+/** The producer side of the queue (the JOBS binding). */
+export interface JobQueue {
+  send(message: JobMessage): Promise<void>;
+}
+
+/** One delivered message, as the consumer acknowledges it. */
+export interface JobDelivery {
+  readonly body: unknown;
+  ack(): void;
+}
+
+/** How long a job may run: every call within the upstream deadline, the whole well within the sweep's patience. */
+export const JOB_TIME_LIMIT_MS = 10 * 60 * 1000;
+/** Ended jobs are forgotten this long after their results expired. */
+const FORGET_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
+const LOST_MESSAGE =
+  "the job's work was lost (the edge restarted while it ran); start it again: unspent credits were refunded";
+
+export interface PlatformJobsDeps {
+  store: PlatformJobStore;
+  queue: JobQueue;
+  files: R2Bucket;
+  platform: PlatformUpstream;
+  ledgers: Ledgers;
+  clock: Clock;
+  upstreamTimeoutMs: number;
+}
+
+export class PlatformJobs {
+  constructor(private readonly deps: PlatformJobsDeps) {}
+
+  get store(): PlatformJobStore {
+    return this.deps.store;
+  }
+
+  get files(): R2Bucket {
+    return this.deps.files;
+  }
+
+  /** Queues a stored job; a job that cannot be queued ends at once, its credits given back. */
+  async enqueue(job: PlatformJobRow): Promise<boolean> {
+    try {
+      await this.deps.queue.send({ job_id: job.id });
+      return true;
+    } catch (error) {
+      console.error("job queue unavailable", error);
+      await this.deps.store.fail(job.id, "the job could not be queued; start it again", 0, null);
+      await this.refund(job.id);
+      return false;
+    }
+  }
+
+  /** Runs the jobs of a batch side by side (one after another, the last would look lost). */
+  async consume(messages: readonly JobDelivery[]): Promise<void> {
+    await Promise.all(messages.map((message) => this.consumeOne(message)));
+  }
+
+  private async consumeOne(message: JobDelivery): Promise<void> {
+    const parsed = jobMessageSchema.safeParse(message.body);
+    // claim() is the lock: a job already ended, or running under another delivery, is left alone.
+    const job = parsed.success ? await this.deps.store.claim(parsed.data.job_id) : null;
+    if (!job) {
+      message.ack();
+      return;
+    }
+    await this.run(job);
+    message.ack();
+  }
+
+  private async run(job: PlatformJobRow): Promise<void> {
+    const { store, clock } = this.deps;
+    const stats = newPlatformRunStats();
+    const toRun: JobToRun = {
+      id: job.id,
+      kind: job.kind,
+      query: job.query,
+      options: job.options === null ? null : (JSON.parse(job.options) as ExportOptions),
+      plannedAt: job.plannedAt,
+      maxPages: job.maxPages,
+    };
+    const deps = {
+      search: platformSearch(this.deps.platform, this.deps.upstreamTimeoutMs),
+      files: this.deps.files,
+      heartbeat: (spent: number) => store.beat(job.id, spent),
+      timeLimitMs: JOB_TIME_LIMIT_MS,
+      now: () => clock.now(),
+    };
+    const started = clock.now();
+    try {
+      const outcome =
+        job.kind === "query" ? await runQueryJob(toRun, deps, stats) : await runExportJob(toRun, deps, stats);
+      // Another delivery or the sweep ended the job first: its outcome stands, these files go.
+      if (!(await store.succeed(job.id, outcome, creditsOf(stats))))
+        await deleteJobFiles(this.deps.files, job.id);
+    } catch (error) {
+      const message =
+        error instanceof JobFailure ? error.message : "the job failed unexpectedly; start it again";
+      if (!(error instanceof JobFailure)) console.error(`job ${job.id} failed`, error);
+      await store.fail(job.id, message, creditsOf(stats), clock.now() - started);
+      // No partial result survives a failure (a query's pages are written as they fill).
+      await deleteJobFiles(this.deps.files, job.id);
+    }
+    await this.refund(job.id);
+  }
+
+  /**
+   * Gives an ended job's unspent credits back to its tenant, once: the job is marked refunded
+   * first, so a refund that cannot reach the ledger leaves the charge as it is, never twice.
+   */
+  private async refund(id: string): Promise<void> {
+    const job = await this.deps.store.takeRefund(id);
+    if (!job) return;
+    const unspent = job.creditsCharged - Math.min(job.creditsSpent, job.creditsCharged);
+    if (unspent <= 0) return;
+    try {
+      await this.deps.ledgers(job.tenantId).refund({
+        cost: unspent,
+        resetsAt: job.chargeResetsAt,
+        now: this.deps.clock.now(),
+      });
+    } catch (error) {
+      console.error(`job ${id}: refund of unspent credits failed; the charge stands`, error);
+    }
+  }
+
+  /**
+   * The sweep: ends as `error` the jobs whose work was lost (refunding what they had not
+   * spent at their last heartbeat), refunds jobs that ended without it, expires results
+   * QUERY_RESULTS_RETENTION_MS after completion (deleting their files) and forgets old jobs.
+   */
+  async sweep(): Promise<{ lost: number; expired: number; forgotten: number }> {
+    const { store, clock } = this.deps;
+    const lost = await store.failLost(LOST_MESSAGE);
+    for (const id of [...lost, ...(await store.unrefunded(100))]) await this.refund(id);
+    const now = clock.now();
+    const expired = await store.expire(now - QUERY_RESULTS_RETENTION_MS, 100);
+    for (const job of expired) await deleteJobFiles(this.deps.files, job.id);
+    const forgotten = await store.forget(now - QUERY_RESULTS_RETENTION_MS - FORGET_AFTER_MS);
+    return { lost: lost.length, expired: expired.length, forgotten };
+  }
+}
+
+/** The JOBS binding as the producer side. */
+export function bindingQueue(queue: Queue<unknown>): JobQueue {
+  return { send: async (message) => void (await queue.send(message)) };
+}

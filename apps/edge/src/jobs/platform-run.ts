@@ -1,0 +1,222 @@
+import { QUERY_RESULTS_PAGE_SIZE, type ExportFormat, type QueryResultRow } from "@scangate/core";
+import { describeSqlError, SqlRunError, type ResultColumn } from "@scangate/sql";
+import { cellText, createRowEncoder } from "@scangate/sql/export";
+import {
+  newPlatformRunStats,
+  planPlatformQuery,
+  runPlatformPlan,
+  type PlatformRunStats,
+  type PlatformSearch,
+} from "@scangate/sql/platform";
+import { JobFailure } from "./platform-search";
+import type { ExportFile, JobOutcome } from "./platform-store";
+
+// Runs one query or export job over the Platform's search: plans its SQL again (as it was
+// planned when submitted: same instant, same maximum of pages), reads what the plan needs, and
+// stores the result in R2: a query's rows as pages of QUERY_RESULTS_PAGE_SIZE, an export's as
+// files. `stats` counts every Platform call as it is made, so a failed job knows what it spent.
+
+/** Export options as stored with the job (the request's, defaults applied). */
+export interface ExportOptions {
+  format: ExportFormat;
+  flatten: boolean;
+  compress: boolean;
+  headers: boolean;
+  delimiter: string;
+  /** Whether the request gave `delimeter` (the job's configuration shows null when not). */
+  delimiterGiven: boolean;
+}
+
+export interface JobToRun {
+  id: string;
+  kind: "query" | "export";
+  query: string;
+  options: ExportOptions | null;
+  plannedAt: number;
+  maxPages: number;
+}
+
+export interface RunDeps {
+  search: PlatformSearch;
+  files: R2Bucket;
+  /** Called between pages and slices of work, with the credits spent so far. */
+  heartbeat: (spent: number) => Promise<void>;
+  timeLimitMs: number;
+  now: () => number;
+}
+
+/**
+ * An export file holds at most this much text before compression: a job reads at most
+ * JOB_MAX_PAGES_LIMIT pages, so its files are few, and each is built in memory and stored whole.
+ */
+export const EXPORT_FILE_TEXT_BYTES = 16 * 1024 * 1024;
+/** Result rows a query job may return (the origin's bound; a flattened record gives several per document). */
+export const QUERY_MAX_ROWS = 100_000;
+/** Rows an export job may write. */
+export const EXPORT_MAX_ROWS = 1_000_000;
+
+/** Every page and file of a job is under this prefix. */
+export const jobFilesPrefix = (jobId: string) => `jobs/${jobId}/`;
+export const resultPageKey = (jobId: string, page: number) => `${jobFilesPrefix(jobId)}pages/${page}.json`;
+const exportKey = (jobId: string, name: string) => `${jobFilesPrefix(jobId)}${name}`;
+
+const CONTENT_TYPES = {
+  csv: "text/csv; charset=utf-8",
+  json: "application/x-ndjson; charset=utf-8",
+} as const;
+const encoder = new TextEncoder();
+
+/** Credits spent: each Platform call costs one (core's cost table: a search page, an aggregate). */
+export const creditsOf = (stats: PlatformRunStats) => stats.calls.length;
+
+async function* results(
+  job: JobToRun,
+  deps: RunDeps,
+  stats: PlatformRunStats,
+  columns: (c: readonly ResultColumn[]) => void,
+) {
+  const planned = planPlatformQuery(job.query, { now: job.plannedAt, maxPages: job.maxPages });
+  if (!planned.ok) throw new JobFailure(`query could not be planned: ${describeSqlError(planned.error)}`);
+  columns(planned.value.plan.columns);
+  let lastBeat = deps.now();
+  const started = lastBeat;
+  const pause = async () => {
+    // A timer lets requests that arrived meanwhile be served before the next slice of work.
+    await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    if (deps.now() - lastBeat >= 5_000) {
+      lastBeat = deps.now();
+      await deps.heartbeat(creditsOf(stats));
+    }
+  };
+  try {
+    yield* runPlatformPlan(
+      planned.value,
+      deps.search,
+      {
+        deadline: started + deps.timeLimitMs,
+        timeLimitMs: deps.timeLimitMs,
+        now: deps.now,
+        maxRows: job.kind === "query" ? QUERY_MAX_ROWS : EXPORT_MAX_ROWS,
+        pause,
+      },
+      stats,
+    );
+  } catch (error) {
+    if (error instanceof SqlRunError) throw new JobFailure(error.message);
+    throw error;
+  }
+}
+
+const schemaOf = (columns: readonly ResultColumn[]) =>
+  columns.map(({ name, type, mode }) => ({ name, type, mode }));
+
+export async function runQueryJob(
+  job: JobToRun,
+  deps: RunDeps,
+  stats = newPlatformRunStats(),
+): Promise<JobOutcome> {
+  const started = deps.now();
+  let columns: readonly ResultColumn[] = [];
+  let rows = 0;
+  let pages = 0;
+  let dataProcessed = 0;
+  let pending: QueryResultRow[] = [];
+  const flush = async () => {
+    pages += 1;
+    await deps.files.put(resultPageKey(job.id, pages), JSON.stringify({ rows: pending }), {
+      httpMetadata: { contentType: "application/json" },
+    });
+    pending = [];
+  };
+  for await (const batch of results(job, deps, stats, (c) => (columns = c))) {
+    for (const row of batch) {
+      pending.push({
+        f: row.map((value) => {
+          const v = cellText(value);
+          if (v !== null) dataProcessed += encoder.encode(v).byteLength;
+          return { v };
+        }),
+      });
+      rows += 1;
+      if (pending.length === QUERY_RESULTS_PAGE_SIZE) await flush();
+    }
+  }
+  // An empty result still has its page 1 (with no rows), so clients can always read it.
+  if (pending.length > 0 || pages === 0) await flush();
+  return { rows, pages, dataProcessed, schema: schemaOf(columns), backendTimeMs: deps.now() - started };
+}
+
+async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+export async function runExportJob(
+  job: JobToRun,
+  deps: RunDeps,
+  stats = newPlatformRunStats(),
+): Promise<JobOutcome> {
+  const options = job.options;
+  if (!options) throw new JobFailure("the export's options are missing");
+  const started = deps.now();
+  const files: ExportFile[] = [];
+  let rows = 0;
+  let rowEncoder: ReturnType<typeof createRowEncoder> | null = null;
+  let columns: readonly ResultColumn[] = [];
+  let text: string[] = [];
+  let textBytes = 0;
+  const store = async () => {
+    const header = rowEncoder?.header ?? "";
+    const body = encoder.encode(header + text.join(""));
+    const name = `${job.id}-${String(files.length + 1).padStart(3, "0")}.${options.format}${options.compress ? ".gz" : ""}`;
+    const stored = options.compress ? await gzip(body) : body;
+    await deps.files.put(exportKey(job.id, name), stored, {
+      httpMetadata: {
+        contentType: options.compress ? "application/gzip" : CONTENT_TYPES[options.format],
+        contentDisposition: `attachment; filename="${name}"`,
+      },
+    });
+    files.push({ key: exportKey(job.id, name), size: stored.byteLength });
+    text = [];
+    textBytes = 0;
+  };
+  try {
+    for await (const batch of results(job, deps, stats, (c) => {
+      columns = c;
+      rowEncoder = createRowEncoder(options, c);
+    })) {
+      for (const row of batch) {
+        const record = (rowEncoder as ReturnType<typeof createRowEncoder> | null)?.encode(row) ?? "";
+        const size = encoder.encode(record).byteLength;
+        if (textBytes > 0 && textBytes + size > EXPORT_FILE_TEXT_BYTES) await store();
+        text.push(record);
+        textBytes += size;
+        rows += 1;
+      }
+    }
+    // An empty result still gets one file (its header only).
+    if (textBytes > 0 || files.length === 0) await store();
+  } catch (error) {
+    // No partial export survives a failure.
+    await deleteJobFiles(deps.files, job.id);
+    throw error;
+  }
+  return {
+    rows,
+    pages: files.length,
+    dataProcessed: files.reduce((sum, file) => sum + file.size, 0),
+    schema: schemaOf(columns),
+    backendTimeMs: deps.now() - started,
+    files,
+  };
+}
+
+/** Deletes every stored page and file of a job. */
+export async function deleteJobFiles(bucket: R2Bucket, jobId: string): Promise<void> {
+  let cursor: string | undefined;
+  do {
+    const listed = await bucket.list({ prefix: jobFilesPrefix(jobId), ...(cursor ? { cursor } : {}) });
+    if (listed.objects.length > 0) await bucket.delete(listed.objects.map((o) => o.key));
+    cursor = listed.truncated ? listed.cursor : undefined;
+  } while (cursor);
+}

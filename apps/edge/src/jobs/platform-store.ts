@@ -1,0 +1,234 @@
+import type { SchemaField } from "@scangate/core";
+import type { Clock } from "@scangate/core/http";
+import { and, eq, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
+import type { EdgeDb } from "../db/client";
+import { platformJobs, type PlatformJobRow } from "../db/schema";
+
+// The query and export jobs the edge runs over the Platform: one D1 row each. Every read a route
+// makes names the tenant, so a job is visible only to the tenant that started it; every change
+// is one conditional statement, so the consumer, a duplicate delivery and the sweep never both
+// end a job, and its unspent credits go back once.
+
+export type PlatformJobKind = PlatformJobRow["kind"];
+
+export interface ExportFile {
+  /** R2 key. */
+  key: string;
+  /** Stored bytes. */
+  size: number;
+}
+
+export interface NewPlatformJob {
+  id: string;
+  kind: PlatformJobKind;
+  tenantId: string;
+  query: string;
+  options: unknown;
+  plannedAt: number;
+  maxPages: number;
+  creditsCharged: number;
+  chargeResetsAt: number | null;
+}
+
+export interface JobOutcome {
+  rows: number;
+  pages: number;
+  dataProcessed: number;
+  schema: SchemaField[];
+  backendTimeMs: number;
+  files?: ExportFile[];
+}
+
+/**
+ * A running job beats at least this often (every page it reads); one silent for
+ * LOST_AFTER_MS lost its consumer (the isolate died), and the sweep ends it as `error`.
+ */
+export const LOST_AFTER_MS = 2 * 60 * 1000;
+/** A job never claimed this long after it was queued lost its message. */
+export const UNCLAIMED_AFTER_MS = 10 * 60 * 1000;
+
+export class PlatformJobStore {
+  constructor(
+    private readonly db: EdgeDb,
+    private readonly clock: Clock,
+  ) {}
+
+  async insert(job: NewPlatformJob): Promise<PlatformJobRow> {
+    const row = await this.db
+      .insert(platformJobs)
+      .values({
+        ...job,
+        options: job.options === undefined ? null : JSON.stringify(job.options),
+        status: "pending",
+        createdAt: this.clock.now(),
+      })
+      .returning()
+      .get();
+    return row;
+  }
+
+  /** The job if `tenantId` started it, else null (unknown and foreign jobs look the same). */
+  async owned(kind: PlatformJobKind, id: string, tenantId: string): Promise<PlatformJobRow | null> {
+    const row = await this.db
+      .select()
+      .from(platformJobs)
+      .where(and(eq(platformJobs.id, id), eq(platformJobs.kind, kind), eq(platformJobs.tenantId, tenantId)))
+      .get();
+    return row ?? null;
+  }
+
+  /**
+   * Claims a pending job for the consumer starting it now; null when it already ended or
+   * another consumer is running it (a duplicate delivery), which must then leave it alone.
+   */
+  async claim(id: string): Promise<PlatformJobRow | null> {
+    const now = this.clock.now();
+    const row = await this.db
+      .update(platformJobs)
+      .set({ startedAt: now, heartbeatAt: now })
+      .where(
+        and(
+          eq(platformJobs.id, id),
+          eq(platformJobs.status, "pending"),
+          or(isNull(platformJobs.startedAt), lte(platformJobs.heartbeatAt, now - LOST_AFTER_MS)),
+        ),
+      )
+      .returning()
+      .get();
+    return row ?? null;
+  }
+
+  /** The running job's heartbeat, with the credits it has spent so far. */
+  async beat(id: string, spent: number): Promise<void> {
+    await this.db
+      .update(platformJobs)
+      .set({ heartbeatAt: this.clock.now(), creditsSpent: spent })
+      .where(and(eq(platformJobs.id, id), eq(platformJobs.status, "pending")));
+  }
+
+  /** Ends a pending job as `success`; false when it had ended already (its outcome stands). */
+  async succeed(id: string, outcome: JobOutcome, spent: number): Promise<boolean> {
+    const updated = await this.db
+      .update(platformJobs)
+      .set({
+        status: "success",
+        completedAt: this.clock.now(),
+        creditsSpent: spent,
+        resultRows: outcome.rows,
+        resultPages: outcome.pages,
+        dataProcessed: outcome.dataProcessed,
+        resultSchema: JSON.stringify(outcome.schema),
+        backendTimeMs: outcome.backendTimeMs,
+        files: outcome.files === undefined ? null : JSON.stringify(outcome.files),
+      })
+      .where(and(eq(platformJobs.id, id), eq(platformJobs.status, "pending")))
+      .returning({ id: platformJobs.id });
+    return updated.length === 1;
+  }
+
+  /** Ends a pending job as `error` with `message`; false when it had ended already. */
+  async fail(id: string, message: string, spent: number, backendTimeMs: number | null): Promise<boolean> {
+    const updated = await this.db
+      .update(platformJobs)
+      .set({
+        status: "error",
+        completedAt: this.clock.now(),
+        errorMessage: message,
+        creditsSpent: spent,
+        backendTimeMs,
+      })
+      .where(and(eq(platformJobs.id, id), eq(platformJobs.status, "pending")))
+      .returning({ id: platformJobs.id });
+    return updated.length === 1;
+  }
+
+  /**
+   * Takes the refund of an ended job: the row when this call is the one that marks it refunded,
+   * null when it was refunded already (or is still running).
+   */
+  async takeRefund(id: string): Promise<PlatformJobRow | null> {
+    const row = await this.db
+      .update(platformJobs)
+      .set({ refundedAt: this.clock.now() })
+      .where(
+        and(
+          eq(platformJobs.id, id),
+          isNull(platformJobs.refundedAt),
+          sql`${platformJobs.status} <> 'pending'`,
+        ),
+      )
+      .returning()
+      .get();
+    return row ?? null;
+  }
+
+  /**
+   * Ends as `error` every job whose work was lost: started and silent for LOST_AFTER_MS, or
+   * queued and never claimed for UNCLAIMED_AFTER_MS. Returns their ids (to refund).
+   */
+  async failLost(message: string): Promise<string[]> {
+    const now = this.clock.now();
+    const lost = or(
+      and(isNotNull(platformJobs.startedAt), lte(platformJobs.heartbeatAt, now - LOST_AFTER_MS)),
+      and(isNull(platformJobs.startedAt), lte(platformJobs.createdAt, now - UNCLAIMED_AFTER_MS)),
+    ) as SQL;
+    const ended = await this.db
+      .update(platformJobs)
+      .set({ status: "error", completedAt: now, errorMessage: message })
+      .where(and(eq(platformJobs.status, "pending"), lost))
+      .returning({ id: platformJobs.id });
+    return ended.map((row) => row.id);
+  }
+
+  /** Ended jobs whose unspent credits have not gone back yet (a refund that failed earlier). */
+  async unrefunded(limit: number): Promise<string[]> {
+    const rows = await this.db
+      .select({ id: platformJobs.id })
+      .from(platformJobs)
+      .where(and(isNull(platformJobs.refundedAt), sql`${platformJobs.status} <> 'pending'`))
+      .limit(limit);
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Jobs completed at or before `cutoff` that still hold files: successes become `expired`
+   * (an export says so; a query's pages are gone). Returns them, to delete their files.
+   */
+  async expire(cutoff: number, limit: number): Promise<PlatformJobRow[]> {
+    const rows = await this.db
+      .select()
+      .from(platformJobs)
+      .where(and(eq(platformJobs.status, "success"), lte(platformJobs.completedAt, cutoff)))
+      .limit(limit);
+    for (const row of rows) {
+      await this.db
+        .update(platformJobs)
+        .set({ status: "expired" })
+        .where(and(eq(platformJobs.id, row.id), eq(platformJobs.status, "success")));
+    }
+    return rows;
+  }
+
+  /** Forgets jobs that ended at or before `cutoff` (their files are gone already). */
+  async forget(cutoff: number): Promise<number> {
+    const rows = await this.db
+      .delete(platformJobs)
+      .where(
+        and(
+          sql`${platformJobs.status} in ('error', 'expired')`,
+          lte(platformJobs.completedAt, cutoff),
+          isNotNull(platformJobs.refundedAt),
+        ),
+      )
+      .returning({ id: platformJobs.id });
+    return rows.length;
+  }
+}
+
+export function exportFilesOf(job: PlatformJobRow): ExportFile[] {
+  return job.files ? (JSON.parse(job.files) as ExportFile[]) : [];
+}
+
+export function resultSchemaOf(job: PlatformJobRow): SchemaField[] {
+  return job.resultSchema ? (JSON.parse(job.resultSchema) as SchemaField[]) : [];
+}
