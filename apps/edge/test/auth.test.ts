@@ -7,10 +7,7 @@ import { testEdge } from "./support/test-edge";
 import { ledgerUsed } from "./support/ledger";
 
 async function usedOf(tenantId: string): Promise<number> {
-  return (
-    ({ used: await ledgerUsed(tenantId) })
-      ?.used ?? -1
-  );
+  return { used: await ledgerUsed(tenantId) }?.used ?? -1;
 }
 
 async function expectRefused(res: Response, path: string): Promise<void> {

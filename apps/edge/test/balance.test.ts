@@ -94,7 +94,10 @@ describe("a tenant's balance", () => {
   it("adds what the old ledger held for the current period, and nothing of an ended one", () => {
     const balance = Balance.opened(monthly(10), NOV_10);
     balance.spend(1, NOV_10);
-    balance.absorb({ used: 4, resetsAt: DEC_1, holds: [{ id: "x", credits: 2, resetsAt: DEC_1, expiresAt: 9 }] }, NOV_10);
+    balance.absorb(
+      { used: 4, resetsAt: DEC_1, holds: [{ id: "x", credits: 2, resetsAt: DEC_1, expiresAt: 9 }] },
+      NOV_10,
+    );
     expect(balance.quota().used).toBe(5);
     expect(balance.held()).toBe(2);
     balance.absorb({ used: 7, resetsAt: Date.UTC(2026, 10, 1), holds: [] }, NOV_10);

@@ -23,10 +23,7 @@ const UNKNOWN = "e".repeat(64);
 const HOUR = 3_600_000;
 
 async function usedOf(tenant: TenantWithSecret): Promise<number> {
-  return (
-    ({ used: await ledgerUsed(tenant.id) })
-      ?.used ?? -1
-  );
+  return { used: await ledgerUsed(tenant.id) }?.used ?? -1;
 }
 
 function view(edge: TestEdge, tenant: TenantWithSecret, path: string, headers: Record<string, string> = {}) {

@@ -91,15 +91,23 @@ describe("an address past its failed-authentication limit", () => {
       await (await admin("POST", `/admin/tenants/${tenant.id}/platform-token`, {}, edge.fetch)).json(),
     );
     for (let i = 0; i < LIMIT + 1; i++) {
-      const res = await edge.fetch(from("198.51.100.6", `Bearer sgt_guess${i}`, "/v3/global/asset/host/1.1.1.1"));
+      const res = await edge.fetch(
+        from("198.51.100.6", `Bearer sgt_guess${i}`, "/v3/global/asset/host/1.1.1.1"),
+      );
       expect(res.status).toBe(401);
     }
-    const blocked = await edge.fetch(from("198.51.100.6", "Bearer sgt_guessnext", "/v3/global/asset/host/1.1.1.1"));
+    const blocked = await edge.fetch(
+      from("198.51.100.6", "Bearer sgt_guessnext", "/v3/global/asset/host/1.1.1.1"),
+    );
     expect(blocked.status).toBe(429);
     expect(blocked.headers.get("content-type")).toBe("application/problem+json");
     // A known good token from that address passes once this isolate has checked it elsewhere.
     const good = `Bearer ${issued.token}`;
-    expect((await edge.fetch(from("203.0.113.10", good, "/v3/accounts/organizations/x/credits"))).status).not.toBe(401);
-    expect((await edge.fetch(from("198.51.100.6", good, "/v3/accounts/organizations/x/credits"))).status).not.toBe(429);
+    expect(
+      (await edge.fetch(from("203.0.113.10", good, "/v3/accounts/organizations/x/credits"))).status,
+    ).not.toBe(401);
+    expect(
+      (await edge.fetch(from("198.51.100.6", good, "/v3/accounts/organizations/x/credits"))).status,
+    ).not.toBe(429);
   });
 });

@@ -43,7 +43,9 @@ describe("charges against a tenant's ledger object", () => {
       const edge = testEdge();
       edge.upstream.answer(() => json(200, SEARCH_OK));
       const tenant = await createTenant({ allowance: 20 }, edge.fetch);
-      const responses = await Promise.all(Array.from({ length: 500 }, () => edge.fetch(search(tenantAuth(tenant)))));
+      const responses = await Promise.all(
+        Array.from({ length: 500 }, () => edge.fetch(search(tenantAuth(tenant)))),
+      );
       const statuses = responses.map((r) => r.status);
       expect(statuses.filter((s) => s === 200)).toHaveLength(20);
       expect(statuses.filter((s) => s === 429)).toHaveLength(480);
@@ -52,24 +54,28 @@ describe("charges against a tenant's ledger object", () => {
     },
   );
 
-  it("never overspends a small balance under 500 concurrent held /v3 bulks", { timeout: 120_000 }, async () => {
-    const edge = testEdge({ vars: VARS });
-    const tenant = await createTenant({ allowance: 25 }, edge.fetch);
-    const auth = await platformToken(edge.fetch, tenant.id);
-    const hosts = (await originFacts()).hosts;
-    // Each bulk asks for 3 hosts: held at 3, settled to what it found.
-    const bodies = Array.from({ length: 500 }, (_, i) => ({
-      host_ids: [hosts[i % hosts.length], `203.0.113.${i % 250}`, `198.51.100.${i % 250}`],
-    }));
-    const responses = await Promise.all(
-      bodies.map((body) => edge.fetch(buildRequest("POST", "/v3/global/asset/host", { auth, body }))),
-    );
-    expect(responses.every((r) => r.status === 200 || r.status === 422)).toBe(true);
-    expect(await used(edge.fetch, tenant.id)).toBeLessThanOrEqual(25);
-    // What the upstream was asked for, at most, is what the ledger let through.
-    const asked = edge.upstream.requests.length;
-    expect(asked).toBeGreaterThan(0);
-  });
+  it(
+    "never overspends a small balance under 500 concurrent held /v3 bulks",
+    { timeout: 120_000 },
+    async () => {
+      const edge = testEdge({ vars: VARS });
+      const tenant = await createTenant({ allowance: 25 }, edge.fetch);
+      const auth = await platformToken(edge.fetch, tenant.id);
+      const hosts = (await originFacts()).hosts;
+      // Each bulk asks for 3 hosts: held at 3, settled to what it found.
+      const bodies = Array.from({ length: 500 }, (_, i) => ({
+        host_ids: [hosts[i % hosts.length], `203.0.113.${i % 250}`, `198.51.100.${i % 250}`],
+      }));
+      const responses = await Promise.all(
+        bodies.map((body) => edge.fetch(buildRequest("POST", "/v3/global/asset/host", { auth, body }))),
+      );
+      expect(responses.every((r) => r.status === 200 || r.status === 422)).toBe(true);
+      expect(await used(edge.fetch, tenant.id)).toBeLessThanOrEqual(25);
+      // What the upstream was asked for, at most, is what the ledger let through.
+      const asked = edge.upstream.requests.length;
+      expect(asked).toBeGreaterThan(0);
+    },
+  );
 
   it("stays exact across a period reset inside a burst", { timeout: 120_000 }, async () => {
     const edge = testEdge();
@@ -79,7 +85,9 @@ describe("charges against a tenant's ledger object", () => {
     expect(first.filter((r) => r.status === 200)).toHaveLength(10);
     // The day ends while the next burst is under way: the rest of it is the new day's.
     edge.clock.set(Date.parse(tenant.resets_at ?? ""));
-    const second = await Promise.all(Array.from({ length: 30 }, () => edge.fetch(search(tenantAuth(tenant)))));
+    const second = await Promise.all(
+      Array.from({ length: 30 }, () => edge.fetch(search(tenantAuth(tenant)))),
+    );
     expect(second.filter((r) => r.status === 200)).toHaveLength(10);
     expect(await used(edge.fetch, tenant.id)).toBe(10);
     expect(edge.upstream.requests).toHaveLength(20);
@@ -99,7 +107,8 @@ describe("ledger calls per request (X-Ledger-Calls)", () => {
     const auth = tenantAuth(tenant);
     const bearer = await platformToken(edge.fetch, tenant.id);
     const { certificates, hosts } = await originFacts();
-    const view = () => edge.fetch(counted(buildRequest("GET", `/api/v1/view/certificates/${certificates[3]}`, { auth })));
+    const view = () =>
+      edge.fetch(counted(buildRequest("GET", `/api/v1/view/certificates/${certificates[3]}`, { auth })));
     // The tenant's first request in this isolate reads its quota (1); after that, a miss is one charge.
     await edge.fetch(counted(buildRequest("GET", "/api/v2/tags", { auth })));
     const miss = await view();
@@ -131,7 +140,9 @@ describe("balances the D1 ledger held before the ledger objects", () => {
         tenant.id,
         7,
         resetsAt,
-        JSON.stringify([{ id: "old-hold", credits: 2, resets_at: resetsAt, expires_at: Date.now() + 60_000 }]),
+        JSON.stringify([
+          { id: "old-hold", credits: 2, resets_at: resetsAt, expires_at: Date.now() + 60_000 },
+        ]),
       )
       .run();
     const moved = await runMaintenance(edge.services());
@@ -142,7 +153,9 @@ describe("balances the D1 ledger held before the ledger objects", () => {
       .first<{ n: number }>();
     expect(left?.n).toBe(0);
     // Handing it over again (a row written twice) adds nothing.
-    await env.DB.prepare("insert into ledger_imports (tenant_id, used, resets_at, holds) values (?, 7, ?, '[]')")
+    await env.DB.prepare(
+      "insert into ledger_imports (tenant_id, used, resets_at, holds) values (?, 7, ?, '[]')",
+    )
       .bind(tenant.id, resetsAt)
       .run();
     await runMaintenance(edge.services());

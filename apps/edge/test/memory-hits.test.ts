@@ -33,7 +33,9 @@ async function setup(vars: Record<string, string> = {}) {
 }
 
 function get(edge: TestEdge, tenant: TenantWithSecret, path: string) {
-  return edge.fetch(buildRequest("GET", path, { auth: tenantAuth(tenant), headers: { "X-D1-Statements": "1" } }));
+  return edge.fetch(
+    buildRequest("GET", path, { auth: tenantAuth(tenant), headers: { "X-D1-Statements": "1" } }),
+  );
 }
 
 async function usageOf(tenant: TenantWithSecret) {
@@ -47,22 +49,25 @@ async function usageOf(tenant: TenantWithSecret) {
 }
 
 describe("a repeated cache hit", () => {
-  it.each(PATHS)("of %s is answered from memory: the same body, no D1 statement, no ledger call", async (path) => {
-    const { edge, tenant } = await setup();
-    const first = await get(edge, tenant, path);
-    expect(first.status).toBe(200);
-    const body = await first.text();
-    const again = await get(edge, tenant, path);
-    expect(again.status).toBe(200);
-    expect(await again.text()).toBe(body);
-    expect(again.headers.get("Cache-Status")).toMatch(/^scangate; hit/);
-    expect(again.headers.get("X-D1-Statements")).toBe("0");
-    expect(again.headers.get("X-Ledger-Calls")).toBe("0");
-    // Everything a tenant answer carries, a hit carries too.
-    expect(again.headers.get("RateLimit")).toMatch(/^"quota";r=999;/);
-    expect(again.headers.get("Cache-Control")).toBe("private, no-store");
-    expect(again.headers.get("X-Request-Id")).toBeTruthy();
-  });
+  it.each(PATHS)(
+    "of %s is answered from memory: the same body, no D1 statement, no ledger call",
+    async (path) => {
+      const { edge, tenant } = await setup();
+      const first = await get(edge, tenant, path);
+      expect(first.status).toBe(200);
+      const body = await first.text();
+      const again = await get(edge, tenant, path);
+      expect(again.status).toBe(200);
+      expect(await again.text()).toBe(body);
+      expect(again.headers.get("Cache-Status")).toMatch(/^scangate; hit/);
+      expect(again.headers.get("X-D1-Statements")).toBe("0");
+      expect(again.headers.get("X-Ledger-Calls")).toBe("0");
+      // Everything a tenant answer carries, a hit carries too.
+      expect(again.headers.get("RateLimit")).toMatch(/^"quota";r=999;/);
+      expect(again.headers.get("Cache-Control")).toBe("private, no-store");
+      expect(again.headers.get("X-Request-Id")).toBeTruthy();
+    },
+  );
 
   it("is counted in usage as a free hit, and the miss before it as the one charge", async () => {
     const { edge, tenant } = await setup();

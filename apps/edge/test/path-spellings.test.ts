@@ -18,7 +18,12 @@ beforeAll(async () => {
 
 async function tenantWithToken(fetcher: Fetch, allowance: number) {
   const tenant = await createTenant({ allowance }, fetcher);
-  const res = await admin("POST", `/admin/tenants/${tenant.id}/platform-token`, { grace_seconds: 0 }, fetcher);
+  const res = await admin(
+    "POST",
+    `/admin/tenants/${tenant.id}/platform-token`,
+    { grace_seconds: 0 },
+    fetcher,
+  );
   const issued = platformTokenWithSecretSchema.parse(await res.json());
   return { id: tenant.id, auth: `Bearer ${issued.token}` };
 }

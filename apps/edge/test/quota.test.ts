@@ -18,7 +18,10 @@ const tags = (t: { api_id: string; api_secret: string }) =>
 const search = (auth: string) => buildRequest("POST", "/api/v1/search/ipv4", { body: { query: "*" }, auth });
 
 /** The tenant's balance as the admin API reads it from its ledger, on `fetcher`'s clock. */
-async function balanceOf(fetcher: Fetch, tenantId: string): Promise<{ used: number; resets_at: string | null }> {
+async function balanceOf(
+  fetcher: Fetch,
+  tenantId: string,
+): Promise<{ used: number; resets_at: string | null }> {
   const res = await admin("GET", `/admin/tenants/${tenantId}`, undefined, fetcher);
   return tenantSchema.parse(await res.json());
 }
@@ -34,7 +37,9 @@ describe("charging is exact under concurrency", () => {
     const ledger = env.LEDGER.get(env.LEDGER.idFromName(tenant.id));
     const terms = { allowance: 10, period: tenant.period, version: Date.parse(tenant.updated_at) };
     const now = edge.clock.now();
-    const results = await Promise.all(Array.from({ length: 60 }, () => ledger.charge({ terms, cost: 1, now })));
+    const results = await Promise.all(
+      Array.from({ length: 60 }, () => ledger.charge({ terms, cost: 1, now })),
+    );
     expect(results.filter((r) => r.ok)).toHaveLength(10);
     expect(results.filter((r) => !r.ok)).toHaveLength(50);
     expect(await usedOf(edge.fetch, tenant.id)).toBe(10);

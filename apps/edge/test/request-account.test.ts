@@ -37,21 +37,30 @@ function tenant(allowance: number): TenantRow {
 
 function account(
   allowance: number,
-  options: { hitsCharged?: boolean; price?: Price; platform?: boolean; ledger?: (client: LedgerClient) => LedgerClient } = {},
+  options: {
+    hitsCharged?: boolean;
+    price?: Price;
+    platform?: boolean;
+    ledger?: (client: LedgerClient) => LedgerClient;
+  } = {},
 ) {
   const clock = new ManualClock(NOW);
   const ledgers = memoryLedgers(() => clock.now());
   const client = ledgers("tnt_a");
   const events: UsageEvent[] = [];
   const remembered: number[] = [];
-  const opened = new RequestAccount(tenant(allowance), { used: 0, allowance, resetsAt: null }, {
-    ledger: options.ledger ? options.ledger(client) : client,
-    clock,
-    holdMs: 1000,
-    hitsCharged: options.hitsCharged ?? false,
-    remember: (quota) => remembered.push(quota.used),
-    record: (event) => (events.push(event), null),
-  });
+  const opened = new RequestAccount(
+    tenant(allowance),
+    { used: 0, allowance, resetsAt: null },
+    {
+      ledger: options.ledger ? options.ledger(client) : client,
+      clock,
+      holdMs: 1000,
+      hitsCharged: options.hitsCharged ?? false,
+      remember: (quota) => remembered.push(quota.used),
+      record: (event) => (events.push(event), null),
+    },
+  );
   opened.priced("op", options.price ?? PER_REQUEST, options.platform ?? true);
   return { account: opened, events, remembered, ledgers };
 }
@@ -133,14 +142,18 @@ describe("a request's account", () => {
   it("answers with its quota's RateLimit headers and names an unmatched request so", () => {
     const clock = new ManualClock(NOW);
     const events: UsageEvent[] = [];
-    const unmatched = new RequestAccount(tenant(10), { used: 4, allowance: 10, resetsAt: Date.UTC(2026, 11, 1) }, {
-      ledger: memoryLedgers()("tnt_a"),
-      clock,
-      holdMs: 1000,
-      hitsCharged: false,
-      remember: () => undefined,
-      record: (event) => (events.push(event), null),
-    });
+    const unmatched = new RequestAccount(
+      tenant(10),
+      { used: 4, allowance: 10, resetsAt: Date.UTC(2026, 11, 1) },
+      {
+        ledger: memoryLedgers()("tnt_a"),
+        clock,
+        holdMs: 1000,
+        hitsCharged: false,
+        remember: () => undefined,
+        record: (event) => (events.push(event), null),
+      },
+    );
     const response = new Response("{}", { status: 404 });
     void unmatched.finish(response);
     expect(response.headers.get("RateLimit")).toMatch(/^"quota";r=6;t=\d+$/);
@@ -149,7 +162,11 @@ describe("a request's account", () => {
   });
 
   it("leaves a hold its settlement could not reach to the ledger's alarm, and still answers", async () => {
-    const { account: a, ledgers, events } = account(10, {
+    const {
+      account: a,
+      ledgers,
+      events,
+    } = account(10, {
       price: PER_ASSET,
       ledger: (client) => ({ ...client, settle: () => Promise.reject(new Error("object unreachable")) }),
     });

@@ -50,7 +50,9 @@ describe("the route definitions", () => {
     const res = await workerFetch(buildRequest("GET", "/openapi.json"));
     const doc = await res.json<{ paths: Record<string, Record<string, Operation>> }>();
     for (const route of tenantRoutes()) {
-      const path = route.path.replace(/:([a-z_]+)(\{[^}]*\})?/g, "{$1}").replace(/\/\*$/, "/{operation_path}");
+      const path = route.path
+        .replace(/:([a-z_]+)(\{[^}]*\})?/g, "{$1}")
+        .replace(/\/\*$/, "/{operation_path}");
       const op = doc.paths[path]?.[route.method.toLowerCase()];
       expect(op, `${route.method} ${path}`).toBeDefined();
       expect(op?.["x-price"], `${route.method} ${path}`).toEqual({

@@ -60,7 +60,8 @@ describe("statements of a tenant's first requests", () => {
     // One read of the row between them; each answer's quota is its ledger's, not D1's. The
     // last-seen write is background work, not on any request's path.
     expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
-    for (const response of responses) expect(Number(response.headers.get("X-Ledger-Calls"))).toBeGreaterThan(0);
+    for (const response of responses)
+      expect(Number(response.headers.get("X-Ledger-Calls"))).toBeGreaterThan(0);
   });
 
   it("does not count a tenant row read ahead of its expiry or the last-seen write: both run in the background", async () => {

@@ -57,7 +57,9 @@ describe("a tenant's ledger object", () => {
     await ledger.charge({ terms: terms(10), cost: 3, now: NOW });
     const hold = await ledger.charge({ terms: terms(10), cost: 2, now: NOW, holdMs: 60_000 });
     await runInDurableObject(ledger, async (instance: TenantLedger, state) => {
-      const stored = await state.storage.get<{ state: { used: number }; holds: { credits: number }[] }>("ledger");
+      const stored = await state.storage.get<{ state: { used: number }; holds: { credits: number }[] }>(
+        "ledger",
+      );
       expect(stored?.state.used).toBe(5);
       expect(stored?.holds.map((h) => h.credits)).toEqual([2]);
       expect(instance).toBeDefined();
@@ -79,7 +81,9 @@ describe("a tenant's ledger object", () => {
     await waitFor(async () => (await ledger.read({ terms: terms(10), now: NOW })).quota.used === 0);
     expect(await ledger.read({ terms: terms(10), now: NOW })).toMatchObject({ quota: { used: 0 }, held: 0 });
     // The request that took it settling late gives nothing more back.
-    expect(await ledger.settle({ holdId: hold.ok ? (hold.holdId ?? "") : "", spent: 1, now: NOW })).toBeNull();
+    expect(
+      await ledger.settle({ holdId: hold.ok ? (hold.holdId ?? "") : "", spent: 1, now: NOW }),
+    ).toBeNull();
   });
 
   it("keeps no alarm when it holds nothing", async () => {
@@ -96,7 +100,10 @@ describe("a tenant's ledger object", () => {
     await ledger.charge({ terms: terms(5, 1), cost: 5, now: NOW });
     await ledger.configure({ terms: terms(8, 2), now: NOW, used: 1 });
     expect((await ledger.charge({ terms: terms(5, 1), cost: 7, now: NOW })).ok).toBe(true);
-    expect((await ledger.read({ terms: terms(5, 1), now: NOW })).quota).toMatchObject({ used: 8, allowance: 8 });
+    expect((await ledger.read({ terms: terms(5, 1), now: NOW })).quota).toMatchObject({
+      used: 8,
+      allowance: 8,
+    });
   });
 
   it("adds an imported balance once, whatever how often it is handed over", async () => {

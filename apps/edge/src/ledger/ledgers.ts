@@ -22,7 +22,7 @@ export function durableLedgers(namespace: DurableObjectNamespace<TenantLedger>):
       id = namespace.idFromName(tenantId);
       ids.set(tenantId, id);
     }
-    return namespace.get(id) as unknown as LedgerClient;
+    return namespace.get(id);
   };
 }
 

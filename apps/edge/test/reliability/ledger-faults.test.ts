@@ -21,27 +21,35 @@ const SEARCH_OK = {
 type Method = keyof LedgerClient;
 
 /** Ledgers whose next `times` calls of `method` fail, for every tenant. */
-function failing(method: Method, times: number): { wrap: (ledgers: Ledgers) => Ledgers; failed: () => number } {
+function failing(
+  method: Method,
+  times: number,
+): { wrap: (ledgers: Ledgers) => Ledgers; failed: () => number } {
   let left = times;
   let failed = 0;
-  const wrap = (ledgers: Ledgers): Ledgers => (tenantId) => {
-    const client = ledgers(tenantId);
-    const fail = <T>(call: () => Promise<T>): Promise<T> => {
-      if (left <= 0) return call();
-      left -= 1;
-      failed += 1;
-      return Promise.reject(new Error("Durable Object is overloaded"));
+  const wrap =
+    (ledgers: Ledgers): Ledgers =>
+    (tenantId) => {
+      const client = ledgers(tenantId);
+      const fail = <T>(call: () => Promise<T>): Promise<T> => {
+        if (left <= 0) return call();
+        left -= 1;
+        failed += 1;
+        return Promise.reject(new Error("Durable Object is overloaded"));
+      };
+      return {
+        charge: (request) =>
+          method === "charge" ? fail(() => client.charge(request)) : client.charge(request),
+        settle: (request) =>
+          method === "settle" ? fail(() => client.settle(request)) : client.settle(request),
+        refund: (request) =>
+          method === "refund" ? fail(() => client.refund(request)) : client.refund(request),
+        read: (request) => client.read(request),
+        configure: (request) => client.configure(request),
+        absorb: (request) => client.absorb(request),
+        erase: () => client.erase(),
+      };
     };
-    return {
-      charge: (request) => (method === "charge" ? fail(() => client.charge(request)) : client.charge(request)),
-      settle: (request) => (method === "settle" ? fail(() => client.settle(request)) : client.settle(request)),
-      refund: (request) => (method === "refund" ? fail(() => client.refund(request)) : client.refund(request)),
-      read: (request) => client.read(request),
-      configure: (request) => client.configure(request),
-      absorb: (request) => client.absorb(request),
-      erase: () => client.erase(),
-    };
-  };
   return { wrap, failed: () => failed };
 }
 

@@ -40,9 +40,7 @@ async function edgeBehindFaults() {
   });
   const tenant = await createTenant({ allowance: 1000 }, edge.fetch);
   const auth = tenantAuth(tenant);
-  const used = async () =>
-    ({ used: await ledgerUsed(tenant.id) })
-      ?.used;
+  const used = async () => ({ used: await ledgerUsed(tenant.id) })?.used;
   return {
     edge,
     used,

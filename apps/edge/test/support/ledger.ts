@@ -15,7 +15,10 @@ async function ledgerReading(tenantId: string, now: number) {
     .first<{ allowance: number; period: "daily" | "monthly" | "never"; updated_at: number }>();
   if (!row) return null;
   const ledger = env.LEDGER.get(env.LEDGER.idFromName(tenantId));
-  return ledger.read({ terms: { allowance: row.allowance, period: row.period, version: row.updated_at }, now });
+  return ledger.read({
+    terms: { allowance: row.allowance, period: row.period, version: row.updated_at },
+    now,
+  });
 }
 
 /** Credits the tenant's ledger object holds for calls in flight, at `now`. */

@@ -44,7 +44,11 @@ export function concreteRoutes(): Array<{ method: ApiRoute["method"]; path: stri
 }
 
 /** A concrete request for every Platform (/v3) route the edge serves, as a tenant's token sends it. */
-export function concretePlatformRoutes(): Array<{ method: ApiRoute["method"]; path: string; body?: unknown }> {
+export function concretePlatformRoutes(): Array<{
+  method: ApiRoute["method"];
+  path: string;
+  body?: unknown;
+}> {
   const fill: Record<string, string> = {
     ":host_id": "1.1.1.1",
     ":certificate_id": FINGERPRINT_A,

@@ -12,7 +12,9 @@ function encodedSpelling(path: string, picks: readonly boolean[], upper: readonl
       out += char;
       continue;
     }
-    const hex = [...new TextEncoder().encode(char)].map((b) => `%${b.toString(16).padStart(2, "0")}`).join("");
+    const hex = [...new TextEncoder().encode(char)]
+      .map((b) => `%${b.toString(16).padStart(2, "0")}`)
+      .join("");
     out += upper[at % upper.length] ? hex.toUpperCase() : hex;
   }
   return out;
