@@ -166,12 +166,16 @@ describe("scheduleCrons", () => {
 });
 
 describe("readCronTriggers", () => {
-  it("reads each worker's triggers as wrangler does: the origin every minute, the edge hourly", async () => {
+  it("reads each worker's triggers as wrangler does: the origin every minute, the edge hourly and its job sweep every 2 minutes", async () => {
     const configs = {
       origin: path.join(REPO_ROOT, "apps", "origin", "wrangler.jsonc"),
       edge: path.join(REPO_ROOT, "apps", "edge", "wrangler.jsonc"),
     };
-    expect(await readCronTriggers(configs, { cwd: REPO_ROOT })).toEqual([ORIGIN, EDGE]);
+    expect(await readCronTriggers(configs, { cwd: REPO_ROOT })).toEqual([
+      ORIGIN,
+      EDGE,
+      { worker: "edge", cron: "*/2 * * * *" },
+    ]);
   });
 });
 
