@@ -176,7 +176,7 @@ describe("v3 single lookups", () => {
 
   it("caches a web property under its lower-case hostname:port", async () => {
     const { edge, auth } = await setup();
-    const name = `${facts.websites[0] ?? ""}:443`;
+    const name = `${facts.httpsWebsites[0] ?? ""}:443`;
     const first = await edge.fetch(get(`/v3/global/asset/webproperty/${name}`, auth));
     expect(first.status).toBe(200);
     expect(first.headers.get("content-type")).toBe(V3_MEDIA_TYPES.webproperty);
@@ -398,7 +398,7 @@ describe("v3 bulk lookups", () => {
 
   it("caches web properties from a bulk", async () => {
     const { edge, auth } = await setup();
-    const name = `${facts.websites[1] ?? ""}:443`;
+    const name = `${facts.httpsWebsites[1] ?? ""}:443`;
     const first = await edge.fetch(
       post("/v3/global/asset/webproperty", auth, { webproperty_ids: [name, "unknown.invalid:443"] }),
     );

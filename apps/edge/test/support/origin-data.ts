@@ -28,6 +28,8 @@ export interface OriginFacts {
   /** A certificate some host's service presents, and a host with a certificate (so with names). */
   presented: { certificate: string; ip: string };
   websites: string[];
+  /** Websites serving HTTPS on 443: each has the web property `<domain>:443`. */
+  httpsWebsites: string[];
 }
 
 /** Ids of seeded documents, read back from the origin's tables (never hard-coded). */
@@ -48,6 +50,9 @@ export async function originFacts(): Promise<OriginFacts> {
     certificates: await column("select sha256 as v from certificates order by sha256 limit 20"),
     presented,
     websites: await column("select domain as v from websites order by domain limit 5"),
+    httpsWebsites: await column(
+      "select domain as v from website_protocols where protocol = '443/https' order by domain limit 5",
+    ),
   };
 }
 
