@@ -35,7 +35,11 @@ export function canonicalPath(pathname: string): CanonicalPath {
     try {
       segment = decodeURIComponent(raw);
     } catch {
-      return { ok: false, problem: "the request path has malformed percent-encoding" };
+      return {
+        ok: false,
+        problem:
+          "the request path has malformed percent-encoding, or escapes that are not UTF-8 text (a lone surrogate, for example)",
+      };
     }
     if (segment.includes("/") || segment.includes("\\"))
       return { ok: false, problem: "the request path has an encoded '/' or '\\' inside a segment" };
