@@ -411,7 +411,8 @@ describe("what the translated reads cost: the credits the origin's organization 
       expect(cost.charged, path).toBe(credits);
       expect(cost.lost, path).toBe(cost.charged);
     }
-  });
+    // Twelve routes, each read with the tenant's and the organization's balances around it.
+  }, 30_000);
 
   it("a v1 search page whose previous page was read costs one search; a cold page N costs N", async () => {
     const query = { query: "*" };

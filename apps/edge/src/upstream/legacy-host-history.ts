@@ -15,6 +15,13 @@ import { legacyError, type PlatformSession, v2Ok } from "./legacy-session";
 
 /** The earliest instant the timeline is read from when the caller names none. */
 const HISTORY_START = "1970-01-01T00:00:00Z";
+/**
+ * The latest instant the timeline is read to when the caller names none: v2 events without an
+ * `end_time` have no later bound. Not the edge's clock: the upstream's data follows its own
+ * clock (a dataset scanned through the day it was made), so events it recorded after the
+ * edge's "now" would be left out.
+ */
+const HISTORY_END = "9999-12-31T23:59:59Z";
 
 const paramsOf = (url: URL) => Object.fromEntries(url.searchParams);
 
@@ -51,8 +58,7 @@ export async function translateHostEvents(_call: UpstreamCall, url: URL, session
       );
     offset = Number(decoded.token);
   }
-  const later = end ?? new Date(session.now()).toISOString();
-  const query = new URLSearchParams({ start_time: later, end_time: start ?? HISTORY_START });
+  const query = new URLSearchParams({ start_time: end ?? HISTORY_END, end_time: start ?? HISTORY_START });
   const read = v3HostTimelineSchema.safeParse(
     await session.result("GET", `/v3/global/asset/host/${ip}/timeline?${query.toString()}`, undefined, "v2"),
   );
