@@ -43,8 +43,10 @@ const httpsService = {
       ip: "192.0.2.7",
       http: {
         status_code: 200,
+        status_reason: "OK",
         html_title: "Example",
-        headers: { Server: { headers: ["nginx/1.25"] } },
+        headers: { Server: { headers: ["nginx/1.25"] }, "Content-Type": { headers: ["text/html"] } },
+        body: "<html></html>",
         body_hash_sha256: "ab".repeat(32),
       },
     },
@@ -90,8 +92,10 @@ describe("legacyIpv4", () => {
       https: {
         get: {
           status_code: 200,
+          status_line: "200 OK",
           title: "Example",
-          headers: { server: "nginx/1.25" },
+          headers: { server: "nginx/1.25", content_type: "text/html" },
+          body: "<html></html>",
           body_sha256: "ab".repeat(32),
         },
         tls: {
@@ -158,7 +162,7 @@ describe("legacyWebsite", () => {
       updated_at: "2026-10-31T18:01:02Z",
     });
     expect(doc["80"]).toEqual({
-      http: { get: { status_code: 301, title: "Moved", headers: { server: "" } } },
+      http: { get: { status_code: 301, status_line: "301", title: "Moved", headers: {}, body: "" } },
     });
     expect((doc["443"] as { https: { tls: { version: string } } }).https.tls.version).toBe("TLSv1.2");
     expect(doc).not.toHaveProperty("alexa_rank");
