@@ -129,6 +129,63 @@ describe("legacyIpv4", () => {
     expect(doc["3389"]).toEqual({ rdp: {} });
   });
 
+  it("reads the software, JARM, key details, SSH algorithms and Kubernetes version of the services", () => {
+    const selected = { kex_algorithm: "curve25519-sha256", host_key_algorithm: "ssh-ed25519" };
+    const doc = legacyIpv4({
+      ip: "192.0.2.9",
+      services: [
+        {
+          ...httpsService,
+          software: [{ product: "nginx", version: "1.25" }],
+          jarm: { fingerprint: "2a".repeat(31) },
+          cert: {
+            ...httpsService.cert,
+            parsed: {
+              ...httpsService.cert.parsed,
+              subject: { common_name: ["example.com"] },
+              issuer: { common_name: ["Example CA"], organization: ["Example"] },
+              subject_key_info: { key_algorithm: { name: "RSA" }, fingerprint_sha256: FP2 },
+              signature: { self_signed: false },
+            },
+          },
+        },
+        {
+          port: 22,
+          protocol: "SSH",
+          ssh: {
+            endpoint_id: {
+              raw: "SSH-2.0-OpenSSH_9.6 Ubuntu",
+              software_version: "OpenSSH_9.6",
+              comment: "Ubuntu",
+            },
+            server_host_key: { fingerprint_sha256: FP2, key_algorithm: "ssh-ed25519" },
+            algorithm_selection: selected,
+          },
+        },
+        {
+          port: 6443,
+          protocol: "KUBERNETES",
+          endpoints: [{ path: "/", kubernetes: { version_info: { git_version: "v1.30.9" } } }],
+        },
+      ],
+    }) as Record<string, Record<string, Record<string, Record<string, unknown>>>>;
+    const https = doc["443"]!.https!;
+    expect(https.get!.metadata).toEqual({ product: "nginx", version: "1.25" });
+    expect(https.tls!.jarm).toBe("2a".repeat(31));
+    expect((https.tls!.certificate as { parsed: unknown }).parsed).toMatchObject({
+      subject: { common_name: ["example.com"] },
+      issuer: { common_name: ["Example CA"], organization: ["Example"] },
+      subject_key_info: { key_algorithm: { name: "RSA" }, fingerprint_sha256: FP2 },
+      signature: { self_signed: false },
+    });
+    expect(doc["22"]!.ssh!.v2).toEqual({
+      banner: { raw: "SSH-2.0-OpenSSH_9.6 Ubuntu", software: "OpenSSH_9.6", comment: "Ubuntu" },
+      server_host_key: { fingerprint_sha256: FP2, key_algorithm: "ssh-ed25519" },
+      selected,
+    });
+    expect(doc["6443"]).toEqual({ kubernetes: { banner: { git_version: "v1.30.9" } } });
+  });
+
   it("leaves out what the host does not have", () => {
     const doc = legacyIpv4({ ip: "192.0.2.8", services: [] });
     expect(doc).toEqual({ ip: "192.0.2.8", protocols: [], ports: [], tags: [] });
@@ -166,6 +223,16 @@ describe("legacyWebsite", () => {
     });
     expect((doc["443"] as { https: { tls: { version: string } } }).https.tls.version).toBe("TLSv1.2");
     expect(doc).not.toHaveProperty("alexa_rank");
+    expect(doc).not.toHaveProperty("threats");
+  });
+
+  it("lists the threats its properties show", () => {
+    const threat = { id: "evilginx", name: "Evilginx", type: ["PHISHING_KIT"] };
+    const doc = legacyWebsite("example.com", [
+      { ...property(443, true), threats: [threat] },
+      property(80, false),
+    ]);
+    expect(doc.threats).toEqual([threat]);
   });
 
   it("leaves the host's place out without the host", () => {
