@@ -169,6 +169,7 @@ describe("legacyIpv4", () => {
         },
       ],
     }) as Record<string, Record<string, Record<string, Record<string, unknown>>>>;
+    ipv4DocumentSchema.parse(doc);
     const https = doc["443"]!.https!;
     expect(https.get!.metadata).toEqual({ product: "nginx", version: "1.25" });
     expect(https.tls!.jarm).toBe("2a".repeat(31));
@@ -232,6 +233,7 @@ describe("legacyWebsite", () => {
       { ...property(443, true), threats: [threat] },
       property(80, false),
     ]);
+    websiteDocumentSchema.parse(doc);
     expect(doc.threats).toEqual([threat]);
   });
 
