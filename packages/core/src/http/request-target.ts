@@ -21,6 +21,16 @@ function encodeSegment(segment: string): string {
 }
 
 /**
+ * Why a segment does not decode: escapes that are not `%XX`, or bytes that are not UTF-8 text
+ * (a lone surrogate such as `%ED%A0%80`, a cut sequence such as `%C3`).
+ */
+function malformedEscapes(raw: string): string {
+  return /%(?![0-9a-fA-F]{2})/.test(raw)
+    ? "the request path has malformed percent-encoding"
+    : "the request path has malformed percent-encoding: the bytes it encodes are not UTF-8 text (a lone surrogate or a cut sequence)";
+}
+
+/**
  * The canonical form of a URL path (as the runtime serialised it: ASCII, percent-encoded):
  * each segment percent-decoded once and encoded again the one way (`encodeSegment`), empty
  * segments (`//`, a trailing `/`) dropped, `.` and `..` resolved after decoding. Refused, with
@@ -35,7 +45,7 @@ export function canonicalPath(pathname: string): CanonicalPath {
     try {
       segment = decodeURIComponent(raw);
     } catch {
-      return { ok: false, problem: "the request path has malformed percent-encoding" };
+      return { ok: false, problem: malformedEscapes(raw) };
     }
     if (segment.includes("/") || segment.includes("\\"))
       return { ok: false, problem: "the request path has an encoded '/' or '\\' inside a segment" };

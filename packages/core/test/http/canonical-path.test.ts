@@ -12,7 +12,9 @@ function encodedSpelling(path: string, picks: readonly boolean[], upper: readonl
       out += char;
       continue;
     }
-    const hex = [...new TextEncoder().encode(char)].map((b) => `%${b.toString(16).padStart(2, "0")}`).join("");
+    const hex = [...new TextEncoder().encode(char)]
+      .map((b) => `%${b.toString(16).padStart(2, "0")}`)
+      .join("");
     out += upper[at % upper.length] ? hex.toUpperCase() : hex;
   }
   return out;
@@ -51,7 +53,8 @@ describe("canonicalPath: one spelling of every path", () => {
     ["/api/v2/hosts/a%2fb", "encoded '/'"],
     ["/api/v2/hosts/a%5Cb", "encoded '/'"],
     ["/api/v2/hosts/%zz", "malformed"],
-    ["/api/v2/hosts/%C3", "malformed"],
+    ["/api/v2/hosts/%C3", "not UTF-8 text"],
+    ["/api/v2/tags/%ED%A0%80", "a lone surrogate"],
     ["/api/v2/hosts/a%00b", "control character"],
     ["/api/v2/hosts/a%0Ab", "control character"],
     ["/..", "above its root"],
