@@ -36,9 +36,10 @@ async function expectedCount(
   return (await documents(index)).filter((doc) => valuesAt(index, doc, path).some(test)).length;
 }
 
+/** The first value a document shows at `path`, leaving out empty text (a page without a title). */
 async function firstValue(index: CatalogIndex, path: string): Promise<string | number | boolean> {
   for (const doc of await documents(index)) {
-    const [value] = valuesAt(index, doc, path);
+    const value = valuesAt(index, doc, path).find((v) => v !== "");
     if (value !== undefined) return value;
   }
   throw new Error(`no ${index} document shows ${path}`);

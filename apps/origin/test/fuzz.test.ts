@@ -193,9 +193,18 @@ async function platformSamples(hosts: string[], certificates: string[]): Promise
   };
   const scan = await platformCall("POST", "/v3/global/scans/rescan", { target: rescan });
   const job = await platformCall("POST", "/v3/threat-hunting/censeye/jobs", { target: { host_id: ip } });
-  const ranges = await platformCall("GET", `/v3/global/dns/resolutions/ip/${ip}/bounds`);
-  const [record] = ranges.records as { domain: string }[];
-  const dnsName = record?.domain ?? "example.com";
+  // A name some host resolves from: a host presenting a certificate answers for its names (not
+  // every host has one, so the sampled hosts may not).
+  const named = (await hostFacts())
+    .filter((h) => h.doc.services.some((s) => "certificate" in s))
+    .map((h) => h.ip);
+  let dnsName: string | undefined;
+  for (const address of named) {
+    const ranges = await platformCall("GET", `/v3/global/dns/resolutions/ip/${address}/bounds`);
+    dnsName = (ranges.records as { domain: string }[])[0]?.domain;
+    if (dnsName !== undefined) break;
+  }
+  if (dnsName === undefined) throw new Error("no host resolves from a DNS name");
   await platformCall("GET", `/v3/global/dns/resolutions/${dnsName}/bounds`);
   return {
     host_ip: hosts,

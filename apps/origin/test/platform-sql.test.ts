@@ -17,6 +17,7 @@ import {
 import { seriesRow } from "@scangate/sql/series";
 import { beforeAll, describe, expect, it } from "vitest";
 import { datasetNow } from "./support/dataset-facts";
+import { DAY_MS, utcDay } from "../src/dataset/clock";
 import { LINT_NAMES } from "../src/dataset/certs/zlint";
 import { snapshotCatalog } from "../src/snapshots/catalog";
 import type { Json, SnapshotSeries } from "../src/snapshots/definitions";
@@ -33,8 +34,14 @@ import { balanceOf, platformAccount, v3Post } from "./v3-requests";
  * current hosts, certificates and websites the /v3 API serves).
  */
 
-/** Just before the seeded dataset's "now" (read once it is seeded). */
+/**
+ * The seeded dataset's "now" (the first instant of its seed day, read once it is seeded) and
+ * that day as a table suffix: the dataset's latest daily snapshot is of its seed day.
+ */
 let NOW = 0;
+let TODAY = "";
+/** The table suffix of the day `days` from the seed day. */
+const dayFromToday = (days: number) => utcDay(NOW + days * DAY_MS).replaceAll("-", "");
 const MAX_PAGES = 60;
 
 type Row = unknown[];
@@ -48,7 +55,8 @@ let documents: Documents;
 
 beforeAll(async () => {
   await seedTestDataset();
-  NOW = (await datasetNow()) - 1;
+  NOW = await datasetNow();
+  TODAY = dayFromToday(0);
   const { results: hosts } = await env.DB.prepare("select doc from hosts order by ip_num").all<{
     doc: string;
   }>();
@@ -82,7 +90,7 @@ function originRows(series: SnapshotSeries): SourceRow[] {
 const RUN = { deadline: Number.POSITIVE_INFINITY, timeLimitMs: 60_000, maxRows: 100_000 };
 
 async function originAnswer(sql: string): Promise<Row[]> {
-  const prepared = prepareQuery(sql, snapshotCatalog(["20261031"]));
+  const prepared = prepareQuery(sql, snapshotCatalog([TODAY]));
   if (!prepared.ok) throw new Error(`the origin refuses ${sql}: ${describeSqlError(prepared.error)}`);
   const source: RowSource = {
     scan: (request) =>
@@ -146,7 +154,7 @@ const CASES: Case[] = [
   { name: "series.series", sql: "SELECT COUNT(*) FROM ipv4.ipv4", kind: "count", pushed: null, calls: 1 },
   {
     name: "today's table",
-    sql: "SELECT COUNT(*) FROM [ipv4.20261031]",
+    sql: () => `SELECT COUNT(*) FROM [ipv4.${TODAY}]`,
     kind: "count",
     pushed: null,
     calls: 1,
@@ -224,7 +232,7 @@ const CASES: Case[] = [
   },
   {
     name: "standard SQL UNNEST with COUNT(DISTINCT)",
-    sql: "SELECT COUNT(DISTINCT ip) FROM `ipv4.20261031`, UNNEST(services) AS s WHERE s.port = 443",
+    sql: () => `SELECT COUNT(DISTINCT ip) FROM \`ipv4.${TODAY}\`, UNNEST(services) AS s WHERE s.port = 443`,
     kind: "rows",
     pushed: "host.services: (port: 443)",
     calls: 1,
@@ -336,7 +344,7 @@ const CASES: Case[] = [
   },
   {
     name: "public: Python client's query test",
-    sql: "select ip, last_updated_at from ipv4.20261031 limit 5300",
+    sql: () => `select ip, last_updated_at from ipv4.${TODAY} limit 5300`,
     kind: "rows",
     pushed: null,
     calls: 2,
@@ -350,7 +358,7 @@ const CASES: Case[] = [
   },
   {
     name: "public: telnet banners containing a word",
-    sql: "SELECT ip FROM [ipv4.20261031] WHERE services.port = 23 AND services.banner CONTAINS 'login'",
+    sql: () => `SELECT ip FROM [ipv4.${TODAY}] WHERE services.port = 23 AND services.banner CONTAINS 'login'`,
     kind: "rows",
     pushed: 'host.services: (port: 23 and banner =~ "login")',
     calls: 1,
@@ -364,7 +372,8 @@ const CASES: Case[] = [
   },
   {
     name: "public: HTTP titles of one port, standard SQL",
-    sql: "#standardSQL\nSELECT ip, s.http.response.html_title FROM `ipv4.20261031`, UNNEST(services) AS s WHERE s.port = 80 AND s.http.response.html_title IS NOT NULL",
+    sql: () =>
+      `#standardSQL\nSELECT ip, s.http.response.html_title FROM \`ipv4.${TODAY}\`, UNNEST(services) AS s WHERE s.port = 80 AND s.http.response.html_title IS NOT NULL`,
     kind: "rows",
     pushed: "host.services: (port: 80 and endpoints.http.html_title: *)",
     calls: 1,
@@ -422,13 +431,22 @@ describe("users' SQL planned for a Platform upstream and run against the origin'
 });
 
 describe("what a Platform upstream cannot answer is refused before any call, saying why", () => {
-  const REFUSED: [string, string, RegExp][] = [
+  /** The day-relative cases read the seed day once the dataset is seeded. */
+  type Refused = [string, string | (() => string), RegExp | (() => RegExp)];
+  const REFUSED: Refused[] = [
     [
       "a daily table older than today",
-      "SELECT COUNT(*) FROM ipv4.20261001",
-      /Table ipv4\.20261001 is a daily snapshot of 20261001; the Platform keeps no daily snapshots, only the latest data: query ipv4 \(or ipv4\.20261031\) at \[1:22\]/,
+      () => `SELECT COUNT(*) FROM ipv4.${dayFromToday(-30)}`,
+      () =>
+        new RegExp(
+          `Table ipv4\\.${dayFromToday(-30)} is a daily snapshot of ${dayFromToday(-30)}; the Platform keeps no daily snapshots, only the latest data: query ipv4 \\(or ipv4\\.${TODAY}\\) at \\[1:22\\]`,
+        ),
     ],
-    ["a table of a later day", "SELECT COUNT(*) FROM ipv4.20261201", /Not found: Table ipv4\.20261201/],
+    [
+      "a table of a later day",
+      () => `SELECT COUNT(*) FROM ipv4.${dayFromToday(3)}`,
+      () => new RegExp(`Not found: Table ipv4\\.${dayFromToday(3)}`),
+    ],
     [
       "a field the Platform has no counterpart for",
       "SELECT ip, services.source_ip FROM ipv4 LIMIT 5",
@@ -461,7 +479,9 @@ describe("what a Platform upstream cannot answer is refused before any call, say
     ],
   ];
 
-  it.each(REFUSED)("%s", (_name, sql, message) => {
+  it.each(REFUSED)("%s", (_name, query, pattern) => {
+    const sql = typeof query === "function" ? query() : query;
+    const message = typeof pattern === "function" ? pattern() : pattern;
     const planned = planPlatformQuery(sql, { now: NOW, maxPages: MAX_PAGES, lintNames: LINT_NAMES });
     expect(planned.ok).toBe(false);
     if (!planned.ok) expect(describeSqlError(planned.error)).toMatch(message);

@@ -585,11 +585,15 @@ const CASES: Case[] = [
   },
   {
     name: "a comma join with its condition in WHERE",
+    // Hosts whose services did not change (a few published days may hold no change at all),
+    // with more than one service, so the answer differs from the plain join's.
     sql: (d) =>
-      `SELECT COUNT(*) FROM ipv4.${d.day} a, ipv4.${d.firstDay} b WHERE a.ip = b.ip AND b.services_count != a.services_count`,
+      `SELECT COUNT(*) FROM ipv4.${d.day} a, ipv4.${d.firstDay} b WHERE a.ip = b.ip AND b.services_count = a.services_count AND a.services_count > 1`,
     expect: (d) => {
       const first = new Map(d.firstDayHosts.map((h) => [h.ip, services(h).length]));
-      return [[hostsWhere(d, (h) => first.has(h.ip) && first.get(h.ip) !== services(h).length).length]];
+      return [
+        [hostsWhere(d, (h) => services(h).length > 1 && first.get(h.ip) === services(h).length).length],
+      ];
     },
   },
 

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { CREDIT_COSTS, V3_ENRICHMENTS_PER_DAY } from "@scangate/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedTestDataset } from "./seed-fixture";
-import { websiteDocs } from "./support/dataset-facts";
+import { datasetNow, websiteDocs } from "./support/dataset-facts";
 import { platformOrg } from "./support/platform-org";
 import { balanceOf } from "./v3-requests";
 
@@ -70,7 +70,8 @@ function runs(
 
 describe("a host's service history", () => {
   it("answers when each service was present, from the history, filtered and ordered as asked", async () => {
-    const org = platformOrg("org-service-history");
+    // Asked at the dataset's "now", so the default window holds the whole history.
+    const org = platformOrg("org-service-history", { start: await datasetNow() });
     const all = await histories();
     const [ip, history] = [...all].find(([, h]) => h.versions.length > 2)!;
     const want = runs(history, (services) =>
@@ -128,7 +129,8 @@ describe("a host's service history", () => {
 
 describe("a certificate's host observations", () => {
   it("answers every host that presented it, per port, over the history, at 5 credits a page", async () => {
-    const org = platformOrg("org-cert-observations");
+    // Asked at the dataset's "now", so the default window holds the whole history.
+    const org = platformOrg("org-cert-observations", { start: await datasetNow() });
     const all = await histories();
     const counts = new Map<string, number>();
     for (const h of all.values())

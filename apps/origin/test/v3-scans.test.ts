@@ -1,7 +1,7 @@
 import { CREDIT_COSTS, V3_SCAN_DURATION_MS } from "@scangate/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedTestDataset } from "./seed-fixture";
-import { hostFacts, websiteDocs } from "./support/dataset-facts";
+import { datasetNow, hostFacts, websiteDocs } from "./support/dataset-facts";
 import { platformOrg, rowCount } from "./support/platform-org";
 import { balanceOf } from "./v3-requests";
 
@@ -19,7 +19,8 @@ interface HostAsset {
 
 describe("live rescans and discovery scans", () => {
   it("rescans a known service: scanning, then completed, and the host lookup shows the new scan time", async () => {
-    const org = platformOrg("org-rescan");
+    // Asked after the dataset's scans (its "now"), so the rescan is the service's latest.
+    const org = platformOrg("org-rescan", { start: await datasetNow() });
     const [host] = await hostFacts();
     const service = host!.doc.services[0]!;
     const before = await org.json<Result<HostAsset>>("GET", `/v3/global/asset/host/${host!.ip}`);

@@ -43,8 +43,10 @@ const httpsService = {
       ip: "192.0.2.7",
       http: {
         status_code: 200,
+        status_reason: "OK",
         html_title: "Example",
-        headers: { Server: { headers: ["nginx/1.25"] } },
+        headers: { Server: { headers: ["nginx/1.25"] }, "Content-Type": { headers: ["text/html"] } },
+        body: "<html></html>",
         body_hash_sha256: "ab".repeat(32),
       },
     },
@@ -90,8 +92,10 @@ describe("legacyIpv4", () => {
       https: {
         get: {
           status_code: 200,
+          status_line: "200 OK",
           title: "Example",
-          headers: { server: "nginx/1.25" },
+          headers: { server: "nginx/1.25", content_type: "text/html" },
+          body: "<html></html>",
           body_sha256: "ab".repeat(32),
         },
         tls: {
@@ -123,6 +127,64 @@ describe("legacyIpv4", () => {
     });
     // The Platform has no RDP block: the service is known, its v1 details are not.
     expect(doc["3389"]).toEqual({ rdp: {} });
+  });
+
+  it("reads the software, JARM, key details, SSH algorithms and Kubernetes version of the services", () => {
+    const selected = { kex_algorithm: "curve25519-sha256", host_key_algorithm: "ssh-ed25519" };
+    const doc = legacyIpv4({
+      ip: "192.0.2.9",
+      services: [
+        {
+          ...httpsService,
+          software: [{ product: "nginx", version: "1.25" }],
+          jarm: { fingerprint: "2a".repeat(31) },
+          cert: {
+            ...httpsService.cert,
+            parsed: {
+              ...httpsService.cert.parsed,
+              subject: { common_name: ["example.com"] },
+              issuer: { common_name: ["Example CA"], organization: ["Example"] },
+              subject_key_info: { key_algorithm: { name: "RSA" }, fingerprint_sha256: FP2 },
+              signature: { self_signed: false },
+            },
+          },
+        },
+        {
+          port: 22,
+          protocol: "SSH",
+          ssh: {
+            endpoint_id: {
+              raw: "SSH-2.0-OpenSSH_9.6 Ubuntu",
+              software_version: "OpenSSH_9.6",
+              comment: "Ubuntu",
+            },
+            server_host_key: { fingerprint_sha256: FP2, key_algorithm: "ssh-ed25519" },
+            algorithm_selection: selected,
+          },
+        },
+        {
+          port: 6443,
+          protocol: "KUBERNETES",
+          endpoints: [{ path: "/", kubernetes: { version_info: { git_version: "v1.30.9" } } }],
+        },
+      ],
+    }) as Record<string, Record<string, Record<string, Record<string, unknown>>>>;
+    ipv4DocumentSchema.parse(doc);
+    const https = doc["443"]!.https!;
+    expect(https.get!.metadata).toEqual({ product: "nginx", version: "1.25" });
+    expect(https.tls!.jarm).toBe("2a".repeat(31));
+    expect((https.tls!.certificate as { parsed: unknown }).parsed).toMatchObject({
+      subject: { common_name: ["example.com"] },
+      issuer: { common_name: ["Example CA"], organization: ["Example"] },
+      subject_key_info: { key_algorithm: { name: "RSA" }, fingerprint_sha256: FP2 },
+      signature: { self_signed: false },
+    });
+    expect(doc["22"]!.ssh!.v2).toEqual({
+      banner: { raw: "SSH-2.0-OpenSSH_9.6 Ubuntu", software: "OpenSSH_9.6", comment: "Ubuntu" },
+      server_host_key: { fingerprint_sha256: FP2, key_algorithm: "ssh-ed25519" },
+      selected,
+    });
+    expect(doc["6443"]).toEqual({ kubernetes: { banner: { git_version: "v1.30.9" } } });
   });
 
   it("leaves out what the host does not have", () => {
@@ -158,10 +220,21 @@ describe("legacyWebsite", () => {
       updated_at: "2026-10-31T18:01:02Z",
     });
     expect(doc["80"]).toEqual({
-      http: { get: { status_code: 301, title: "Moved", headers: { server: "" } } },
+      http: { get: { status_code: 301, status_line: "301", title: "Moved", headers: {}, body: "" } },
     });
     expect((doc["443"] as { https: { tls: { version: string } } }).https.tls.version).toBe("TLSv1.2");
     expect(doc).not.toHaveProperty("alexa_rank");
+    expect(doc).not.toHaveProperty("threats");
+  });
+
+  it("lists the threats its properties show", () => {
+    const threat = { id: "evilginx", name: "Evilginx", type: ["PHISHING_KIT"] };
+    const doc = legacyWebsite("example.com", [
+      { ...property(443, true), threats: [threat] },
+      property(80, false),
+    ]);
+    websiteDocumentSchema.parse(doc);
+    expect(doc.threats).toEqual([threat]);
   });
 
   it("leaves the host's place out without the host", () => {

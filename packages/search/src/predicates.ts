@@ -179,23 +179,49 @@ function wildcardMatch(column: string, pattern: string, value: Located, form: "g
   const match = form === "glob" ? glob : like;
   const whole = translate(pattern);
   if (byteLength(whole) <= MAX_PATTERN_BYTES) return match(column, whole);
-  const pieces: string[] = [];
-  let current: string | null = null;
-  for (const segment of wildcardSegments(pattern).map(translate)) {
-    const joined: string = current === null ? segment : `${current}${many}${segment}`;
-    if (current === null || byteLength(`${many}${joined}${many}`) <= MAX_PATTERN_BYTES) current = joined;
+  const pieces: { pattern: string; segment: string | null }[] = [];
+  let current: { pattern: string; segment: string | null } | null = null;
+  for (const segment of wildcardSegments(pattern)) {
+    const translated = translate(segment);
+    const joined: string = current === null ? translated : `${current.pattern}${many}${translated}`;
+    if (current === null || byteLength(`${many}${joined}${many}`) <= MAX_PATTERN_BYTES)
+      current = { pattern: joined, segment: current === null ? segment : null };
     else {
       pieces.push(current);
-      current = segment;
+      current = { pattern: translated, segment };
     }
   }
   if (current !== null) pieces.push(current);
   if (pieces.length === 1) return match(column, checkPattern(whole, value));
-  const parts = pieces
-    .map((piece, i) => `${i === 0 ? "" : many}${piece}${i === pieces.length - 1 ? "" : many}`)
-    .filter((piece) => piece !== many)
-    .map((piece) => match(column, checkPattern(piece, value)));
+  const last = pieces.length - 1;
+  const parts = pieces.flatMap(({ pattern: piece, segment }, i) => {
+    const anchored = `${i === 0 ? "" : many}${piece}${i === last ? "" : many}`;
+    if (anchored === many) return [];
+    // One literal piece too long even alone is compared as text, which has no such limit.
+    if (byteLength(anchored) > MAX_PATTERN_BYTES && segment !== null && !/(^|[^\\])\?/.test(segment))
+      return [literalMatch(column, segment.replace(/\\(.)/g, "$1"), i === 0, i === last, form)];
+    return [match(column, checkPattern(anchored, value))];
+  });
   return combine("AND", parts);
+}
+
+/**
+ * `column` holding `text` at its start, at its end, or anywhere, compared as LIKE (ASCII
+ * case-insensitively) or GLOB (exactly) would: a literal piece of a wildcard pattern too long
+ * for a pattern of its own.
+ */
+function literalMatch(
+  column: string,
+  text: string,
+  atStart: boolean,
+  atEnd: boolean,
+  form: "glob" | "like",
+): Expr {
+  const fold = (sql: string) => (form === "like" ? `lower(${sql})` : sql);
+  const length = [...text].length;
+  if (atStart) return expr(`${fold(`substr(${column}, 1, ${length})`)} = ${fold("?")}`, [text], 3);
+  if (atEnd) return expr(`${fold(`substr(${column}, -${length})`)} = ${fold("?")}`, [text], 3);
+  return expr(`instr(${fold(column)}, ${fold("?")}) > 0`, [text], 4);
 }
 
 function regexPredicate(field: TypedField, value: RegexValue, column: string): Expr {

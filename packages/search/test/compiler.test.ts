@@ -276,6 +276,15 @@ describe("compileQuery: boolean structure", () => {
     });
   });
 
+  it("compares a literal piece too long for a D1 pattern even alone as text", () => {
+    const cpe = "cpe:2.3:o:microsoft:windows_server_2008_r2:6.1";
+    expect(compiled(`location.city: "${cpe}:*:*"`)).toEqual({
+      sql: "(lower(substr(r.city, 1, 47)) = lower(?) AND r.city LIKE ? ESCAPE '\\')",
+      params: [`${cpe}:`, "%:%"],
+    });
+    expect(compiled(`autonomous_system.description: "${cpe}:*"`).params).toContain(`${cpe}:`);
+  });
+
   it("resolves relative dates against the current time by default", () => {
     const parsed = parseQuery("last_updated_at >= now", "v2");
     if (!parsed.ok) throw parsed.error;
@@ -351,9 +360,9 @@ describe("compileQuery: errors name the field or token", () => {
     ["ng?nx", 0, "ng?nx", "full-text terms take only a trailing * wildcard"],
     ['""', 0, '""', "empty search term at position 0"],
     [
-      "location.city: " + "a".repeat(60) + "*",
+      "location.city: " + "a?".repeat(30) + "*",
       15,
-      "a".repeat(60) + "*",
+      "a?".repeat(30) + "*",
       "is too long: patterns match at most 50 bytes",
     ],
   ];

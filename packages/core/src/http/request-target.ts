@@ -21,6 +21,16 @@ function encodeSegment(segment: string): string {
 }
 
 /**
+ * Why a segment does not decode: escapes that are not `%XX`, or bytes that are not UTF-8 text
+ * (a lone surrogate such as `%ED%A0%80`, a cut sequence such as `%C3`).
+ */
+function malformedEscapes(raw: string): string {
+  return /%(?![0-9a-fA-F]{2})/.test(raw)
+    ? "the request path has malformed percent-encoding"
+    : "the request path has malformed percent-encoding: the bytes it encodes are not UTF-8 text (a lone surrogate or a cut sequence)";
+}
+
+/**
  * The canonical form of a URL path (as the runtime serialised it: ASCII, percent-encoded):
  * each segment percent-decoded once and encoded again the one way (`encodeSegment`), empty
  * segments (`//`, a trailing `/`) dropped, `.` and `..` resolved after decoding. Refused, with
@@ -35,11 +45,7 @@ export function canonicalPath(pathname: string): CanonicalPath {
     try {
       segment = decodeURIComponent(raw);
     } catch {
-      return {
-        ok: false,
-        problem:
-          "the request path has malformed percent-encoding, or escapes that are not UTF-8 text (a lone surrogate, for example)",
-      };
+      return { ok: false, problem: malformedEscapes(raw) };
     }
     if (segment.includes("/") || segment.includes("\\"))
       return { ok: false, problem: "the request path has an encoded '/' or '\\' inside a segment" };
@@ -66,7 +72,12 @@ export function canonicalPath(pathname: string): CanonicalPath {
 export function lenientPath(request: Request): string {
   const { pathname } = requestTarget(request.url);
   const canonical = canonicalPath(pathname);
-  return canonical.ok ? canonical.path : pathname.replace(/\/{2,}/g, "/");
+  if (canonical.ok) return canonical.path;
+  // Refused: still name the API the path is under, however its letters were spelled.
+  return pathname.replace(/\/{2,}/g, "/").replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
+    const char = String.fromCharCode(parseInt(hex, 16));
+    return /[A-Za-z0-9._~-]/.test(char) ? char : escape;
+  });
 }
 
 export type CanonicalRequest = { ok: true; request: Request } | { ok: false; problem: string };

@@ -40,33 +40,54 @@ export function legacyProtocolTags(services: readonly unknown[]): string[] {
   return [...new Set(services.map(legacyProtocolName))].sort();
 }
 
-/** One response header's first value, the name matched case-insensitively. */
-function header(http: Json, name: string): string | undefined {
-  const wanted = name.toLowerCase();
-  for (const [key, entry] of Object.entries(obj(http.headers))) {
-    if (key.toLowerCase() === wanted) return strings(obj(entry).headers)[0];
+/** v1 header names: lowercased, anything but letters, digits and `_` as `_` (`content_type`). */
+const legacyHeaderName = (name: string) => name.toLowerCase().replace(/[^a-z0-9_]/g, "_");
+
+/** v1 `headers`: each response header's first value, under its v1 name. */
+function legacyHeaders(http: Json): Json {
+  const out: Json = {};
+  for (const [name, entry] of Object.entries(obj(http.headers))) {
+    const [first] = strings(obj(entry).headers);
+    if (first !== undefined) out[legacyHeaderName(name)] = first;
   }
-  return undefined;
+  return out;
 }
 
-/** v1 `get`: the status, title and Server header of the response at `/`, and its body's SHA-256. */
-function legacyGet(http: Json): Json {
+/**
+ * v1 `get`: the response at `/` (status, title, headers, body and its SHA-256) and, as
+ * `metadata`, the first software the scan recognised on the service.
+ */
+function legacyGet(http: Json, software: unknown[]): Json {
+  const status = num(http.status_code);
+  const product = obj(software[0]);
   return defined({
-    status_code: num(http.status_code),
+    status_code: status,
+    status_line:
+      status === undefined ? undefined : `${String(status)} ${str(http.status_reason) ?? ""}`.trim(),
     title: str(http.html_title) ?? "",
-    headers: { server: header(http, "server") ?? "" },
+    headers: legacyHeaders(http),
+    body: str(http.body) ?? "",
     body_sha256: str(http.body_hash_sha256),
+    metadata:
+      str(product.product) === undefined
+        ? undefined
+        : defined({ product: str(product.product), version: str(product.version) }),
   });
 }
 
-/** v1 `tls`: version (`TLSv1.2`), cipher, the leaf's parsed summary and the chain above it. */
-function legacyV1Tls(tls: Json, cert: Json): Json {
+/**
+ * v1 `tls`: version (`TLSv1.2`), cipher, the leaf's parsed summary, the chain above it and the
+ * service's JARM fingerprint.
+ */
+function legacyV1Tls(tls: Json, cert: Json, jarm: Json): Json {
   const chain = list(tls.presented_chain).map(obj);
   const parsed = obj(cert.parsed);
   const leafFingerprint =
     str(cert.fingerprint_sha256) ?? str(tls.fingerprint_sha256) ?? str(chain[0]?.fingerprint_sha256);
   const version = legacyTlsVersion(str(tls.version_selected))?.replace("_", ".");
-  const keyAlgorithm = str(obj(obj(parsed.subject_key_info).key_algorithm).name);
+  const keyInfo = obj(parsed.subject_key_info);
+  const keyAlgorithm = str(obj(keyInfo.key_algorithm).name);
+  const selfSigned = obj(parsed.signature).self_signed;
   return defined({
     version,
     cipher_suite: defined({ name: str(tls.cipher_selected) }),
@@ -76,12 +97,22 @@ function legacyV1Tls(tls: Json, cert: Json): Json {
         subject_dn: str(parsed.subject_dn) ?? str(chain[0]?.subject_dn),
         issuer_dn: str(parsed.issuer_dn) ?? str(chain[0]?.issuer_dn),
         names: Array.isArray(cert.names) ? strings(cert.names) : undefined,
-        subject_key_info: keyAlgorithm === undefined ? undefined : { key_algorithm: { name: keyAlgorithm } },
+        subject: parsed.subject === undefined ? undefined : obj(parsed.subject),
+        issuer: parsed.issuer === undefined ? undefined : obj(parsed.issuer),
+        subject_key_info:
+          keyAlgorithm === undefined
+            ? undefined
+            : defined({
+                key_algorithm: { name: keyAlgorithm },
+                fingerprint_sha256: str(keyInfo.fingerprint_sha256),
+              }),
+        signature: typeof selfSigned === "boolean" ? { self_signed: selfSigned } : undefined,
       }),
     },
     chain: chain
       .slice(1)
       .map((entry) => ({ parsed: defined({ fingerprint_sha256: str(entry.fingerprint_sha256) }) })),
+    jarm: str(jarm.fingerprint),
   });
 }
 
@@ -94,16 +125,21 @@ function rootHttp(endpoints: unknown): Json | undefined {
   return root === undefined ? undefined : obj(root.http);
 }
 
+/** The v1 `tls` of a service or web property that has one. */
+const legacyServiceTls = (s: Json) =>
+  s.tls === undefined ? undefined : legacyV1Tls(obj(s.tls), obj(s.cert), obj(s.jarm));
+
 /**
  * The v1 block of an HTTP(S) service or web property (`{"get": ..., "tls": ...}`): `source` is a
- * v3 `Service` or `Webproperty`, both of which hold `endpoints`, `tls` and `cert`.
+ * v3 `Service` or `Webproperty`, both of which hold `endpoints`, `software`, `tls`, `cert` and
+ * `jarm`.
  */
 export function legacyWebBlock(source: unknown): Json {
   const s = obj(source);
   const http = rootHttp(s.endpoints);
   return defined({
-    tls: s.tls === undefined ? undefined : legacyV1Tls(obj(s.tls), obj(s.cert)),
-    get: http === undefined ? undefined : legacyGet(http),
+    tls: legacyServiceTls(s),
+    get: http === undefined ? undefined : legacyGet(http, list(s.software)),
   });
 }
 
@@ -121,8 +157,13 @@ const V1_BLOCKS: Readonly<Record<string, (service: Json) => Json>> = {
           raw: str(endpoint.raw),
           version: str(endpoint.protocol_version),
           software: str(endpoint.software_version),
+          comment: str(endpoint.comment) || undefined,
         }),
-        server_host_key: defined({ fingerprint_sha256: str(obj(ssh.server_host_key).fingerprint_sha256) }),
+        server_host_key: defined({
+          fingerprint_sha256: str(obj(ssh.server_host_key).fingerprint_sha256),
+          key_algorithm: str(obj(ssh.server_host_key).key_algorithm),
+        }),
+        selected: ssh.algorithm_selection === undefined ? undefined : obj(ssh.algorithm_selection),
       }),
     };
   },
@@ -151,12 +192,20 @@ const V1_BLOCKS: Readonly<Record<string, (service: Json) => Json>> = {
     return {
       banner: {
         ping_response: str(redis.ping_response) ?? "",
-        version: str(obj(redis.info_response).version) ?? "",
+        // The INFO reply's own name for the server's version.
+        version: str(obj(redis.info_response).redis_version) ?? "",
       },
     };
   },
   postgres: (s) => ({ banner: defined({ supported_versions: str(obj(s.postgres).supported_versions) }) }),
   telnet: (s) => ({ banner: defined({ banner: str(s.banner) }) }),
+  kubernetes: (s) => {
+    const endpoint = list(s.endpoints)
+      .map(obj)
+      .find((e) => e.kubernetes !== undefined);
+    const version = str(obj(obj(endpoint?.kubernetes).version_info).git_version);
+    return version === undefined ? {} : { banner: { git_version: version } };
+  },
 };
 
 /** The v1 block of one Platform service, under its v1 name. */
@@ -165,5 +214,7 @@ export function legacyServiceBlock(service: unknown): { name: string; block: Jso
   const name = legacyProtocolName(s);
   if (name === "http" || name === "https") return { name, block: legacyWebBlock(s) };
   const build = V1_BLOCKS[name];
-  return { name, block: build ? build(s) : {} };
+  const block = build ? build(s) : {};
+  const tls = legacyServiceTls(s);
+  return { name, block: tls === undefined ? block : { ...block, tls } };
 }

@@ -6,7 +6,8 @@ import { legacyWebBlock } from "./legacy-v1-services";
 /**
  * The Platform's web properties of one name (`example.com:443`, `example.com:80`, ...) as the
  * legacy v1 `websites` document of that name: `protocols` (`443/https`, `80/http`: HTTPS where
- * the property has TLS), `ports`, `tags`, and one block per port (`legacy-v1-services.ts`).
+ * the property has TLS), `ports`, `tags`, the `threats` its properties show, and one block per
+ * port (`legacy-v1-services.ts`).
  *
  * A web property does not say where its name is hosted beyond the address its endpoints were
  * reached at. The host at that address (a v3 `Host`, when the caller has it) gives the
@@ -82,6 +83,8 @@ export function legacyWebsite(
 ): WebsiteDocument {
   const properties = propertiesOf(webproperties);
   const protocols = properties.map((p) => `${p.port}/${p.name}`).sort();
+  // The threats any of its properties shows, as v1 lists them on the website.
+  const threats = properties.flatMap((p) => list(p.source.threats));
   const blocks: Json = {};
   for (const { port, name, source } of properties) {
     blocks[String(port)] = { ...obj(blocks[String(port)]), [name]: legacyWebBlock(source) };
@@ -93,6 +96,7 @@ export function legacyWebsite(
     ports: [...new Set(properties.map((p) => p.port))],
     tags: [...new Set(properties.map((p) => p.name))].sort(),
     ...(host === undefined ? {} : hostPlace(obj(host))),
+    threats: threats.length > 0 ? threats : undefined,
     ...blocks,
   });
 }

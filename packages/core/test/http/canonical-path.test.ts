@@ -53,7 +53,8 @@ describe("canonicalPath: one spelling of every path", () => {
     ["/api/v2/hosts/a%2fb", "encoded '/'"],
     ["/api/v2/hosts/a%5Cb", "encoded '/'"],
     ["/api/v2/hosts/%zz", "malformed"],
-    ["/api/v2/hosts/%C3", "malformed"],
+    ["/api/v2/hosts/%C3", "not UTF-8 text"],
+    ["/api/v2/tags/%ED%A0%80", "a lone surrogate"],
     ["/api/v2/hosts/a%00b", "control character"],
     ["/api/v2/hosts/a%0Ab", "control character"],
     ["/..", "above its root"],
@@ -110,6 +111,10 @@ describe("canonicalRequest", () => {
     const sent = new Request("http://edge.local/api/v2/hosts/1.1.1.1?x=%2F");
     const result = canonicalRequest(sent);
     expect(result.ok && result.request).toBe(sent);
+  });
+
+  it("names the API of a refused path however its letters were spelled (lenientPath)", () => {
+    expect(lenientPath(new Request("http://x/%61pi//v1/data/a%5Cb"))).toBe("/api/v1/data/a%5Cb");
   });
 
   it("routes the runtime's own dot-segment resolution the same way (lenientPath)", () => {
