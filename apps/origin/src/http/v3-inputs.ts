@@ -1,4 +1,10 @@
-import { ApiError, loneSurrogatePath, V3InputError, type V3ErrorDetail } from "@scangate/core";
+import {
+  ApiError,
+  loneSurrogatePath,
+  requireUtf8Query,
+  V3InputError,
+  type V3ErrorDetail,
+} from "@scangate/core";
 import type { Context } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "./context";
@@ -89,8 +95,12 @@ export async function v3Body<S extends z.ZodType>(c: Context<AppEnv>, schema: S)
   return parseV3("body", schema, body);
 }
 
-/** The query parameters, validated. */
+/**
+ * The query parameters, validated. Escapes that are not UTF-8 (a lone surrogate's `%ED%A0%80`)
+ * are a 400 rather than their raw text.
+ */
 export function v3Query<S extends z.ZodType>(c: Context<AppEnv>, schema: S): z.output<S> {
+  requireUtf8Query(c.req.url);
   const { organization_id: _organization, ...query } = c.req.query();
   return parseV3("query", schema, query);
 }
