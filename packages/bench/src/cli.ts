@@ -297,6 +297,13 @@ async function main(argv: readonly string[]): Promise<number> {
   const sqlNotes = noteLines(run.measurements, "sql-");
   if (sqlNotes.length > 0)
     out.push("", "SQL jobs (figures from this run):", ...sqlNotes.map((l) => `  ${l}`));
+  const platformJobNotes = noteLines(run.measurements, "platform-");
+  if (platformJobNotes.length > 0)
+    out.push(
+      "",
+      "SQL and export jobs through a Platform-only edge (figures from this run):",
+      ...platformJobNotes.map((l) => `  ${l}`),
+    );
   out.push("", "targets (figures from this run):", ...targetLines(targets));
   if (scale.length > 0)
     out.push(
