@@ -1,8 +1,8 @@
-import { platformTokenWithSecretSchema, tenantSchema, v3ProblemSchema } from "@scangate/core";
+import { v3ProblemSchema } from "@scangate/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { suiteSecretWatch } from "./reliability/secret-watch";
 import { ORIGIN_PLATFORM, originFacts, seedOrigin } from "./support/origin-data";
-import { admin, buildRequest, createTenant, type Fetch } from "./support/requests";
+import { buildRequest, createTenant, tenantWithToken, usedOf as used } from "./support/requests";
 import { testEdge } from "./support/test-edge";
 
 // A path decides what a request is: its route, its price, the organization it acts for. The
@@ -15,23 +15,6 @@ beforeAll(async () => {
   suiteSecretWatch.addMarkers([ORIGIN_PLATFORM.token]);
   await seedOrigin();
 });
-
-async function tenantWithToken(fetcher: Fetch, allowance: number) {
-  const tenant = await createTenant({ allowance }, fetcher);
-  const res = await admin(
-    "POST",
-    `/admin/tenants/${tenant.id}/platform-token`,
-    { grace_seconds: 0 },
-    fetcher,
-  );
-  const issued = platformTokenWithSecretSchema.parse(await res.json());
-  return { id: tenant.id, auth: `Bearer ${issued.token}` };
-}
-
-async function used(fetcher: Fetch, id: string): Promise<number> {
-  const res = await admin("GET", `/admin/tenants/${id}`, undefined, fetcher);
-  return tenantSchema.parse(await res.json()).used;
-}
 
 describe("an encoded spelling of a /v3 path is priced as the plain path", () => {
   // Each spelling asks for hosts no other did: a cached host would cost nothing.

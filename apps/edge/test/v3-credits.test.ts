@@ -1,7 +1,5 @@
 import {
   CREDIT_COSTS,
-  platformTokenWithSecretSchema,
-  tenantSchema,
   v3Envelope,
   v3HostAssetSchema,
   v3OrganizationCreditsSchema,
@@ -18,7 +16,7 @@ import { suiteSecretWatch } from "./reliability/secret-watch";
 import { hang, json } from "./support/fake-upstream";
 import { ledgerHeld } from "./support/ledger";
 import { ORIGIN_PLATFORM, originFacts, seedOrigin } from "./support/origin-data";
-import { admin, buildRequest, createTenant, type Fetch } from "./support/requests";
+import { buildRequest, type Fetch, tenantWithToken, usedOf as used } from "./support/requests";
 import { testEdge } from "./support/test-edge";
 
 // Platform credits at the edge: /v3 calls spend the tenant's quota ledger by core's cost table,
@@ -31,23 +29,6 @@ beforeAll(async () => {
   suiteSecretWatch.addMarkers([ORIGIN_PLATFORM.token]);
   await seedOrigin();
 });
-
-async function tenantWithToken(fetcher: Fetch, allowance: number) {
-  const tenant = await createTenant({ allowance }, fetcher);
-  const res = await admin(
-    "POST",
-    `/admin/tenants/${tenant.id}/platform-token`,
-    { grace_seconds: 0 },
-    fetcher,
-  );
-  const issued = platformTokenWithSecretSchema.parse(await res.json());
-  return { id: tenant.id, auth: `Bearer ${issued.token}` };
-}
-
-async function used(fetcher: Fetch, id: string): Promise<number> {
-  const res = await admin("GET", `/admin/tenants/${id}`, undefined, fetcher);
-  return tenantSchema.parse(await res.json()).used;
-}
 
 function post(path: string, auth: string, body: unknown) {
   return buildRequest("POST", path, { auth, body });

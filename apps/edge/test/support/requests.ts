@@ -1,4 +1,4 @@
-import type { TenantWithSecret } from "@scangate/core";
+import { platformTokenWithSecretSchema, tenantSchema, type TenantWithSecret } from "@scangate/core";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import worker from "../../src/index";
@@ -74,4 +74,26 @@ export async function createTenant(
   );
   if (res.status !== 201) throw new Error(`tenant create failed: ${res.status} ${await res.text()}`);
   return res.json();
+}
+
+/** A new tenant with a /v3 bearer token (no grace period): its id and Authorization value. */
+export async function tenantWithToken(
+  fetcher: Fetch,
+  allowance: number,
+): Promise<{ id: string; auth: string }> {
+  const tenant = await createTenant({ allowance }, fetcher);
+  const res = await admin(
+    "POST",
+    `/admin/tenants/${tenant.id}/platform-token`,
+    { grace_seconds: 0 },
+    fetcher,
+  );
+  const issued = platformTokenWithSecretSchema.parse(await res.json());
+  return { id: tenant.id, auth: `Bearer ${issued.token}` };
+}
+
+/** A tenant's `used`, as the admin API reads it from its ledger. */
+export async function usedOf(fetcher: Fetch, id: string): Promise<number> {
+  const res = await admin("GET", `/admin/tenants/${id}`, undefined, fetcher);
+  return tenantSchema.parse(await res.json()).used;
 }
