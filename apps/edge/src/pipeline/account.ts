@@ -131,23 +131,19 @@ export class RequestAccount {
    * seconds when credits held by calls in flight would cover it).
    */
   async charge(units = 1): Promise<Charge | null> {
-    const credits = this.price.credits * units;
-    if (credits <= 0) return null;
-    const answer = await this.deps.ledger
-      .charge({ terms: this.terms, cost: credits, now: this.deps.clock.now() })
-      .catch((error: unknown) => Promise.reject(ledgerUnavailable(error)));
-    this.note(answer.quota);
-    if (!answer.ok) throw this.refusal(answer.quota, answer.held, credits);
-    this.spent += credits;
-    return { credits, resetsAt: answer.quota.resetsAt };
+    return this.take(units, undefined);
   }
 
   /** Holds `units` of the route's price (the most the call can cost); null when that is nothing. */
   async hold(units: number): Promise<Hold | null> {
+    return this.take(units, this.deps.holdMs);
+  }
+
+  private async take(units: number, holdMs: number | undefined): Promise<Hold | null> {
     const credits = this.price.credits * units;
     if (credits <= 0) return null;
     const answer = await this.deps.ledger
-      .charge({ terms: this.terms, cost: credits, now: this.deps.clock.now(), holdMs: this.deps.holdMs })
+      .charge({ terms: this.terms, cost: credits, now: this.deps.clock.now(), holdMs })
       .catch((error: unknown) => Promise.reject(ledgerUnavailable(error)));
     this.note(answer.quota);
     if (!answer.ok) throw this.refusal(answer.quota, answer.held, credits);
