@@ -2,12 +2,7 @@ import type { ApiRoute } from "../../pipeline/define-route";
 import { accountRoute } from "./account";
 import { certificateCommentRoutes, hostCommentRoutes } from "./comments";
 import { bulkRoute } from "./bulk";
-import { certificateHostsRoute } from "./certificate-hosts";
 import { rawFileRoute, rawResultRoute, rawSeriesListRoute, rawSeriesRoute } from "./data";
-import { hostsAggregateRoute, hostsSearchRoute } from "./hosts";
-import { hostDiffRoute, hostEventsRoute } from "./host-history";
-import { hostNamesRoute } from "./host-names";
-import { hostViewRoute } from "./host-view";
 import {
   exportDownloadRoute,
   exportStartRoute,
@@ -16,8 +11,8 @@ import {
   queryStartRoute,
   queryStatusRoute,
 } from "./jobs";
-import { hostsMetadataRoute } from "./metadata";
 import { seriesDetailsRoute, seriesListRoute } from "./query-definitions";
+import { HOST_ROUTES } from "./hosts";
 import { reportRoute, searchRoute } from "./search";
 import {
   certificateTagRoutes,
@@ -56,14 +51,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   rawFileRoute,
   searchRoute,
   reportRoute,
-  hostsAggregateRoute,
-  hostsSearchRoute,
-  hostViewRoute,
-  hostNamesRoute,
-  hostDiffRoute,
-  hostEventsRoute,
-  certificateHostsRoute,
-  hostsMetadataRoute,
+  ...HOST_ROUTES,
   // The team's tags and comments: answered here, never forwarded.
   tagsListRoute,
   tagCreateRoute,
