@@ -3,14 +3,7 @@ import type { Clock } from "@scangate/core/http";
 import { z } from "zod";
 import type { Ledgers } from "../ledger/ledgers";
 import type { PlatformUpstream } from "../upstream/platform";
-import {
-  deleteJobFiles,
-  runExportJob,
-  runQueryJob,
-  creditsOf,
-  type ExportOptions,
-  type JobToRun,
-} from "./platform-run";
+import { deleteJobFiles, runExportJob, runQueryJob, creditsOf } from "./platform-run";
 import { JobFailure, platformSearch } from "./platform-search";
 import type { PlatformJobStore } from "./platform-store";
 import type { PlatformJobRow } from "../db/schema";
@@ -96,14 +89,6 @@ export class PlatformJobs {
   private async run(job: PlatformJobRow): Promise<void> {
     const { store, clock } = this.deps;
     const stats = newPlatformRunStats();
-    const toRun: JobToRun = {
-      id: job.id,
-      kind: job.kind,
-      query: job.query,
-      options: job.options === null ? null : (JSON.parse(job.options) as ExportOptions),
-      plannedAt: job.plannedAt,
-      maxPages: job.maxPages,
-    };
     const deps = {
       search: platformSearch(this.deps.platform, this.deps.upstreamTimeoutMs),
       files: this.deps.files,
@@ -114,7 +99,7 @@ export class PlatformJobs {
     const started = clock.now();
     try {
       const outcome =
-        job.kind === "query" ? await runQueryJob(toRun, deps, stats) : await runExportJob(toRun, deps, stats);
+        job.kind === "query" ? await runQueryJob(job, deps, stats) : await runExportJob(job, deps, stats);
       // Another delivery or the sweep ended the job first: its outcome stands, these files go.
       if (!(await store.succeed(job.id, outcome, creditsOf(stats))))
         await deleteJobFiles(this.deps.files, job.id);
