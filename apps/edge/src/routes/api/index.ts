@@ -1,31 +1,14 @@
 import type { ApiRoute } from "../../pipeline/define-route";
 import { accountRoute } from "./account";
-import { certificateCommentRoutes, hostCommentRoutes } from "./comments";
 import { bulkRoute } from "./bulk";
-import { rawFileRoute, rawResultRoute, rawSeriesListRoute, rawSeriesRoute } from "./data";
-import {
-  exportDownloadRoute,
-  exportStartRoute,
-  exportStatusRoute,
-  queryResultsRoute,
-  queryStartRoute,
-  queryStatusRoute,
-} from "./jobs";
-import { seriesDetailsRoute, seriesListRoute } from "./query-definitions";
+import { COMMENT_ROUTES } from "./comments";
+import { RAW_DATA_ROUTES } from "./data";
 import { HOST_ROUTES } from "./hosts";
-import { reportRoute, searchRoute } from "./search";
-import {
-  certificateTagRoutes,
-  hostTagRoutes,
-  tagCertificatesRoute,
-  tagCreateRoute,
-  tagDeleteRoute,
-  tagHostsRoute,
-  tagsListRoute,
-  tagUpdateRoute,
-  tagViewRoute,
-} from "./tags";
-import { certificateViewRoute, viewRoute } from "./view";
+import { JOB_ROUTES } from "./jobs";
+import { SERIES_ROUTES } from "./query-definitions";
+import { SEARCH_ROUTES } from "./search";
+import { TAG_ROUTES } from "./tags";
+import { VIEW_ROUTES } from "./view";
 
 /**
  * Every route the edge serves under /api, in the order the app registers them (a fixed path
@@ -34,34 +17,14 @@ import { certificateViewRoute, viewRoute } from "./view";
  */
 export const API_ROUTES: readonly ApiRoute[] = [
   accountRoute,
-  certificateViewRoute,
-  viewRoute,
+  ...VIEW_ROUTES,
   bulkRoute,
-  queryStartRoute,
-  queryStatusRoute,
-  queryResultsRoute,
-  exportStartRoute,
-  exportStatusRoute,
-  exportDownloadRoute,
-  seriesListRoute,
-  seriesDetailsRoute,
-  rawSeriesListRoute,
-  rawSeriesRoute,
-  rawResultRoute,
-  rawFileRoute,
-  searchRoute,
-  reportRoute,
+  ...JOB_ROUTES,
+  ...SERIES_ROUTES,
+  ...RAW_DATA_ROUTES,
+  ...SEARCH_ROUTES,
   ...HOST_ROUTES,
   // The team's tags and comments: answered here, never forwarded.
-  tagsListRoute,
-  tagCreateRoute,
-  tagViewRoute,
-  tagUpdateRoute,
-  tagDeleteRoute,
-  tagHostsRoute,
-  tagCertificatesRoute,
-  ...hostTagRoutes,
-  ...certificateTagRoutes,
-  ...hostCommentRoutes,
-  ...certificateCommentRoutes,
+  ...TAG_ROUTES,
+  ...COMMENT_ROUTES,
 ];
