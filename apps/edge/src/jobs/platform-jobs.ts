@@ -46,14 +46,12 @@ export interface PlatformJobsDeps {
 }
 
 export class PlatformJobs {
-  constructor(private readonly deps: PlatformJobsDeps) {}
+  readonly store: PlatformJobStore;
+  readonly files: R2Bucket;
 
-  get store(): PlatformJobStore {
-    return this.deps.store;
-  }
-
-  get files(): R2Bucket {
-    return this.deps.files;
+  constructor(private readonly deps: PlatformJobsDeps) {
+    this.store = deps.store;
+    this.files = deps.files;
   }
 
   /** Queues a stored job; a job that cannot be queued ends at once, its credits given back. */
@@ -71,19 +69,15 @@ export class PlatformJobs {
 
   /** Runs the jobs of a batch side by side (one after another, the last would look lost). */
   async consume(messages: readonly JobDelivery[]): Promise<void> {
-    await Promise.all(messages.map((message) => this.consumeOne(message)));
-  }
-
-  private async consumeOne(message: JobDelivery): Promise<void> {
-    const parsed = jobMessageSchema.safeParse(message.body);
-    // claim() is the lock: a job already ended, or running under another delivery, is left alone.
-    const job = parsed.success ? await this.deps.store.claim(parsed.data.job_id) : null;
-    if (!job) {
-      message.ack();
-      return;
-    }
-    await this.run(job);
-    message.ack();
+    await Promise.all(
+      messages.map(async (message) => {
+        const parsed = jobMessageSchema.safeParse(message.body);
+        // claim() is the lock: a job already ended, or running under another delivery, is left alone.
+        const job = parsed.success ? await this.deps.store.claim(parsed.data.job_id) : null;
+        if (job) await this.run(job);
+        message.ack();
+      }),
+    );
   }
 
   private async run(job: PlatformJobRow): Promise<void> {

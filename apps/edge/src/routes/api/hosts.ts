@@ -21,13 +21,12 @@ import {
 } from "@scangate/core";
 import type { z } from "zod";
 import { renderedError } from "../../http/errors";
-import { type Component, component } from "../../openapi/components";
+import { component } from "../../openapi/components";
 import { serveCachedDocument } from "../../pipeline/cached-document";
-import { type ApiContext, type ApiRoute, defineRoute } from "../../pipeline/define-route";
+import { type ApiContext, type ApiRoute, defineRoute, type RouteSpec } from "../../pipeline/define-route";
 import { chargedRelay, talliedRelay, upstreamPath } from "../../pipeline/exchange";
 import { forward } from "../../pipeline/forward";
 import { pageVariant } from "../../pipeline/page-key";
-import type { RoutePrice } from "../../pipeline/price";
 import {
   CERTIFICATE_HOSTS_PRICE,
   HOST_DIFF_PRICE,
@@ -82,16 +81,14 @@ async function serveHost(c: ApiContext): Promise<Response> {
  * certificates' week). A malformed id or any other query is forwarded uncached; an unknown
  * document is not cached.
  */
-function cachedListRoute(spec: {
-  path: string;
-  operation: "host_names" | "certificate_hosts";
-  price: RoutePrice;
-  summary: string;
-  query: z.ZodObject & z.ZodType<{ per_page: number; cursor?: string | undefined }>;
-  ok: Component;
-  /** The document's cache id, or null when the path names none. */
-  idOf: (c: ApiContext) => string | null;
-}): ApiRoute {
+function cachedListRoute(
+  spec: Pick<RouteSpec, "path" | "price" | "summary" | "ok"> & {
+    operation: "host_names" | "certificate_hosts";
+    query: z.ZodObject & z.ZodType<{ per_page: number; cursor?: string | undefined }>;
+    /** The document's cache id, or null when the path names none. */
+    idOf: (c: ApiContext) => string | null;
+  },
+): ApiRoute {
   const { operation: index, idOf, ...rest } = spec;
   return defineRoute({
     ...rest,

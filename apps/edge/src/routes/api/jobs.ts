@@ -38,7 +38,6 @@ import { isSuccess, relayedResponse } from "../../upstream/relay";
 // On a Platform-only upstream a job is charged one credit per Platform call it may make (search
 // pages, aggregates), all of them before it starts, giving back what it did not spend.
 const jobStartPrice: RoutePrice = { legacy: ONE_PER_REQUEST.legacy, platform: { credits: 1, per: "page" } };
-const jobReadPrice: RoutePrice = ALWAYS_FREE;
 
 const onPlatform = (c: ApiContext) => c.get("services").config.upstreamApi === "platform";
 
@@ -287,7 +286,7 @@ export const JOB_ROUTES: readonly ApiRoute[] = [
     path: "/api/v1/query/:job_id",
     operation: "query_status",
     api: "v1",
-    price: jobReadPrice,
+    price: ALWAYS_FREE,
     summary: "Status of a query job (its owner only)",
     ok: component("QueryJob", queryJobSchema),
     handler: async (c) =>
@@ -300,7 +299,7 @@ export const JOB_ROUTES: readonly ApiRoute[] = [
     path: "/api/v1/query/:job_id/:page",
     operation: "query_results",
     api: "v1",
-    price: jobReadPrice,
+    price: ALWAYS_FREE,
     summary: "A page of a query job's results (its owner only)",
     ok: component("QueryResultsPage", queryResultsPageSchema),
     handler: async (c) =>
@@ -322,7 +321,7 @@ export const JOB_ROUTES: readonly ApiRoute[] = [
     path: "/api/v1/export/:job_id",
     operation: "export_status",
     api: "v1",
-    price: jobReadPrice,
+    price: ALWAYS_FREE,
     summary: "Status of an export job; download_paths point at the edge (its owner only)",
     ok: component("ExportJob", exportJobSchema),
     handler: async (c) => {
@@ -343,7 +342,7 @@ export const JOB_ROUTES: readonly ApiRoute[] = [
     path: "/api/v1/export/:job_id/files/:file{[0-9]+}",
     operation: "export_download",
     api: "v1",
-    price: jobReadPrice,
+    price: ALWAYS_FREE,
     summary: "Download one file of an export job (edge route, its owner only)",
     ok: "file",
     handler: async (c) => {
