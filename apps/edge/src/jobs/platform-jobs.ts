@@ -3,14 +3,7 @@ import type { Clock } from "@scangate/core/http";
 import { z } from "zod";
 import type { Ledgers } from "../ledger/ledgers";
 import type { PlatformUpstream } from "../upstream/platform";
-import {
-  deleteJobFiles,
-  runExportJob,
-  runQueryJob,
-  creditsOf,
-  type ExportOptions,
-  type JobToRun,
-} from "./platform-run";
+import { deleteJobFiles, runExportJob, runQueryJob, creditsOf } from "./platform-run";
 import { JobFailure, platformSearch } from "./platform-search";
 import type { PlatformJobStore } from "./platform-store";
 import type { PlatformJobRow } from "../db/schema";
@@ -53,14 +46,12 @@ export interface PlatformJobsDeps {
 }
 
 export class PlatformJobs {
-  constructor(private readonly deps: PlatformJobsDeps) {}
+  readonly store: PlatformJobStore;
+  readonly files: R2Bucket;
 
-  get store(): PlatformJobStore {
-    return this.deps.store;
-  }
-
-  get files(): R2Bucket {
-    return this.deps.files;
+  constructor(private readonly deps: PlatformJobsDeps) {
+    this.store = deps.store;
+    this.files = deps.files;
   }
 
   /** Queues a stored job; a job that cannot be queued ends at once, its credits given back. */
@@ -78,32 +69,20 @@ export class PlatformJobs {
 
   /** Runs the jobs of a batch side by side (one after another, the last would look lost). */
   async consume(messages: readonly JobDelivery[]): Promise<void> {
-    await Promise.all(messages.map((message) => this.consumeOne(message)));
-  }
-
-  private async consumeOne(message: JobDelivery): Promise<void> {
-    const parsed = jobMessageSchema.safeParse(message.body);
-    // claim() is the lock: a job already ended, or running under another delivery, is left alone.
-    const job = parsed.success ? await this.deps.store.claim(parsed.data.job_id) : null;
-    if (!job) {
-      message.ack();
-      return;
-    }
-    await this.run(job);
-    message.ack();
+    await Promise.all(
+      messages.map(async (message) => {
+        const parsed = jobMessageSchema.safeParse(message.body);
+        // claim() is the lock: a job already ended, or running under another delivery, is left alone.
+        const job = parsed.success ? await this.deps.store.claim(parsed.data.job_id) : null;
+        if (job) await this.run(job);
+        message.ack();
+      }),
+    );
   }
 
   private async run(job: PlatformJobRow): Promise<void> {
     const { store, clock } = this.deps;
     const stats = newPlatformRunStats();
-    const toRun: JobToRun = {
-      id: job.id,
-      kind: job.kind,
-      query: job.query,
-      options: job.options === null ? null : (JSON.parse(job.options) as ExportOptions),
-      plannedAt: job.plannedAt,
-      maxPages: job.maxPages,
-    };
     const deps = {
       search: platformSearch(this.deps.platform, this.deps.upstreamTimeoutMs),
       files: this.deps.files,
@@ -114,7 +93,7 @@ export class PlatformJobs {
     const started = clock.now();
     try {
       const outcome =
-        job.kind === "query" ? await runQueryJob(toRun, deps, stats) : await runExportJob(toRun, deps, stats);
+        job.kind === "query" ? await runQueryJob(job, deps, stats) : await runExportJob(job, deps, stats);
       // Another delivery or the sweep ended the job first: its outcome stands, these files go.
       if (!(await store.succeed(job.id, outcome, creditsOf(stats))))
         await deleteJobFiles(this.deps.files, job.id);

@@ -2,13 +2,13 @@ import { QUERY_RESULTS_PAGE_SIZE, type ExportFormat, type QueryResultRow } from 
 import { describeSqlError, SqlRunError, type ResultColumn } from "@scangate/sql";
 import { cellText, createRowEncoder } from "@scangate/sql/export";
 import {
-  newPlatformRunStats,
   planPlatformQuery,
   runPlatformPlan,
   type PlatformRunStats,
   type PlatformSearch,
 } from "@scangate/sql/platform";
 import { JobFailure } from "./platform-search";
+import type { PlatformJobRow } from "../db/schema";
 import type { ExportFile, JobOutcome } from "./platform-store";
 
 // Runs one query or export job over the Platform's search: plans its SQL again (as it was
@@ -25,15 +25,6 @@ export interface ExportOptions {
   delimiter: string;
   /** Whether the request gave `delimeter` (the job's configuration shows null when not). */
   delimiterGiven: boolean;
-}
-
-export interface JobToRun {
-  id: string;
-  kind: "query" | "export";
-  query: string;
-  options: ExportOptions | null;
-  plannedAt: number;
-  maxPages: number;
 }
 
 export interface RunDeps {
@@ -70,7 +61,7 @@ const encoder = new TextEncoder();
 export const creditsOf = (stats: PlatformRunStats) => stats.calls.length;
 
 async function* results(
-  job: JobToRun,
+  job: PlatformJobRow,
   deps: RunDeps,
   stats: PlatformRunStats,
   columns: (c: readonly ResultColumn[]) => void,
@@ -111,9 +102,9 @@ const schemaOf = (columns: readonly ResultColumn[]) =>
   columns.map(({ name, type, mode }) => ({ name, type, mode }));
 
 export async function runQueryJob(
-  job: JobToRun,
+  job: PlatformJobRow,
   deps: RunDeps,
-  stats = newPlatformRunStats(),
+  stats: PlatformRunStats,
 ): Promise<JobOutcome> {
   const started = deps.now();
   let columns: readonly ResultColumn[] = [];
@@ -152,12 +143,12 @@ async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
 }
 
 export async function runExportJob(
-  job: JobToRun,
+  job: PlatformJobRow,
   deps: RunDeps,
-  stats = newPlatformRunStats(),
+  stats: PlatformRunStats,
 ): Promise<JobOutcome> {
-  const options = job.options;
-  if (!options) throw new JobFailure("the export's options are missing");
+  if (job.options === null) throw new JobFailure("the export's options are missing");
+  const options = JSON.parse(job.options) as ExportOptions;
   const started = deps.now();
   const files: ExportFile[] = [];
   let rows = 0;

@@ -53,8 +53,8 @@ export class PlatformJobStore {
     private readonly clock: Clock,
   ) {}
 
-  async insert(job: NewPlatformJob): Promise<PlatformJobRow> {
-    const row = await this.db
+  insert(job: NewPlatformJob): Promise<PlatformJobRow> {
+    return this.db
       .insert(platformJobs)
       .values({
         ...job,
@@ -64,7 +64,6 @@ export class PlatformJobStore {
       })
       .returning()
       .get();
-    return row;
   }
 
   /** The job if `tenantId` started it, else null (unknown and foreign jobs look the same). */
@@ -107,36 +106,31 @@ export class PlatformJobStore {
   }
 
   /** Ends a pending job as `success`; false when it had ended already (its outcome stands). */
-  async succeed(id: string, outcome: JobOutcome, spent: number): Promise<boolean> {
-    const updated = await this.db
-      .update(platformJobs)
-      .set({
-        status: "success",
-        completedAt: this.clock.now(),
-        creditsSpent: spent,
-        resultRows: outcome.rows,
-        resultPages: outcome.pages,
-        dataProcessed: outcome.dataProcessed,
-        resultSchema: JSON.stringify(outcome.schema),
-        backendTimeMs: outcome.backendTimeMs,
-        files: outcome.files === undefined ? null : JSON.stringify(outcome.files),
-      })
-      .where(and(eq(platformJobs.id, id), eq(platformJobs.status, "pending")))
-      .returning({ id: platformJobs.id });
-    return updated.length === 1;
+  succeed(id: string, outcome: JobOutcome, spent: number): Promise<boolean> {
+    return this.end(id, "success", {
+      creditsSpent: spent,
+      resultRows: outcome.rows,
+      resultPages: outcome.pages,
+      dataProcessed: outcome.dataProcessed,
+      resultSchema: JSON.stringify(outcome.schema),
+      backendTimeMs: outcome.backendTimeMs,
+      files: outcome.files === undefined ? null : JSON.stringify(outcome.files),
+    });
   }
 
   /** Ends a pending job as `error` with `message`; false when it had ended already. */
-  async fail(id: string, message: string, spent: number, backendTimeMs: number | null): Promise<boolean> {
+  fail(id: string, message: string, spent: number, backendTimeMs: number | null): Promise<boolean> {
+    return this.end(id, "error", { errorMessage: message, creditsSpent: spent, backendTimeMs });
+  }
+
+  private async end(
+    id: string,
+    status: "success" | "error",
+    outcome: Partial<PlatformJobRow>,
+  ): Promise<boolean> {
     const updated = await this.db
       .update(platformJobs)
-      .set({
-        status: "error",
-        completedAt: this.clock.now(),
-        errorMessage: message,
-        creditsSpent: spent,
-        backendTimeMs,
-      })
+      .set({ status, completedAt: this.clock.now(), ...outcome })
       .where(and(eq(platformJobs.id, id), eq(platformJobs.status, "pending")))
       .returning({ id: platformJobs.id });
     return updated.length === 1;

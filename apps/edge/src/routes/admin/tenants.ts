@@ -13,7 +13,7 @@ import {
 } from "@scangate/core";
 import type { Context } from "hono";
 import { balanceOf, balancesOf } from "../../ledger/balances";
-import { defineAdminRoute } from "../../pipeline/define-route";
+import { type AdminRoute, defineAdminRoute } from "../../pipeline/define-route";
 import type { AppEnv } from "../../app-env";
 import { parseJsonBody } from "../../http/json-body";
 import {
@@ -39,136 +39,138 @@ async function existingTenant(c: Context<AppEnv>) {
 // is audited and drops the tenant from this isolate's auth cache at once (others within 5 s).
 // `used` and `resets_at` are read from each tenant's ledger object.
 
-export const createTenantRoute = defineAdminRoute({
-  method: "POST",
-  path: "/admin/tenants",
-  summary: "Create a tenant (its secret is shown only here)",
-  body: component("TenantCreateBody", tenantCreateBodySchema),
-  ok: component("TenantWithSecret", tenantWithSecretSchema),
-  created: true,
-  handler: async (c) => {
-    const body = await parseJsonBody(c, tenantCreateBodySchema);
-    return c.json(await createTenant(c.get("services"), body, ADMIN_ACTOR), 201);
-  },
-});
+export const TENANT_ROUTES: readonly AdminRoute[] = [
+  defineAdminRoute({
+    method: "POST",
+    path: "/admin/tenants",
+    summary: "Create a tenant (its secret is shown only here)",
+    body: component("TenantCreateBody", tenantCreateBodySchema),
+    ok: component("TenantWithSecret", tenantWithSecretSchema),
+    created: true,
+    handler: async (c) => {
+      const body = await parseJsonBody(c, tenantCreateBodySchema);
+      return c.json(await createTenant(c.get("services"), body, ADMIN_ACTOR), 201);
+    },
+  }),
 
-export const listTenantsRoute = defineAdminRoute({
-  method: "GET",
-  path: "/admin/tenants",
-  summary: "List tenants",
-  ok: component("TenantList", tenantListSchema),
-  handler: async (c) => {
-    const services = c.get("services");
-    const rows = await services.tenants.list();
-    const balances = await balancesOf(services, rows);
-    const now = services.clock.now();
-    return c.json({
-      tenants: rows.flatMap((row) => {
-        const quota = balances.get(row.id);
-        return quota ? [tenantToWire(row, quota, now)] : [];
-      }),
-    });
-  },
-});
+  defineAdminRoute({
+    method: "GET",
+    path: "/admin/tenants",
+    summary: "List tenants",
+    ok: component("TenantList", tenantListSchema),
+    handler: async (c) => {
+      const services = c.get("services");
+      const rows = await services.tenants.list();
+      const balances = await balancesOf(services, rows);
+      const now = services.clock.now();
+      return c.json({
+        tenants: rows.flatMap((row) => {
+          const quota = balances.get(row.id);
+          return quota ? [tenantToWire(row, quota, now)] : [];
+        }),
+      });
+    },
+  }),
 
-export const showTenantRoute = defineAdminRoute({
-  method: "GET",
-  path: "/admin/tenants/:id",
-  summary: "Show a tenant",
-  ok: component("Tenant", tenantSchema),
-  handler: async (c) => {
-    const services = c.get("services");
-    const row = await existingTenant(c);
-    return c.json(tenantToWire(row, await balanceOf(services, row), services.clock.now()));
-  },
-});
+  defineAdminRoute({
+    method: "GET",
+    path: "/admin/tenants/:id",
+    summary: "Show a tenant",
+    ok: component("Tenant", tenantSchema),
+    handler: async (c) => {
+      const services = c.get("services");
+      const row = await existingTenant(c);
+      return c.json(tenantToWire(row, await balanceOf(services, row), services.clock.now()));
+    },
+  }),
 
-export const updateTenantRoute = defineAdminRoute({
-  method: "PATCH",
-  path: "/admin/tenants/:id",
-  summary: "Change allowance, period, tier, disabled, name, email or used",
-  body: component("TenantPatchBody", tenantPatchBodySchema),
-  ok: component("Tenant", tenantSchema),
-  handler: async (c) => {
-    const body = await parseJsonBody(c, tenantPatchBodySchema);
-    const services = c.get("services");
-    const after = await updateTenant(services, await existingTenant(c), body, ADMIN_ACTOR);
-    if (!after) throw new ApiError("not_found", "no tenant with this id");
-    return c.json(tenantToWire(after, await balanceOf(services, after), services.clock.now()));
-  },
-});
+  defineAdminRoute({
+    method: "PATCH",
+    path: "/admin/tenants/:id",
+    summary: "Change allowance, period, tier, disabled, name, email or used",
+    body: component("TenantPatchBody", tenantPatchBodySchema),
+    ok: component("Tenant", tenantSchema),
+    handler: async (c) => {
+      const body = await parseJsonBody(c, tenantPatchBodySchema);
+      const services = c.get("services");
+      const after = await updateTenant(services, await existingTenant(c), body, ADMIN_ACTOR);
+      if (!after) throw new ApiError("not_found", "no tenant with this id");
+      return c.json(tenantToWire(after, await balanceOf(services, after), services.clock.now()));
+    },
+  }),
 
-export const rotateSecretRoute = defineAdminRoute({
-  method: "POST",
-  path: "/admin/tenants/:id/rotate",
-  summary: "Rotate the secret, optionally keeping the old one for a grace period",
-  body: component("TenantRotateBody", tenantRotateBodySchema),
-  ok: component("TenantWithSecret", tenantWithSecretSchema),
-  handler: async (c) => {
-    const body = await parseJsonBody(c, tenantRotateBodySchema, {});
-    const rotated = await rotateSecret(
-      c.get("services"),
-      await existingTenant(c),
-      body.grace_seconds,
-      ADMIN_ACTOR,
-    );
-    if (!rotated) throw new ApiError("not_found", "no tenant with this id");
-    return c.json(rotated);
-  },
-});
+  defineAdminRoute({
+    method: "POST",
+    path: "/admin/tenants/:id/rotate",
+    summary: "Rotate the secret, optionally keeping the old one for a grace period",
+    body: component("TenantRotateBody", tenantRotateBodySchema),
+    ok: component("TenantWithSecret", tenantWithSecretSchema),
+    handler: async (c) => {
+      const body = await parseJsonBody(c, tenantRotateBodySchema, {});
+      const rotated = await rotateSecret(
+        c.get("services"),
+        await existingTenant(c),
+        body.grace_seconds,
+        ADMIN_ACTOR,
+      );
+      if (!rotated) throw new ApiError("not_found", "no tenant with this id");
+      return c.json(rotated);
+    },
+  }),
 
-export const deleteTenantRoute = defineAdminRoute({
-  method: "DELETE",
-  path: "/admin/tenants/:id",
-  summary: "Delete a tenant",
-  ok: component("Tenant", tenantSchema),
-  handler: async (c) => {
-    const removed = await deleteTenant(c.get("services"), await existingTenant(c), ADMIN_ACTOR);
-    if (!removed) throw new ApiError("not_found", "no tenant with this id");
-    return c.json(removed);
-  },
-});
+  defineAdminRoute({
+    method: "DELETE",
+    path: "/admin/tenants/:id",
+    summary: "Delete a tenant",
+    ok: component("Tenant", tenantSchema),
+    handler: async (c) => {
+      const removed = await deleteTenant(c.get("services"), await existingTenant(c), ADMIN_ACTOR);
+      if (!removed) throw new ApiError("not_found", "no tenant with this id");
+      return c.json(removed);
+    },
+  }),
 
-// A tenant's Platform (/v3) bearer token, beside its Basic credentials: issue (or rotate, the
-// old token kept for a grace period; the token is shown only in this answer), show its state,
-// revoke. Audited; this isolate forgets the tenant's tokens at once, others within 5 s.
+  // A tenant's Platform (/v3) bearer token, beside its Basic credentials: issue (or rotate, the
+  // old token kept for a grace period; the token is shown only in this answer), show its state,
+  // revoke. Audited; this isolate forgets the tenant's tokens at once, others within 5 s.
 
-export const issuePlatformTokenRoute = defineAdminRoute({
-  method: "POST",
-  path: "/admin/tenants/:id/platform-token",
-  summary:
-    "Issue the tenant's Platform token, or rotate it (the old one works for grace_seconds, default 3600); shown only here",
-  body: component("PlatformTokenIssueBody", platformTokenIssueBodySchema),
-  ok: component("PlatformTokenWithSecret", platformTokenWithSecretSchema),
-  created: true,
-  handler: async (c) => {
-    const body = await parseJsonBody(c, platformTokenIssueBodySchema, {});
-    const issued = await issuePlatformToken(
-      c.get("services"),
-      await existingTenant(c),
-      body.grace_seconds,
-      ADMIN_ACTOR,
-    );
-    return c.json(issued, 201);
-  },
-});
+  defineAdminRoute({
+    method: "POST",
+    path: "/admin/tenants/:id/platform-token",
+    summary:
+      "Issue the tenant's Platform token, or rotate it (the old one works for grace_seconds, default 3600); shown only here",
+    body: component("PlatformTokenIssueBody", platformTokenIssueBodySchema),
+    ok: component("PlatformTokenWithSecret", platformTokenWithSecretSchema),
+    created: true,
+    handler: async (c) => {
+      const body = await parseJsonBody(c, platformTokenIssueBodySchema, {});
+      const issued = await issuePlatformToken(
+        c.get("services"),
+        await existingTenant(c),
+        body.grace_seconds,
+        ADMIN_ACTOR,
+      );
+      return c.json(issued, 201);
+    },
+  }),
 
-export const showPlatformTokenRoute = defineAdminRoute({
-  method: "GET",
-  path: "/admin/tenants/:id/platform-token",
-  summary: "Show whether the tenant holds a Platform token (never the token)",
-  ok: component("PlatformTokenStatus", platformTokenStatusSchema),
-  handler: async (c) => {
-    const tenant = await existingTenant(c);
-    return c.json(await c.get("services").platformTokens.status(tenant.id));
-  },
-});
+  defineAdminRoute({
+    method: "GET",
+    path: "/admin/tenants/:id/platform-token",
+    summary: "Show whether the tenant holds a Platform token (never the token)",
+    ok: component("PlatformTokenStatus", platformTokenStatusSchema),
+    handler: async (c) => {
+      const tenant = await existingTenant(c);
+      return c.json(await c.get("services").platformTokens.status(tenant.id));
+    },
+  }),
 
-export const revokePlatformTokenRoute = defineAdminRoute({
-  method: "DELETE",
-  path: "/admin/tenants/:id/platform-token",
-  summary: "Revoke the tenant's Platform tokens (the current one and any in a grace period)",
-  ok: component("PlatformTokenRevokeResult", platformTokenRevokeResultSchema),
-  handler: async (c) =>
-    c.json(await revokePlatformTokens(c.get("services"), await existingTenant(c), ADMIN_ACTOR)),
-});
+  defineAdminRoute({
+    method: "DELETE",
+    path: "/admin/tenants/:id/platform-token",
+    summary: "Revoke the tenant's Platform tokens (the current one and any in a grace period)",
+    ok: component("PlatformTokenRevokeResult", platformTokenRevokeResultSchema),
+    handler: async (c) =>
+      c.json(await revokePlatformTokens(c.get("services"), await existingTenant(c), ADMIN_ACTOR)),
+  }),
+];

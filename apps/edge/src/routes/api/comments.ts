@@ -1,4 +1,5 @@
 import {
+  ANNOTATED_ID_KEYS,
   ApiError,
   annotatedDocumentId,
   annotationCapError,
@@ -14,14 +15,12 @@ import {
   wrapV2,
   type AnnotatedIndex,
 } from "@scangate/core";
-import { auditAnnotation } from "../../annotations/audit";
 import type { CommentRow } from "../../annotations/store";
-import { defineRoute, type ApiRoute } from "../../pipeline/define-route";
-import { ALWAYS_FREE } from "../../pipeline/price";
+import type { ApiRoute } from "../../pipeline/define-route";
 import type { ApiContext } from "../../pipeline/exchange";
 import { parseJsonBody } from "../../http/json-body";
 import { component } from "../../openapi/components";
-import { documentParam } from "./tags";
+import { annotationRoute, auditAnnotation } from "./tags";
 
 // Comments on hosts and certificates, kept in the edge's D1 and never forwarded. Every tenant
 // reads them; only the author edits or deletes one (another tenant gets 403; the admin removes
@@ -32,7 +31,7 @@ const COMMENT_WRITE = component("CommentWrite", commentWriteSchema);
 
 /** The routes of the comments on one host or certificate. */
 function commentRoutes(index: AnnotatedIndex): ApiRoute[] {
-  const param = documentParam(index);
+  const param = ANNOTATED_ID_KEYS[index];
   const noun = index === "hosts" ? "host" : "certificate";
   const hosts = index === "hosts";
   const one = hosts
@@ -64,12 +63,10 @@ function commentRoutes(index: AnnotatedIndex): ApiRoute[] {
   }
 
   return [
-    defineRoute({
+    annotationRoute({
       method: "GET",
       path: `/api/v2/${index}/:${param}/comments`,
       operation: "comments_list",
-      api: "v2",
-      price: ALWAYS_FREE,
       summary: `The team's comments on a ${noun}, oldest first`,
       ok: list,
       handler: async (c) => {
@@ -78,12 +75,10 @@ function commentRoutes(index: AnnotatedIndex): ApiRoute[] {
         return c.json(wrapV2(renderDocumentComments(index, document, comments)));
       },
     }),
-    defineRoute({
+    annotationRoute({
       method: "POST",
       path: `/api/v2/${index}/:${param}/comments`,
       operation: "comment_create",
-      api: "v2",
-      price: ALWAYS_FREE,
       summary: `Comment on a ${noun}`,
       body: COMMENT_WRITE,
       ok: one,
@@ -99,12 +94,10 @@ function commentRoutes(index: AnnotatedIndex): ApiRoute[] {
         return c.json(wrapV2(comment));
       },
     }),
-    defineRoute({
+    annotationRoute({
       method: "GET",
       path: `/api/v2/${index}/:${param}/comments/:comment_id`,
       operation: "comment_view",
-      api: "v2",
-      price: ALWAYS_FREE,
       summary: `One comment on a ${noun}`,
       ok: one,
       handler: async (c) => {
@@ -112,12 +105,10 @@ function commentRoutes(index: AnnotatedIndex): ApiRoute[] {
         return c.json(wrapV2(renderComment(index, comment)));
       },
     }),
-    defineRoute({
+    annotationRoute({
       method: "PUT",
       path: `/api/v2/${index}/:${param}/comments/:comment_id`,
       operation: "comment_update",
-      api: "v2",
-      price: ALWAYS_FREE,
       summary: `Edit your comment on a ${noun} (403 for another tenant's)`,
       body: COMMENT_WRITE,
       ok: one,
@@ -132,12 +123,10 @@ function commentRoutes(index: AnnotatedIndex): ApiRoute[] {
         return c.json(wrapV2(comment));
       },
     }),
-    defineRoute({
+    annotationRoute({
       method: "DELETE",
       path: `/api/v2/${index}/:${param}/comments/:comment_id`,
       operation: "comment_delete",
-      api: "v2",
-      price: ALWAYS_FREE,
       summary: `Delete your comment on a ${noun} (403 for another tenant's); 204, no body`,
       ok: "empty",
       handler: async (c) => {
@@ -155,5 +144,7 @@ function commentRoutes(index: AnnotatedIndex): ApiRoute[] {
   ];
 }
 
-export const hostCommentRoutes = commentRoutes("hosts");
-export const certificateCommentRoutes = commentRoutes("certificates");
+export const COMMENT_ROUTES: readonly ApiRoute[] = [
+  ...commentRoutes("hosts"),
+  ...commentRoutes("certificates"),
+];

@@ -1,37 +1,215 @@
-import { defineRoute } from "../../pipeline/define-route";
-import { forward } from "../../pipeline/forward";
 import {
+  certificateHostsParamsSchema,
+  certificateHostsQuerySchema,
+  certificateHostsResultSchema,
+  hostDiffQuerySchema,
+  hostDiffResultSchema,
+  hostDocumentSchema,
+  hostEventsQuerySchema,
+  hostEventsResultSchema,
+  hostNamesQuerySchema,
+  hostNamesResultSchema,
   hostsAggregateQuerySchema,
   hostsAggregateResultSchema,
+  hostsMetadataResultSchema,
   hostsSearchQuerySchema,
   hostsSearchResultSchema,
+  hostViewParamsSchema,
+  hostViewQuerySchema,
+  parseRfc3339Nanos,
   v2Envelope,
 } from "@scangate/core";
+import type { z } from "zod";
+import { renderedError } from "../../http/errors";
 import { component } from "../../openapi/components";
-import { HOSTS_SEARCH_PRICE } from "../../upstream/legacy-credits";
+import { serveCachedDocument } from "../../pipeline/cached-document";
+import { type ApiContext, type ApiRoute, defineRoute, type RouteSpec } from "../../pipeline/define-route";
+import { chargedRelay, talliedRelay, upstreamPath } from "../../pipeline/exchange";
+import { forward } from "../../pipeline/forward";
+import { pageVariant } from "../../pipeline/page-key";
+import {
+  CERTIFICATE_HOSTS_PRICE,
+  HOST_DIFF_PRICE,
+  HOST_EVENTS_PRICE,
+  HOST_NAMES_PRICE,
+  HOST_VIEW_PRICE,
+  HOSTS_METADATA_PRICE,
+  HOSTS_SEARCH_PRICE,
+} from "../../upstream/legacy-credits";
+import { relayedResponse } from "../../upstream/relay";
 
-/** GET /api/v2/hosts/aggregate: forwarded as it is. */
-export const hostsAggregateRoute = defineRoute({
-  method: "GET",
-  path: "/api/v2/hosts/aggregate",
-  operation: "hosts_aggregate",
-  api: "v2",
-  price: HOSTS_SEARCH_PRICE,
-  summary: "Aggregate hosts into buckets",
-  query: hostsAggregateQuerySchema,
-  ok: component("HostsAggregateResponse", v2Envelope(hostsAggregateResultSchema)),
-  handler: forward,
-});
+// The v2 hosts routes and a certificate's hosts. Searches, aggregates, diffs, events and the
+// metadata are forwarded as they are; a host and the paged lists go through the shared cache.
 
-/** GET /api/v2/hosts/search: forwarded as it is (its cursors are the upstream's). */
-export const hostsSearchRoute = defineRoute({
-  method: "GET",
-  path: "/api/v2/hosts/search",
-  operation: "hosts_search",
-  api: "v2",
-  price: HOSTS_SEARCH_PRICE,
-  summary: "Search hosts (cursor pagination)",
-  query: hostsSearchQuerySchema,
-  ok: component("HostsSearchResponse", v2Envelope(hostsSearchResultSchema)),
-  handler: forward,
-});
+/** The two hosts of a diff on a Platform-only upstream: held for both, settled to the lookups made. */
+const HOSTS_IN_A_DIFF = 2;
+
+/** Anything the cache key cannot describe: forwarded uncached for the upstream's own answer. */
+async function relayUncached(c: ApiContext): Promise<Response> {
+  return relayedResponse(await chargedRelay(c, { method: "GET", path: upstreamPath(c) }));
+}
+
+/**
+ * GET /api/v2/hosts/{ip}[?at_time=...] through the shared cache. A host at a past point in time
+ * never changes, so that row never expires; equal instants spelled differently share a row.
+ * Anything the cache key cannot describe (a bad ip or time, other parameters) is forwarded as is.
+ */
+async function serveHost(c: ApiContext): Promise<Response> {
+  const ip = hostViewParamsSchema.safeParse({ ip: c.req.param("ip") });
+  const query = new URL(c.req.url).searchParams;
+  const atTimeValues = query.getAll("at_time");
+  const atTime = atTimeValues.length === 1 ? parseRfc3339Nanos(atTimeValues[0] ?? "") : null;
+  const cacheable =
+    ip.success &&
+    [...query.keys()].every((key) => key === "at_time") &&
+    (atTimeValues.length === 0 || atTime !== null);
+  if (!ip.success || !cacheable) return relayUncached(c);
+  const services = c.get("services");
+  const pastInstant = atTime !== null && atTime.ms <= services.clock.now();
+  return serveCachedDocument(c, {
+    key: { index: "hosts", id: ip.data.ip.toLowerCase(), atTime: atTime?.nanos ?? "" },
+    path: upstreamPath(c),
+    ttlSeconds: pastInstant ? null : services.config.cache.ttlSeconds.hosts,
+    negativeBody: null,
+    negativeResponse: (ctx) => renderedError(ctx, "not_found", "v2"),
+  });
+}
+
+/**
+ * A paged list through the shared cache (`view_host_names`, `CensysCerts.get_hosts_by_cert`):
+ * one row per document and page, kept for the list's own TTL (hosts come and go, so not the
+ * certificates' week). A malformed id or any other query is forwarded uncached; an unknown
+ * document is not cached.
+ */
+function cachedListRoute(
+  spec: Pick<RouteSpec, "path" | "price" | "summary" | "ok"> & {
+    operation: "host_names" | "certificate_hosts";
+    query: z.ZodObject & z.ZodType<{ per_page: number; cursor?: string | undefined }>;
+    /** The document's cache id, or null when the path names none. */
+    idOf: (c: ApiContext) => string | null;
+  },
+): ApiRoute {
+  const { operation: index, idOf, ...rest } = spec;
+  return defineRoute({
+    ...rest,
+    method: "GET",
+    operation: index,
+    api: "v2",
+    cache: { kind: "document", ttl: "per_index" },
+    handler: async (c) => {
+      const id = idOf(c);
+      const page = pageVariant(c.req.url, spec.query);
+      if (id === null || page === null) return relayUncached(c);
+      return serveCachedDocument(c, {
+        key: { index, id, atTime: page },
+        path: upstreamPath(c),
+        ttlSeconds: c.get("services").config.cache.ttlSeconds[index],
+        negativeBody: null,
+        negativeResponse: (ctx) => renderedError(ctx, "not_found", "v2"),
+      });
+    },
+  });
+}
+
+/** In the order the app registers them: `aggregate` and `search` before the host they would match. */
+export const HOST_ROUTES: readonly ApiRoute[] = [
+  defineRoute({
+    method: "GET",
+    path: "/api/v2/hosts/aggregate",
+    operation: "hosts_aggregate",
+    api: "v2",
+    price: HOSTS_SEARCH_PRICE,
+    summary: "Aggregate hosts into buckets",
+    query: hostsAggregateQuerySchema,
+    ok: component("HostsAggregateResponse", v2Envelope(hostsAggregateResultSchema)),
+    handler: forward,
+  }),
+  // Its cursors are the upstream's.
+  defineRoute({
+    method: "GET",
+    path: "/api/v2/hosts/search",
+    operation: "hosts_search",
+    api: "v2",
+    price: HOSTS_SEARCH_PRICE,
+    summary: "Search hosts (cursor pagination)",
+    query: hostsSearchQuerySchema,
+    ok: component("HostsSearchResponse", v2Envelope(hostsSearchResultSchema)),
+    handler: forward,
+  }),
+  defineRoute({
+    method: "GET",
+    // Any segment: `aggregate` and `search` are registered first and answer their own paths, and
+    // an ip the upstream refuses (`not-an-ip`) gets the upstream's own 422, as at the origin.
+    path: "/api/v2/hosts/:ip",
+    operation: "host_view",
+    api: "v2",
+    price: HOST_VIEW_PRICE,
+    cache: { kind: "document", ttl: "hosts" },
+    summary: "One host, optionally at a point in time (cached)",
+    query: hostViewQuerySchema,
+    ok: component("HostResponse", v2Envelope(hostDocumentSchema)),
+    handler: serveHost,
+  }),
+  cachedListRoute({
+    path: "/api/v2/hosts/:ip/names",
+    operation: "host_names",
+    price: HOST_NAMES_PRICE,
+    summary: "The names a host answers for, a page at a time (cached)",
+    query: hostNamesQuerySchema,
+    ok: component("HostNamesResponse", v2Envelope(hostNamesResultSchema)),
+    idOf: (c) => {
+      const parsed = hostViewParamsSchema.safeParse({ ip: c.req.param("ip") });
+      return parsed.success ? parsed.data.ip.toLowerCase() : null;
+    },
+  }),
+  // With a Platform-only upstream, two host lookups, billed per lookup that answered.
+  defineRoute({
+    method: "GET",
+    path: "/api/v2/hosts/:ip/diff",
+    operation: "host_diff",
+    api: "v2",
+    price: HOST_DIFF_PRICE,
+    summary: "A host against itself at another time, or against another host (JSON Patch)",
+    query: hostDiffQuerySchema,
+    ok: component("HostDiffResponse", v2Envelope(hostDiffResultSchema)),
+    handler: async (c) =>
+      c.get("services").config.upstreamApi === "platform"
+        ? relayedResponse(await talliedRelay(c, { method: "GET", path: upstreamPath(c) }, HOSTS_IN_A_DIFF))
+        : forward(c),
+  }),
+  // With a Platform-only upstream, the host's timeline.
+  defineRoute({
+    method: "GET",
+    path: "/api/v2/experimental/hosts/:ip/events",
+    operation: "host_events",
+    api: "v2",
+    price: HOST_EVENTS_PRICE,
+    summary: "A host's history as events, a page at a time",
+    query: hostEventsQuerySchema,
+    ok: component("HostEventsResponse", v2Envelope(hostEventsResultSchema)),
+    handler: forward,
+  }),
+  cachedListRoute({
+    path: "/api/v2/certificates/:sha256/hosts",
+    operation: "certificate_hosts",
+    price: CERTIFICATE_HOSTS_PRICE,
+    summary: "The hosts presenting a certificate, a page at a time (cached)",
+    query: certificateHostsQuerySchema,
+    ok: component("CertificateHostsResponse", v2Envelope(certificateHostsResultSchema)),
+    idOf: (c) => {
+      const parsed = certificateHostsParamsSchema.safeParse({ sha256: c.req.param("sha256") });
+      return parsed.success ? parsed.data.sha256.toLowerCase() : null;
+    },
+  }),
+  // Free (`CensysHosts.metadata()`).
+  defineRoute({
+    method: "GET",
+    path: "/api/v2/metadata/hosts",
+    operation: "hosts_metadata",
+    api: "v2",
+    price: HOSTS_METADATA_PRICE,
+    summary: "What the hosts index holds (service names)",
+    ok: component("HostsMetadataResponse", v2Envelope(hostsMetadataResultSchema)),
+    handler: forward,
+  }),
+];

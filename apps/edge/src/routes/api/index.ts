@@ -1,36 +1,14 @@
 import type { ApiRoute } from "../../pipeline/define-route";
 import { accountRoute } from "./account";
-import { certificateCommentRoutes, hostCommentRoutes } from "./comments";
 import { bulkRoute } from "./bulk";
-import { certificateHostsRoute } from "./certificate-hosts";
-import { rawFileRoute, rawResultRoute, rawSeriesListRoute, rawSeriesRoute } from "./data";
-import { hostsAggregateRoute, hostsSearchRoute } from "./hosts";
-import { hostDiffRoute, hostEventsRoute } from "./host-history";
-import { hostNamesRoute } from "./host-names";
-import { hostViewRoute } from "./host-view";
-import {
-  exportDownloadRoute,
-  exportStartRoute,
-  exportStatusRoute,
-  queryResultsRoute,
-  queryStartRoute,
-  queryStatusRoute,
-} from "./jobs";
-import { hostsMetadataRoute } from "./metadata";
-import { seriesDetailsRoute, seriesListRoute } from "./query-definitions";
-import { reportRoute, searchRoute } from "./search";
-import {
-  certificateTagRoutes,
-  hostTagRoutes,
-  tagCertificatesRoute,
-  tagCreateRoute,
-  tagDeleteRoute,
-  tagHostsRoute,
-  tagsListRoute,
-  tagUpdateRoute,
-  tagViewRoute,
-} from "./tags";
-import { certificateViewRoute, viewRoute } from "./view";
+import { COMMENT_ROUTES } from "./comments";
+import { RAW_DATA_ROUTES } from "./data";
+import { HOST_ROUTES } from "./hosts";
+import { JOB_ROUTES } from "./jobs";
+import { SERIES_ROUTES } from "./query-definitions";
+import { SEARCH_ROUTES } from "./search";
+import { TAG_ROUTES } from "./tags";
+import { VIEW_ROUTES } from "./view";
 
 /**
  * Every route the edge serves under /api, in the order the app registers them (a fixed path
@@ -39,41 +17,14 @@ import { certificateViewRoute, viewRoute } from "./view";
  */
 export const API_ROUTES: readonly ApiRoute[] = [
   accountRoute,
-  certificateViewRoute,
-  viewRoute,
+  ...VIEW_ROUTES,
   bulkRoute,
-  queryStartRoute,
-  queryStatusRoute,
-  queryResultsRoute,
-  exportStartRoute,
-  exportStatusRoute,
-  exportDownloadRoute,
-  seriesListRoute,
-  seriesDetailsRoute,
-  rawSeriesListRoute,
-  rawSeriesRoute,
-  rawResultRoute,
-  rawFileRoute,
-  searchRoute,
-  reportRoute,
-  hostsAggregateRoute,
-  hostsSearchRoute,
-  hostViewRoute,
-  hostNamesRoute,
-  hostDiffRoute,
-  hostEventsRoute,
-  certificateHostsRoute,
-  hostsMetadataRoute,
+  ...JOB_ROUTES,
+  ...SERIES_ROUTES,
+  ...RAW_DATA_ROUTES,
+  ...SEARCH_ROUTES,
+  ...HOST_ROUTES,
   // The team's tags and comments: answered here, never forwarded.
-  tagsListRoute,
-  tagCreateRoute,
-  tagViewRoute,
-  tagUpdateRoute,
-  tagDeleteRoute,
-  tagHostsRoute,
-  tagCertificatesRoute,
-  ...hostTagRoutes,
-  ...certificateTagRoutes,
-  ...hostCommentRoutes,
-  ...certificateCommentRoutes,
+  ...TAG_ROUTES,
+  ...COMMENT_ROUTES,
 ];

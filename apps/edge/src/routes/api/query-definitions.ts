@@ -5,7 +5,7 @@ import {
   platformSeriesDetails,
   platformSeriesList,
 } from "@scangate/sql/platform";
-import { defineRoute, type ApiContext } from "../../pipeline/define-route";
+import { defineRoute, type ApiContext, type ApiRoute } from "../../pipeline/define-route";
 import { forward } from "../../pipeline/forward";
 import { component } from "../../openapi/components";
 import { ALWAYS_FREE } from "../../pipeline/price";
@@ -16,32 +16,31 @@ import { ALWAYS_FREE } from "../../pipeline/price";
 
 const onPlatform = (c: ApiContext) => c.get("services").config.upstreamApi === "platform";
 
-/** GET /api/v1/query_definitions. */
-export const seriesListRoute = defineRoute({
-  method: "GET",
-  path: "/api/v1/query_definitions",
-  operation: "query_definitions",
-  api: "v1",
-  price: ALWAYS_FREE,
-  summary: "Series that can be queried",
-  ok: component("SeriesList", seriesListSchema),
-  handler: async (c) => (onPlatform(c) ? c.json(platformSeriesList()) : forward(c)),
-});
-
-/** GET /api/v1/query_definitions/:series. */
-export const seriesDetailsRoute = defineRoute({
-  method: "GET",
-  path: "/api/v1/query_definitions/:series",
-  operation: "query_definitions",
-  api: "v1",
-  price: ALWAYS_FREE,
-  summary: "Fields and tables of a series",
-  ok: component("SeriesDetails", seriesDetailsSchema),
-  handler: async (c) => {
-    if (!onPlatform(c)) return forward(c);
-    const catalog = platformCatalog(platformDay(c.get("services").clock.now()));
-    const details = platformSeriesDetails(catalog, c.req.param("series") ?? "");
-    if (!details) throw new ApiError("not_found");
-    return c.json(details);
-  },
-});
+export const SERIES_ROUTES: readonly ApiRoute[] = [
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/query_definitions",
+    operation: "query_definitions",
+    api: "v1",
+    price: ALWAYS_FREE,
+    summary: "Series that can be queried",
+    ok: component("SeriesList", seriesListSchema),
+    handler: async (c) => (onPlatform(c) ? c.json(platformSeriesList()) : forward(c)),
+  }),
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/query_definitions/:series",
+    operation: "query_definitions",
+    api: "v1",
+    price: ALWAYS_FREE,
+    summary: "Fields and tables of a series",
+    ok: component("SeriesDetails", seriesDetailsSchema),
+    handler: async (c) => {
+      if (!onPlatform(c)) return forward(c);
+      const catalog = platformCatalog(platformDay(c.get("services").clock.now()));
+      const details = platformSeriesDetails(catalog, c.req.param("series") ?? "");
+      if (!details) throw new ApiError("not_found");
+      return c.json(details);
+    },
+  }),
+];

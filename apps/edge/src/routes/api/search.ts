@@ -1,4 +1,4 @@
-import { defineRoute } from "../../pipeline/define-route";
+import { defineRoute, type ApiRoute } from "../../pipeline/define-route";
 import { type ApiContext, readRequestBody, talliedRelay, upstreamPath } from "../../pipeline/exchange";
 import { forward } from "../../pipeline/forward";
 import { CachedPageTokens, pageTokenId } from "../../pipeline/page-tokens";
@@ -51,34 +51,29 @@ async function searchOnPlatform(c: ApiContext): Promise<Response> {
   return relayedResponse(relayed);
 }
 
-const SEARCH_BODY = component("SearchBody", searchBodySchema);
-const SEARCH_RESPONSE = component("SearchResponse", searchResponseSchema);
-
-/**
- * POST /api/v1/search/:index: forwarded as it is; with a Platform-only upstream, translated and
- * billed per Platform search made.
- */
-export const searchRoute = defineRoute({
-  method: "POST",
-  path: "/api/v1/search/:index",
-  operation: "search",
-  api: "v1",
-  price: V1_SEARCH_PRICE,
-  summary: "Search an index",
-  body: SEARCH_BODY,
-  ok: SEARCH_RESPONSE,
-  handler: (c) => (c.get("services").config.upstreamApi === "platform" ? searchOnPlatform(c) : forward(c)),
-});
-
-/** POST /api/v1/report/:index: forwarded as it is (a Platform aggregate with a Platform-only upstream). */
-export const reportRoute = defineRoute({
-  method: "POST",
-  path: "/api/v1/report/:index",
-  operation: "report",
-  api: "v1",
-  price: V1_REPORT_PRICE,
-  summary: "Aggregate report over a query",
-  body: component("ReportBody", reportBodySchema),
-  ok: component("ReportResponse", reportResponseSchema),
-  handler: forward,
-});
+export const SEARCH_ROUTES: readonly ApiRoute[] = [
+  // Forwarded as it is; with a Platform-only upstream, translated and billed per Platform search made.
+  defineRoute({
+    method: "POST",
+    path: "/api/v1/search/:index",
+    operation: "search",
+    api: "v1",
+    price: V1_SEARCH_PRICE,
+    summary: "Search an index",
+    body: component("SearchBody", searchBodySchema),
+    ok: component("SearchResponse", searchResponseSchema),
+    handler: (c) => (c.get("services").config.upstreamApi === "platform" ? searchOnPlatform(c) : forward(c)),
+  }),
+  // Forwarded as it is (a Platform aggregate with a Platform-only upstream).
+  defineRoute({
+    method: "POST",
+    path: "/api/v1/report/:index",
+    operation: "report",
+    api: "v1",
+    price: V1_REPORT_PRICE,
+    summary: "Aggregate report over a query",
+    body: component("ReportBody", reportBodySchema),
+    ok: component("ReportResponse", reportResponseSchema),
+    handler: forward,
+  }),
+];

@@ -17,10 +17,10 @@ import {
   v2Envelope,
   wrapV2,
   type AnnotatedIndex,
+  type AuditAction,
 } from "@scangate/core";
-import { auditAnnotation } from "../../annotations/audit";
 import type { TagRow } from "../../annotations/store";
-import { defineRoute, type ApiRoute } from "../../pipeline/define-route";
+import { defineRoute, type ApiRoute, type RouteSpec } from "../../pipeline/define-route";
 import { ALWAYS_FREE } from "../../pipeline/price";
 import type { ApiContext } from "../../pipeline/exchange";
 import { parseJsonBody } from "../../http/json-body";
@@ -29,6 +29,22 @@ import { component } from "../../openapi/components";
 // The team's tags (the v2 tag API), kept in the edge's D1 and never forwarded: a tag one tenant
 // creates is seen, changed and used by every tenant. Free (no quota): nothing is asked upstream.
 // Bounded by core's ANNOTATION_CAPS (a 409 names the cap reached); the lists have no paging.
+
+/** A route of the team's tags or comments: a v2 route, free. */
+export function annotationRoute(spec: Omit<RouteSpec, "api" | "price" | "cache" | "burst">): ApiRoute {
+  return defineRoute({ ...spec, api: "v2", price: ALWAYS_FREE });
+}
+
+/** Records a tenant's change to the team's tags or comments in the edge's audit log. */
+export function auditAnnotation(
+  c: ApiContext,
+  action: AuditAction,
+  before: object | null,
+  after: object | null,
+): Promise<void> {
+  const { tenant } = c.get("account");
+  return c.get("services").audit.record({ actor: tenant.id, action, tenantId: tenant.id, before, after });
+}
 
 const TAG = component("TagResponse", v2Envelope(tagSchema));
 const TAG_WRITE = component("TagWrite", tagWriteSchema);
@@ -45,107 +61,12 @@ function duplicateName(name: string): ApiError {
   return new ApiError("conflict", `A tag named ${JSON.stringify(name)} already exists.`);
 }
 
-export const tagsListRoute = defineRoute({
-  method: "GET",
-  path: "/api/v2/tags",
-  operation: "tags_list",
-  api: "v2",
-  price: ALWAYS_FREE,
-  summary: "The team's tags (kept at the edge)",
-  ok: component("TagsListResponse", v2Envelope(tagsListResultSchema)),
-  handler: async (c) => {
-    const tags = await c.get("services").annotations.listTags();
-    return c.json(wrapV2({ tags: tags.map(renderTag) }));
-  },
-});
-
-export const tagCreateRoute = defineRoute({
-  method: "POST",
-  path: "/api/v2/tags",
-  operation: "tag_create",
-  api: "v2",
-  price: ALWAYS_FREE,
-  summary: "Create a team tag (409 when the name is taken, ignoring case)",
-  body: TAG_WRITE,
-  ok: TAG,
-  handler: async (c) => {
-    const body = await parseJsonBody(c, tagWriteSchema);
-    const created = await c
-      .get("services")
-      .annotations.createTag(
-        { name: body.name, color: body.metadata?.color?.toLowerCase() },
-        c.get("account").tenant.id,
-      );
-    if (!created.ok) {
-      throw created.reason === "duplicate_name"
-        ? duplicateName(body.name)
-        : annotationCapError(created.reason, "team");
-    }
-    const tag = renderTag(created.tag);
-    await auditAnnotation(c, "tag.create", null, tag);
-    return c.json(wrapV2(tag));
-  },
-});
-
-export const tagViewRoute = defineRoute({
-  method: "GET",
-  path: "/api/v2/tags/:id",
-  operation: "tag_view",
-  api: "v2",
-  price: ALWAYS_FREE,
-  summary: "One team tag",
-  ok: TAG,
-  handler: async (c) => c.json(wrapV2(renderTag(await existingTag(c, "id")))),
-});
-
-export const tagUpdateRoute = defineRoute({
-  method: "PUT",
-  path: "/api/v2/tags/:id",
-  operation: "tag_update",
-  api: "v2",
-  price: ALWAYS_FREE,
-  summary: "Rename or recolor a team tag (without metadata the color is kept)",
-  body: TAG_WRITE,
-  ok: TAG,
-  handler: async (c) => {
-    const before = await existingTag(c, "id");
-    const body = await parseJsonBody(c, tagWriteSchema);
-    const color = body.metadata ? (body.metadata.color?.toLowerCase() ?? null) : undefined;
-    const updated = await c.get("services").annotations.updateTag(before.id, { name: body.name, color });
-    if (!updated) throw new ApiError("not_found", `Tag ${before.id} not found.`);
-    if (!updated.ok) throw duplicateName(body.name);
-    const tag = renderTag(updated.tag);
-    await auditAnnotation(c, "tag.update", renderTag(before), tag);
-    return c.json(wrapV2(tag));
-  },
-});
-
-export const tagDeleteRoute = defineRoute({
-  method: "DELETE",
-  path: "/api/v2/tags/:id",
-  operation: "tag_delete",
-  api: "v2",
-  price: ALWAYS_FREE,
-  summary: "Delete a team tag (and take it off every document)",
-  ok: "empty",
-  handler: async (c) => {
-    const id = pathText("id", c.req.param("id") ?? "");
-    const deleted = await c.get("services").annotations.deleteTag(id);
-    if (!deleted) throw new ApiError("not_found", `Tag ${id} not found.`);
-    await auditAnnotation(c, "tag.delete", renderTag(deleted), null);
-    // No body, as the public service's delete (the official client expects none).
-    return c.body(null, 204);
-  },
-});
-
 function taggedDocumentsRoute(index: AnnotatedIndex): ApiRoute {
   const hosts = index === "hosts";
-  return defineRoute({
+  return annotationRoute({
     method: "GET",
     path: `/api/v2/tags/:id/${index}`,
     operation: hosts ? "tag_hosts" : "tag_certificates",
-    api: "v2",
-    price: ALWAYS_FREE,
     summary: hosts ? "The hosts carrying a tag" : "The certificates carrying a tag",
     ok: hosts
       ? component("TagHostsResponse", v2Envelope(tagHostsResultSchema))
@@ -158,26 +79,16 @@ function taggedDocumentsRoute(index: AnnotatedIndex): ApiRoute {
   });
 }
 
-export const tagHostsRoute = taggedDocumentsRoute("hosts");
-export const tagCertificatesRoute = taggedDocumentsRoute("certificates");
-
-/** The path parameter naming the document (`:ip`, `:fingerprint`). */
-export function documentParam(index: AnnotatedIndex): string {
-  return ANNOTATED_ID_KEYS[index];
-}
-
 /** The routes of the tags on one host or certificate: list, put on, take off. */
 function documentTagRoutes(index: AnnotatedIndex): ApiRoute[] {
-  const param = documentParam(index);
+  const param = ANNOTATED_ID_KEYS[index];
   const noun = index === "hosts" ? "host" : "certificate";
   const documentOf = (c: ApiContext) => annotatedDocumentId(index, c.req.param(param) ?? "");
   return [
-    defineRoute({
+    annotationRoute({
       method: "GET",
       path: `/api/v2/${index}/:${param}/tags`,
       operation: "document_tags",
-      api: "v2",
-      price: ALWAYS_FREE,
       summary: `The team's tags on a ${noun}`,
       ok:
         index === "hosts"
@@ -189,12 +100,10 @@ function documentTagRoutes(index: AnnotatedIndex): ApiRoute[] {
         return c.json(wrapV2(renderDocumentTags(index, document, tags)));
       },
     }),
-    defineRoute({
+    annotationRoute({
       method: "PUT",
       path: `/api/v2/${index}/:${param}/tags/:tag_id`,
       operation: "document_tag_add",
-      api: "v2",
-      price: ALWAYS_FREE,
       summary: `Put a team tag on a ${noun} (again: no change)`,
       ok: "empty",
       handler: async (c) => {
@@ -209,12 +118,10 @@ function documentTagRoutes(index: AnnotatedIndex): ApiRoute[] {
         return c.body(null, 204);
       },
     }),
-    defineRoute({
+    annotationRoute({
       method: "DELETE",
       path: `/api/v2/${index}/:${param}/tags/:tag_id`,
       operation: "document_tag_remove",
-      api: "v2",
-      price: ALWAYS_FREE,
       summary: `Take a team tag off a ${noun} (404 when it is not on it)`,
       ok: "empty",
       handler: async (c) => {
@@ -229,5 +136,87 @@ function documentTagRoutes(index: AnnotatedIndex): ApiRoute[] {
   ];
 }
 
-export const hostTagRoutes = documentTagRoutes("hosts");
-export const certificateTagRoutes = documentTagRoutes("certificates");
+export const TAG_ROUTES: readonly ApiRoute[] = [
+  annotationRoute({
+    method: "GET",
+    path: "/api/v2/tags",
+    operation: "tags_list",
+    summary: "The team's tags (kept at the edge)",
+    ok: component("TagsListResponse", v2Envelope(tagsListResultSchema)),
+    handler: async (c) => {
+      const tags = await c.get("services").annotations.listTags();
+      return c.json(wrapV2({ tags: tags.map(renderTag) }));
+    },
+  }),
+  annotationRoute({
+    method: "POST",
+    path: "/api/v2/tags",
+    operation: "tag_create",
+    summary: "Create a team tag (409 when the name is taken, ignoring case)",
+    body: TAG_WRITE,
+    ok: TAG,
+    handler: async (c) => {
+      const body = await parseJsonBody(c, tagWriteSchema);
+      const created = await c
+        .get("services")
+        .annotations.createTag(
+          { name: body.name, color: body.metadata?.color?.toLowerCase() },
+          c.get("account").tenant.id,
+        );
+      if (!created.ok) {
+        throw created.reason === "duplicate_name"
+          ? duplicateName(body.name)
+          : annotationCapError(created.reason, "team");
+      }
+      const tag = renderTag(created.tag);
+      await auditAnnotation(c, "tag.create", null, tag);
+      return c.json(wrapV2(tag));
+    },
+  }),
+  annotationRoute({
+    method: "GET",
+    path: "/api/v2/tags/:id",
+    operation: "tag_view",
+    summary: "One team tag",
+    ok: TAG,
+    handler: async (c) => c.json(wrapV2(renderTag(await existingTag(c, "id")))),
+  }),
+  annotationRoute({
+    method: "PUT",
+    path: "/api/v2/tags/:id",
+    operation: "tag_update",
+    summary: "Rename or recolor a team tag (without metadata the color is kept)",
+    body: TAG_WRITE,
+    ok: TAG,
+    handler: async (c) => {
+      const before = await existingTag(c, "id");
+      const body = await parseJsonBody(c, tagWriteSchema);
+      const color = body.metadata ? (body.metadata.color?.toLowerCase() ?? null) : undefined;
+      const updated = await c.get("services").annotations.updateTag(before.id, { name: body.name, color });
+      if (!updated) throw new ApiError("not_found", `Tag ${before.id} not found.`);
+      if (!updated.ok) throw duplicateName(body.name);
+      const tag = renderTag(updated.tag);
+      await auditAnnotation(c, "tag.update", renderTag(before), tag);
+      return c.json(wrapV2(tag));
+    },
+  }),
+  annotationRoute({
+    method: "DELETE",
+    path: "/api/v2/tags/:id",
+    operation: "tag_delete",
+    summary: "Delete a team tag (and take it off every document)",
+    ok: "empty",
+    handler: async (c) => {
+      const id = pathText("id", c.req.param("id") ?? "");
+      const deleted = await c.get("services").annotations.deleteTag(id);
+      if (!deleted) throw new ApiError("not_found", `Tag ${id} not found.`);
+      await auditAnnotation(c, "tag.delete", renderTag(deleted), null);
+      // No body, as the public service's delete (the official client expects none).
+      return c.body(null, 204);
+    },
+  }),
+  taggedDocumentsRoute("hosts"),
+  taggedDocumentsRoute("certificates"),
+  ...documentTagRoutes("hosts"),
+  ...documentTagRoutes("certificates"),
+];

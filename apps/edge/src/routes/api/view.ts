@@ -13,7 +13,7 @@ import { BoundedMemo } from "../../http/bounded-memo";
 import { renderedError } from "../../http/errors";
 import { component } from "../../openapi/components";
 import { serveCachedDocument } from "../../pipeline/cached-document";
-import { type ApiContext, defineRoute } from "../../pipeline/define-route";
+import { type ApiContext, type ApiRoute, defineRoute } from "../../pipeline/define-route";
 import { chargedRelay, upstreamPath } from "../../pipeline/exchange";
 import { CERTIFICATE_VIEW_PRICE, V1_VIEW_PRICE } from "../../upstream/legacy-credits";
 import { relayedResponse } from "../../upstream/relay";
@@ -54,34 +54,31 @@ async function serveView(c: ApiContext, index: string): Promise<Response> {
   });
 }
 
-/**
- * GET /api/v1/view/certificates/:id through the shared cache. With a Platform-only upstream a
- * certificate is its asset and its PEM, two Platform calls (upstream/legacy-credits.ts).
- */
-export const certificateViewRoute = defineRoute({
-  method: "GET",
-  path: "/api/v1/view/certificates/:id",
-  operation: "view",
-  api: "v1",
-  price: CERTIFICATE_VIEW_PRICE,
-  cache: { kind: "document", ttl: "per_index" },
-  summary: "One certificate (cached)",
-  ok: VIEW_DOCUMENT,
-  handler: (c) => serveView(c, "certificates"),
-});
-
-/**
- * GET /api/v1/view/:index/:id (ipv4, websites) through the shared cache. With a Platform-only
- * upstream an ipv4 document is the host asset, a website the web properties of its name.
- */
-export const viewRoute = defineRoute({
-  method: "GET",
-  path: "/api/v1/view/:index/:id",
-  operation: "view",
-  api: "v1",
-  price: V1_VIEW_PRICE,
-  cache: { kind: "document", ttl: "per_index" },
-  summary: "One document (cached)",
-  ok: VIEW_DOCUMENT,
-  handler: (c) => serveView(c, c.req.param("index") ?? ""),
-});
+export const VIEW_ROUTES: readonly ApiRoute[] = [
+  // With a Platform-only upstream a certificate is its asset and its PEM, two Platform calls
+  // (upstream/legacy-credits.ts).
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/view/certificates/:id",
+    operation: "view",
+    api: "v1",
+    price: CERTIFICATE_VIEW_PRICE,
+    cache: { kind: "document", ttl: "per_index" },
+    summary: "One certificate (cached)",
+    ok: VIEW_DOCUMENT,
+    handler: (c) => serveView(c, "certificates"),
+  }),
+  // ipv4 and websites. With a Platform-only upstream an ipv4 document is the host asset, a
+  // website the web properties of its name.
+  defineRoute({
+    method: "GET",
+    path: "/api/v1/view/:index/:id",
+    operation: "view",
+    api: "v1",
+    price: V1_VIEW_PRICE,
+    cache: { kind: "document", ttl: "per_index" },
+    summary: "One document (cached)",
+    ok: VIEW_DOCUMENT,
+    handler: (c) => serveView(c, c.req.param("index") ?? ""),
+  }),
+];
