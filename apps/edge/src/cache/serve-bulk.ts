@@ -17,18 +17,8 @@ export type BulkForwarded = "uri-miss" | "stale" | "request" | "partial";
  * - `stale`: the upstream failed and rows past their TTL answered for it (stale-if-error);
  * - `failed`: the upstream failed and nothing could answer instead.
  */
-export type BulkOutcome = BulkFresh | BulkFetched;
-
-interface Entries {
-  readonly entries: Map<string, string>;
-  readonly age: number;
-}
-/** Ids the upstream knew, fetched by this request's own call and by calls it joined. */
-interface Fetched {
-  readonly known: { readonly own: number; readonly joined: number };
-}
-export type BulkFresh = Entries & { readonly kind: "fresh"; readonly revalidate: string[] };
-export type BulkFetched =
+export type BulkOutcome =
+  | (Entries & { readonly kind: "fresh"; readonly revalidate: string[] })
   | (Entries & Fetched & { readonly kind: "collapsed" })
   | (Entries &
       Fetched & {
@@ -41,6 +31,15 @@ export type BulkFetched =
       readonly failure: { relayed: Relayed } | { error: ApiError };
       readonly calledUpstream: boolean;
     };
+
+interface Entries {
+  readonly entries: Map<string, string>;
+  readonly age: number;
+}
+/** Ids the upstream knew, fetched by this request's own call and by calls it joined. */
+interface Fetched {
+  readonly known: { readonly own: number; readonly joined: number };
+}
 
 /** What reading the cache found for a bulk request. */
 export interface BulkLookup {
@@ -88,7 +87,7 @@ export async function lookupBulk(
 }
 
 /** The outcome when the cache answered every certificate. */
-export function bulkFromCache(lookup: BulkLookup): BulkFresh {
+export function bulkFromCache(lookup: BulkLookup): Extract<BulkOutcome, { kind: "fresh" }> {
   return { kind: "fresh", entries: lookup.entries, age: lookup.age, revalidate: lookup.toRevalidate };
 }
 
@@ -101,7 +100,10 @@ export async function revalidateBulk(deps: BulkFetchDeps, fingerprints: readonly
  * Asks the upstream for the certificates the cache lacks (joining calls under way for some),
  * falling back to rows past their TTL for those the upstream failed to answer.
  */
-export async function fetchMissingBulk(deps: BulkFetchDeps, lookup: BulkLookup): Promise<BulkFetched> {
+export async function fetchMissingBulk(
+  deps: BulkFetchDeps,
+  lookup: BulkLookup,
+): Promise<Exclude<BulkOutcome, { kind: "fresh" }>> {
   const { results, called, own } = await sharedBulkFetch(deps, lookup.toFetch);
   const known = { own: 0, joined: 0 };
   const entries = new Map(lookup.entries);
