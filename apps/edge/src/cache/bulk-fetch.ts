@@ -110,11 +110,10 @@ export async function sharedBulkFetch(
     else own.push(fp);
   }
   if (own.length > 0) {
-    const ownResult = await deps.flights.runMany(
+    const ownResult = (await deps.flights.runMany(
       own.map((fp) => bulkFlightKey(deps.codec, fp)),
       () => fetchBulk(deps, own),
-      (result) => result as unknown,
-    );
+    )) as BulkFetch;
     for (const fp of own) results.set(fp, ownResult);
   }
   const waited = await awaitFlight(

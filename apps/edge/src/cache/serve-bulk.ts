@@ -64,26 +64,21 @@ export async function lookupBulk(
   const now = deps.clock.now();
   const states = new Map<string, { doc: CachedDocument; state: Freshness }>();
   for (const [fp, doc] of rows) states.set(fp, { doc, state: freshness(doc, now, policy) });
-  const servable = (fp: string) => {
-    const s = states.get(fp);
-    return !revalidationAsked && s !== undefined && (s.state === "fresh" || s.state === "revalidate");
-  };
   const entries = new Map<string, string>();
+  const toFetch: string[] = [];
+  const toRevalidate: string[] = [];
   let age = 0;
-  for (const fp of wanted.filter(servable)) {
-    const s = states.get(fp) as { doc: CachedDocument };
+  for (const fp of wanted) {
+    const s = states.get(fp);
+    if (revalidationAsked || s === undefined || (s.state !== "fresh" && s.state !== "revalidate")) {
+      toFetch.push(fp);
+      continue;
+    }
     entries.set(fp, codec.entryOf(s.doc));
     age = Math.max(age, ageSeconds(s.doc, now));
+    if (s.state === "revalidate") toRevalidate.push(fp);
   }
-  return {
-    wanted,
-    states,
-    entries,
-    age,
-    toFetch: wanted.filter((fp) => !servable(fp)),
-    toRevalidate: wanted.filter((fp) => servable(fp) && states.get(fp)?.state === "revalidate"),
-    revalidationAsked,
-  };
+  return { wanted, states, entries, age, toFetch, toRevalidate, revalidationAsked };
 }
 
 /** The outcome when the cache answered every certificate. */

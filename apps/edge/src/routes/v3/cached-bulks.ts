@@ -17,7 +17,7 @@ import { bulkCacheOutcome, lookupBulk, revalidateBulk } from "../../cache/serve-
 import type { PlatformUpstream } from "../../upstream/platform";
 import { relayedResponse } from "../../upstream/relay";
 import type { AssetKind } from "./asset-kinds";
-import { mergePlatformBulk, platformBulkCodec } from "./bulk-codec";
+import { mergePlatformBulk, parseJsonBody, platformBulkCodec } from "./bulk-codec";
 import { assetTtlSeconds, type Instant, instantOf, relayAsset } from "./cached-assets";
 import { forwardPlatform } from "./passthrough";
 
@@ -47,13 +47,7 @@ export function readBulkRequest(
 ): BulkRequest | null {
   const params = new URLSearchParams(search);
   if (![...params.keys()].every((name) => name === "organization_id")) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body));
-  } catch {
-    return null;
-  }
-  const input = BODY_SCHEMAS[kind.idsField].safeParse(parsed);
+  const input = BODY_SCHEMAS[kind.idsField].safeParse(parseJsonBody(body));
   if (!input.success) return null;
   const ids = (input.data as Record<string, unknown>)[kind.idsField] as string[];
   const keys = ids.map((id) => kind.key(id));
