@@ -57,7 +57,10 @@ export class AssembledBulkAnswers {
       return found.body;
     }
     const body = assemble();
-    this.forget(key);
+    if (found) {
+      this.kept.delete(key);
+      this.bytes -= cost(found.body);
+    }
     if (key.length > MAX_KEY_CHARS || cost(body) > this.maxBytes) return body;
     this.kept.set(key, { request, entries: request.unique.map((fp) => entries.get(fp)), body });
     this.bytes += cost(body);
@@ -72,13 +75,6 @@ export class AssembledBulkAnswers {
   /** Answers kept now (for tests and diagnostics). */
   get size(): number {
     return this.kept.size;
-  }
-
-  private forget(key: string): void {
-    const found = this.kept.get(key);
-    if (!found) return;
-    this.kept.delete(key);
-    this.bytes -= cost(found.body);
   }
 }
 

@@ -1,7 +1,8 @@
 import type { ApiError } from "@scangate/core";
 import type { Clock } from "@scangate/core/http";
 import { type Relayed, upstreamFailure } from "../upstream/relay";
-import type { CachedDocument, DocumentCache, DocumentIndex, DocumentKey } from "./interface";
+import type { CachedDocument, DocumentCache, DocumentIndex } from "./interface";
+import { cachedRow, storeSoon } from "./refresh";
 import { awaitFlight, type SingleFlight } from "./single-flight";
 
 /** One id of an upstream bulk answer, as the cache keeps it and as the answer shows it. */
@@ -75,25 +76,18 @@ export async function fetchBulk(deps: BulkFetchDeps, ids: readonly string[]): Pr
   const split = codec.readAnswer(ids, relayed);
   if (!split) return { ok: false, relayed };
   const now = deps.clock.now();
-  const rows: Array<{ key: DocumentKey; doc: CachedDocument }> = [];
-  for (const [id, entry] of split) {
-    if (!entry.present) continue;
-    const ttlSeconds = entry.unknown ? deps.negativeTtlSeconds : codec.ttlSeconds;
-    rows.push({
+  const rows = [...split]
+    .filter(([, entry]) => entry.present)
+    .map(([id, entry]) => ({
       key: { index: codec.index, id, atTime: codec.atTime },
-      doc: {
-        body: entry.row ?? entry.text,
-        negative: entry.unknown,
-        fetchedAt: now,
-        expiresAt: ttlSeconds === null ? null : now + ttlSeconds * 1000,
-      },
-    });
-  }
-  try {
-    await deps.cache.putSoon(rows, (write) => deps.defer(write));
-  } catch (error) {
-    console.error("document cache store failed", error instanceof Error ? error.message : error);
-  }
+      doc: cachedRow(
+        entry.row ?? entry.text,
+        entry.unknown,
+        now,
+        entry.unknown ? deps.negativeTtlSeconds : codec.ttlSeconds,
+      ),
+    }));
+  await storeSoon(deps, rows);
   const known = new Set([...split].filter(([, entry]) => !entry.unknown).map(([id]) => id));
   return { ok: true, entries: new Map([...split].map(([id, entry]) => [id, entry.text])), known };
 }
@@ -116,11 +110,10 @@ export async function sharedBulkFetch(
     else own.push(fp);
   }
   if (own.length > 0) {
-    const ownResult = await deps.flights.runMany(
+    const ownResult = (await deps.flights.runMany(
       own.map((fp) => bulkFlightKey(deps.codec, fp)),
       () => fetchBulk(deps, own),
-      (result) => result as unknown,
-    );
+    )) as BulkFetch;
     for (const fp of own) results.set(fp, ownResult);
   }
   const waited = await awaitFlight(

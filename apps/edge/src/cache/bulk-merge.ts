@@ -1,6 +1,6 @@
 import { type BulkUnknownCertificate, bulkUnknownCertificateSchema } from "@scangate/core";
 import type { Relayed } from "../upstream/relay";
-import type { BulkCodec } from "./bulk-fetch";
+import type { BulkAnswerEntry, BulkCodec } from "./bulk-fetch";
 
 /** What the edge answers for a certificate nobody knows, when it must write the entry itself. */
 export const UNKNOWN_CERTIFICATE_ENTRY: BulkUnknownCertificate = {
@@ -8,11 +8,6 @@ export const UNKNOWN_CERTIFICATE_ENTRY: BulkUnknownCertificate = {
   error_type: "unknown",
   status: "error",
 };
-
-/** Whether a bulk entry is the "unknown certificate" answer (cached negatively). */
-export function isUnknownEntry(entry: unknown): boolean {
-  return bulkUnknownCertificateSchema.safeParse(entry).success;
-}
 
 /** Fingerprints as cache keys: lower case, each once, in first-seen order. */
 export function uniqueFingerprints(requested: readonly string[]): string[] {
@@ -69,14 +64,16 @@ export function mergeBulk(
 export function splitBulkAnswer(
   asked: readonly string[],
   answer: Record<string, unknown>,
-): Map<string, { text: string; unknown: boolean; present: boolean }> {
-  const split = new Map<string, { text: string; unknown: boolean; present: boolean }>();
+): Map<string, BulkAnswerEntry> {
+  const split = new Map<string, BulkAnswerEntry>();
   for (const fp of asked) {
     const entry = answer[fp];
     if (entry === undefined) {
       split.set(fp, { text: JSON.stringify(UNKNOWN_CERTIFICATE_ENTRY), unknown: true, present: false });
     } else {
-      split.set(fp, { text: JSON.stringify(entry), unknown: isUnknownEntry(entry), present: true });
+      // The "unknown certificate" answer is cached negatively.
+      const unknown = bulkUnknownCertificateSchema.safeParse(entry).success;
+      split.set(fp, { text: JSON.stringify(entry), unknown, present: true });
     }
   }
   return split;
@@ -91,7 +88,7 @@ export function certificatesBulkCodec(ttlSeconds: number): BulkCodec {
     index: "certificates",
     atTime: "",
     ttlSeconds,
-    requestBody: (fingerprints) => new TextEncoder().encode(JSON.stringify({ fingerprints })),
+    requestBody: (fingerprints) => utf8.encode(JSON.stringify({ fingerprints })),
     readAnswer: (fingerprints, relayed: Relayed) => {
       const answer = relayed.json;
       if (relayed.status !== 200 || typeof answer !== "object" || answer === null || Array.isArray(answer)) {

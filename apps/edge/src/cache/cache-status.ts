@@ -14,10 +14,8 @@ export type CacheOutcome =
       detail?: "stale-if-error";
     };
 
-export const CACHE_NAME = "scangate";
-
 export function cacheStatus(outcome: CacheOutcome): string {
-  const parts = [CACHE_NAME];
+  const parts = ["scangate"];
   if (outcome.hit) {
     parts.push("hit");
     if (outcome.ttl !== null) parts.push(`ttl=${outcome.ttl}`);

@@ -94,27 +94,21 @@ function slotValues<T extends object>(items: readonly T[]): Record<string, unkno
  * Statements by count, prepared on first use: Drizzle builds each statement's SQL once per
  * isolate, not once per call (for an upsert of 14 rows that was a deep walk of its parts).
  */
-class PreparedByCount<S> {
-  private readonly made = new Map<number, S>();
-
-  constructor(private readonly prepare: (count: number) => S) {}
-
-  of(count: number): S {
-    let statement = this.made.get(count);
-    if (!statement) this.made.set(count, (statement = this.prepare(count)));
+function preparedByCount<S>(prepare: (count: number) => S): (count: number) => S {
+  const made = new Map<number, S>();
+  return (count) => {
+    let statement = made.get(count);
+    if (!statement) made.set(count, (statement = prepare(count)));
     return statement;
-  }
+  };
 }
 
 export class D1DocumentCache implements DocumentCache {
-  private readonly byKeys: PreparedByCount<ReturnType<typeof documentsByKeys>>;
-  private readonly upserts: PreparedByCount<ReturnType<typeof upsertOf>>;
+  private readonly byKeys = preparedByCount((count) => documentsByKeys(this.db, count));
+  private readonly upserts = preparedByCount((count) => upsertOf(this.db, count));
   private readonly reads = new BatchedReads((keys) => this.readKeys(keys));
 
-  constructor(private readonly db: EdgeDb) {
-    this.byKeys = new PreparedByCount((count) => documentsByKeys(db, count));
-    this.upserts = new PreparedByCount((count) => upsertOf(db, count));
-  }
+  constructor(private readonly db: EdgeDb) {}
 
   /** Concurrent reads share statements (`BatchedReads`). */
   get(key: DocumentKey, keepAlive?: (work: Promise<void>) => void): Promise<CachedDocument | null> {
@@ -125,9 +119,9 @@ export class D1DocumentCache implements DocumentCache {
   private async readKeys(keys: readonly DocumentKey[]): Promise<Map<string, CachedDocument>> {
     const found = new Map<string, CachedDocument>();
     // An OR of whole keys: SQLite looks each up in the primary key (a row-value IN scans).
-    const rows = await this.byKeys
-      .of(keys.length)
-      .all(slotValues(keys.map(({ index, id, atTime }) => ({ index, id, atTime }))));
+    const rows = await this.byKeys(keys.length).all(
+      slotValues(keys.map(({ index, id, atTime }) => ({ index, id, atTime }))),
+    );
     for (const row of rows) found.set(documentKeyOf(row), row);
     return found;
   }
@@ -172,7 +166,7 @@ export class D1DocumentCache implements DocumentCache {
     const statements: D1PreparedStatement[] = [];
     for (let i = 0; i < entries.length; i += ROWS_PER_UPSERT) {
       const chunk = entries.slice(i, i + ROWS_PER_UPSERT);
-      const { statement, names } = this.upserts.of(chunk.length);
+      const { statement, names } = this.upserts(chunk.length);
       const values = slotValues(
         chunk.map(({ key, doc }) => ({
           index: key.index,

@@ -7,7 +7,7 @@ import {
   type DocumentKey,
   documentKeyOf,
 } from "./interface";
-import { awaitFlight } from "./single-flight";
+import { SingleFlight } from "./single-flight";
 
 export interface MemoryTierLimits {
   /** How long a row read from (or written to) D1 answers from this isolate's memory. */
@@ -44,7 +44,7 @@ export const WRITE_BEHIND_MS = 5;
  */
 export class MemoryTieredCache implements DocumentCache {
   private readonly held = new Map<string, Held>();
-  private readonly reading = new Map<string, Promise<CachedDocument | null>>();
+  private readonly reading: SingleFlight<CachedDocument | null>;
   private readonly queued = new Map<string, { key: DocumentKey; doc: CachedDocument }>();
   private flushing: Promise<void> | null = null;
   private chars = 0;
@@ -53,38 +53,22 @@ export class MemoryTieredCache implements DocumentCache {
     private readonly shared: DocumentCache,
     private readonly clock: Clock,
     private readonly limits: MemoryTierLimits,
-    private readonly joinWaitMs = READ_JOIN_WAIT_MS,
-  ) {}
+    joinWaitMs = READ_JOIN_WAIT_MS,
+  ) {
+    this.reading = new SingleFlight(joinWaitMs);
+  }
 
   async get(key: DocumentKey, keepAlive?: (work: Promise<void>) => void): Promise<CachedDocument | null> {
     const k = documentKeyOf(key);
     const hit = this.take(k);
     if (hit) return hit;
-    const under = this.reading.get(k);
-    if (under) {
-      const joined = await awaitFlight(under, this.joinWaitMs);
-      if (joined.ended) return joined.value;
-      // The read it joined has not answered: read alone, without taking that read's place.
-      return this.readAndHold(k, key, keepAlive);
-    }
-    const read = this.readAndHold(k, key, keepAlive);
-    this.reading.set(k, read);
-    try {
-      return await read;
-    } finally {
-      if (this.reading.get(k) === read) this.reading.delete(k);
-    }
-  }
-
-  private readAndHold(
-    k: string,
-    key: DocumentKey,
-    keepAlive: ((work: Promise<void>) => void) | undefined,
-  ): Promise<CachedDocument | null> {
-    return this.shared.get(key, keepAlive).then((doc) => {
-      if (doc) this.hold(k, doc);
-      return doc;
-    });
+    const read = await this.reading.run(k, () =>
+      this.shared.get(key, keepAlive).then((doc) => {
+        if (doc) this.hold(k, doc);
+        return doc;
+      }),
+    );
+    return read.value;
   }
 
   peek(key: DocumentKey): CachedDocument | null {

@@ -39,50 +39,51 @@ export interface Refreshed {
   readonly stored: boolean;
 }
 
+/** The row kept for `body` fetched at `now`: fresh for `ttlSeconds` (null: never expires). */
+export function cachedRow(
+  body: string,
+  negative: boolean,
+  now: number,
+  ttlSeconds: number | null,
+): CachedDocument {
+  return { body, negative, fetchedAt: now, expiresAt: ttlSeconds === null ? null : now + ttlSeconds * 1000 };
+}
+
 /**
- * Asks the upstream for one document and stores a 200 (or a 404 as a negative row): visible to
- * this isolate's readers before this resolves, written to D1 off the response path. A failed
- * store is logged, not fatal: the caller still gets the upstream's answer.
+ * Stores rows visible to this isolate's readers at once, written to D1 off the response path.
+ * A failed store is logged, not fatal: false.
  */
-export async function fetchAndStore(deps: DocumentFetchDeps, spec: CachedFetchSpec): Promise<Refreshed> {
-  const relayed = await deps.fetchUpstream(spec.path);
-  const now = deps.clock.now();
-  let doc: CachedDocument | null = null;
-  const row = spec.toRow ? spec.toRow(relayed) : undefined;
-  if (row !== undefined) {
-    doc = row && {
-      body: row.body,
-      negative: row.negative,
-      fetchedAt: now,
-      expiresAt: row.negative
-        ? now + deps.negativeTtlSeconds * 1000
-        : spec.ttlSeconds === null
-          ? null
-          : now + spec.ttlSeconds * 1000,
-    };
-  } else if (relayed.status === 200) {
-    doc = {
-      body: relayed.text ?? new TextDecoder().decode(relayed.body),
-      negative: false,
-      fetchedAt: now,
-      expiresAt: spec.ttlSeconds === null ? null : now + spec.ttlSeconds * 1000,
-    };
-  } else if (relayed.status === 404 && spec.negativeBody !== null) {
-    doc = {
-      body: spec.negativeBody,
-      negative: true,
-      fetchedAt: now,
-      expiresAt: now + deps.negativeTtlSeconds * 1000,
-    };
-  }
-  if (!doc) return { relayed, stored: false };
+export async function storeSoon(
+  deps: Pick<DocumentFetchDeps, "cache" | "defer">,
+  rows: Array<{ key: DocumentKey; doc: CachedDocument }>,
+): Promise<boolean> {
   try {
-    await deps.cache.putSoon([{ key: spec.key, doc }], (write) => deps.defer(write));
-    return { relayed, stored: true };
+    await deps.cache.putSoon(rows, (write) => deps.defer(write));
+    return true;
   } catch (error) {
     console.error("document cache store failed", error instanceof Error ? error.message : error);
-    return { relayed, stored: false };
+    return false;
   }
+}
+
+/** The row a route without `toRow` keeps: a 200's bytes, or `negativeBody` for a 404. */
+function plainRow(spec: CachedFetchSpec, relayed: Relayed): { body: string; negative: boolean } | null {
+  if (relayed.status === 200) {
+    return { body: relayed.text ?? new TextDecoder().decode(relayed.body), negative: false };
+  }
+  return relayed.status === 404 && spec.negativeBody !== null
+    ? { body: spec.negativeBody, negative: true }
+    : null;
+}
+
+/** Asks the upstream for one document and stores a 200 (or a 404 as a negative row). */
+export async function fetchAndStore(deps: DocumentFetchDeps, spec: CachedFetchSpec): Promise<Refreshed> {
+  const relayed = await deps.fetchUpstream(spec.path);
+  const row = spec.toRow ? spec.toRow(relayed) : plainRow(spec, relayed);
+  if (!row) return { relayed, stored: false };
+  const ttl = row.negative ? deps.negativeTtlSeconds : spec.ttlSeconds;
+  const doc = cachedRow(row.body, row.negative, deps.clock.now(), ttl);
+  return { relayed, stored: await storeSoon(deps, [{ key: spec.key, doc }]) };
 }
 
 /**

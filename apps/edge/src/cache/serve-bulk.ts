@@ -17,18 +17,8 @@ export type BulkForwarded = "uri-miss" | "stale" | "request" | "partial";
  * - `stale`: the upstream failed and rows past their TTL answered for it (stale-if-error);
  * - `failed`: the upstream failed and nothing could answer instead.
  */
-export type BulkOutcome = BulkFresh | BulkFetched;
-
-interface Entries {
-  readonly entries: Map<string, string>;
-  readonly age: number;
-}
-/** Ids the upstream knew, fetched by this request's own call and by calls it joined. */
-interface Fetched {
-  readonly known: { readonly own: number; readonly joined: number };
-}
-export type BulkFresh = Entries & { readonly kind: "fresh"; readonly revalidate: string[] };
-export type BulkFetched =
+export type BulkOutcome =
+  | (Entries & { readonly kind: "fresh"; readonly revalidate: string[] })
   | (Entries & Fetched & { readonly kind: "collapsed" })
   | (Entries &
       Fetched & {
@@ -41,6 +31,15 @@ export type BulkFetched =
       readonly failure: { relayed: Relayed } | { error: ApiError };
       readonly calledUpstream: boolean;
     };
+
+interface Entries {
+  readonly entries: Map<string, string>;
+  readonly age: number;
+}
+/** Ids the upstream knew, fetched by this request's own call and by calls it joined. */
+interface Fetched {
+  readonly known: { readonly own: number; readonly joined: number };
+}
 
 /** What reading the cache found for a bulk request. */
 export interface BulkLookup {
@@ -65,30 +64,25 @@ export async function lookupBulk(
   const now = deps.clock.now();
   const states = new Map<string, { doc: CachedDocument; state: Freshness }>();
   for (const [fp, doc] of rows) states.set(fp, { doc, state: freshness(doc, now, policy) });
-  const servable = (fp: string) => {
-    const s = states.get(fp);
-    return !revalidationAsked && s !== undefined && (s.state === "fresh" || s.state === "revalidate");
-  };
   const entries = new Map<string, string>();
+  const toFetch: string[] = [];
+  const toRevalidate: string[] = [];
   let age = 0;
-  for (const fp of wanted.filter(servable)) {
-    const s = states.get(fp) as { doc: CachedDocument };
+  for (const fp of wanted) {
+    const s = states.get(fp);
+    if (revalidationAsked || s === undefined || (s.state !== "fresh" && s.state !== "revalidate")) {
+      toFetch.push(fp);
+      continue;
+    }
     entries.set(fp, codec.entryOf(s.doc));
     age = Math.max(age, ageSeconds(s.doc, now));
+    if (s.state === "revalidate") toRevalidate.push(fp);
   }
-  return {
-    wanted,
-    states,
-    entries,
-    age,
-    toFetch: wanted.filter((fp) => !servable(fp)),
-    toRevalidate: wanted.filter((fp) => servable(fp) && states.get(fp)?.state === "revalidate"),
-    revalidationAsked,
-  };
+  return { wanted, states, entries, age, toFetch, toRevalidate, revalidationAsked };
 }
 
 /** The outcome when the cache answered every certificate. */
-export function bulkFromCache(lookup: BulkLookup): BulkFresh {
+export function bulkFromCache(lookup: BulkLookup): Extract<BulkOutcome, { kind: "fresh" }> {
   return { kind: "fresh", entries: lookup.entries, age: lookup.age, revalidate: lookup.toRevalidate };
 }
 
@@ -101,7 +95,10 @@ export async function revalidateBulk(deps: BulkFetchDeps, fingerprints: readonly
  * Asks the upstream for the certificates the cache lacks (joining calls under way for some),
  * falling back to rows past their TTL for those the upstream failed to answer.
  */
-export async function fetchMissingBulk(deps: BulkFetchDeps, lookup: BulkLookup): Promise<BulkFetched> {
+export async function fetchMissingBulk(
+  deps: BulkFetchDeps,
+  lookup: BulkLookup,
+): Promise<Exclude<BulkOutcome, { kind: "fresh" }>> {
   const { results, called, own } = await sharedBulkFetch(deps, lookup.toFetch);
   const known = { own: 0, joined: 0 };
   const entries = new Map(lookup.entries);

@@ -51,11 +51,6 @@ export type DocumentLookup =
       readonly fallback: CachedDocument | null;
     };
 
-/** Whether an upstream answer is a failure that a stale copy should hide. */
-function isUpstreamFailure(status: number): boolean {
-  return status >= 500 || status === 429;
-}
-
 /**
  * Reads the cache for `spec`. `revalidationAsked`: the caller sent `Cache-Control: no-cache`,
  * so no cached row answers by itself. A row this isolate holds in memory answers first; with
@@ -155,7 +150,8 @@ export async function fetchDocument(
   // Another request's upstream call stored it after this one read the cache.
   if (value.found) return { outcome: { kind: "collapsed", doc: value.found }, calledUpstream: false };
   const status = value.relayed.status;
-  if (!isSuccess(status) && fallback && isUpstreamFailure(status)) {
+  // A stale copy hides an upstream failure (5xx, 429), not the upstream's own refusal.
+  if (fallback && (status >= 500 || status === 429)) {
     return { outcome: { kind: "stale", doc: fallback, fwd, fwdStatus: status }, calledUpstream: leader };
   }
   if (isSuccess(status) && !leader) {

@@ -52,18 +52,11 @@ export class SingleFlight<T> {
   }
 
   /** Registers one shared piece of work under several keys (a bulk call for many fingerprints). */
-  async runMany<R>(
-    keys: readonly string[],
-    work: () => Promise<R>,
-    pick: (result: R, key: string) => T,
-  ): Promise<R> {
+  async runMany(keys: readonly string[], work: () => Promise<T>): Promise<T> {
     const shared = work();
-    for (const key of keys) {
-      const forKey = shared.then((result) => pick(result, key));
-      // Joiners see the failure; with no joiner it must not surface as an unhandled rejection.
-      forKey.catch(() => undefined);
-      this.inFlight.set(key, forKey);
-    }
+    // Joiners see the failure; with no joiner it must not surface as an unhandled rejection.
+    shared.catch(() => undefined);
+    for (const key of keys) this.inFlight.set(key, shared);
     try {
       return await shared;
     } finally {

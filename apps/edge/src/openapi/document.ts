@@ -29,23 +29,19 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
   // The components the routes refer to, as JSON Schema 2020-12 (what OpenAPI 3.1 uses) from zod.
   for (const { name, schema } of routeComponents())
     registry.registerComponent("schemas", name, jsonSchema(schema));
-  registry.registerComponent("securitySchemes", "tenantBasic", {
-    type: "http",
-    scheme: "basic",
-    description: "Tenant API ID as user name, secret as password",
-  });
-  registry.registerComponent("securitySchemes", "tenantBearer", {
-    type: "http",
-    scheme: "bearer",
-    description: "The tenant's scangate Platform token (the Platform API, /v3)",
-  });
-  registry.registerComponent("securitySchemes", "adminBearer", {
-    type: "http",
-    scheme: "bearer",
-    description: "The ADMIN_TOKEN secret",
-  });
-  for (const route of [...API_ROUTES, ...PLATFORM_ROUTES]) registry.registerPath(route.openapi);
-  for (const route of ADMIN_ROUTES) registry.registerPath(route.openapi);
+  const schemes = {
+    tenantBasic: { scheme: "basic", description: "Tenant API ID as user name, secret as password" },
+    tenantBearer: {
+      scheme: "bearer",
+      description: "The tenant's scangate Platform token (the Platform API, /v3)",
+    },
+    adminBearer: { scheme: "bearer", description: "The ADMIN_TOKEN secret" },
+  };
+  for (const [name, scheme] of Object.entries(schemes)) {
+    registry.registerComponent("securitySchemes", name, { type: "http", ...scheme });
+  }
+  for (const route of [...API_ROUTES, ...PLATFORM_ROUTES, ...ADMIN_ROUTES])
+    registry.registerPath(route.openapi);
   return generator.getOpenAPI31Document({
     openapi: "3.1.0",
     info: {

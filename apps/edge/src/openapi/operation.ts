@@ -25,20 +25,20 @@ const problem = ({ name }: Component) => ({
   content: { "application/problem+json": { schema: { $ref: `#/components/schemas/${name}` } } },
 });
 
+/** The error bodies of each family. */
+const FAMILY_ERRORS: Record<ErrorFamily, Component[]> = {
+  v1: [ERROR_COMPONENTS.v1, ERROR_COMPONENTS.v1Unauthorized, ERROR_COMPONENTS.v1RateLimited],
+  v2: [ERROR_COMPONENTS.v2, ERROR_COMPONENTS.v2RateLimited],
+  v3: [ERROR_COMPONENTS.v3],
+  admin: [ERROR_COMPONENTS.v2],
+};
+
 /** The components an operation refers to: its body, its answer and its error bodies. */
 export function componentsOf(shape: OperationShape, family: ErrorFamily): Component[] {
-  const errors =
-    family === "v1"
-      ? [ERROR_COMPONENTS.v1, ERROR_COMPONENTS.v1Unauthorized, ERROR_COMPONENTS.v1RateLimited]
-      : family === "v2"
-        ? [ERROR_COMPONENTS.v2, ERROR_COMPONENTS.v2RateLimited]
-        : family === "v3"
-          ? [ERROR_COMPONENTS.v3]
-          : [ERROR_COMPONENTS.v2];
   return [
     ...(shape.body ? [shape.body] : []),
     ...(typeof shape.ok === "string" ? [] : [shape.ok]),
-    ...errors,
+    ...FAMILY_ERRORS[family],
   ];
 }
 
@@ -60,28 +60,27 @@ function problemResponses(): RouteConfig["responses"] {
 function errorResponses(family: ErrorFamily): RouteConfig["responses"] {
   if (family === "v3") return problemResponses();
   const shape = family === "v1" ? ERROR_COMPONENTS.v1 : ERROR_COMPONENTS.v2;
-  const responses: RouteConfig["responses"] = {
+  const common = {
     400: { description: "Bad request", ...json(shape) },
     404: { description: "Not found", ...json(shape) },
   };
   if (family === "admin") {
-    responses[401] = { description: "Missing or wrong admin token", ...json(ERROR_COMPONENTS.v2) };
-    return responses;
+    return { ...common, 401: { description: "Missing or wrong admin token", ...json(ERROR_COMPONENTS.v2) } };
   }
-  responses[family === "v1" ? 403 : 401] = {
-    description: "Missing or wrong tenant credentials, or a disabled tenant",
-    ...json(family === "v1" ? ERROR_COMPONENTS.v1Unauthorized : ERROR_COMPONENTS.v2),
+  return {
+    ...common,
+    [family === "v1" ? 403 : 401]: {
+      description: "Missing or wrong tenant credentials, or a disabled tenant",
+      ...json(family === "v1" ? ERROR_COMPONENTS.v1Unauthorized : ERROR_COMPONENTS.v2),
+    },
+    429: {
+      description:
+        "Burst limit (`rate_limit_exceeded`) or quota exhausted (`quota_exceeded`); see Retry-After",
+      ...json(family === "v1" ? ERROR_COMPONENTS.v1RateLimited : ERROR_COMPONENTS.v2RateLimited),
+    },
+    502: { description: "The upstream failed or answered something that is not JSON", ...json(shape) },
+    504: { description: "The upstream did not answer in time", ...json(shape) },
   };
-  responses[429] = {
-    description: "Burst limit (`rate_limit_exceeded`) or quota exhausted (`quota_exceeded`); see Retry-After",
-    ...json(family === "v1" ? ERROR_COMPONENTS.v1RateLimited : ERROR_COMPONENTS.v2RateLimited),
-  };
-  responses[502] = {
-    description: "The upstream failed or answered something that is not JSON",
-    ...json(shape),
-  };
-  responses[504] = { description: "The upstream did not answer in time", ...json(shape) };
-  return responses;
 }
 
 /** `/api/v2/hosts/:ip{[0-9a-f.:]+}` → `/api/v2/hosts/{ip}`, with the parameter names. */

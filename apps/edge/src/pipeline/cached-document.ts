@@ -3,7 +3,6 @@ import { ageSeconds, freshnessPolicy, ttlSeconds } from "../cache/freshness";
 import type { CachedDocument } from "../cache/interface";
 import { type CachedFetchSpec, type DocumentFetchDeps, sharedFetch } from "../cache/refresh";
 import { type DocumentOutcome, fetchDocument, lookupDocument } from "../cache/serve-document";
-import type { EdgeServices } from "../services";
 import { isSuccess, type Relayed, relayedResponse, relayJson, upstreamFailure } from "../upstream/relay";
 import type { Charge } from "./account";
 import type { ApiContext } from "./define-route";
@@ -17,53 +16,10 @@ export interface CachedRoute extends CachedFetchSpec {
   readonly fetchUpstream?: (path: string) => Promise<Relayed>;
 }
 
-/** What the document cache needs from the edge's services, and the request's waitUntil. */
-export function documentFetchDeps(
-  services: EdgeServices,
-  defer: (work: Promise<void>) => void,
-): DocumentFetchDeps {
-  return {
-    defer,
-    cache: services.cache,
-    clock: services.clock,
-    flights: services.flights,
-    negativeTtlSeconds: services.config.cache.negativeTtlSeconds,
-    fetchUpstream: (path) =>
-      relayJson(services.upstream, { method: "GET", path }, services.config.upstreamTimeoutMs),
-  };
-}
-
 function withCacheHeaders(response: Response, outcome: CacheOutcome, age: number): Response {
   response.headers.set("Cache-Status", cacheStatus(outcome));
   response.headers.set("Age", String(age));
   return response;
-}
-
-/** `bytesOf`: the body's bytes the cache keeps, asked only for an answer that is the body itself. */
-function documentAnswer(route: CachedRoute, doc: CachedDocument, bytesOf?: () => Uint8Array): Response {
-  if (route.documentResponse) return route.documentResponse(doc);
-  return new Response(bytesOf ? bytesOf() : doc.body, {
-    status: 200,
-    headers: { "content-type": "application/json" },
-  });
-}
-
-function fromCache(c: ApiContext, route: CachedRoute, doc: CachedDocument): Response {
-  return doc.negative ? route.negativeResponse(c, doc) : documentAnswer(route, doc);
-}
-
-/** The answer of a fresh cached document (not a negative row) at `now`, with Cache-Status and Age. */
-function freshDocumentAnswer(
-  route: CachedRoute,
-  doc: CachedDocument,
-  now: number,
-  bytesOf?: () => Uint8Array,
-): Response {
-  return withCacheHeaders(
-    documentAnswer(route, doc, bytesOf),
-    { hit: true, ttl: ttlSeconds(doc, now) },
-    ageSeconds(doc, now),
-  );
 }
 
 /** The response for an outcome: the document or the upstream's answer, with Cache-Status and Age. */
@@ -74,49 +30,41 @@ function respond(
   now: number,
   bytesOf: (doc: CachedDocument) => Uint8Array,
 ): Response {
-  switch (outcome.kind) {
-    case "fresh":
-    case "negative": {
-      if (!outcome.revalidate && !outcome.doc.negative)
-        return freshDocumentAnswer(route, outcome.doc, now, () => bytesOf(outcome.doc));
-      const detail = outcome.revalidate ? { detail: "stale-while-revalidate" as const } : {};
-      return withCacheHeaders(
-        fromCache(c, route, outcome.doc),
-        { hit: true, ttl: ttlSeconds(outcome.doc, now), ...detail },
-        ageSeconds(outcome.doc, now),
-      );
-    }
-    case "collapsed":
-      return "doc" in outcome
-        ? withCacheHeaders(
-            fromCache(c, route, outcome.doc),
-            { hit: true, ttl: ttlSeconds(outcome.doc, now), detail: "collapsed" },
-            ageSeconds(outcome.doc, now),
-          )
-        : withCacheHeaders(
-            relayedResponse(outcome.relayed),
-            { hit: true, ttl: route.ttlSeconds, detail: "collapsed" },
-            0,
-          );
-    case "stale":
-      return withCacheHeaders(
-        fromCache(c, route, outcome.doc),
-        {
+  if (outcome.kind === "miss") {
+    const missed: CacheOutcome = { hit: false, fwd: outcome.fwd, stored: outcome.stored };
+    return withCacheHeaders(relayedResponse(outcome.relayed), missed, 0);
+  }
+  if (!("doc" in outcome)) {
+    const collapsed: CacheOutcome = { hit: true, ttl: route.ttlSeconds, detail: "collapsed" };
+    return withCacheHeaders(relayedResponse(outcome.relayed), collapsed, 0);
+  }
+  const { doc } = outcome;
+  const served: CacheOutcome =
+    outcome.kind === "stale"
+      ? {
           hit: false,
           fwd: outcome.fwd,
           stored: false,
           fwdStatus: outcome.fwdStatus,
           detail: "stale-if-error",
-        },
-        ageSeconds(outcome.doc, now),
-      );
-    case "miss":
-      return withCacheHeaders(
-        relayedResponse(outcome.relayed),
-        { hit: false, fwd: outcome.fwd, stored: outcome.stored },
-        0,
-      );
+        }
+      : outcome.kind === "collapsed"
+        ? { hit: true, ttl: ttlSeconds(doc, now), detail: "collapsed" }
+        : outcome.revalidate
+          ? { hit: true, ttl: ttlSeconds(doc, now), detail: "stale-while-revalidate" }
+          : { hit: true, ttl: ttlSeconds(doc, now) };
+  let response: Response;
+  if (doc.negative) response = route.negativeResponse(c, doc);
+  else if (route.documentResponse) response = route.documentResponse(doc);
+  else {
+    // A plain fresh hit answers the bytes the memory tier keeps of the body, not the text encoded again.
+    const plainHit = outcome.kind === "fresh" && !outcome.revalidate;
+    response = new Response(plainHit ? bytesOf(doc) : doc.body, {
+      status: 200,
+      headers: { "content-type": "application/json" },
+    });
   }
+  return withCacheHeaders(response, served, ageSeconds(doc, now));
 }
 
 /** Whether a cached answer is a document (a negative row, an unknown one, saves nothing). */
@@ -135,9 +83,16 @@ function answersDocument(outcome: DocumentOutcome): boolean {
 export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Promise<Response> {
   const services = c.get("services");
   const account = c.get("account");
-  const shared = documentFetchDeps(services, (work) => c.executionCtx.waitUntil(work));
-  const deps = route.fetchUpstream ? { ...shared, fetchUpstream: route.fetchUpstream } : shared;
-  // A repeated hit answers the bytes the memory tier keeps of the body, not the text encoded again.
+  const deps: DocumentFetchDeps = {
+    defer: (work) => c.executionCtx.waitUntil(work),
+    cache: services.cache,
+    clock: services.clock,
+    flights: services.flights,
+    negativeTtlSeconds: services.config.cache.negativeTtlSeconds,
+    fetchUpstream:
+      route.fetchUpstream ??
+      ((path) => relayJson(services.upstream, { method: "GET", path }, services.config.upstreamTimeoutMs)),
+  };
   const bytesOf = (doc: CachedDocument) => services.cache.bodyBytes(route.key, doc.body);
   const lookup = await lookupDocument(
     deps,

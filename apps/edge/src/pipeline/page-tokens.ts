@@ -1,4 +1,5 @@
 import type { DocumentCache } from "../cache/interface";
+import { cachedRow } from "../cache/refresh";
 import type { V1Paging } from "../upstream/interface";
 
 // The Platform's page tokens of a v1 search, kept between pages in the edge's document cache
@@ -45,12 +46,7 @@ export class CachedPageTokens implements V1Paging {
     await this.cache.putSoon(
       this.kept.map(({ page, token }) => ({
         key: { index: PAGE_TOKEN_INDEX, id: this.id, atTime: String(page) },
-        doc: {
-          body: JSON.stringify(token),
-          negative: false,
-          fetchedAt,
-          expiresAt: fetchedAt + PAGE_TOKEN_TTL_MS,
-        },
+        doc: cachedRow(JSON.stringify(token), false, fetchedAt, PAGE_TOKEN_TTL_MS / 1000),
       })),
       defer,
     );

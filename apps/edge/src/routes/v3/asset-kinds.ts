@@ -109,8 +109,3 @@ export const WEBPROPERTY: AssetKind = {
       : `${hostname.toLowerCase()}:${resource.port}`;
   },
 };
-
-/** How a requested key is matched to an answered resource's key (hosts: any spelling of the address). */
-export function comparableKey(kind: AssetKind, key: string): string {
-  return kind === HOST ? comparableAddress(key) : key;
-}

@@ -1,7 +1,7 @@
 import { renderV3Problem } from "@scangate/core";
 import type { BulkAnswerEntry, BulkCodec } from "../../cache/bulk-fetch";
 import type { Relayed } from "../../upstream/relay";
-import { type AssetKind, comparableKey } from "./asset-kinds";
+import { type AssetKind, comparableAddress, HOST } from "./asset-kinds";
 
 // A Platform bulk lookup to the document cache. Its answer is `{"result": [asset, ...]}`: the
 // assets found, in the order asked, each once; an id the upstream does not know is left out. The
@@ -13,22 +13,23 @@ export function notFoundProblem(kind: AssetKind, key: string): string {
   return JSON.stringify(renderV3Problem("not_found", `${kind.noun} ${key} not found.`).body);
 }
 
-/** The `result` of a Platform success body, or undefined when it has none. */
-export function resultOf(body: Uint8Array): unknown {
+/** A body's UTF-8 JSON, or undefined when it is not that. */
+export function parseJsonBody(body: Uint8Array | undefined): unknown {
   try {
-    const parsed: unknown = JSON.parse(
-      new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body),
-    );
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
-      ? (parsed as { result?: unknown }).result
-      : undefined;
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body));
   } catch {
     return undefined;
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The `result` of a Platform success body, or undefined when it has none. */
+export function resultOf(body: Uint8Array): unknown {
+  const parsed = parseJsonBody(body);
+  return isObject(parsed) ? parsed.result : undefined;
 }
 
 /**
@@ -41,7 +42,9 @@ export function splitPlatformBulk(
   keys: readonly string[],
   result: readonly unknown[],
 ): { entries: Map<string, BulkAnswerEntry>; unattributed: string[] } {
-  const byComparable = new Map(keys.map((key) => [comparableKey(kind, key), key]));
+  // Hosts match any spelling of the address.
+  const comparable = (key: string) => (kind === HOST ? comparableAddress(key) : key);
+  const byComparable = new Map(keys.map((key) => [comparable(key), key]));
   const found = new Map<string, string>();
   const unattributed: string[] = [];
   for (const asset of result) {

@@ -1,25 +1,16 @@
-import {
-  CREDIT_COSTS,
-  parseRfc3339Nanos,
-  v3AtTimeQuerySchema,
-  v3CertificateAssetSchema,
-  v3Envelope,
-  v3HostAssetSchema,
-  V3_PROBLEM_MEDIA_TYPE,
-  v3WebpropertyAssetSchema,
-} from "@scangate/core";
+import { CREDIT_COSTS, parseRfc3339Nanos, V3_PROBLEM_MEDIA_TYPE } from "@scangate/core";
 import { requestTarget } from "@scangate/core/http";
 import type { z } from "zod";
 import type { CachedDocument } from "../../cache/interface";
-import { component } from "../../openapi/components";
+import type { Component } from "../../openapi/components";
 import { serveCachedDocument } from "../../pipeline/cached-document";
 import { type ApiContext, type ApiRoute, defineRoute } from "../../pipeline/define-route";
 import { inBothModes } from "../../pipeline/price";
 import type { EdgeServices } from "../../services";
-import { type PlatformRelayed, type PlatformUpstream, relayPlatform } from "../../upstream/platform";
+import { type PlatformCall, type PlatformUpstream, relayPlatform } from "../../upstream/platform";
 import type { Relayed } from "../../upstream/relay";
-import { type AssetKind, CERTIFICATE, CERTIFICATE_PEM, HOST, WEBPROPERTY } from "./asset-kinds";
-import { resultOf } from "./bulk-codec";
+import { type AssetKind, CERTIFICATE_PEM, HOST, WEBPROPERTY } from "./asset-kinds";
+import { isObject, resultOf } from "./bulk-codec";
 import { forwardPlatform } from "./passthrough";
 
 // Single Platform lookups through the shared document cache (api/cached-document.ts), as the
@@ -27,14 +18,19 @@ import { forwardPlatform } from "./passthrough";
 // Anything the cache key cannot describe (an id the upstream refuses, other parameters) is
 // forwarded as the pass-through forwards it, for the upstream's own answer.
 
-/** A Platform answer in the shape the cache modules read (the body stays as it came). */
-export function asRelayed(relayed: PlatformRelayed): Relayed {
+/**
+ * One Platform call for `kind`, asking for its media type (and problem+json for errors), its
+ * answer in the shape the cache modules read (the body stays as it came).
+ */
+export async function relayAsset(
+  services: EdgeServices,
+  platform: PlatformUpstream,
+  kind: AssetKind,
+  call: Omit<PlatformCall, "signal" | "accept">,
+): Promise<Relayed> {
+  const accept = `${kind.mediaType}, ${V3_PROBLEM_MEDIA_TYPE}`;
+  const relayed = await relayPlatform(platform, { ...call, accept }, services.config.upstreamTimeoutMs);
   return { ...relayed, json: undefined, contentType: relayed.contentType ?? "application/json" };
-}
-
-/** The Accept the edge sends for `kind`: its own media type, and problem+json for errors. */
-export function acceptFor(kind: AssetKind): string {
-  return `${kind.mediaType}, ${V3_PROBLEM_MEDIA_TYPE}`;
 }
 
 /**
@@ -51,26 +47,31 @@ export function assetTtlSeconds(services: EdgeServices, kind: AssetKind, atMs: n
       : ttlSeconds.certificates;
 }
 
+/** A point in time as a request names it, as the cache keys it (`nanos`), and in milliseconds. */
+export interface Instant {
+  readonly text: string;
+  readonly ms: number;
+  readonly nanos: string;
+}
+
+/** The instant `text` names, or null when it is no RFC 3339 time. */
+export function instantOf(text: string): Instant | null {
+  const parsed = parseRfc3339Nanos(text);
+  return parsed ? { text, ...parsed } : null;
+}
+
 /**
  * The point in time a request names, when the cache can key it: none, or one `at_time` the
  * kind takes; the caller's `organization_id` is replaced upstream, so it changes nothing.
  * Undefined: the request is not one the cache describes.
  */
-export function requestedInstant(
-  kind: AssetKind,
-  params: URLSearchParams,
-): { text: string; ms: number; nanos: string } | null | undefined {
+export function requestedInstant(kind: AssetKind, params: URLSearchParams): Instant | null | undefined {
   const allowed = (name: string) => name === "organization_id" || (kind.atTime && name === "at_time");
   if (![...params.keys()].every(allowed)) return undefined;
   const values = params.getAll("at_time");
   if (values.length === 0) return null;
-  const text = values[0] ?? "";
-  const parsed = values.length === 1 ? parseRfc3339Nanos(text) : null;
-  return parsed ? { text, ...parsed } : undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  const instant = values.length === 1 ? instantOf(values[0] ?? "") : null;
+  return instant ?? undefined;
 }
 
 /** A 404 problem kept as the upstream sent it (only a JSON one). */
@@ -113,23 +114,16 @@ async function serveAsset(c: ApiContext, kind: AssetKind, platform: PlatformUpst
     documentResponse: (doc) => documentResponse(kind, doc),
     negativeResponse: (_c, doc) =>
       new Response(doc.body, { status: 404, headers: { "content-type": V3_PROBLEM_MEDIA_TYPE } }),
-    fetchUpstream: async (path) =>
-      asRelayed(
-        await relayPlatform(
-          platform,
-          { method: "GET", target: path, accept: acceptFor(kind) },
-          services.config.upstreamTimeoutMs,
-        ),
-      ),
+    fetchUpstream: (path) => relayAsset(services, platform, kind, { method: "GET", target: path }),
   });
 }
 
-function cachedAssetRoute(
+export function cachedAssetRoute(
   kind: AssetKind,
   path: string,
   param: string,
   summary: string,
-  shape: { query?: z.ZodObject; ok: ReturnType<typeof component> | "file" },
+  shape: { query?: z.ZodObject; ok: Component | "file" },
 ): ApiRoute {
   return defineRoute({
     method: "GET",
@@ -148,38 +142,3 @@ function cachedAssetRoute(
     },
   });
 }
-
-export const cachedHostRoute = cachedAssetRoute(
-  HOST,
-  "/v3/global/asset/host/:host_id",
-  "host_id",
-  "One host, now or at `at_time` (cached; a past point in time never expires)",
-  { query: v3AtTimeQuerySchema, ok: component("V3HostResponse", v3Envelope(v3HostAssetSchema)) },
-);
-
-export const cachedCertificateRoute = cachedAssetRoute(
-  CERTIFICATE,
-  "/v3/global/asset/certificate/:certificate_id",
-  "certificate_id",
-  "One certificate by SHA-256 fingerprint (cached)",
-  { ok: component("V3CertificateResponse", v3Envelope(v3CertificateAssetSchema)) },
-);
-
-export const cachedCertificatePemRoute = cachedAssetRoute(
-  CERTIFICATE_PEM,
-  "/v3/global/asset/certificate/:certificate_id/raw",
-  "certificate_id",
-  "One certificate as PEM (cached)",
-  { ok: "file" },
-);
-
-export const cachedWebpropertyRoute = cachedAssetRoute(
-  WEBPROPERTY,
-  "/v3/global/asset/webproperty/:webproperty_id",
-  "webproperty_id",
-  "One web property (`hostname:port`), now or at `at_time` (cached)",
-  {
-    query: v3AtTimeQuerySchema,
-    ok: component("V3WebpropertyResponse", v3Envelope(v3WebpropertyAssetSchema)),
-  },
-);

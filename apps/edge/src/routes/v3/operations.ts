@@ -1,6 +1,5 @@
 import {
   CREDIT_COSTS,
-  type CreditCost,
   type CreditOperation,
   creditsFor,
   V3_OPERATIONS,
@@ -36,18 +35,10 @@ import { censeyeTargetOf, type ForwardOptions, forwardPlatform, listIn } from ".
 
 /** The price of a cost table entry, and how a request's units are counted (passthrough.ts). */
 export function priceOf(operation: CreditOperation): Price {
-  const cost: CreditCost = CREDIT_COSTS[operation];
-  switch (cost.per) {
-    case "call":
-      return { credits: cost.credits, per: "request" };
-    case "asset":
-      return { credits: cost.credits, per: "asset" };
-    case "condition":
-      return { credits: cost.credits, per: "condition" };
-    case "target":
-      // A CensEye job costs its target kind's credits: counted one credit at a time.
-      return { credits: 1, per: "credit" };
-  }
+  const { credits, per } = CREDIT_COSTS[operation];
+  // A CensEye job costs its target kind's credits: counted one credit at a time.
+  if (per === "target") return { credits: 1, per: "credit" };
+  return { credits, per: per === "call" ? "request" : per };
 }
 
 /** How the units of a request priced per condition or per credit are read off its body. */

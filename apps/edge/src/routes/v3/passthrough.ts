@@ -46,12 +46,8 @@ export function censeyeTargetOf(body: Uint8Array | undefined): V3CenseyeTargetKi
 
 /** The assets a bulk answer holds (its `result` list), or null when it cannot be read. */
 export function answeredAssets(answer: Uint8Array): number | null {
-  try {
-    const result = (JSON.parse(new TextDecoder().decode(answer)) as { result?: unknown } | null)?.result;
-    return Array.isArray(result) ? result.length : null;
-  } catch {
-    return null;
-  }
+  const result = member(answer, "result");
+  return Array.isArray(result) ? result.length : null;
 }
 
 export interface ForwardOptions {
