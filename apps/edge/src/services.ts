@@ -1,7 +1,6 @@
 import { AnnotationStore } from "./annotations/store";
 import { AUTH_FAILURE_LIMIT, FailedAuthentications } from "./auth/failed-authentications";
-import { TenantAuthenticator } from "./auth/tenant-auth";
-import { PlatformTokenAuthenticator } from "./auth/token-auth";
+import { PlatformTokenAuthenticator, TenantAuthenticator } from "./auth/tenant-auth";
 import { AssembledBulkAnswers } from "./cache/bulk-answers";
 import { D1DocumentCache } from "./cache/d1";
 import { MemoryTieredCache } from "./cache/memory-tier";
