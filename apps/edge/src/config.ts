@@ -157,6 +157,9 @@ const boolVar = (fallback: boolean) =>
     z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]).default(fallback),
   );
 
+const urlVar = () =>
+  z.preprocess(blankAsUnset, z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional());
+
 const rateTierSchema = z.union([
   z.strictObject({ unlimited: z.literal(true) }),
   z.strictObject({
@@ -170,10 +173,7 @@ const envSchema = z.object({
   ADMIN_TOKEN: z
     .string({ error: "is not set (a secret: `wrangler secret put ADMIN_TOKEN`, or .dev.vars locally)" })
     .min(32, "must be at least 32 characters (use a random token)"),
-  UPSTREAM_URL: z.preprocess(
-    blankAsUnset,
-    z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
-  ),
+  UPSTREAM_URL: urlVar(),
   UPSTREAM_API: z.preprocess(
     blankAsUnset,
     z.enum(["legacy", "platform"], { error: 'must be "legacy" or "platform"' }).default("legacy"),
@@ -188,10 +188,7 @@ const envSchema = z.object({
       .optional(),
   ),
   UPSTREAM_TIMEOUT_MS: intVar(1, 600_000, 90_000),
-  PLATFORM_URL: z.preprocess(
-    blankAsUnset,
-    z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
-  ),
+  PLATFORM_URL: urlVar(),
   PLATFORM_CREDENTIALS: jsonVar(
     z
       .array(

@@ -1,7 +1,6 @@
 import { AnnotationStore } from "./annotations/store";
 import { AUTH_FAILURE_LIMIT, FailedAuthentications } from "./auth/failed-authentications";
-import { TenantAuthenticator } from "./auth/tenant-auth";
-import { PlatformTokenAuthenticator } from "./auth/token-auth";
+import { PlatformTokenAuthenticator, TenantAuthenticator } from "./auth/tenant-auth";
 import { AssembledBulkAnswers } from "./cache/bulk-answers";
 import { D1DocumentCache } from "./cache/d1";
 import { MemoryTieredCache } from "./cache/memory-tier";
@@ -36,45 +35,8 @@ import { LegacyOnPlatformUpstream } from "./upstream/legacy-on-platform";
 import { PooledUpstream } from "./upstream/pooled";
 import { BatchedUsageRecorder } from "./usage/recorder";
 
-/** Everything a request handler uses, built once per isolate. */
-export interface EdgeServices {
-  readonly config: EdgeConfig;
-  readonly clock: Clock;
-  readonly db: EdgeDb;
-  readonly tenants: TenantStore;
-  /** Tenants' Platform (/v3) bearer tokens, stored as hashes. */
-  readonly platformTokens: PlatformTokenStore;
-  /** Checks Basic credentials, and (`auth.tokens`) Platform bearer tokens. */
-  readonly auth: TenantAuthenticator;
-  readonly audit: AuditLog;
-  /** The team's tags and comments (kept here, never upstream). */
-  readonly annotations: AnnotationStore;
-  readonly endedSessions: EndedSessions;
-  readonly jobs: JobStore;
-  /**
-   * Query and export jobs the edge runs over the Platform (UPSTREAM_API=platform with the JOBS
-   * queue and the JOB_FILES bucket bound); null otherwise.
-   */
-  readonly platformJobs: PlatformJobs | null;
-  /** Each tenant's ledger: its balance, in a Durable Object of its own (ledger/tenant-ledger.ts). */
-  readonly ledgers: Ledgers;
-  /** The last ledger answer for each tenant in this isolate (the RateLimit headers of free requests). */
-  readonly quotas: KnownQuotas;
-  readonly rateLimiter: RateLimiter;
-  /** Account reads' own small bucket (config.ts ACCOUNT_READ_LIMIT), instead of the tier's. */
-  readonly accountReads: RateLimiter;
-  /** Dashboard and admin console sign-in attempts. */
-  readonly signIn: SignInThrottle;
-  readonly upstream: Upstream;
-  /** The Platform API (/v3) upstream with its token pool; null when none is configured. */
-  readonly platform: PlatformUpstream | null;
-  readonly cache: DocumentCache;
-  /** Concurrent cache misses of one document share one upstream call. */
-  readonly flights: SingleFlight<unknown>;
-  readonly usage: BatchedUsageRecorder;
-  /** Bulk answers the cache gave whole, kept for the same request again (cache/bulk-answers.ts). */
-  readonly bulkAnswers: AssembledBulkAnswers;
-}
+/** Everything a request handler uses, built once per isolate (what `createServices` builds). */
+export type EdgeServices = ReturnType<typeof createServices>;
 
 /** Replacements tests make: a clock they move, a fake network, deterministic limiters. */
 export interface ServiceOverrides {
@@ -100,6 +62,21 @@ export interface ServiceOverrides {
 /** Base URL of the origin behind the service binding (the host is not resolved, only routed). */
 export const SERVICE_BINDING_BASE_URL = "http://scangate-origin.internal/api";
 
+/** Base URL of the origin's Platform API behind the service binding (its /v3 is at the root). */
+export const SERVICE_BINDING_PLATFORM_URL = "http://scangate-origin.internal";
+
+/**
+ * How requests reach an upstream: the test's transport, else the internet for a URL upstream,
+ * else the ORIGIN service binding.
+ */
+function transportTo(env: Env, kind: "service" | "url", override: Transport | undefined): Transport {
+  if (override) return override;
+  if (kind === "url") return (request) => fetch(request);
+  const origin = env.ORIGIN;
+  if (!origin) throw new Error("no ORIGIN service binding (config validation should have said so)");
+  return (request) => origin.fetch(request);
+}
+
 function upstreamFrom(
   env: Env,
   config: EdgeConfig,
@@ -114,28 +91,14 @@ function upstreamFrom(
       );
     return new LegacyOnPlatformUpstream(`${platform.baseUrl}/api`, platform, clock);
   }
-  const pool = new CredentialPool(config.upstreamCredentials, clock);
-  if (config.upstream.kind === "url") {
-    return new PooledUpstream(
-      config.upstream.baseUrl,
-      transport ?? ((request) => fetch(request)),
-      pool,
-      false,
-    );
-  }
-  const origin = env.ORIGIN;
-  if (!origin && !transport)
-    throw new Error("no ORIGIN service binding (config validation should have said so)");
+  const { upstream } = config;
   return new PooledUpstream(
-    SERVICE_BINDING_BASE_URL,
-    transport ?? ((request) => (origin as Fetcher).fetch(request)),
-    pool,
-    true,
+    upstream.kind === "url" ? upstream.baseUrl : SERVICE_BINDING_BASE_URL,
+    transportTo(env, upstream.kind, transport),
+    new CredentialPool(config.upstreamCredentials, clock),
+    upstream.kind === "service",
   );
 }
-
-/** Base URL of the origin's Platform API behind the service binding (its /v3 is at the root). */
-export const SERVICE_BINDING_PLATFORM_URL = "http://scangate-origin.internal";
 
 function platformFrom(
   env: Env,
@@ -145,17 +108,11 @@ function platformFrom(
 ): PlatformUpstream | null {
   const platform = config.platform;
   if (!platform) return null;
-  const pool = new PlatformPool(platform.credentials, clock);
-  if (platform.target.kind === "url") {
-    return new PlatformUpstream(platform.target.baseUrl, transport ?? ((request) => fetch(request)), pool);
-  }
-  const origin = env.ORIGIN;
-  if (!origin && !transport)
-    throw new Error("no ORIGIN service binding (config validation should have said so)");
+  const { target } = platform;
   return new PlatformUpstream(
-    SERVICE_BINDING_PLATFORM_URL,
-    transport ?? ((request) => (origin as Fetcher).fetch(request)),
-    pool,
+    target.kind === "url" ? target.baseUrl : SERVICE_BINDING_PLATFORM_URL,
+    transportTo(env, target.kind, transport),
+    new PlatformPool(platform.credentials, clock),
   );
 }
 
@@ -171,7 +128,7 @@ function tenantLedgers(env: Env, config: EdgeConfig, overrides: ServiceOverrides
 }
 
 /** The one place that picks each implementation from the bindings. */
-export function createServices(env: Env, config: EdgeConfig, overrides: ServiceOverrides = {}): EdgeServices {
+export function createServices(env: Env, config: EdgeConfig, overrides: ServiceOverrides = {}) {
   const clock = overrides.clock ?? systemClock;
   const d1 = overrides.d1 ? overrides.d1(env.DB) : env.DB;
   const db = edgeDb(config.statementsHeader ? meteredD1(d1) : d1);
@@ -184,7 +141,9 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
     clock,
     db,
     tenants,
+    /** Tenants' Platform (/v3) bearer tokens, stored as hashes. */
     platformTokens,
+    /** Checks Basic credentials, and (`auth.tokens`) Platform bearer tokens. */
     auth: new TenantAuthenticator(
       tenants,
       clock,
@@ -198,21 +157,31 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
       ),
     ),
     audit: new AuditLog(db, clock),
+    /** The team's tags and comments (kept here, never upstream). */
     annotations: new AnnotationStore(db, clock),
     endedSessions: new EndedSessions(db),
     jobs: new JobStore(db, clock),
+    /**
+     * Query and export jobs the edge runs over the Platform (UPSTREAM_API=platform with the JOBS
+     * queue and the JOB_FILES bucket bound); null otherwise.
+     */
     platformJobs: platformJobsFrom(env, config, overrides, { db, clock, platform, ledgers }),
+    /** Each tenant's ledger: its balance, in a Durable Object of its own (ledger/tenant-ledger.ts). */
     ledgers,
+    /** The last ledger answer for each tenant in this isolate (the RateLimit headers of free requests). */
     quotas: new KnownQuotas(config.authCacheTtlMs),
     rateLimiter: overrides.rateLimiter ?? new WorkersRateLimiter(env, config.rateTiers),
+    /** Account reads' own small bucket (config.ts ACCOUNT_READ_LIMIT), instead of the tier's. */
     accountReads:
       overrides.accountReads ??
       bindingRateLimiter(env[ACCOUNT_READ_LIMIT.binding], ACCOUNT_READ_LIMIT, clock),
+    /** Dashboard and admin console sign-in attempts. */
     signIn: new SignInThrottle(
       overrides.signInLimiters ?? workersSignInLimiters(env, clock),
       overrides.pause ?? wallClockPause,
     ),
     upstream: overrides.upstream ?? upstreamFrom(env, config, clock, overrides.transport, platform),
+    /** The Platform API (/v3) upstream with its token pool; null when none is configured. */
     platform,
     cache:
       overrides.cache ??
@@ -220,9 +189,11 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
         holdMs: config.cache.memoryHoldMs,
         maxChars: config.cache.memoryMaxChars,
       }),
+    /** Concurrent cache misses of one document share one upstream call. */
     // Joiners wait at most as long as the leader's upstream call may take, plus a margin.
     flights: new SingleFlight<unknown>(config.upstreamTimeoutMs + 5_000),
     usage: new BatchedUsageRecorder(db, config.usageFlushDelayMs),
+    /** Bulk answers the cache gave whole, kept for the same request again (cache/bulk-answers.ts). */
     // A quarter of what the memory tier may hold: none when it holds nothing.
     bulkAnswers: new AssembledBulkAnswers(Math.floor(config.cache.memoryMaxChars / 4)),
   };

@@ -1,7 +1,7 @@
 import { ApiError } from "@scangate/core";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
-import type { TokenAuthOutcome } from "../auth/token-auth";
+import type { TokenAuthOutcome } from "../auth/tenant-auth";
 import { clientAddress } from "../sessions/signin-throttle";
 import { authScheme, deferFor, openAccount, refuseCheaply } from "./tenant-auth";
 
@@ -21,7 +21,7 @@ const BASIC_ON_PLATFORM =
  * Bearer-token auth of tenants on the Platform API (/v3), as the official Platform SDKs send
  * it. Every refusal is a 401 problem+json with a `WWW-Authenticate: Bearer` challenge; Basic
  * credentials are refused with a message that says where they belong. The token is checked like
- * a Basic credential: held in memory at most 5 s (auth/token-auth.ts), and a refused one costs
+ * a Basic credential: held in memory at most 5 s (auth/tenant-auth.ts), and a refused one costs
  * its caller, not the other tenants (auth/failed-authentications.ts).
  */
 export function platformAuth(): MiddlewareHandler<AppEnv> {

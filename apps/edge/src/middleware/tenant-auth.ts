@@ -39,12 +39,9 @@ export function authScheme(header: string | undefined): string | undefined {
  * A request's background work: started outside the request's own D1 statement and ledger call
  * count (it is not on the request's path) and kept alive past the response by its `waitUntil`.
  */
-export function deferTo(ctx: ExecutionContext): Defer {
-  return (work) => ctx.waitUntil(unmetered(work));
-}
-
 export function deferFor(c: Context<AppEnv>): Defer {
-  return deferTo(c.executionCtx);
+  const ctx = c.executionCtx;
+  return (work) => ctx.waitUntil(unmetered(work));
 }
 
 /**

@@ -1,9 +1,8 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
 import type { TenantRow } from "../db/schema";
-import { CSRF_FIELD, csrfToken, csrfTokenValid } from "./csrf";
-import { sessionRootSecret } from "./keys";
-import { fromSameOrigin } from "./same-origin";
+import { secretsEqual } from "@scangate/core/http";
+import { mac, sessionRootSecret } from "./keys";
 import {
   ADMIN_SESSION,
   credentialFingerprint,
@@ -16,6 +15,16 @@ import {
 import { PageError } from "../pages/page-response";
 
 type PageContext = Context<AppEnv>;
+
+// CSRF tokens for the forms of a signed-in page: a MAC of the session id under the kind's CSRF
+// key, so a token is worth nothing outside the session (and the kind) it was made for. The
+// SameSite=Strict cookie and the same-origin check (`requireSameOrigin`) are two more layers.
+
+const CSRF_FIELD = "csrf";
+
+function csrfToken(root: string, kind: SessionKind, session: SessionClaims): Promise<string> {
+  return mac(root, kind.csrfKey, session.sid);
+}
 
 export interface SignedIn {
   session: SessionClaims;
@@ -71,9 +80,19 @@ export function hadSessionCookie(c: PageContext, kind: SessionKind): boolean {
   return cookies.includes(`${kind.cookieName}=`);
 }
 
-/** Form posts from other sites are refused before anything else is looked at. */
+/**
+ * Form posts from other sites are refused before anything else is looked at. Browsers send
+ * `Sec-Fetch-Site` and `Origin` on every form POST; when present they must say same-origin. A
+ * request with neither is not from a browser (curl, scripts), so it is no cross-site forgery;
+ * CSRF tokens still guard every signed-in form.
+ */
 export function requireSameOrigin(c: PageContext): void {
-  if (!fromSameOrigin(c)) {
+  const site = c.req.header("sec-fetch-site");
+  const origin = c.req.header("origin");
+  if (
+    (site !== undefined && site !== "same-origin") ||
+    (origin !== undefined && origin !== new URL(c.req.url).origin)
+  ) {
     throw new PageError(
       "forbidden",
       "Form refused",
@@ -84,7 +103,10 @@ export function requireSameOrigin(c: PageContext): void {
 
 /** A signed-in form must carry the CSRF token of this very session. */
 export async function requireCsrf(kind: SessionKind, viewer: SignedIn, form: URLSearchParams): Promise<void> {
-  if (!(await csrfTokenValid(viewer.root, kind, viewer.session, form.get(CSRF_FIELD) ?? undefined))) {
+  const presented = form.get(CSRF_FIELD);
+  const valid =
+    !!presented && (await secretsEqual(await csrfToken(viewer.root, kind, viewer.session), presented));
+  if (!valid) {
     throw new PageError(
       "forbidden",
       "Form expired",

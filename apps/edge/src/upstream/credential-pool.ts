@@ -1,22 +1,26 @@
 import { basicToken, type Clock } from "@scangate/core/http";
 import type { UpstreamCredential } from "../config";
+import type { UpstreamAnswer } from "./interface";
 
 /** How long a credential rests after the upstream refused it. */
-export const REST_AFTER_REFUSAL_MS = 60_000;
+const REST_AFTER_REFUSAL_MS = 60_000;
 const MAX_REST_MS = 60 * 60_000;
 
 /**
  * Upstream credentials, taken in turn. A credential the upstream answers with 401, 403 or 429
  * rests (for its Retry-After, or a minute) while the others carry the traffic. `keyOf` names a
- * credential by something that is not its secret.
+ * credential by something that is not its secret; `secretsOf` gives the strings no answer to a
+ * tenant may contain.
  */
 export class RotatingPool<T> {
   private readonly restingUntil = new Map<string, number>();
   private turn = 0;
+  private markers: readonly string[] | undefined;
 
   constructor(
     protected readonly credentials: readonly T[],
     readonly keyOf: (credential: T) => string,
+    private readonly secretsOf: (credential: T) => string[],
     private readonly clock: Clock,
   ) {
     if (credentials.length === 0) throw new Error("the upstream credential pool is empty");
@@ -45,33 +49,53 @@ export class RotatingPool<T> {
     this.restingUntil.set(key, this.clock.now() + Math.min(Math.max(forMs, 0), MAX_REST_MS));
   }
 
-  isResting(key: string): boolean {
-    return (this.restingUntil.get(key) ?? 0) > this.clock.now();
+  /**
+   * Sends with each of `candidates` in turn until the upstream does not refuse the credential:
+   * a refused one rests (rest time from the answer's Retry-After) and the next is tried. The
+   * last answer stands when every one is refused.
+   */
+  async firstAccepted(
+    candidates: readonly T[],
+    send: (credential: T) => Promise<Response>,
+  ): Promise<UpstreamAnswer> {
+    let answer: UpstreamAnswer | undefined;
+    for (const [i, credential] of candidates.entries()) {
+      const response = await send(credential);
+      answer = { response, credentialId: this.keyOf(credential) };
+      if (!refusesCredential(response.status)) return answer;
+      this.rest(answer.credentialId, restDuration(response));
+      if (i < candidates.length - 1) await response.body?.cancel();
+    }
+    if (!answer) throw new Error("no upstream credential to try");
+    return answer;
+  }
+
+  /** Whether `text` contains a secret of the pool: such an answer is never relayed. */
+  revealsCredential(text: string): boolean {
+    this.markers ??= this.credentials.flatMap(this.secretsOf);
+    return this.markers.some((marker) => text.includes(marker));
   }
 }
 
-/** The legacy API's pool: Basic credentials named by their API id. */
+/** The legacy API's pool: Basic credentials named by their API id; each secret and its Basic encoding are secret. */
 export class CredentialPool extends RotatingPool<UpstreamCredential> {
   constructor(credentials: readonly UpstreamCredential[], clock: Clock) {
-    super(credentials, (c) => c.apiId, clock);
-  }
-
-  private markers: readonly string[] | undefined;
-
-  /** Each secret and its Basic encoding: strings no answer to a tenant may contain (worked out once). */
-  secretMarkers(): readonly string[] {
-    this.markers ??= this.credentials.flatMap((c) => [c.apiSecret, basicToken(c.apiId, c.apiSecret)]);
-    return this.markers;
+    super(
+      credentials,
+      (c) => c.apiId,
+      (c) => [c.apiSecret, basicToken(c.apiId, c.apiSecret)],
+      clock,
+    );
   }
 }
 
 /** Whether an upstream status means "this credential, not this request" (rest it, try another). */
-export function refusesCredential(status: number): boolean {
+function refusesCredential(status: number): boolean {
   return status === 401 || status === 403 || status === 429;
 }
 
 /** Rest time for a refusal: the upstream's Retry-After (seconds) when it gives one. */
-export function restDuration(response: Response): number {
+function restDuration(response: Response): number {
   const retryAfter = Number(response.headers.get("retry-after"));
   return Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : REST_AFTER_REFUSAL_MS;
 }

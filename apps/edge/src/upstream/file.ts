@@ -1,5 +1,5 @@
 import { ApiError } from "@scangate/core";
-import { isSuccess, relayedResponse, upstreamFailure, withDeadline } from "./relay";
+import { CREDENTIALS_REFUSED, isSuccess, relayedResponse, upstreamFailure, withDeadline } from "./relay";
 
 /** Headers of a file answer worth passing on (not Content-Length/-Encoding: fetch decoded the body). */
 const FILE_HEADERS = ["content-type", "content-disposition", "etag", "last-modified"];
@@ -25,11 +25,7 @@ export async function relayFile(
         cause,
       });
     }
-    if (file.status === 401)
-      throw new ApiError(
-        "upstream_error",
-        "upstream service refused the gateway's credentials; tell the operator",
-      );
+    if (file.status === 401) throw new ApiError("upstream_error", CREDENTIALS_REFUSED);
     return relayedResponse({
       status: file.status,
       body,

@@ -33,7 +33,7 @@ export interface V1Paging {
 
 export interface UpstreamAnswer {
   readonly response: Response;
-  /** The upstream API id that answered (an identifier, not a secret). */
+  /** The pool entry that answered: an upstream API id, or `platform#N` (an identifier, not a secret). */
   readonly credentialId: string;
 }
 

@@ -9,66 +9,51 @@ import { V1_SEARCH_PAGE_MAX } from "./legacy-v1";
 
 const ONE_QUERY = { credits: 1, per: "request" } as const;
 
-/** A host view (at a point in time too): the host asset. */
-export const HOST_VIEW_PRICE: RoutePrice = {
+/** One query with a legacy upstream; `credits` per `per` (request, asset, page) on the Platform. */
+const onPlatform = (credits: number, per: "request" | "asset" | "page" = "request"): RoutePrice => ({
   legacy: ONE_QUERY,
-  platform: { credits: CREDIT_COSTS.v3_host.credits, per: "request" },
-};
-
-/** A certificate view: the certificate asset and its raw PEM (the v1 `raw`), one call each. */
-export const CERTIFICATE_VIEW_PRICE: RoutePrice = {
-  legacy: ONE_QUERY,
-  platform: {
-    credits: CREDIT_COSTS.v3_certificate.credits + CREDIT_COSTS.v3_certificate_raw.credits,
-    per: "request",
-  },
-};
-
-/** A certificate bulk: each certificate answered costs its asset and its PEM, from one bulk call each. */
-export const CERTIFICATE_BULK_PRICE: RoutePrice = {
-  legacy: ONE_QUERY,
-  platform: {
-    credits: CREDIT_COSTS.v3_certificates.credits + CREDIT_COSTS.v3_certificates_raw.credits,
-    per: "asset",
-  },
-};
-
-/** A v1 search page (any index): one Platform search per page it walks (one when an earlier page left its token). */
-export const V1_SEARCH_PRICE: RoutePrice = {
-  legacy: ONE_QUERY,
-  platform: { credits: CREDIT_COSTS.v3_search_query.credits, per: "page" },
-};
-
-const ONE_CALL = (credits: number): RoutePrice => ({
-  legacy: ONE_QUERY,
-  platform: { credits, per: "request" },
+  platform: { credits, per },
 });
 
+/** A host view (at a point in time too): the host asset. */
+export const HOST_VIEW_PRICE = onPlatform(CREDIT_COSTS.v3_host.credits);
+
+/** A certificate view: the certificate asset and its raw PEM (the v1 `raw`), one call each. */
+export const CERTIFICATE_VIEW_PRICE = onPlatform(
+  CREDIT_COSTS.v3_certificate.credits + CREDIT_COSTS.v3_certificate_raw.credits,
+);
+
+/** A certificate bulk: each certificate answered costs its asset and its PEM, from one bulk call each. */
+export const CERTIFICATE_BULK_PRICE = onPlatform(
+  CREDIT_COSTS.v3_certificates.credits + CREDIT_COSTS.v3_certificates_raw.credits,
+  "asset",
+);
+
+/** A v1 search page (any index): one Platform search per page it walks (one when an earlier page left its token). */
+export const V1_SEARCH_PRICE = onPlatform(CREDIT_COSTS.v3_search_query.credits, "page");
+
 /** A v2 hosts search page or aggregate: one Platform search or aggregate. */
-export const HOSTS_SEARCH_PRICE = ONE_CALL(CREDIT_COSTS.v3_search_query.credits);
+export const HOSTS_SEARCH_PRICE = onPlatform(CREDIT_COSTS.v3_search_query.credits);
 
 /** A v1 report (any index): one Platform aggregate. */
-export const V1_REPORT_PRICE = ONE_CALL(CREDIT_COSTS.v3_search_aggregate.credits);
+export const V1_REPORT_PRICE = onPlatform(CREDIT_COSTS.v3_search_aggregate.credits);
 
 /** A v1 ipv4 or websites view: the host asset, or one search for the web properties of the name (1 each). */
-export const V1_VIEW_PRICE = ONE_CALL(
+export const V1_VIEW_PRICE = onPlatform(
   Math.max(CREDIT_COSTS.v3_host.credits, CREDIT_COSTS.v3_search_query.credits),
 );
 
 /** A page of a host's events: one read of its timeline. */
-export const HOST_EVENTS_PRICE = ONE_CALL(CREDIT_COSTS.v3_host_timeline.credits);
+export const HOST_EVENTS_PRICE = onPlatform(CREDIT_COSTS.v3_host_timeline.credits);
 
 /** A host diff: its two hosts, one lookup each (held for both, settled to the lookups that answered). */
-export const HOST_DIFF_PRICE: RoutePrice = {
-  legacy: ONE_QUERY,
-  platform: { credits: CREDIT_COSTS.v3_host.credits, per: "asset" },
-};
+export const HOST_DIFF_PRICE = onPlatform(CREDIT_COSTS.v3_host.credits, "asset");
 
 /** A host's names page: one page of its DNS resolutions. */
-export const HOST_NAMES_PRICE = ONE_CALL(CREDIT_COSTS.v3_dns_ip_bounds.credits);
+export const HOST_NAMES_PRICE = onPlatform(CREDIT_COSTS.v3_dns_ip_bounds.credits);
 
 /** A page of the hosts presenting a certificate: one host search on its fingerprint. */
-export const CERTIFICATE_HOSTS_PRICE = ONE_CALL(CREDIT_COSTS.v3_search_query.credits);
+export const CERTIFICATE_HOSTS_PRICE = onPlatform(CREDIT_COSTS.v3_search_query.credits);
 
 /** Host metadata (free with a legacy upstream): one aggregate of the service names. */
 export const HOSTS_METADATA_PRICE: RoutePrice = {

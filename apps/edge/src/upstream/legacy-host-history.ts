@@ -7,8 +7,7 @@ import {
   v3HostTimelineSchema,
 } from "@scangate/core";
 import type { UpstreamCall } from "./interface";
-import { decodeCursor, encodeCursor } from "./legacy-hosts";
-import { legacyError, type PlatformSession, v2Ok } from "./legacy-session";
+import { cursorLink, cursorToken, legacyError, type PlatformSession, v2Ok, v2Query } from "./legacy-session";
 
 // A host over time (v2 events and diffs) from the Platform's host timeline and host lookups at
 // a point in time, reshaped by core's v3/legacy-host-events.ts and v3/legacy-host.ts.
@@ -23,13 +22,6 @@ const HISTORY_START = "1970-01-01T00:00:00Z";
  */
 const HISTORY_END = "9999-12-31T23:59:59Z";
 
-const paramsOf = (url: URL) => Object.fromEntries(url.searchParams);
-
-function invalidParams(issues: readonly { path: PropertyKey[]; message: string }[]) {
-  const issue = issues[0];
-  return legacyError("bad_request", "v2", issue ? `${issue.path.join(".")}: ${issue.message}` : undefined);
-}
-
 /**
  * GET /v2/experimental/hosts/{ip}/events ← GET /v3/global/asset/host/{ip}/timeline over the
  * window asked (the Platform's `start_time` is the later bound), one call per page: the events
@@ -38,38 +30,37 @@ function invalidParams(issues: readonly { path: PropertyKey[]; message: string }
  */
 export async function translateHostEvents(_call: UpstreamCall, url: URL, session: PlatformSession) {
   const ip = url.pathname.slice("/v2/experimental/hosts/".length, -"/events".length);
-  const parsed = hostEventsQuerySchema.safeParse(paramsOf(url));
-  if (!parsed.success) throw invalidParams(parsed.error.issues);
-  const { start_time: start, end_time: end, reversed, per_page: perPage, cursor } = parsed.data;
+  const {
+    start_time: start,
+    end_time: end,
+    reversed,
+    per_page: perPage,
+    cursor,
+  } = v2Query(hostEventsQuerySchema, url);
   const startMs = start === undefined ? -Infinity : Date.parse(start);
   const endMs = end === undefined ? Infinity : Date.parse(end);
   if (startMs > endMs) throw legacyError("bad_request", "v2", "start_time must not be after end_time");
   const list = JSON.stringify(["events", ip, start ?? "", end ?? "", reversed]);
-  let offset = 0;
-  if (cursor !== undefined && cursor !== "") {
-    const decoded = decodeCursor(cursor);
-    if (!decoded || !/^\d+$/.test(decoded.token))
-      throw legacyError("bad_request", "v2", "cursor is not valid");
-    if (decoded.q !== list || decoded.perPage !== perPage)
-      throw legacyError(
-        "bad_request",
-        "v2",
-        "cursor belongs to another host, start_time, end_time, reversed or per_page",
-      );
-    offset = Number(decoded.token);
-  }
-  const query = new URLSearchParams({ start_time: end ?? HISTORY_END, end_time: start ?? HISTORY_START });
-  const read = v3HostTimelineSchema.safeParse(
-    await session.result("GET", `/v3/global/asset/host/${ip}/timeline?${query.toString()}`, undefined, "v2"),
+  const token = cursorToken(
+    cursor,
+    list,
+    perPage,
+    "cursor belongs to another host, start_time, end_time, reversed or per_page",
+    (offset) => /^\d+$/.test(offset),
   );
-  if (!read.success)
-    throw legacyError("upstream_error", "v2", "the Platform upstream answered a timeline we cannot read");
-  const events = legacyHostEvents(read.data.events).filter((event) => {
+  const offset = token === null ? 0 : Number(token);
+  const query = new URLSearchParams({ start_time: end ?? HISTORY_END, end_time: start ?? HISTORY_START });
+  const timeline = await session.get(
+    v3HostTimelineSchema,
+    "a timeline",
+    `/v3/global/asset/host/${ip}/timeline?${query.toString()}`,
+  );
+  const events = legacyHostEvents(timeline.events).filter((event) => {
     const at = Date.parse(event.timestamp);
     return at >= startMs && at < endMs;
   });
   if (reversed) events.reverse();
-  const link = (at: number) => encodeCursor({ token: String(at), q: list, perPage });
+  const link = (at: number) => cursorLink(String(at), list, perPage);
   return v2Ok({
     ip,
     events: events.slice(offset, offset + perPage),
@@ -80,15 +71,6 @@ export async function translateHostEvents(_call: UpstreamCall, url: URL, session
   });
 }
 
-/** The v2 host document of `ip` now, or at `atTime`: one host lookup. */
-async function hostAt(session: PlatformSession, ip: string, atTime: string | undefined) {
-  const query = atTime === undefined ? "" : `?at_time=${encodeURIComponent(atTime)}`;
-  const asset = (await session.result("GET", `/v3/global/asset/host/${ip}${query}`, undefined, "v2")) as {
-    resource?: unknown;
-  };
-  return legacyHost(asset.resource);
-}
-
 /**
  * GET /v2/hosts/{ip}/diff ← two host lookups (host A at `at_time`, host B, `ip_b` or the same
  * host, at `at_time_b`), one after the other so that an unknown host A costs nothing more; the
@@ -96,11 +78,9 @@ async function hostAt(session: PlatformSession, ip: string, atTime: string | und
  */
 export async function translateHostDiff(_call: UpstreamCall, url: URL, session: PlatformSession) {
   const ip = url.pathname.slice("/v2/hosts/".length, -"/diff".length);
-  const parsed = hostDiffQuerySchema.safeParse(paramsOf(url));
-  if (!parsed.success) throw invalidParams(parsed.error.issues);
-  const { ip_b: ipB, at_time: atTime, at_time_b: atTimeB } = parsed.data;
-  const a = await hostAt(session, ip, atTime);
-  const b = await hostAt(session, ipB ?? ip, atTimeB);
+  const { ip_b: ipB, at_time: atTime, at_time_b: atTimeB } = v2Query(hostDiffQuerySchema, url);
+  const a = legacyHost(await session.host(ip, atTime));
+  const b = legacyHost(await session.host(ipB ?? ip, atTimeB));
   return v2Ok({
     a: { ip: a.ip, last_updated_at: a.last_updated_at },
     b: { ip: b.ip, last_updated_at: b.last_updated_at },

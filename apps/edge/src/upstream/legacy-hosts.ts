@@ -1,24 +1,28 @@
 import {
+  certificateHostsQuerySchema,
+  hostNamesQuerySchema,
   hostsAggregateQuerySchema,
   hostsSearchQuerySchema,
   legacyHost,
   legacyHostHit,
   projectLegacyFields,
-  v3SearchAggregateResponseSchema,
-  v3SearchQueryResponseSchema,
+  V3_AGGREGATE_BUCKETS_MAX,
+  V3_PAGE_SIZE_MAX,
+  v3DnsIpResolutionsSchema,
 } from "@scangate/core";
-import { fromBase64Url, toBase64Url } from "@scangate/core/http";
 import { convertLegacyQuery } from "@scangate/search";
 import type { UpstreamCall } from "./interface";
-import { legacyError, type PlatformSession, v2Ok } from "./legacy-session";
+import { cursorLink, cursorToken, legacyError, type PlatformSession, v2Ok, v2Query } from "./legacy-session";
 
-// v2 hosts (view, search, aggregate) translated to the Platform's host asset and global search.
+// v2 hosts (view, search, aggregate) translated to the Platform's host asset and global search,
+// and the v2 lists about hosts: a host's names (its DNS resolutions), the hosts presenting a
+// certificate (a host search on its fingerprint) and the service names hosts run (an aggregate).
 
 /** Every host: the Platform's search needs a query, the legacy empty one means all. */
 const ALL_HOSTS = "host.ip: *";
 
 /** A legacy v2 hosts query as CenQL; one that does not parse is the legacy 422 with where it failed. */
-export function hostQuery(q: string | undefined): string {
+function hostQuery(q: string | undefined): string {
   if (q === undefined || q.trim() === "") return ALL_HOSTS;
   const converted = convertLegacyQuery(q, "v2", "hosts");
   if (!converted.ok) {
@@ -29,7 +33,7 @@ export function hostQuery(q: string | undefined): string {
 }
 
 /** A legacy v2 field name (`services.port`) as its CenQL field (`host.services.port`). */
-export function hostField(field: string): string {
+function hostField(field: string): string {
   const converted = /^[\w.]+$/.test(field) ? convertLegacyQuery(`${field}: *`, "v2", "hosts") : null;
   const name = converted?.ok ? /^([\w.]+): \*$/.exec(converted.value)?.[1] : undefined;
   if (!name)
@@ -37,89 +41,27 @@ export function hostField(field: string): string {
   return name;
 }
 
-/** Query parameters as the legacy schemas read them (a repeated name is a list). */
-function paramsOf(url: URL): Record<string, string | string[]> {
-  const params: Record<string, string | string[]> = {};
-  for (const key of new Set(url.searchParams.keys())) {
-    const values = url.searchParams.getAll(key);
-    params[key] = values.length === 1 ? (values[0] ?? "") : values;
-  }
-  return params;
-}
-
-function invalidParams(issues: readonly { path: PropertyKey[]; message: string }[]) {
-  const issue = issues[0];
-  return legacyError(
-    "bad_request",
-    "v2",
-    issue ? `${issue.path.join(".") || "query"}: ${issue.message}` : undefined,
-  );
-}
-
 /** GET /v2/hosts/{ip}[?at_time=...] ← GET /v3/global/asset/host/{ip}[?at_time=...]. */
 export async function translateHostView(_call: UpstreamCall, url: URL, session: PlatformSession) {
   const ip = url.pathname.slice("/v2/hosts/".length);
-  const atTime = url.searchParams.get("at_time");
-  const target = `/v3/global/asset/host/${ip}${atTime === null ? "" : `?at_time=${encodeURIComponent(atTime)}`}`;
-  const asset = (await session.result("GET", target, undefined, "v2", "invalid_query")) as {
-    resource?: unknown;
-  };
-  return v2Ok(legacyHost(asset.resource));
-}
-
-/** A legacy cursor: the Platform's page token, bound to the query and page size it pages. */
-interface Cursor {
-  readonly token: string;
-  readonly q: string;
-  readonly perPage: number;
-}
-
-export function encodeCursor(cursor: Cursor): string {
-  return toBase64Url(new TextEncoder().encode(JSON.stringify([cursor.token, cursor.q, cursor.perPage])));
-}
-
-export function decodeCursor(text: string): Cursor | null {
-  const bytes = fromBase64Url(text);
-  if (!bytes) return null;
-  try {
-    const [token, q, perPage] = JSON.parse(new TextDecoder().decode(bytes)) as unknown[];
-    return typeof token === "string" && typeof q === "string" && typeof perPage === "number"
-      ? { token, q, perPage }
-      : null;
-  } catch {
-    return null;
-  }
+  return v2Ok(legacyHost(await session.host(ip, url.searchParams.get("at_time"), "invalid_query")));
 }
 
 /** GET /v2/hosts/search ← POST /v3/global/search/query (host hits; page tokens as cursors). */
 export async function translateHostsSearch(_call: UpstreamCall, url: URL, session: PlatformSession) {
-  const parsed = hostsSearchQuerySchema.safeParse(paramsOf(url));
-  if (!parsed.success) throw invalidParams(parsed.error.issues);
-  const { q = "", per_page: perPage, cursor: cursorText, fields } = parsed.data;
-  let pageToken: string | undefined;
-  if (cursorText) {
-    const cursor = decodeCursor(cursorText);
-    if (!cursor) throw legacyError("bad_request", "v2", "cursor is not valid");
-    if (cursor.q !== q || cursor.perPage !== perPage) {
-      throw legacyError(
-        "bad_request",
-        "v2",
-        "cursor belongs to another query or page size; send the same q and per_page",
-      );
-    }
-    pageToken = cursor.token;
-  }
+  const { q = "", per_page: perPage, cursor, fields } = v2Query(hostsSearchQuerySchema, url, true);
+  const pageToken = cursorToken(
+    cursor,
+    q,
+    perPage,
+    "cursor belongs to another query or page size; send the same q and per_page",
+  );
   const query = hostQuery(q);
   // per_page 0 asks for the total alone: the Platform's smallest page is one hit.
   const body = { query, page_size: Math.max(1, perPage), ...(pageToken ? { page_token: pageToken } : {}) };
-  const result = v3SearchQueryResponseSchema.safeParse(
-    await session.result("POST", "/v3/global/search/query", body, "v2", "invalid_query"),
-  );
-  if (!result.success)
-    throw legacyError("upstream_error", "v2", "the Platform upstream answered a search page we cannot read");
-  const page = result.data;
+  const page = await session.search(body, "invalid_query");
   const hosts = perPage === 0 ? [] : page.hits.flatMap((hit) => (hit.host_v1 ? [hit.host_v1.resource] : []));
-  const link = (token: string) => (perPage === 0 || token === "" ? "" : encodeCursor({ token, q, perPage }));
+  const link = (token: string) => (perPage === 0 ? "" : cursorLink(token, q, perPage));
   return v2Ok({
     query: q,
     total: page.total_hits,
@@ -134,16 +76,9 @@ export async function translateHostsSearch(_call: UpstreamCall, url: URL, sessio
 
 /** GET /v2/hosts/aggregate ← POST /v3/global/search/aggregate. */
 export async function translateHostsAggregate(_call: UpstreamCall, url: URL, session: PlatformSession) {
-  const parsed = hostsAggregateQuerySchema.safeParse(paramsOf(url));
-  if (!parsed.success) throw invalidParams(parsed.error.issues);
-  const { q = "", field, num_buckets: buckets } = parsed.data;
+  const { q = "", field, num_buckets: buckets } = v2Query(hostsAggregateQuerySchema, url, true);
   const body = { query: hostQuery(q), field: hostField(field), number_of_buckets: buckets };
-  const result = v3SearchAggregateResponseSchema.safeParse(
-    await session.result("POST", "/v3/global/search/aggregate", body, "v2", "invalid_query"),
-  );
-  if (!result.success)
-    throw legacyError("upstream_error", "v2", "the Platform upstream answered an aggregate we cannot read");
-  const aggregate = result.data;
+  const aggregate = await session.aggregate(body, "invalid_query");
   return v2Ok({
     query: q,
     field,
@@ -152,4 +87,96 @@ export async function translateHostsAggregate(_call: UpstreamCall, url: URL, ses
     potential_deviation: 0,
     buckets: aggregate.buckets.map(({ key, count }) => ({ key, count })),
   });
+}
+
+const LIST_MISMATCH = "cursor belongs to another list or page size; send the same per_page";
+
+/**
+ * GET /v2/hosts/{ip}/names ← GET /v3/global/dns/resolutions/ip/{ip}/bounds: the names the
+ * host resolved from within the Platform's default window, one per name (the bounds merge a
+ * name's ranges), in name order. A page holds at most the Platform's 100.
+ */
+export async function translateHostNames(_call: UpstreamCall, url: URL, session: PlatformSession) {
+  const ip = url.pathname.slice("/v2/hosts/".length, -"/names".length);
+  const { per_page: perPage, cursor } = v2Query(hostNamesQuerySchema, url);
+  const list = `names ${ip}`;
+  const token = cursorToken(cursor, list, perPage, LIST_MISMATCH);
+  const query = new URLSearchParams({ page_size: String(Math.min(perPage, V3_PAGE_SIZE_MAX)) });
+  if (token !== null) query.set("page_token", token);
+  const read = await session.get(
+    v3DnsIpResolutionsSchema,
+    "resolutions",
+    `/v3/global/dns/resolutions/ip/${ip}/bounds?${query.toString()}`,
+  );
+  const names = [...new Set((read.records ?? []).map((record) => record.domain))];
+  return v2Ok({
+    names,
+    links: { prev: "", next: cursorLink(read.next_page_token, list, perPage) },
+  });
+}
+
+interface ServiceSeen {
+  cert?: { fingerprint_sha256?: unknown };
+  tls?: { fingerprint_sha256?: unknown };
+  scan_time?: unknown;
+}
+
+/** The certificate a service presents: its `cert`, or the fingerprint its TLS block names. */
+const presented = (s: ServiceSeen) => s.cert?.fingerprint_sha256 ?? s.tls?.fingerprint_sha256;
+
+/**
+ * GET /v2/certificates/{sha256}/hosts ← a host search on the fingerprint: each host with the
+ * latest scan of a service presenting it. When a host first presented it is the host history's,
+ * which a search does not carry: `first_observed_at` is left out. No host at all is the 404 an
+ * unknown certificate gets.
+ */
+export async function translateCertificateHosts(_call: UpstreamCall, url: URL, session: PlatformSession) {
+  const fingerprint = url.pathname.slice("/v2/certificates/".length, -"/hosts".length).toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(fingerprint))
+    throw legacyError(
+      "bad_request",
+      "v2",
+      "the certificate is named by its SHA-256 fingerprint (64 hex digits)",
+    );
+  const { per_page: perPage, cursor } = v2Query(certificateHostsQuerySchema, url);
+  const list = `certificate hosts ${fingerprint}`;
+  const token = cursorToken(cursor, list, perPage, LIST_MISMATCH);
+  const body = {
+    query: `host.services.cert.fingerprint_sha256 = "${fingerprint}"`,
+    page_size: perPage,
+    ...(token === null ? {} : { page_token: token }),
+  };
+  const page = await session.search(body);
+  if (token === null && page.hits.length === 0) throw legacyError("not_found", "v2");
+  const hosts = page.hits.flatMap((hit) => {
+    const host = hit.host_v1?.resource as { ip?: unknown; services?: ServiceSeen[] } | undefined;
+    if (typeof host?.ip !== "string") return [];
+    const presenting = (host.services ?? []).filter((s) => presented(s) === fingerprint);
+    const times = presenting.flatMap((s) => (typeof s.scan_time === "string" ? [s.scan_time] : []));
+    const latest = times.sort((a, b) => Date.parse(b) - Date.parse(a))[0];
+    return [{ ip: host.ip, ...(latest === undefined ? {} : { observed_at: latest }) }];
+  });
+  return v2Ok({
+    fingerprint,
+    hosts,
+    links: { prev: "", next: cursorLink(page.next_page_token, list, perPage) },
+  });
+}
+
+/** GET /v2/metadata/hosts ← an aggregate of the hosts' service names, sorted ignoring case. */
+export async function translateHostsMetadata(_call: UpstreamCall, _url: URL, session: PlatformSession) {
+  const body = {
+    query: ALL_HOSTS,
+    field: "host.services.protocol",
+    number_of_buckets: V3_AGGREGATE_BUCKETS_MAX,
+  };
+  const read = await session.aggregate(body);
+  const byLower = new Map<string, string>();
+  for (const { key } of read.buckets)
+    if (!byLower.has(key.toLowerCase())) byLower.set(key.toLowerCase(), key);
+  const lower = (name: string) => name.toLowerCase();
+  const services = [...byLower.values()].sort((a, b) =>
+    lower(a) < lower(b) ? -1 : lower(a) > lower(b) ? 1 : 0,
+  );
+  return v2Ok({ services });
 }

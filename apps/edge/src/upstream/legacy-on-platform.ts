@@ -3,11 +3,9 @@ import type { Upstream, UpstreamAnswer, UpstreamCall } from "./interface";
 import { LegacyAnswer, PlatformSession } from "./legacy-session";
 import type { PlatformUpstream } from "./platform";
 import { notImplementedResponse, untranslated } from "../pipeline/untranslated";
-import { translateCertificateBulk, translateCertificateView } from "./legacy-certificates";
-import { translateCertificateHosts, translateHostNames, translateHostsMetadata } from "./legacy-host-lists";
-import { translateHostDiff, translateHostEvents } from "./legacy-host-history";
-import { translateIpv4View, translateV1Report, translateV1Search, translateWebsiteView } from "./legacy-v1";
-import { translateHostsAggregate, translateHostsSearch, translateHostView } from "./legacy-hosts";
+import * as history from "./legacy-host-history";
+import * as hosts from "./legacy-hosts";
+import * as v1 from "./legacy-v1";
 
 // The legacy API (v1, v2 hosts) answered from a Platform-only upstream: each legacy call the
 // edge would send upstream is translated into /v3 calls through the Platform token pool, and
@@ -18,26 +16,36 @@ type Translation = (call: UpstreamCall, url: URL, session: PlatformSession) => P
 
 /** Legacy routes with a Platform equivalent: method, path below the API base, translation. */
 const TRANSLATIONS: readonly { method: string; pattern: RegExp; translate: Translation }[] = [
-  { method: "GET", pattern: /^\/v2\/hosts\/search$/, translate: translateHostsSearch },
-  { method: "GET", pattern: /^\/v2\/hosts\/aggregate$/, translate: translateHostsAggregate },
-  { method: "GET", pattern: /^\/v2\/hosts\/[^/]+$/, translate: translateHostView },
-  { method: "GET", pattern: /^\/v1\/view\/certificates\/[^/]+$/, translate: translateCertificateView },
-  { method: "POST", pattern: /^\/v1\/bulk\/certificates$/, translate: translateCertificateBulk },
-  { method: "POST", pattern: /^\/v1\/search\/[^/]+$/, translate: translateV1Search },
-  { method: "POST", pattern: /^\/v1\/report\/[^/]+$/, translate: translateV1Report },
-  { method: "GET", pattern: /^\/v1\/view\/ipv4\/[^/]+$/, translate: translateIpv4View },
-  { method: "GET", pattern: /^\/v1\/view\/websites\/[^/]+$/, translate: translateWebsiteView },
-  { method: "GET", pattern: /^\/v2\/hosts\/[^/]+\/names$/, translate: translateHostNames },
-  { method: "GET", pattern: /^\/v2\/certificates\/[^/]+\/hosts$/, translate: translateCertificateHosts },
-  { method: "GET", pattern: /^\/v2\/metadata\/hosts$/, translate: translateHostsMetadata },
-  { method: "GET", pattern: /^\/v2\/experimental\/hosts\/[^/]+\/events$/, translate: translateHostEvents },
-  { method: "GET", pattern: /^\/v2\/hosts\/[^/]+\/diff$/, translate: translateHostDiff },
+  { method: "GET", pattern: /^\/v2\/hosts\/search$/, translate: hosts.translateHostsSearch },
+  { method: "GET", pattern: /^\/v2\/hosts\/aggregate$/, translate: hosts.translateHostsAggregate },
+  { method: "GET", pattern: /^\/v2\/hosts\/[^/]+$/, translate: hosts.translateHostView },
+  { method: "GET", pattern: /^\/v1\/view\/certificates\/[^/]+$/, translate: v1.translateCertificateView },
+  { method: "POST", pattern: /^\/v1\/bulk\/certificates$/, translate: v1.translateCertificateBulk },
+  { method: "POST", pattern: /^\/v1\/search\/[^/]+$/, translate: v1.translateV1Search },
+  { method: "POST", pattern: /^\/v1\/report\/[^/]+$/, translate: v1.translateV1Report },
+  { method: "GET", pattern: /^\/v1\/view\/ipv4\/[^/]+$/, translate: v1.translateIpv4View },
+  { method: "GET", pattern: /^\/v1\/view\/websites\/[^/]+$/, translate: v1.translateWebsiteView },
+  { method: "GET", pattern: /^\/v2\/hosts\/[^/]+\/names$/, translate: hosts.translateHostNames },
+  {
+    method: "GET",
+    pattern: /^\/v2\/certificates\/[^/]+\/hosts$/,
+    translate: hosts.translateCertificateHosts,
+  },
+  { method: "GET", pattern: /^\/v2\/metadata\/hosts$/, translate: hosts.translateHostsMetadata },
+  {
+    method: "GET",
+    pattern: /^\/v2\/experimental\/hosts\/[^/]+\/events$/,
+    translate: history.translateHostEvents,
+  },
+  { method: "GET", pattern: /^\/v2\/hosts\/[^/]+\/diff$/, translate: history.translateHostDiff },
 ];
+
+const versionOf = (path: string) => (path.startsWith("/v2/") ? "v2" : "v1");
 
 /** The 501 of a legacy call (`path` below the API base) that no translation reads. */
 function untranslatedCall(path: string): Response {
   const message = untranslated("this legacy request has no Platform equivalent").untranslated;
-  return notImplementedResponse(path.startsWith("/v2/") ? "v2" : "v1", message);
+  return notImplementedResponse(versionOf(path), message);
 }
 
 /**
@@ -58,7 +66,13 @@ export class LegacyOnPlatformUpstream implements Upstream {
     const path = url.pathname;
     const route = TRANSLATIONS.find((t) => t.method === call.method && t.pattern.test(path));
     if (!route) return { response: untranslatedCall(path), credentialId: "platform" };
-    const session = new PlatformSession(this.platform, call.signal, () => this.clock.now(), call.tally);
+    const session = new PlatformSession(
+      this.platform,
+      versionOf(path),
+      call.signal,
+      () => this.clock.now(),
+      call.tally,
+    );
     try {
       return { response: await route.translate(call, url, session), credentialId: session.credentialId };
     } catch (error) {

@@ -1,9 +1,22 @@
-import { type ApiVersion, type ErrorKind, errorStatus, renderErrorBody, wrapV2 } from "@scangate/core";
-import type { PlatformTally } from "./interface";
+import {
+  type ApiVersion,
+  type ErrorKind,
+  errorStatus,
+  renderErrorBody,
+  type V3SearchAggregateResponse,
+  v3SearchAggregateResponseSchema,
+  type V3SearchQueryResponse,
+  v3SearchQueryResponseSchema,
+  wrapV2,
+} from "@scangate/core";
+import { fromBase64Url, toBase64Url } from "@scangate/core/http";
+import type { z } from "zod";
+import type { PlatformTally, UpstreamCall } from "./interface";
 import type { PlatformUpstream } from "./platform";
 
 // What every legacy-on-Platform translation shares: the /v3 calls of one request through the
-// Platform pool, and the legacy answers (success envelopes, errors, a Platform problem mapped).
+// Platform pool, the legacy request read (query, body, cursor), and the legacy answers (success
+// envelopes, errors, a Platform problem mapped).
 
 /** One /v3 answer, read in full. */
 export interface V3Answer {
@@ -81,6 +94,76 @@ export function legacyProblem(answer: V3Answer, version: ApiVersion, inputKind: 
   }
 }
 
+type Issues = readonly { path: PropertyKey[]; message: string }[];
+
+/** The first issue as `path: message`, `root` naming the input itself. */
+function firstIssue(issues: Issues, root: string): string | undefined {
+  const issue = issues[0];
+  return issue ? `${issue.path.join(".") || root}: ${issue.message}` : undefined;
+}
+
+/**
+ * A v2 request's query read by `schema`; a bad one is the legacy 400 naming its first issue.
+ * With `lists`, a repeated name is a list (`fields`); else its last value is read.
+ */
+export function v2Query<T extends z.ZodType>(schema: T, url: URL, lists = false): z.output<T> {
+  const params: Record<string, string | string[]> = Object.fromEntries(url.searchParams);
+  if (lists) {
+    for (const key of Object.keys(params)) {
+      const values = url.searchParams.getAll(key);
+      params[key] = values.length === 1 ? (values[0] ?? "") : values;
+    }
+  }
+  const parsed = schema.safeParse(params);
+  if (!parsed.success) throw legacyError("bad_request", "v2", firstIssue(parsed.error.issues, "query"));
+  return parsed.data;
+}
+
+/** A v1 request's JSON body read by `schema`; a bad one is the legacy 400 naming its first issue. */
+export function v1Body<T extends z.ZodType>(schema: T, call: UpstreamCall): z.output<T> {
+  let body: unknown;
+  try {
+    body = JSON.parse(new TextDecoder().decode(call.body ?? new Uint8Array()));
+  } catch {
+    throw legacyError("bad_request", "v1", "request body must be JSON");
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw legacyError("bad_request", "v1", firstIssue(parsed.error.issues, "body"));
+  return parsed.data;
+}
+
+/**
+ * The Platform page token (or offset) a v2 cursor carries, null without one. A cursor is bound
+ * to the list it pages (`list`: the query, or what names the list) and to the page size; one of
+ * another list is refused with `mismatch`, one whose token fails `valid` as not valid.
+ */
+export function cursorToken(
+  text: string | undefined,
+  list: string,
+  perPage: number,
+  mismatch: string,
+  valid: (token: string) => boolean = () => true,
+): string | null {
+  if (text === undefined || text === "") return null;
+  const bytes = fromBase64Url(text);
+  let cursor: unknown;
+  try {
+    cursor = bytes ? JSON.parse(new TextDecoder().decode(bytes)) : null;
+  } catch {
+    cursor = null;
+  }
+  const [token, q, size] = Array.isArray(cursor) ? (cursor as unknown[]) : [];
+  if (typeof token !== "string" || typeof q !== "string" || typeof size !== "number" || !valid(token))
+    throw legacyError("bad_request", "v2", "cursor is not valid");
+  if (q !== list || size !== perPage) throw legacyError("bad_request", "v2", mismatch);
+  return token;
+}
+
+/** The v2 link to the page `token` starts, in `list` at `perPage` a page: none for no token. */
+export function cursorLink(token: string, list: string, perPage: number): string {
+  return token === "" ? "" : toBase64Url(new TextEncoder().encode(JSON.stringify([token, list, perPage])));
+}
+
 /** The /v3 calls of one translated request, through the Platform pool, sharing its abort signal. */
 export class PlatformSession {
   /** The pool entry that answered last (the legacy answer's credential id). */
@@ -88,6 +171,8 @@ export class PlatformSession {
 
   constructor(
     private readonly platform: PlatformUpstream,
+    /** The legacy API version of the request: the shape of its errors. */
+    readonly version: ApiVersion,
     private readonly signal: AbortSignal,
     /** The edge's clock: the instant time-dependent legacy fields (certificate tags) are judged at. */
     readonly now: () => number,
@@ -119,20 +204,54 @@ export class PlatformSession {
   async result(
     method: string,
     target: string,
-    body: unknown,
-    version: ApiVersion,
+    body?: unknown,
     inputKind: ErrorKind = "bad_request",
   ): Promise<unknown> {
     const answer = await this.send(method, target, body);
-    if (answer.status < 200 || answer.status >= 300) throw legacyProblem(answer, version, inputKind);
+    if (answer.status < 200 || answer.status >= 300) throw legacyProblem(answer, this.version, inputKind);
     const json = answer.json as { result?: unknown } | undefined;
     if (json === undefined || json === null || typeof json !== "object" || !("result" in json)) {
       throw legacyError(
         "upstream_error",
-        version,
+        this.version,
         "the Platform upstream answered with no result; retry later",
       );
     }
     return json.result;
+  }
+
+  /** A GET's `result` read by `schema`; one it cannot read (`what`: "a timeline") is the upstream's failure. */
+  async get<T extends z.ZodType>(schema: T, what: string, target: string): Promise<z.output<T>> {
+    return this.readAs(schema, what, await this.result("GET", target));
+  }
+
+  /** One page of the Platform's global search. */
+  async search(body: object, inputKind?: ErrorKind): Promise<V3SearchQueryResponse> {
+    const page = await this.result("POST", "/v3/global/search/query", body, inputKind);
+    return this.readAs(v3SearchQueryResponseSchema, "a search page", page);
+  }
+
+  /** An aggregate of the Platform's global search. */
+  async aggregate(body: object, inputKind?: ErrorKind): Promise<V3SearchAggregateResponse> {
+    const aggregate = await this.result("POST", "/v3/global/search/aggregate", body, inputKind);
+    return this.readAs(v3SearchAggregateResponseSchema, "an aggregate", aggregate);
+  }
+
+  private readAs<T extends z.ZodType>(schema: T, what: string, result: unknown): z.output<T> {
+    const read = schema.safeParse(result);
+    if (!read.success)
+      throw legacyError(
+        "upstream_error",
+        this.version,
+        `the Platform upstream answered ${what} we cannot read`,
+      );
+    return read.data;
+  }
+
+  /** The `resource` of the host asset of `ip`, now or at `atTime`. */
+  async host(ip: string, atTime: string | null | undefined, inputKind?: ErrorKind): Promise<unknown> {
+    const query = atTime === undefined || atTime === null ? "" : `?at_time=${encodeURIComponent(atTime)}`;
+    const asset = await this.result("GET", `/v3/global/asset/host/${ip}${query}`, undefined, inputKind);
+    return (asset as { resource?: unknown }).resource;
   }
 }

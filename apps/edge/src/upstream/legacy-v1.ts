@@ -1,4 +1,5 @@
 import {
+  bulkBodySchema,
   legacyCertificate,
   legacyIpv4,
   legacyWebsite,
@@ -6,18 +7,18 @@ import {
   reportBodySchema,
   searchBodySchema,
   V1_SEARCH_PAGE_SIZE,
-  v3SearchAggregateResponseSchema,
-  v3SearchQueryResponseSchema,
   type V3SearchQueryHit,
   type V3SearchQueryResponse,
 } from "@scangate/core";
 import { convertLegacyQuery, convertLegacyReportField } from "@scangate/search";
+import { UNKNOWN_CERTIFICATE_ENTRY } from "../cache/bulk-merge";
 import type { UpstreamCall } from "./interface";
-import { legacyError, legacyJson, type PlatformSession } from "./legacy-session";
+import { legacyError, legacyJson, type PlatformSession, v1Body } from "./legacy-session";
 
 // The v1 indexes (ipv4, websites, certificates) searched and reported from the Platform's global
-// search and aggregate, and ipv4 and websites documents viewed from the host asset and the web
-// properties of a name. Documents are reshaped by core's v3/legacy-*.ts.
+// search and aggregate; ipv4 and websites documents viewed from the host asset and the web
+// properties of a name, certificates (view, bulk) from the certificate asset and its raw (PEM)
+// form. Documents are reshaped by core's v3/legacy-*.ts.
 
 /**
  * How deep a v1 page number may go when no earlier page of the same query left its page token
@@ -71,7 +72,7 @@ function indexOf(path: string, prefix: string): IndexTranslation {
 }
 
 /** A v1 query as CenQL; one that does not parse or convert is the v1 400 that says where. */
-export function v1Query(query: string, index: IndexTranslation): string {
+function v1Query(query: string, index: IndexTranslation): string {
   if (query.trim() === "*") return index.all;
   const converted = convertLegacyQuery(query, "v1", index.converted);
   if (!converted.ok) {
@@ -81,27 +82,9 @@ export function v1Query(query: string, index: IndexTranslation): string {
   return converted.value;
 }
 
-function jsonBody(call: UpstreamCall): unknown {
-  try {
-    return JSON.parse(new TextDecoder().decode(call.body ?? new Uint8Array()));
-  } catch {
-    throw legacyError("bad_request", "v1", "request body must be JSON");
-  }
-}
-
-const issueText = (issues: readonly { path: PropertyKey[]; message: string }[]) => {
-  const issue = issues[0];
-  return issue ? `${issue.path.join(".") || "body"}: ${issue.message}` : undefined;
-};
-
 async function searchPage(session: PlatformSession, query: string, token: string | null) {
   const body = { query, page_size: V1_SEARCH_PAGE_SIZE, ...(token ? { page_token: token } : {}) };
-  const read = v3SearchQueryResponseSchema.safeParse(
-    await session.result("POST", "/v3/global/search/query", body, "v1", "invalid_query"),
-  );
-  if (!read.success)
-    throw legacyError("upstream_error", "v1", "the Platform upstream answered a search page we cannot read");
-  return read.data;
+  return session.search(body, "invalid_query");
 }
 
 /**
@@ -111,9 +94,7 @@ async function searchPage(session: PlatformSession, query: string, token: string
  */
 export async function translateV1Search(call: UpstreamCall, url: URL, session: PlatformSession) {
   const index = indexOf(url.pathname, "/v1/search/");
-  const parsed = searchBodySchema.safeParse(jsonBody(call));
-  if (!parsed.success) throw legacyError("bad_request", "v1", issueText(parsed.error.issues));
-  const { query, page = 1, fields, flatten } = parsed.data;
+  const { query, page = 1, fields, flatten } = v1Body(searchBodySchema, call);
   const cenql = v1Query(query, index);
   const paging = call.paging;
   const kept = page > 1 && paging ? await paging.tokenOf(page) : null;
@@ -171,9 +152,7 @@ export async function translateV1Search(call: UpstreamCall, url: URL, session: P
  */
 export async function translateV1Report(call: UpstreamCall, url: URL, session: PlatformSession) {
   const index = indexOf(url.pathname, "/v1/report/");
-  const parsed = reportBodySchema.safeParse(jsonBody(call));
-  if (!parsed.success) throw legacyError("bad_request", "v1", issueText(parsed.error.issues));
-  const { query, field, buckets } = parsed.data;
+  const { query, field, buckets } = v1Body(reportBodySchema, call);
   const cenql = v1Query(query, index);
   const breakdown = convertLegacyReportField(field, index.converted);
   if (!breakdown.ok) throw legacyError("bad_request", "v1", breakdown.error.message);
@@ -185,12 +164,7 @@ export async function translateV1Report(call: UpstreamCall, url: URL, session: P
     ...(countByLevel === "" ? {} : { count_by_level: countByLevel }),
     ...(filterByQuery ? { filter_by_query: true } : {}),
   };
-  const read = v3SearchAggregateResponseSchema.safeParse(
-    await session.result("POST", "/v3/global/search/aggregate", body, "v1", "invalid_query"),
-  );
-  if (!read.success)
-    throw legacyError("upstream_error", "v1", "the Platform upstream answered an aggregate we cannot read");
-  const aggregate = read.data;
+  const aggregate = await session.aggregate(body, "invalid_query");
   const results = aggregate.buckets.map(({ key, count }) => ({ key: legacyKey(key), doc_count: count }));
   const listed = results.reduce((sum, bucket) => sum + bucket.doc_count, 0);
   return legacyJson({
@@ -211,10 +185,7 @@ export async function translateV1Report(call: UpstreamCall, url: URL, session: P
 /** GET /v1/view/ipv4/{ip} ← GET /v3/global/asset/host/{ip}. */
 export async function translateIpv4View(_call: UpstreamCall, url: URL, session: PlatformSession) {
   const ip = url.pathname.slice("/v1/view/ipv4/".length);
-  const asset = (await session.result("GET", `/v3/global/asset/host/${ip}`, undefined, "v1")) as {
-    resource?: unknown;
-  };
-  return legacyJson(legacyIpv4(asset.resource));
+  return legacyJson(legacyIpv4(await session.host(ip, undefined)));
 }
 
 /**
@@ -229,4 +200,48 @@ export async function translateWebsiteView(_call: UpstreamCall, url: URL, sessio
   const properties = page.hits.flatMap((hit) => (hit.webproperty_v1 ? [hit.webproperty_v1.resource] : []));
   if (properties.length === 0) throw legacyError("not_found", "v1");
   return legacyJson(legacyWebsite(domain, properties));
+}
+
+/** GET /v1/view/certificates/{sha256} ← the certificate asset and its PEM. */
+export async function translateCertificateView(_call: UpstreamCall, url: URL, session: PlatformSession) {
+  const id = url.pathname.slice("/v1/view/certificates/".length);
+  const [asset, raw] = await Promise.all([
+    session.result("GET", `/v3/global/asset/certificate/${id}`),
+    session.send("GET", `/v3/global/asset/certificate/${id}/raw`),
+  ]);
+  const pem = raw.status === 200 ? raw.text : undefined;
+  return legacyJson(
+    legacyCertificate((asset as { resource?: unknown }).resource, pem, { now: session.now() }),
+  );
+}
+
+/**
+ * POST /v1/bulk/certificates ← the certificate assets and their PEMs, one call each: every
+ * requested fingerprint keyed as asked, the unknown ones as the legacy unknown entry.
+ */
+export async function translateCertificateBulk(call: UpstreamCall, _url: URL, session: PlatformSession) {
+  const requested = v1Body(bulkBodySchema, call).fingerprints;
+  const ids = [...new Set(requested.map((fp) => fp.toLowerCase()))];
+  const [assets, raws] = await Promise.all([
+    session.result("POST", "/v3/global/asset/certificate", { certificate_ids: ids }),
+    session.result("POST", "/v3/global/asset/certificate/raw", { certificate_ids: ids }),
+  ]);
+  const pems = new Map<string, string>();
+  for (const entry of Array.isArray(raws) ? raws : []) {
+    const { certificate_id: id, pem } = entry as { certificate_id?: unknown; pem?: unknown };
+    if (typeof id === "string" && typeof pem === "string") pems.set(id.toLowerCase(), pem);
+  }
+  const documents = new Map<string, unknown>();
+  for (const asset of Array.isArray(assets) ? assets : []) {
+    const resource = (asset as { resource?: { fingerprint_sha256?: unknown } }).resource;
+    const fingerprint = resource?.fingerprint_sha256;
+    if (typeof fingerprint !== "string") continue;
+    const id = fingerprint.toLowerCase();
+    documents.set(id, legacyCertificate(resource, pems.get(id), { now: session.now() }));
+  }
+  const answer: Record<string, unknown> = {};
+  for (const fingerprint of requested) {
+    answer[fingerprint] = documents.get(fingerprint.toLowerCase()) ?? UNKNOWN_CERTIFICATE_ENTRY;
+  }
+  return legacyJson(answer);
 }

@@ -1,9 +1,8 @@
-import { ApiError } from "@scangate/core";
 import type { Clock } from "@scangate/core/http";
 import type { PlatformCredential } from "../config";
-import { refusesCredential, restDuration, RotatingPool } from "./credential-pool";
-import type { Transport } from "./interface";
-import { upstreamFailure, withDeadline } from "./relay";
+import { RotatingPool } from "./credential-pool";
+import type { Transport, UpstreamAnswer } from "./interface";
+import { guardAnswer, readWithin } from "./relay";
 
 // The Censys Platform API (/v3) upstream: a pool of personal access tokens, each with the
 // organization it acts for. The official SDKs send the token as `Authorization: Bearer` and the
@@ -13,15 +12,13 @@ import { upstreamFailure, withDeadline } from "./relay";
 export class PlatformPool extends RotatingPool<PlatformCredential> {
   constructor(credentials: readonly PlatformCredential[], clock: Clock) {
     const keys = new Map(credentials.map((c, i) => [c, `platform#${i + 1}`]));
-    super(credentials, (c) => keys.get(c) ?? "platform#?", clock);
-  }
-
-  private markers: readonly string[] | undefined;
-
-  /** Each token (and so its bearer header): strings no answer to a tenant may contain. */
-  secretMarkers(): readonly string[] {
-    this.markers ??= this.credentials.map((c) => c.token);
-    return this.markers;
+    // Each token (and so its bearer header) is a string no answer to a tenant may contain.
+    super(
+      credentials,
+      (c) => keys.get(c) ?? "platform#?",
+      (c) => [c.token],
+      clock,
+    );
   }
 }
 
@@ -72,12 +69,6 @@ export interface PlatformCall {
   readonly signal: AbortSignal;
 }
 
-export interface PlatformAnswer {
-  readonly response: Response;
-  /** The pool entry that answered (`platform#N`, an identifier, not a secret). */
-  readonly credentialId: string;
-}
-
 /**
  * The Platform at `baseUrl` (e.g. https://api.platform.censys.io) reached through `transport`.
  * The caller's Authorization, X-Organization-ID, cookies and other headers never leave the edge;
@@ -95,36 +86,29 @@ export class PlatformUpstream {
     this.base = new URL(baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`);
   }
 
-  async call(call: PlatformCall): Promise<PlatformAnswer> {
-    const candidates = this.pool.candidates();
-    let answer: PlatformAnswer | undefined;
-    for (const [i, credential] of candidates.entries()) {
-      const url = new URL(
-        withOrganization(call.target, credential.organizationId).replace(/^\/+/, ""),
-        this.base,
-      );
+  call(call: PlatformCall): Promise<UpstreamAnswer> {
+    return this.pool.firstAccepted(this.pool.candidates(), (credential) => {
+      const target = withOrganization(call.target, credential.organizationId).replace(/^\/+/, "");
       const headers = new Headers({
         accept: call.accept ?? "application/json",
         authorization: `Bearer ${credential.token}`,
         "x-organization-id": credential.organizationId,
       });
       if (call.contentType) headers.set("content-type", call.contentType);
-      const response = await this.transport(
-        new Request(url, { method: call.method, headers, body: call.body ?? null, signal: call.signal }),
+      return this.transport(
+        new Request(new URL(target, this.base), {
+          method: call.method,
+          headers,
+          body: call.body ?? null,
+          signal: call.signal,
+        }),
       );
-      const key = this.pool.keyOf(credential);
-      answer = { response, credentialId: key };
-      if (!refusesCredential(response.status)) return answer;
-      this.pool.rest(key, restDuration(response));
-      if (i < candidates.length - 1) await response.body?.cancel();
-    }
-    if (!answer) throw new Error("no Platform credential to try");
-    return answer;
+    });
   }
 
   /** Whether `text` contains a pool token: such an answer is never relayed. */
   revealsCredential(text: string): boolean {
-    return this.pool.secretMarkers().some((marker) => text.includes(marker));
+    return this.pool.revealsCredential(text);
   }
 }
 
@@ -148,22 +132,15 @@ export async function relayPlatform(
   call: Omit<PlatformCall, "signal">,
   timeoutMs: number,
 ): Promise<PlatformRelayed> {
-  const { response, credentialId, body } = await withDeadline(timeoutMs, async (signal) => {
-    const answer = await upstream.call({ ...call, signal });
-    return { ...answer, body: new Uint8Array(await answer.response.arrayBuffer()) };
-  }).catch((error: unknown) => {
-    throw upstreamFailure(error);
-  });
-  if (upstream.revealsCredential(new TextDecoder().decode(body))) {
-    console.error("Platform answer contained a pool token; withheld");
-    throw new ApiError("upstream_error");
-  }
-  if (response.status === 401) {
-    throw new ApiError(
-      "upstream_error",
-      "the Platform refused the gateway's tokens; tell the endpoint's operator",
-    );
-  }
+  const { response, credentialId, body } = await readWithin(timeoutMs, (signal) =>
+    upstream.call({ ...call, signal }),
+  );
+  guardAnswer(
+    upstream,
+    response.status,
+    new TextDecoder().decode(body),
+    "the Platform refused the gateway's tokens; tell the endpoint's operator",
+  );
   return {
     status: response.status,
     body,

@@ -1,5 +1,5 @@
 import { basicAuthorization } from "@scangate/core/http";
-import { type CredentialPool, refusesCredential, restDuration } from "./credential-pool";
+import type { CredentialPool } from "./credential-pool";
 import type { Transport, Upstream, UpstreamAnswer, UpstreamCall } from "./interface";
 
 /**
@@ -23,28 +23,20 @@ export class PooledUpstream implements Upstream {
   async call(call: UpstreamCall): Promise<UpstreamAnswer> {
     const url = new URL(call.path.replace(/^\/+/, ""), this.base);
     const pinned = call.credentialId ? this.pool.find(call.credentialId) : undefined;
-    const candidates = pinned ? [pinned] : this.pool.candidates();
-    let answer: UpstreamAnswer | undefined;
-    for (const [i, credential] of candidates.entries()) {
+    return this.pool.firstAccepted(pinned ? [pinned] : this.pool.candidates(), (credential) => {
       const headers = new Headers({
         accept: "application/json",
         authorization: basicAuthorization(credential.apiId, credential.apiSecret),
       });
       if (call.contentType) headers.set("content-type", call.contentType);
-      const response = await this.transport(
+      return this.transport(
         new Request(url, { method: call.method, headers, body: call.body ?? null, signal: call.signal }),
       );
-      answer = { response, credentialId: credential.apiId };
-      if (!refusesCredential(response.status)) return answer;
-      this.pool.rest(credential.apiId, restDuration(response));
-      if (i < candidates.length - 1) await response.body?.cancel();
-    }
-    if (!answer) throw new Error("no upstream credential to try");
-    return answer;
+    });
   }
 
   revealsCredential(text: string): boolean {
-    return this.pool.secretMarkers().some((marker) => text.includes(marker));
+    return this.pool.revealsCredential(text);
   }
 
   async download(url: string, credentialId: string | undefined, signal: AbortSignal): Promise<Response> {

@@ -1,5 +1,5 @@
 import { ApiError } from "@scangate/core";
-import type { Upstream, UpstreamCall } from "./interface";
+import type { Upstream, UpstreamAnswer, UpstreamCall } from "./interface";
 
 /** An upstream answer read in full and proven to be JSON. */
 export interface Relayed {
@@ -45,26 +45,53 @@ export function upstreamFailure(error: unknown): ApiError {
   });
 }
 
+/** Sends with `send` and reads the whole answer within `timeoutMs`: a 504 past it, a 502 when unreachable. */
+export async function readWithin(
+  timeoutMs: number,
+  send: (signal: AbortSignal) => Promise<UpstreamAnswer>,
+): Promise<UpstreamAnswer & { body: Uint8Array }> {
+  return withDeadline(timeoutMs, async (signal) => {
+    const answer = await send(signal);
+    return { ...answer, body: new Uint8Array(await answer.response.arrayBuffer()) };
+  }).catch((error: unknown) => {
+    throw upstreamFailure(error);
+  });
+}
+
+export const CREDENTIALS_REFUSED = "upstream service refused the gateway's credentials; tell the operator";
+
+/**
+ * Refuses to relay an answer that contains an upstream credential (a debug page, a proxy error
+ * that echoes it must not leak it), and a 401: the upstream refused every credential of the
+ * pool, the gateway's fault, not the caller's. Both are a 502; `refused` says the 401's.
+ */
+export function guardAnswer(
+  upstream: Pick<Upstream, "revealsCredential">,
+  status: number,
+  text: string,
+  refused = CREDENTIALS_REFUSED,
+): void {
+  if (upstream.revealsCredential(text)) {
+    console.error("upstream answer contained an upstream credential; withheld");
+    throw new ApiError("upstream_error");
+  }
+  if (status === 401) throw new ApiError("upstream_error", refused);
+}
+
 const NOT_JSON = "upstream service answered with a body that is not JSON; retry later";
 
 /**
  * Sends `call` and reads the whole answer within `timeoutMs`. Non-JSON or truncated bodies
- * become a 502 and a late answer a 504 (thrown as ApiError). A 401 means the upstream refused
- * every credential of the pool, which is the gateway's fault, not the caller's: also a 502.
+ * become a 502 and a late answer a 504 (thrown as ApiError), as do the answers `guardAnswer` refuses.
  */
 export async function relayJson(
   upstream: Upstream,
   call: Omit<UpstreamCall, "signal">,
   timeoutMs: number,
 ): Promise<Relayed> {
-  const relayed = await withDeadline(timeoutMs, async (signal) => {
-    const { response, credentialId } = await upstream.call({ ...call, signal });
-    const body = new Uint8Array(await response.arrayBuffer());
-    return { response, credentialId, body };
-  }).catch((error: unknown) => {
-    throw upstreamFailure(error);
-  });
-  const { response, credentialId, body } = relayed;
+  const { response, credentialId, body } = await readWithin(timeoutMs, (signal) =>
+    upstream.call({ ...call, signal }),
+  );
   let json: unknown;
   let text: string;
   try {
@@ -73,17 +100,7 @@ export async function relayJson(
   } catch (cause) {
     throw new ApiError("upstream_error", NOT_JSON, { upstream_status: response.status }, { cause });
   }
-  if (upstream.revealsCredential(text)) {
-    // An upstream that echoes our credential (a debug page, a proxy error) must not leak it.
-    console.error("upstream answer contained an upstream credential; withheld");
-    throw new ApiError("upstream_error");
-  }
-  if (response.status === 401) {
-    throw new ApiError(
-      "upstream_error",
-      "upstream service refused the gateway's credentials; tell the operator",
-    );
-  }
+  guardAnswer(upstream, response.status, text);
   return {
     status: response.status,
     body,
