@@ -10,7 +10,8 @@ import {
 } from "@scangate/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { datasetClock } from "../src/dataset/clock";
-import { generateDataset, type DatasetOptions } from "../src/dataset/generate";
+import { AUTHORITIES } from "../src/dataset/certs/authorities";
+import { generateDataset, MIN_LEAVES, type DatasetOptions } from "../src/dataset/generate";
 import { THREATS } from "../src/dataset/threats";
 import { hostNames } from "../src/services/host-names";
 import { InsertBatcher, type DatasetTable, type Row } from "../src/dataset/sql";
@@ -233,5 +234,24 @@ describe("dataset generator", () => {
     const laterHosts = later.rows.get("hosts") ?? [];
     for (const time of times(laterHosts)) expect(time).toBeLessThanOrEqual(laterNow);
     expect(Math.max(...times(laterHosts))).toBeGreaterThan(laterNow - 86_400_000);
+  });
+
+  it("has a precertificate on every seed day, even where no leaf draws one, keeping the number of certificates", async () => {
+    // Seed days whose 20 leaves draw no precertificate (4% of CA-issued leaves); no real roots,
+    // so the catalogue is the generated CAs, the leaves and the threats' certificates.
+    const threatLeaves = THREATS.filter((threat) => threat.certificate).length;
+    for (const day of ["2026-11-20", "2026-11-22", "2026-11-23"]) {
+      const small = await generate({ seed: "node-test", day, hosts: 1, certs: 0, rootPems: [] });
+      const rows = small.rows.get("certificates") ?? [];
+      expect(rows, day).toHaveLength(AUTHORITIES.length + MIN_LEAVES + threatLeaves);
+      const precerts = rows.filter((row) => row.precert === 1);
+      expect(precerts.length, day).toBeGreaterThan(0);
+      for (const row of precerts) {
+        const doc = JSON.parse(String(row.doc)) as { parsed: { extensions?: { ct_poison?: boolean } } };
+        expect(doc.parsed.extensions?.ct_poison, day).toBe(true);
+        // Only publicly trusted CAs log precertificates.
+        expect(["DV", "OV", "EV"], day).toContain(row.validation_level);
+      }
+    }
   });
 });

@@ -240,6 +240,7 @@ async function platformSamples(hosts: string[], certificates: string[]): Promise
       { hostname_port: { hostname: dnsName, port: 443 } },
     ],
     "v3_censeye_job_create.target": [{ host_id: ip }, { certificate_id: certificates[0] }],
+    "v3_threats.query": ["", "*", "host.services.port: 443", "web.hostname: *"],
     and_count_conditions: [[{ field_value_pairs: [{ field: "host.services.port", value: "22" }] }]],
   };
 }

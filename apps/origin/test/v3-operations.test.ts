@@ -1,12 +1,11 @@
 import { CREDIT_COSTS, creditsFor, v3InvalidInputStatus, v3Operation, V3_OPERATIONS } from "@scangate/core";
 import { describe, expect, it } from "vitest";
 import { ORIGIN_ROUTES } from "../src/routes";
-import { expectProblem, v3Call } from "./v3-requests";
 
 /**
  * The one table of the Platform's operations (core v3/operations.ts) against what the origin
- * registers: every served operation is a route with its method, path, success status and media
- * type, and no v3 route is outside the table.
+ * registers: every operation is a route with its method, path, success status and media type,
+ * and no v3 route is outside the table.
  */
 
 interface Definition {
@@ -20,18 +19,17 @@ const v3Routes = ORIGIN_ROUTES.filter((route) => route.definition.path.startsWit
 const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 
 describe("the Platform operations table", () => {
-  it("lists the SDK's 65 functions once each, all but the threats list served", () => {
+  it("lists the SDK's 65 functions once each", () => {
     expect(V3_OPERATIONS).toHaveLength(65);
     expect(new Set(V3_OPERATIONS.map((o) => o.sdk)).size).toBe(65);
     expect(new Set(V3_OPERATIONS.map((o) => key(o.method, o.path))).size).toBe(65);
-    expect(V3_OPERATIONS.filter((o) => !o.served).map((o) => o.sdk)).toEqual(["threatHuntingListThreats"]);
   });
 
   it("is what the origin registers: method, path, operation, success status and media type", () => {
     const registered = new Map(
       v3Routes.map((route) => [key(route.definition.method, route.definition.path), route]),
     );
-    for (const operation of V3_OPERATIONS.filter((o) => o.served)) {
+    for (const operation of V3_OPERATIONS) {
       const route = registered.get(key(operation.method, operation.path));
       expect(route, operation.sdk).toBeDefined();
       const definition = route!.definition as unknown as Definition;
@@ -45,7 +43,7 @@ describe("the Platform operations table", () => {
       const types = Object.keys(success[0]?.[1].content ?? {});
       expect(types, operation.sdk).toEqual(operation.mediaType === null ? [] : [operation.mediaType]);
     }
-    expect(v3Routes).toHaveLength(V3_OPERATIONS.filter((o) => o.served).length);
+    expect(v3Routes).toHaveLength(V3_OPERATIONS.length);
   });
 
   it("prices every operation from CREDIT_COSTS", () => {
@@ -64,9 +62,5 @@ describe("the Platform operations table", () => {
     expect(status("tagsAndCommentsCreateTag")).toBe(422);
     expect(status("accountManagementGetUserCredits")).toBe(400);
     expect(() => v3Operation("noSuchFunction")).toThrow();
-  });
-
-  it("answers 404 for the operation it does not serve yet", async () => {
-    await expectProblem(await v3Call("GET", "/v3/threat-hunting/threats"), 404);
   });
 });

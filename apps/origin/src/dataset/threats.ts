@@ -16,6 +16,12 @@ export interface ThreatProfile {
   /** Stable id (the Platform's threat id in this dataset). */
   id: string;
   name: string;
+  /** What it is, as the threats list describes it. */
+  description: string;
+  /** The day the threat joined the catalogue (the list's `added_at`). */
+  added: string;
+  /** Public write-ups: the project's own page, then its Malpedia entry where it has one. */
+  references: string[];
   type: ThreatKind[];
   tactic: string[];
   malware: { id: string; primary_name: string; all_names: string[]; malpedia_id?: string };
@@ -51,6 +57,10 @@ export const THREATS: readonly ThreatProfile[] = [
   {
     id: "cobalt-strike",
     name: "Cobalt Strike",
+    description:
+      "Commercial adversary-simulation framework whose team servers and Beacon implants are widely used by ransomware operators and state actors.",
+    added: "2023-02-14",
+    references: ["https://www.cobaltstrike.com/"],
     ...C2,
     malware: malware("cobalt-strike", "Cobalt Strike", ["CobaltStrike", "Beacon"], "win.cobalt_strike"),
     actors: [
@@ -82,6 +92,10 @@ export const THREATS: readonly ThreatProfile[] = [
   {
     id: "sliver",
     name: "Sliver",
+    description:
+      "Open-source cross-platform command-and-control framework by Bishop Fox, used as a Cobalt Strike alternative.",
+    added: "2023-03-08",
+    references: ["https://github.com/BishopFox/sliver"],
     ...C2,
     malware: malware("sliver", "Sliver", ["BishopFox Sliver"], "win.sliver"),
     ports: [443, 8888, 31337],
@@ -102,6 +116,10 @@ export const THREATS: readonly ThreatProfile[] = [
   {
     id: "metasploit",
     name: "Metasploit",
+    description:
+      "Penetration-testing framework; its handlers and Meterpreter listeners show up as command-and-control servers.",
+    added: "2023-03-08",
+    references: ["https://github.com/rapid7/metasploit-framework"],
     ...C2,
     type: ["C2_SERVER", "OFFENSIVE_TOOL"],
     malware: malware("metasploit", "Metasploit", ["Meterpreter"], "win.meterpreter"),
@@ -119,6 +137,9 @@ export const THREATS: readonly ThreatProfile[] = [
   {
     id: "mythic",
     name: "Mythic",
+    description: "Collaborative, multi-platform red-team command-and-control framework with a web interface.",
+    added: "2023-05-22",
+    references: ["https://github.com/its-a-feature/Mythic"],
     ...C2,
     malware: malware("mythic", "Mythic", ["Apfell"]),
     ports: [7443],
@@ -135,6 +156,9 @@ export const THREATS: readonly ThreatProfile[] = [
   {
     id: "havoc",
     name: "Havoc",
+    description: "Open-source post-exploitation command-and-control framework whose implant is called Demon.",
+    added: "2023-07-11",
+    references: ["https://github.com/HavocFramework/Havoc"],
     ...C2,
     malware: malware("havoc", "Havoc", ["Havoc Framework", "Demon"], "win.havoc"),
     ports: [40056, 443],
@@ -146,6 +170,10 @@ export const THREATS: readonly ThreatProfile[] = [
   {
     id: "brute-ratel",
     name: "Brute Ratel C4",
+    description:
+      "Commercial adversary-simulation framework (Badger implants) abused after its cracked builds leaked.",
+    added: "2023-04-03",
+    references: ["https://bruteratel.com/"],
     ...C2,
     malware: malware("brute-ratel", "Brute Ratel C4", ["BRc4", "Badger"], "win.brute_ratel_c4"),
     ports: [443, 8443],
@@ -157,6 +185,9 @@ export const THREATS: readonly ThreatProfile[] = [
   {
     id: "covenant",
     name: "Covenant",
+    description: ".NET command-and-control framework with a Blazor web interface and Grunt implants.",
+    added: "2023-05-22",
+    references: ["https://github.com/cobbr/Covenant"],
     ...C2,
     malware: malware("covenant", "Covenant", ["Grunt"]),
     ports: [7443],
@@ -172,6 +203,9 @@ export const THREATS: readonly ThreatProfile[] = [
   {
     id: "poshc2",
     name: "PoshC2",
+    description: "Proxy-aware command-and-control framework with PowerShell, C# and Python implants.",
+    added: "2023-06-19",
+    references: ["https://github.com/nettitude/PoshC2"],
     ...C2,
     malware: malware("poshc2", "PoshC2", ["PoshC2 Implant"], "ps1.poshc2"),
     ports: [443],
@@ -191,6 +225,9 @@ export const THREATS: readonly ThreatProfile[] = [
   {
     id: "deimos",
     name: "Deimos C2",
+    description: "Open-source post-exploitation command-and-control framework written in Go.",
+    added: "2023-09-05",
+    references: ["https://github.com/DeimosC2/DeimosC2"],
     ...C2,
     malware: malware("deimos", "Deimos C2", ["DeimosC2"]),
     ports: [8443],
@@ -207,6 +244,10 @@ export const THREATS: readonly ThreatProfile[] = [
   {
     id: "merlin",
     name: "Merlin",
+    description:
+      "Cross-platform post-exploitation command-and-control server written in Go, speaking HTTP/2 and HTTP/3.",
+    added: "2023-09-05",
+    references: ["https://github.com/Ne0nd0g/merlin"],
     ...C2,
     malware: malware("merlin", "Merlin", ["Merlin C2"]),
     ports: [443],
@@ -219,6 +260,9 @@ export const THREATS: readonly ThreatProfile[] = [
   {
     id: "nimplant",
     name: "NimPlant",
+    description: "Lightweight first-stage command-and-control implant and server written in Nim and Python.",
+    added: "2024-01-16",
+    references: ["https://github.com/chvancooten/NimPlant"],
     ...C2,
     malware: malware("nimplant", "NimPlant"),
     ports: [80, 443],
@@ -230,6 +274,10 @@ export const THREATS: readonly ThreatProfile[] = [
   {
     id: "evilginx",
     name: "Evilginx",
+    description:
+      "Man-in-the-middle phishing framework that proxies real login pages to steal credentials and session cookies.",
+    added: "2023-08-14",
+    references: ["https://github.com/kgretzky/evilginx2"],
     type: ["PHISHING_KIT"],
     tactic: ["credential_access"],
     malware: malware("evilginx", "Evilginx", ["Evilginx2"]),
@@ -243,6 +291,9 @@ export const THREATS: readonly ThreatProfile[] = [
   {
     id: "asyncrat",
     name: "AsyncRAT",
+    description: "Open-source remote-access trojan distributed in commodity malware campaigns.",
+    added: "2023-02-14",
+    references: ["https://github.com/NYAN-x-CAT/AsyncRAT-C-Sharp"],
     ...RAT,
     malware: malware("asyncrat", "AsyncRAT", ["Async RAT"], "win.asyncrat"),
     ports: [6606, 7707, 8808],
@@ -254,6 +305,9 @@ export const THREATS: readonly ThreatProfile[] = [
   {
     id: "dcrat",
     name: "DcRat",
+    description: "DarkCrystal RAT: a cheap, widely sold remote-access trojan forked from AsyncRAT.",
+    added: "2023-10-02",
+    references: [],
     ...RAT,
     malware: malware("dcrat", "DcRat", ["DarkCrystal RAT"], "win.dcrat"),
     ports: [8848, 6606],
@@ -265,6 +319,10 @@ export const THREATS: readonly ThreatProfile[] = [
   {
     id: "quasar",
     name: "Quasar RAT",
+    description:
+      "Open-source remote-administration tool for Windows used as a remote-access trojan by several groups.",
+    added: "2023-02-14",
+    references: ["https://github.com/quasar/Quasar"],
     ...RAT,
     malware: malware("quasar", "Quasar RAT", ["QuasarRAT", "xRAT"], "win.quasar_rat"),
     ports: [4782],
@@ -276,6 +334,9 @@ export const THREATS: readonly ThreatProfile[] = [
   {
     id: "bitrat",
     name: "BitRAT",
+    description: "Commercial remote-access trojan sold on underground forums since 2020.",
+    added: "2024-02-27",
+    references: [],
     ...RAT,
     malware: malware("bitrat", "BitRAT", [], "win.bit_rat"),
     ports: [1234],
@@ -287,6 +348,10 @@ export const THREATS: readonly ThreatProfile[] = [
   {
     id: "orcus",
     name: "Orcus RAT",
+    description:
+      "Commercial remote-access trojan with a plugin system, sold as a remote-administration tool.",
+    added: "2024-02-27",
+    references: [],
     ...RAT,
     malware: malware("orcus", "Orcus RAT", ["Orcus"], "win.orcus_rat"),
     ports: [10134],

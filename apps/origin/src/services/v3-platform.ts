@@ -36,6 +36,7 @@ import {
   updateTag,
 } from "./v3-tags";
 import { readHostHistories } from "./v3-host-histories";
+import { countThreats } from "./v3-threats";
 
 /** A reader or writer bound to the database it takes first. */
 type Bound<F> = F extends (db: D1Database, ...rest: infer A) => infer R ? (...rest: A) => R : never;
@@ -96,6 +97,7 @@ export interface PlatformStore {
   readJob: Bound<typeof readJob>;
   listJobs: Bound<typeof listJobs>;
   readWebproperty: Bound<typeof readWebproperty>;
+  countThreats: Bound<typeof countThreats>;
 }
 
 export function d1PlatformStore(db: D1Database): PlatformStore {
@@ -148,5 +150,6 @@ export function d1PlatformStore(db: D1Database): PlatformStore {
     readJob: (...args) => readJob(db, ...args),
     listJobs: (...args) => listJobs(db, ...args),
     readWebproperty: (...args) => readWebproperty(db, ...args),
+    countThreats: (...args) => countThreats(db, ...args),
   };
 }

@@ -366,6 +366,27 @@ export const sdkCenseyeResults = z.object({
 /** `components.ValueCountsResponse`. */
 export const sdkValueCounts = z.object({ and_count_results: z.array(z.number()).nullable() });
 
+/** `components.ThreatsListResponse` of `components.ThreatListItem` (with `ThreatReference`). */
+export const sdkThreatsList = z.object({
+  threats: z
+    .array(
+      z.object({
+        added_at: dateTime.optional(),
+        count: int,
+        description: z.string().optional(),
+        host_count: int,
+        id: z.string(),
+        name: z.string().optional(),
+        references: z
+          .array(z.object({ link: z.string() }))
+          .nullable()
+          .optional(),
+        web_count: int,
+      }),
+    )
+    .nullable(),
+});
+
 /** `components.OrganizationMembersList`. */
 export const sdkOrganizationMembers = z.object({
   members: z

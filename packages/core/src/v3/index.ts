@@ -26,4 +26,5 @@ export * from "./scans";
 export * from "./search";
 export * from "./tags";
 export * from "./text";
+export * from "./threats";
 export * from "./webproperty";

@@ -27,11 +27,6 @@ export interface V3Operation {
   readonly mediaType: V3MediaType | null;
   /** The statuses the SDK reads as `ErrorModel` problems (401 is its `AuthenticationError`). */
   readonly problems: readonly number[];
-  /**
-   * Whether the origin serves it. `threatHuntingListThreats` waits for threat data in the
-   * dataset; it answers 404 until then.
-   */
-  readonly served: boolean;
 }
 
 const json = V3_MEDIA_TYPES.json;
@@ -45,9 +40,8 @@ function op(
   status: V3Operation["status"],
   mediaType: V3MediaType | null,
   problems: readonly number[],
-  served = true,
 ): V3Operation {
-  return { sdk, operationId, method, path, operation, status, mediaType, problems, served };
+  return { sdk, operationId, method, path, operation, status, mediaType, problems };
 }
 
 const ORG = "/v3/accounts/organizations/{organization_id}";
@@ -131,7 +125,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
   op("threatHuntingGetHostObservationsWithCertificate", "v3-threathunting-get-host-observations-with-certificate", "GET", "/v3/threat-hunting/certificate/{certificate_id}/observations/hosts", "v3_certificate_host_observations", 200, json, [400, 403, 404]),
   op("threatHuntingCreateTrackedScan", "v3-threathunting-scans-discovery", "POST", "/v3/threat-hunting/scans/discovery", "v3_scan_discovery", 200, json, [400, 403, 422]),
   op("threatHuntingGetTrackedScanThreatHunting", "v3-threathunting-scans-get", "GET", "/v3/threat-hunting/scans/{scan_id}", "v3_threat_hunting_scan", 200, V3_MEDIA_TYPES.trackedScan, [400, 403, 404]),
-  op("threatHuntingListThreats", "v3-threathunting-threats-list", "GET", "/v3/threat-hunting/threats", "v3_threats", 200, json, [400, 403, 422], false),
+  op("threatHuntingListThreats", "v3-threathunting-threats-list", "GET", "/v3/threat-hunting/threats", "v3_threats", 200, json, [400, 403, 422]),
 ];
 
 const BY_SDK = new Map(V3_OPERATIONS.map((o) => [o.sdk, o]));

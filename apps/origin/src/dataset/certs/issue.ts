@@ -226,6 +226,12 @@ async function issueAuthorities(rng: Prng): Promise<Map<string, IssuedAuthority>
   return issued;
 }
 
+/**
+ * The issuer of the last leaf when no earlier leaf was drawn a precertificate: a public DV CA,
+ * whose leaves are logged, so every dataset has a precertificate (the CT poison extension).
+ */
+const PRECERT_FALLBACK_KIND = "sg-dv-rsa-2025";
+
 /** Leaf kinds and their weights; `self` is self-signed. */
 const LEAF_KINDS: readonly (readonly [string, number])[] = [
   ["sg-dv-rsa-2025", 30],
@@ -319,6 +325,7 @@ function planCaLeaf(
   domains: DomainGenerator,
   rng: Prng,
   now: number,
+  precertRequired = false,
 ): LeafPlan {
   const level = issuer.profile.issues as LeafLevel;
   const domain = domains.next();
@@ -374,7 +381,8 @@ function planCaLeaf(
       ];
       break;
   }
-  if (level === "DV" || level === "OV" || level === "EV") precert = rng.chance(0.04);
+  // Drawn even when required, so the draws after it are those of any other leaf.
+  if (level === "DV" || level === "OV" || level === "EV") precert = rng.chance(0.04) || precertRequired;
   const rsaLeaf = leafKey.spec.kind === "RSA";
   extensions.push(
     new BasicConstraintsExtension(false, undefined, true),
@@ -458,12 +466,18 @@ export async function issueCertificates(
   const leafRng = rng.fork("leaves");
   const domains = new DomainGenerator(rng.fork("domains"));
   const ctRng = rng.fork("ct");
+  let precerts = 0;
   for (let i = 0; i < leafCount; i++) {
-    const kind = leafRng.weighted(LEAF_KINDS);
+    const drawn = leafRng.weighted(LEAF_KINDS);
+    // A small dataset may draw no precertificate (4% of the CA-issued leaves): then the last
+    // leaf is one, so the same seed and day still give the same certificates, and as many.
+    const precertRequired = i === leafCount - 1 && precerts === 0;
+    const kind = precertRequired ? PRECERT_FALLBACK_KIND : drawn;
     const issuer = kind === "self" ? undefined : authorities.get(kind);
     const plan = issuer
-      ? planCaLeaf(issuer, pool, domains, leafRng, now)
+      ? planCaLeaf(issuer, pool, domains, leafRng, now, precertRequired)
       : planSelfSigned(pool, domains, leafRng, now);
+    if (plan.precert) precerts++;
     plan.extensions.push(new SubjectKeyIdentifierExtension(await keyIdOf(plan.leafKey)));
     const subject = toName(plan.subject);
     const signer = issuer?.key ?? plan.leafKey;

@@ -91,6 +91,11 @@ export class HostFactory {
   private readonly usedIps = new Set<number>();
   /** Whether a threat was planted yet: the first hosting server gets one, so every dataset has one. */
   private plantedThreat = false;
+  /**
+   * Whether a Redis service was made yet: the first asks for a password, so every dataset shows
+   * both of Redis's answers (an open one is drawn 60% of the time).
+   */
+  private madeRedis = false;
   private readonly leafBySha: Map<string, TlsLeaf>;
   /** Every servable leaf's names (for a host's DNS names, services/host-names.ts). */
   private readonly namesBySha: Map<string, readonly string[]>;
@@ -139,7 +144,9 @@ export class HostFactory {
     taken.add(port);
     const leaf = kind === "HTTPS" ? this.leafFor(device) : kind === "HTTP" ? domainLeaf : undefined;
     if (kind === "HTTPS" && !leaf) return null;
-    return buildService(this.rng, kind, port, { ip, device, leaf, now: this.now });
+    const redisAuth = kind === "REDIS" && !this.madeRedis;
+    if (kind === "REDIS") this.madeRedis = true;
+    return buildService(this.rng, kind, port, { ip, device, leaf, now: this.now, redisAuth });
   }
 
   /** A planted threat's listener on one of its ports that is free, with its default certificate. */

@@ -137,10 +137,11 @@ export function mysqlScan(rng: Prng): ProtocolScan {
   };
 }
 
-export function redisScan(rng: Prng): ProtocolScan {
+/** `authRequired`: answer as a server that asks for a password, whatever the draw. */
+export function redisScan(rng: Prng, authRequired = false): ProtocolScan {
   const version = rng.pick(["6.2.14", "7.0.15", "7.2.5"]);
   const [major = 0, minor = 0, patch = 0] = version.split(".").map(Number);
-  const open = rng.chance(0.6);
+  const open = rng.chance(0.6) && !authRequired;
   return {
     openRedis: open,
     software: [software("a", "Redis", "Redis", version)],

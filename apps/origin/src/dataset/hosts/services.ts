@@ -110,6 +110,8 @@ export interface ServiceContext {
   threat?: ThreatProfile;
   /** The dataset's "now" (certificates are judged expired against it). */
   now: number;
+  /** A Redis that asks for a password (the dataset's first, so both answers appear). */
+  redisAuth?: boolean;
 }
 
 const CIPHERS_13 = ["TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256"];
@@ -378,7 +380,7 @@ export function buildService(
     case "MYSQL":
       return fromScan(kind, port, "MYSQL", "mysql", mysqlScan(rng), context);
     case "REDIS":
-      return fromScan(kind, port, "REDIS", "redis", redisScan(rng), context);
+      return fromScan(kind, port, "REDIS", "redis", redisScan(rng, context.redisAuth), context);
     case "RDP":
       return fromScan(kind, port, "RDP", "rdp", rdpScan(rng), context);
     case "TELNET":

@@ -11,12 +11,10 @@ import { v3ScanRoutes } from "./scans";
 import { v3SearchRoutes } from "./search";
 import { v3TagOperationRoutes } from "./tag-operations";
 import { v3TagRoutes } from "./tags";
+import { v3ThreatRoutes } from "./threats";
 import { v3WebpropertyRoutes } from "./webproperties";
 
-/**
- * The Platform API (v3) over the dataset: every operation of core's V3_OPERATIONS the origin
- * serves (all but the threats list, which waits for threat data in the dataset).
- */
+/** The Platform API (v3) over the dataset: every operation of core's V3_OPERATIONS. */
 export const v3Routes = [
   ...v3HostRoutes,
   ...v3HistoryRoutes,
@@ -30,6 +28,7 @@ export const v3Routes = [
   ...v3TagOperationRoutes,
   ...v3CommentRoutes,
   ...v3CenseyeRoutes,
+  ...v3ThreatRoutes,
   ...v3MemberRoutes,
   ...v3AccountRoutes,
 ];
