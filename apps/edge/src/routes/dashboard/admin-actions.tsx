@@ -11,7 +11,8 @@ import type { z } from "zod";
 import type { AppEnv } from "../../app-env";
 import type { TenantRow } from "../../db/schema";
 import { PlatformTokenOncePage, SecretOncePage } from "../../pages/shown-once";
-import { adminOrRedirect, renderConsole, renderTenantAdmin } from "./admin-pages";
+import { noSuchTenant, renderConsole, renderTenantAdmin } from "./admin-pages";
+import { ADMIN_AREA, viewerOrRedirect } from "./sessions";
 import {
   CONSOLE_ACTOR,
   createTenant,
@@ -20,7 +21,7 @@ import {
   rotateSecret,
   updateTenant,
 } from "../../tenants/actions";
-import { PageError, pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
+import { pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
 import { ADMIN_SESSION, requireCsrf, requireSameOrigin, type SignedIn } from "../../sessions/session-guard";
 
 type PageContext = Context<AppEnv>;
@@ -66,9 +67,6 @@ function secretOnce(
   return renderPage(c, page, status);
 }
 
-const noSuchTenant = () =>
-  new PageError("not_found", "No such tenant", "There is no tenant with this id. It may have been deleted.");
-
 interface AdminForm {
   admin: SignedIn;
   form: URLSearchParams;
@@ -78,7 +76,7 @@ interface AdminForm {
 function adminAction(handler: (c: PageContext, posted: AdminForm) => Promise<Response>): Handler<AppEnv> {
   return pageHandler("admin", async (c) => {
     requireSameOrigin(c);
-    const admin = await adminOrRedirect(c);
+    const admin = await viewerOrRedirect(c, ADMIN_AREA);
     if (admin instanceof Response) return admin;
     const form = await readForm(c);
     await requireCsrf(ADMIN_SESSION, admin, form);
