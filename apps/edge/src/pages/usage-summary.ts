@@ -9,14 +9,8 @@ export const USAGE_WINDOW_DAYS = 30;
 /** Operations drawn as their own colour; the rest are summed as "other". */
 export const MAX_CHART_SERIES = 6;
 
-export interface UsageCounters {
-  requests: number;
-  cacheHits: number;
-  upstreamCalls: number;
-  errors: number;
-  quotaSpent: number;
-  quotaSaved: number;
-}
+const COUNTERS = ["requests", "cacheHits", "upstreamCalls", "errors", "quotaSpent", "quotaSaved"] as const;
+export type UsageCounters = Record<(typeof COUNTERS)[number], number>;
 
 export interface DailyOperationUsage extends UsageCounters {
   /** Start of the UTC day, epoch ms. */
@@ -82,22 +76,11 @@ export function creditFigures(
   return figures;
 }
 
-export const emptyCounters = (): UsageCounters => ({
-  requests: 0,
-  cacheHits: 0,
-  upstreamCalls: 0,
-  errors: 0,
-  quotaSpent: 0,
-  quotaSaved: 0,
-});
+export const emptyCounters = (): UsageCounters =>
+  Object.fromEntries(COUNTERS.map((counter) => [counter, 0])) as UsageCounters;
 
 export function addCounters(into: UsageCounters, row: UsageCounters): UsageCounters {
-  into.requests += row.requests;
-  into.cacheHits += row.cacheHits;
-  into.upstreamCalls += row.upstreamCalls;
-  into.errors += row.errors;
-  into.quotaSpent += row.quotaSpent;
-  into.quotaSaved += row.quotaSaved;
+  for (const counter of COUNTERS) into[counter] += row[counter];
   return into;
 }
 
