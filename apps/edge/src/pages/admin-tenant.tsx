@@ -1,15 +1,8 @@
 import type { AuditEntry, PlatformTokenStatus } from "@scangate/core";
 import type { TenantReport } from "../reports/tenant-report";
 import { AuditCard } from "./admin-console";
-import { CreditsCard } from "./components/credits-panels";
 import { CsrfField, QuotaFields, type TierOption } from "./components/tenant-form-fields";
-import {
-  QuotaCard,
-  RecentErrorsCard,
-  statusPill,
-  UsageChartCard,
-  UsageStats,
-} from "./components/tenant-panels";
+import { RecentErrorsCard, statusPill, TenantFigures } from "./components/tenant-panels";
 import { ago, dateTime } from "./display-format";
 import { Banner, Layout } from "./layout";
 
@@ -71,16 +64,7 @@ export function AdminTenantPage(props: TenantAdminProps) {
       {props.done && <Banner tone="ok">{DONE_MESSAGES[props.done]}</Banner>}
       {props.actionError && <Banner tone="error">{props.actionError}</Banner>}
 
-      <div class="grid grid-main">
-        <QuotaCard report={report} />
-        <UsageStats report={report} />
-      </div>
-      <div class="grid">
-        <CreditsCard report={report} />
-      </div>
-      <div class="grid">
-        <UsageChartCard report={report} />
-      </div>
+      <TenantFigures report={report} />
 
       <div class="grid grid-2">
         <section class="card" id="settings" aria-labelledby="settings-title">
