@@ -1,16 +1,8 @@
 import type { AuditEntry, PlatformTokenStatus } from "@scangate/core";
 import type { TenantReport } from "../reports/tenant-report";
 import { AuditCard } from "./admin-console";
-import { CreditsCard } from "./components/credits-panels";
 import { CsrfField, QuotaFields, type TierOption } from "./components/tenant-form-fields";
-import {
-  QuotaCard,
-  RecentErrorsCard,
-  statusPill,
-  UsageChartCard,
-  UsageStats,
-} from "./components/tenant-panels";
-import { PlatformTokenCard } from "./admin-platform-token";
+import { RecentErrorsCard, statusPill, TenantFigures } from "./components/tenant-panels";
 import { ago, dateTime } from "./display-format";
 import { Banner, Layout } from "./layout";
 
@@ -35,7 +27,7 @@ export interface TenantAdminProps {
   actionError?: string | undefined;
 }
 
-const GRACE_OPTIONS = [
+const SECRET_GRACE_OPTIONS = [
   { seconds: 0, label: "Stop the old secret now" },
   { seconds: 3600, label: "Keep the old secret for 1 hour" },
   { seconds: 86_400, label: "Keep the old secret for 1 day" },
@@ -72,16 +64,7 @@ export function AdminTenantPage(props: TenantAdminProps) {
       {props.done && <Banner tone="ok">{DONE_MESSAGES[props.done]}</Banner>}
       {props.actionError && <Banner tone="error">{props.actionError}</Banner>}
 
-      <div class="grid grid-main">
-        <QuotaCard report={report} />
-        <UsageStats report={report} />
-      </div>
-      <div class="grid">
-        <CreditsCard report={report} />
-      </div>
-      <div class="grid">
-        <UsageChartCard report={report} />
-      </div>
+      <TenantFigures report={report} />
 
       <div class="grid grid-2">
         <section class="card" id="settings" aria-labelledby="settings-title">
@@ -139,7 +122,7 @@ export function AdminTenantPage(props: TenantAdminProps) {
             <div class="field">
               <label for="grace">Old secret</label>
               <select id="grace" name="grace_seconds">
-                {GRACE_OPTIONS.map((option) => (
+                {SECRET_GRACE_OPTIONS.map((option) => (
                   <option value={String(option.seconds)}>{option.label}</option>
                 ))}
               </select>
@@ -196,5 +179,84 @@ export function AdminTenantPage(props: TenantAdminProps) {
         <AuditCard audit={props.audit} title="Admin actions on this tenant" />
       </div>
     </Layout>
+  );
+}
+
+const TOKEN_GRACE_OPTIONS = [
+  { seconds: 3600, label: "Keep the old token for 1 hour" },
+  { seconds: 0, label: "Stop the old token now" },
+  { seconds: 86_400, label: "Keep the old token for 1 day" },
+  { seconds: 7 * 86_400, label: "Keep the old token for 7 days" },
+];
+
+/**
+ * The tenant page's card for its Platform (/v3) bearer token: whether it has one, issue or
+ * rotate it (the old one kept for a grace period), revoke it.
+ */
+export function PlatformTokenCard(props: {
+  tenantId: string;
+  tenantName: string;
+  status: PlatformTokenStatus;
+  now: number;
+  csrf: string;
+}) {
+  const { status } = props;
+  const base = `/admin/console/tenants/${props.tenantId}/platform-token`;
+  const previous = status.previous_token_expires_at ? Date.parse(status.previous_token_expires_at) : null;
+  const held = status.token_id !== null || (previous !== null && previous > props.now);
+  return (
+    <section class="card" id="platform-token" aria-labelledby="platform-token-title">
+      <h2 id="platform-token-title">Platform API token</h2>
+      <p class="hint">
+        A bearer token for <code>/v3</code> (the Censys Platform API and its SDKs), beside the API ID and
+        secret. Shown once; stored as a hash.
+      </p>
+      <dl class="facts">
+        <dt>Token</dt>
+        <dd data-figure="platform-token-state">
+          {status.token_id === null || status.issued_at === null
+            ? "none"
+            : `issued ${dateTime(Date.parse(status.issued_at))}`}
+        </dd>
+        {previous !== null && previous > props.now && (
+          <>
+            <dt>Old token</dt>
+            <dd>accepted until {dateTime(previous)}</dd>
+          </>
+        )}
+      </dl>
+      <form method="post" action={base}>
+        <CsrfField token={props.csrf} />
+        {status.token_id !== null && (
+          <div class="field">
+            <label for="token-grace">Old token</label>
+            <select id="token-grace" name="grace_seconds">
+              {TOKEN_GRACE_OPTIONS.map((option) => (
+                <option value={String(option.seconds)}>{option.label}</option>
+              ))}
+            </select>
+          </div>
+        )}
+        <label class="check">
+          <input type="checkbox" name="confirm" value="yes" required />I will hand the token to{" "}
+          {props.tenantName}
+        </label>
+        <button class="btn btn-secondary" type="submit" data-action="issue-platform-token">
+          {status.token_id === null ? "Issue token" : "Rotate token"}
+        </button>
+      </form>
+      {held && (
+        <form method="post" action={`${base}/revoke`}>
+          <CsrfField token={props.csrf} />
+          <label class="check">
+            <input type="checkbox" name="confirm" value="yes" required />
+            Stop every Platform token of {props.tenantName}
+          </label>
+          <button class="btn btn-danger" type="submit" data-action="revoke-platform-token">
+            Revoke token
+          </button>
+        </form>
+      )}
+    </section>
   );
 }

@@ -15,11 +15,13 @@ const COPY = {
     title: "Sign in to your dashboard",
     lede: "See your quota, usage and errors. Use the API ID and secret your administrator gave you.",
     action: "/dashboard/login",
+    note: "Sessions last 12 hours. Your API credentials keep working as before.",
   },
   admin: {
     title: "Admin console",
     lede: "Sign in with the endpoint's admin token to manage tenants.",
     action: "/admin/login",
+    note: "Admin sessions last 2 hours.",
   },
 } as const;
 
@@ -66,18 +68,8 @@ export function SignInPage(props: SignInProps) {
             </button>
           </form>
         </div>
-        <p class="auth-foot">
-          <SessionNote area={props.area} />
-        </p>
+        <p class="auth-foot">{copy.note}</p>
       </div>
     </Layout>
-  );
-}
-
-function SessionNote(props: { area: Area }) {
-  return props.area === "tenant" ? (
-    <>Sessions last 12 hours. Your API credentials keep working as before.</>
-  ) : (
-    <>Admin sessions last 2 hours.</>
   );
 }

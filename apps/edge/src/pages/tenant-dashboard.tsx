@@ -1,7 +1,6 @@
 import type { TenantReport } from "../reports/tenant-report";
 import { RecentAnnotationsCard } from "./components/annotations-card";
-import { CreditsCard } from "./components/credits-panels";
-import { QuotaCard, RecentErrorsCard, UsageChartCard, UsageStats } from "./components/tenant-panels";
+import { RecentErrorsCard, TenantFigures } from "./components/tenant-panels";
 import { dateTime } from "./display-format";
 import { Layout } from "./layout";
 
@@ -25,16 +24,7 @@ export function TenantDashboardPage(props: { report: TenantReport; csrf: string;
         </div>
       </div>
 
-      <div class="grid grid-main">
-        <QuotaCard report={report} />
-        <UsageStats report={report} />
-      </div>
-      <div class="grid">
-        <CreditsCard report={report} />
-      </div>
-      <div class="grid">
-        <UsageChartCard report={report} />
-      </div>
+      <TenantFigures report={report} />
       <div class="grid">
         <RecentAnnotationsCard report={report} />
       </div>

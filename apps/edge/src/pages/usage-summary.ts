@@ -9,14 +9,8 @@ export const USAGE_WINDOW_DAYS = 30;
 /** Operations drawn as their own colour; the rest are summed as "other". */
 export const MAX_CHART_SERIES = 6;
 
-export interface UsageCounters {
-  requests: number;
-  cacheHits: number;
-  upstreamCalls: number;
-  errors: number;
-  quotaSpent: number;
-  quotaSaved: number;
-}
+const COUNTERS = ["requests", "cacheHits", "upstreamCalls", "errors", "quotaSpent", "quotaSaved"] as const;
+export type UsageCounters = Record<(typeof COUNTERS)[number], number>;
 
 export interface DailyOperationUsage extends UsageCounters {
   /** Start of the UTC day, epoch ms. */
@@ -24,37 +18,11 @@ export interface DailyOperationUsage extends UsageCounters {
   operation: string;
 }
 
-export interface ChartSeries {
-  label: string;
-  /** Position in the palette (0..MAX_CHART_SERIES; the last one is "other"). */
-  colour: number;
-  total: number;
-}
-
-export interface ChartDay {
-  day: number;
-  /** Requests per series, in the order of `series`. */
-  values: number[];
-  total: number;
-}
-
 export interface UsageChart {
-  series: ChartSeries[];
-  days: ChartDay[];
-}
-
-export interface ErrorDay {
-  day: number;
-  operation: string;
-  errors: number;
-  requests: number;
-}
-
-/** Platform (/v3) operations are named `v3_*` (core `v3/credit-costs.ts`); legacy ones never are. */
-export const PLATFORM_OPERATION_PREFIX = "v3_";
-
-export function isPlatformOperation(operation: string): boolean {
-  return operation.startsWith(PLATFORM_OPERATION_PREFIX);
+  /** `colour` is a position in the palette (0..MAX_CHART_SERIES; the last one is "other"). */
+  series: { label: string; colour: number; total: number }[];
+  /** `values`: requests per series, in the order of `series`. */
+  days: { day: number; values: number[]; total: number }[];
 }
 
 /** Platform credits: what Platform calls spent from the ledger, and upstream credits the cache saved. */
@@ -76,28 +44,18 @@ export function creditFigures(
 ): CreditFigures {
   const figures = { spent: 0, saved: 0 };
   for (const row of rows) {
-    if (legacyOnPlatform || isPlatformOperation(row.operation)) figures.spent += row.quotaSpent;
+    // Platform (/v3) operations are named `v3_*` (core `v3/credit-costs.ts`); legacy ones never are.
+    if (legacyOnPlatform || row.operation.startsWith("v3_")) figures.spent += row.quotaSpent;
     figures.saved += row.quotaSaved;
   }
   return figures;
 }
 
-export const emptyCounters = (): UsageCounters => ({
-  requests: 0,
-  cacheHits: 0,
-  upstreamCalls: 0,
-  errors: 0,
-  quotaSpent: 0,
-  quotaSaved: 0,
-});
+export const emptyCounters = (): UsageCounters =>
+  Object.fromEntries(COUNTERS.map((counter) => [counter, 0])) as UsageCounters;
 
 export function addCounters(into: UsageCounters, row: UsageCounters): UsageCounters {
-  into.requests += row.requests;
-  into.cacheHits += row.cacheHits;
-  into.upstreamCalls += row.upstreamCalls;
-  into.errors += row.errors;
-  into.quotaSpent += row.quotaSpent;
-  into.quotaSaved += row.quotaSaved;
+  for (const counter of COUNTERS) into[counter] += row[counter];
   return into;
 }
 
@@ -136,7 +94,7 @@ export function usageChart(
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   const named = ranked.length > MAX_CHART_SERIES ? ranked.slice(0, MAX_CHART_SERIES - 1) : ranked;
   const index = new Map(named.map(([operation], i) => [operation, i]));
-  const series: ChartSeries[] = named.map(([operation, total], i) => ({
+  const series: UsageChart["series"] = named.map(([operation, total], i) => ({
     label: operationLabel(operation),
     colour: i,
     total,
@@ -145,7 +103,7 @@ export function usageChart(
   if (otherTotal > 0) series.push({ label: "other", colour: MAX_CHART_SERIES, total: otherTotal });
 
   const first = windowStart(now, days);
-  const chartDays: ChartDay[] = Array.from({ length: days }, (_, i) => ({
+  const chartDays: UsageChart["days"] = Array.from({ length: days }, (_, i) => ({
     day: first + i * DAY_MS,
     values: series.map(() => 0),
     total: 0,
@@ -161,7 +119,7 @@ export function usageChart(
 }
 
 /** Days and operations that had errors, newest first. */
-export function recentErrors(rows: readonly DailyOperationUsage[], limit = 10): ErrorDay[] {
+export function recentErrors(rows: readonly DailyOperationUsage[], limit = 10) {
   return rows
     .filter((row) => row.errors > 0)
     .sort((a, b) => b.day - a.day || b.errors - a.errors || a.operation.localeCompare(b.operation))

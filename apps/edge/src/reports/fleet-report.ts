@@ -11,29 +11,19 @@ import {
   usageChart,
   USAGE_WINDOW_DAYS,
   windowStart,
-  type UsageChart,
   type UsageCounters,
 } from "../pages/usage-summary";
 import type { EdgeServices } from "../services";
 import type { QuotaState } from "../tenants/periods";
 import { balancesOf } from "../ledger/balances";
 import { CACHED_OPERATIONS } from "../pipeline/catalog";
-import { type OrganizationBalance, organizationBalances } from "./organization-credits";
+import { organizationBalances } from "./organization-credits";
 import { dailyUsage, type OperationUsage, usageByOperation, usageByTenant } from "./usage-queries";
 
 const UPSTREAM_ACCOUNT_TIMEOUT_MS = 5000;
 
-export const TENANT_SORTS = [
-  "name",
-  "usage",
-  "credits",
-  "last_seen",
-  "status",
-  "requests",
-  "created",
-] as const;
 export const tenantSortSchema = z.object({
-  sort: z.enum(TENANT_SORTS).catch("usage"),
+  sort: z.enum(["name", "usage", "credits", "last_seen", "status", "requests", "created"]).catch("usage"),
   dir: z.enum(["asc", "desc"]).catch("desc"),
 });
 export type TenantSort = z.infer<typeof tenantSortSchema>;
@@ -51,47 +41,19 @@ export type UpstreamAccountStatus =
   | { apiId: string; ok: true; account: Account }
   | { apiId: string; ok: false; problem: string };
 
-export interface FleetReport {
-  now: number;
-  days: number;
-  tenants: TenantLine[];
-  sort: TenantSort;
-  active: number;
-  disabled: number;
-  quotaUsed: number;
-  quotaAllowance: number;
-  totals: UsageCounters;
-  /** Requests to routes the cache serves; cache hits are a share of these. */
-  cachedRequests: number;
-  chart: UsageChart;
-  upstream: UpstreamAccountStatus[];
-  /** Platform credits of all tenants over the window. */
-  credits: CreditFigures;
-  /** Whether the edge has a Platform upstream (else there are no balances to show). */
-  platformConfigured: boolean;
-  /** The Platform organizations' remaining credits, in the pool's order. */
-  balances: OrganizationBalance[];
-}
+/** What each column of the console's tenant table sorts by. */
+const SORT_KEYS: Record<TenantSort["sort"], (line: TenantLine) => number | string> = {
+  name: (line) => line.row.name.toLowerCase(),
+  usage: (line) => (line.quota.allowance > 0 ? line.quota.used / line.quota.allowance : 0),
+  last_seen: (line) => line.row.lastSeenAt ?? -1,
+  status: (line) => (line.row.disabled ? 1 : 0),
+  requests: (line) => line.usage.requests,
+  credits: (line) => line.credits.spent,
+  created: (line) => line.row.createdAt,
+};
 
 function compareBy(sort: TenantSort): (a: TenantLine, b: TenantLine) => number {
-  const key = (line: TenantLine): number | string => {
-    switch (sort.sort) {
-      case "name":
-        return line.row.name.toLowerCase();
-      case "usage":
-        return line.quota.allowance > 0 ? line.quota.used / line.quota.allowance : 0;
-      case "last_seen":
-        return line.row.lastSeenAt ?? -1;
-      case "status":
-        return line.row.disabled ? 1 : 0;
-      case "requests":
-        return line.usage.requests;
-      case "credits":
-        return line.credits.spent;
-      case "created":
-        return line.row.createdAt;
-    }
-  };
+  const key = SORT_KEYS[sort.sort];
   const direction = sort.dir === "asc" ? 1 : -1;
   return (a, b) => {
     const [x, y] = [key(a), key(b)];
@@ -149,7 +111,10 @@ function creditsByTenant(
   return byTenant;
 }
 
-export async function fleetReport(services: EdgeServices, env: Env, sort: TenantSort): Promise<FleetReport> {
+/** Everything the admin console's overview shows. */
+export type FleetReport = Awaited<ReturnType<typeof fleetReport>>;
+
+export async function fleetReport(services: EdgeServices, env: Env, sort: TenantSort) {
   const now = services.clock.now();
   const since = windowStart(now);
   const [rows, perTenant, daily, upstream, operations, balances] = await Promise.all([
@@ -181,11 +146,15 @@ export async function fleetReport(services: EdgeServices, env: Env, sort: Tenant
     quotaUsed: lines.reduce((sum, line) => sum + line.quota.used, 0),
     quotaAllowance: lines.reduce((sum, line) => sum + line.quota.allowance, 0),
     totals: totalsOf(daily),
+    /** Requests to routes the cache serves; cache hits are a share of these. */
     cachedRequests: cachedRequests(daily),
     chart: usageChart(daily, now),
     upstream,
+    /** Platform credits of all tenants over the window. */
     credits: creditFigures(operations, legacyOnPlatform),
+    /** Whether the edge has a Platform upstream (else there are no balances to show). */
     platformConfigured: services.platform !== null,
+    /** The Platform organizations' remaining credits, in the pool's order. */
     balances,
   };
 }

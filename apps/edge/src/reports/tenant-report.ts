@@ -1,10 +1,7 @@
-import type { Account } from "@scangate/core";
-import type { CommentRow, TagRow } from "../annotations/store";
 import type { EdgeConfig } from "../config";
 import type { TenantRow } from "../db/schema";
 import type { Env } from "../env";
 import {
-  type CreditFigures,
   creditFigures,
   type DailyOperationUsage,
   recentErrors,
@@ -12,50 +9,14 @@ import {
   usageChart,
   USAGE_WINDOW_DAYS,
   windowStart,
-  type ErrorDay,
-  type UsageChart,
-  type UsageCounters,
 } from "../pages/usage-summary";
 import { balanceOf } from "../ledger/balances";
 import { operationPrices } from "../pipeline/catalog";
 import type { EdgeServices } from "../services";
 import { periodSeconds, type QuotaState } from "../tenants/periods";
 import { tenantAccount } from "../tenants/account";
-import { type OrganizationBalance, organizationBalances } from "./organization-credits";
+import { organizationBalances } from "./organization-credits";
 import { dailyUsage, usageByOperation } from "./usage-queries";
-
-/** The tenant's Platform credits: this period's, and whether it can call /v3 at all. */
-export interface TenantCredits {
-  /** Credits spent by `v3_*` calls and saved by the cache since the period began. */
-  period: CreditFigures;
-  /** When the current period began; null for one-time credits (every rollup counts). */
-  periodStart: number | null;
-  /** Whether the tenant holds a Platform token (a current one, or an old one still in its grace). */
-  platformToken: boolean;
-  /** Whether this endpoint has a Platform upstream at all. */
-  platformConfigured: boolean;
-  /** The upstream organizations' remaining credits (shared by every tenant), in the pool's order. */
-  balances: OrganizationBalance[];
-}
-
-/** Everything the tenant dashboard (and the admin's view of one tenant) shows. */
-export interface TenantReport {
-  now: number;
-  tenant: TenantRow;
-  /** Exactly what GET /api/v1/account answers for this tenant now. */
-  account: Account;
-  quota: QuotaState;
-  tier: { name: string; description: string };
-  days: number;
-  totals: UsageCounters;
-  chart: UsageChart;
-  errors: ErrorDay[];
-  /** Quota the cache hits did not cost (hits are free unless CACHE_HITS_CHARGED). */
-  quotaSavedByCache: number;
-  credits: TenantCredits;
-  /** The tags this tenant created and the comments it wrote lately, newest first. */
-  annotations: { tags: TagRow[]; comments: CommentRow[] };
-}
 
 /** How many of each the dashboard lists. */
 export const RECENT_ANNOTATIONS = 10;
@@ -81,11 +42,10 @@ export function periodStart(tenant: TenantRow, quota: QuotaState): number | null
   return quota.resetsAt === null || seconds === null ? null : quota.resetsAt - seconds * 1000;
 }
 
-export async function tenantReport(
-  services: EdgeServices,
-  env: Env,
-  tenant: TenantRow,
-): Promise<TenantReport> {
+/** Everything the tenant dashboard (and the admin's view of one tenant) shows. */
+export type TenantReport = Awaited<ReturnType<typeof tenantReport>>;
+
+export async function tenantReport(services: EdgeServices, env: Env, tenant: TenantRow) {
   const now = services.clock.now();
   // The tenant's balance is its ledger's: read first, the period's usage rows follow from it.
   const quota = await balanceOf(services, tenant);
@@ -102,6 +62,7 @@ export async function tenantReport(
   return {
     now,
     tenant,
+    /** Exactly what GET /api/v1/account answers for this tenant now. */
     account,
     quota,
     tier: { name: tenant.tier, description: describeTier(services.config, tenant.tier) },
@@ -109,14 +70,21 @@ export async function tenantReport(
     totals: totalsOf(rows),
     chart: usageChart(rows, now),
     errors: recentErrors(rows),
+    /** Quota the cache hits did not cost (hits are free unless CACHE_HITS_CHARGED). */
     quotaSavedByCache: quotaSavedByCache(services.config, rows),
+    /** The tenant's Platform credits: this period's, and whether it can call /v3 at all. */
     credits: {
+      /** Credits spent by `v3_*` calls and saved by the cache since the period began. */
       period: creditFigures(periodRows, services.config.upstreamApi === "platform"),
+      /** When the current period began; null for one-time credits (every rollup counts). */
       periodStart: since,
+      /** Whether the tenant holds a Platform token (a current one, or an old one still in its grace). */
       platformToken: token.token_id !== null || (previous !== null && previous > now),
       platformConfigured: services.platform !== null,
+      /** The upstream organizations' remaining credits (shared by every tenant), in the pool's order. */
       balances,
     },
+    /** The tags this tenant created and the comments it wrote lately, newest first. */
     annotations,
   };
 }

@@ -1,10 +1,8 @@
 import { formatPercent } from "../display-format";
 import { ratio } from "../usage-summary";
 
-export type Level = "ok" | "warn" | "full";
-
 /** How alarming a share of the allowance is. */
-export function levelOf(fraction: number): Level {
+function levelOf(fraction: number): "ok" | "warn" | "full" {
   return fraction >= 0.95 ? "full" : fraction >= 0.8 ? "warn" : "ok";
 }
 

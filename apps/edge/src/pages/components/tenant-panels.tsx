@@ -2,6 +2,7 @@ import type { TenantReport } from "../../reports/tenant-report";
 import { NEVER_RESETS_AT } from "../../tenants/periods";
 import { dateTime, formatCount, formatPercent, fromNow, isoDay } from "../display-format";
 import { operationLabel, ratio } from "../usage-summary";
+import { CreditsCard } from "./credits-panels";
 import { Gauge } from "./gauge";
 import { Stat } from "./stat";
 import { UsageChartView } from "./usage-chart";
@@ -13,7 +14,7 @@ const PERIOD_NAMES = {
 } as const;
 
 /** The quota gauge with used, allowance and reset; figures are the account API's. */
-export function QuotaCard(props: { report: TenantReport }) {
+function QuotaCard(props: { report: TenantReport }) {
   const { account, quota, now, tenant } = props.report;
   return (
     <section class="card gauge-box" aria-labelledby="quota-title">
@@ -50,7 +51,7 @@ export function QuotaCard(props: { report: TenantReport }) {
 }
 
 /** Requests, cache hits (and what they saved), upstream calls and errors over the window. */
-export function UsageStats(props: { report: TenantReport }) {
+function UsageStats(props: { report: TenantReport }) {
   const { totals, days, quotaSavedByCache } = props.report;
   return (
     <div class="stats">
@@ -89,7 +90,7 @@ export function UsageStats(props: { report: TenantReport }) {
   );
 }
 
-export function UsageChartCard(props: { report: TenantReport }) {
+function UsageChartCard(props: { report: TenantReport }) {
   const { chart, days } = props.report;
   return (
     <section class="card" aria-labelledby="usage-title">
@@ -102,6 +103,24 @@ export function UsageChartCard(props: { report: TenantReport }) {
         label={`Requests per day over the last ${days} days, stacked by operation`}
       />
     </section>
+  );
+}
+
+/** The figures the tenant's dashboard and the admin's page of the tenant both show. */
+export function TenantFigures(props: { report: TenantReport }) {
+  return (
+    <>
+      <div class="grid grid-main">
+        <QuotaCard report={props.report} />
+        <UsageStats report={props.report} />
+      </div>
+      <div class="grid">
+        <CreditsCard report={props.report} />
+      </div>
+      <div class="grid">
+        <UsageChartCard report={props.report} />
+      </div>
+    </>
   );
 }
 

@@ -6,12 +6,13 @@ import {
   tenantRotateBodySchema,
   type TenantWithSecret,
 } from "@scangate/core";
-import type { Context, Hono } from "hono";
+import type { Context, Handler, Hono } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "../../app-env";
-import { PlatformTokenOncePage } from "../../pages/admin-platform-token";
-import { SecretOncePage } from "../../pages/admin-secret";
-import { adminOrRedirect, renderConsole, renderTenantAdmin } from "./admin-pages";
+import type { TenantRow } from "../../db/schema";
+import { PlatformTokenOncePage, SecretOncePage } from "../../pages/shown-once";
+import { noSuchTenant, renderConsole, renderTenantAdmin } from "./admin-pages";
+import { ADMIN_AREA, viewerOrRedirect } from "./sessions";
 import {
   CONSOLE_ACTOR,
   createTenant,
@@ -20,7 +21,7 @@ import {
   rotateSecret,
   updateTenant,
 } from "../../tenants/actions";
-import { PageError, pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
+import { pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
 import { ADMIN_SESSION, requireCsrf, requireSameOrigin, type SignedIn } from "../../sessions/session-guard";
 
 type PageContext = Context<AppEnv>;
@@ -66,23 +67,39 @@ function secretOnce(
   return renderPage(c, page, status);
 }
 
-/** Every console action: same origin, a signed-in admin, and this session's CSRF token. */
-async function adminForm(c: PageContext): Promise<{ admin: SignedIn; form: URLSearchParams } | Response> {
-  requireSameOrigin(c);
-  const admin = await adminOrRedirect(c);
-  if (admin instanceof Response) return admin;
-  const form = await readForm(c);
-  await requireCsrf(ADMIN_SESSION, admin, form);
-  return { admin, form };
+interface AdminForm {
+  admin: SignedIn;
+  form: URLSearchParams;
 }
 
-const noSuchTenant = () =>
-  new PageError("not_found", "No such tenant", "There is no tenant with this id. It may have been deleted.");
+/** Every console action: same origin, a signed-in admin, and this session's CSRF token. */
+function adminAction(handler: (c: PageContext, posted: AdminForm) => Promise<Response>): Handler<AppEnv> {
+  return pageHandler("admin", async (c) => {
+    requireSameOrigin(c);
+    const admin = await viewerOrRedirect(c, ADMIN_AREA);
+    if (admin instanceof Response) return admin;
+    const form = await readForm(c);
+    await requireCsrf(ADMIN_SESSION, admin, form);
+    return handler(c, { admin, form });
+  });
+}
 
-async function existingTenant(c: PageContext) {
-  const tenant = await c.get("services").tenants.get(c.req.param("id") ?? "");
-  if (!tenant) throw noSuchTenant();
-  return tenant;
+/**
+ * An action on the tenant of the path. With `unconfirmed` (the words that start its refusal), it
+ * is done only when the form's confirm box is ticked.
+ */
+function tenantAction(
+  unconfirmed: string | null,
+  handler: (c: PageContext, posted: AdminForm & { tenant: TenantRow }) => Promise<Response>,
+): Handler<AppEnv> {
+  return adminAction(async (c, posted) => {
+    const tenant = await c.get("services").tenants.get(c.req.param("id") ?? "");
+    if (!tenant) throw noSuchTenant();
+    if (unconfirmed !== null && posted.form.get("confirm") !== "yes") {
+      return notDone(c, posted.admin, tenant.id, `${unconfirmed}: tick the box to confirm.`);
+    }
+    return handler(c, { ...posted, tenant });
+  });
 }
 
 /**
@@ -93,10 +110,7 @@ async function existingTenant(c: PageContext) {
 export function registerAdminActions(app: Hono<AppEnv>): void {
   app.post(
     "/admin/console/tenants",
-    pageHandler("admin", async (c) => {
-      const posted = await adminForm(c);
-      if (posted instanceof Response) return posted;
-      const { admin, form } = posted;
+    adminAction(async (c, { admin, form }) => {
       const values = Object.fromEntries(
         ["name", "email", "allowance", "period", "tier"].map((k) => [k, form.get(k) ?? ""]),
       );
@@ -116,11 +130,7 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
 
   app.post(
     "/admin/console/tenants/:id/quota",
-    pageHandler("admin", async (c) => {
-      const posted = await adminForm(c);
-      if (posted instanceof Response) return posted;
-      const { admin, form } = posted;
-      const before = await existingTenant(c);
+    tenantAction(null, async (c, { admin, form, tenant: before }) => {
       const values = Object.fromEntries(["allowance", "period", "tier"].map((k) => [k, form.get(k) ?? ""]));
       const parsed = tenantPatchBodySchema.safeParse({
         allowance: numberField(form, "allowance"),
@@ -138,14 +148,7 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
 
   app.post(
     "/admin/console/tenants/:id/rotate",
-    pageHandler("admin", async (c) => {
-      const posted = await adminForm(c);
-      if (posted instanceof Response) return posted;
-      const { admin, form } = posted;
-      const before = await existingTenant(c);
-      if (form.get("confirm") !== "yes") {
-        return notDone(c, admin, before.id, "Not rotated: tick the box to confirm.");
-      }
+    tenantAction("Not rotated", async (c, { admin, form, tenant: before }) => {
       const parsed = tenantRotateBodySchema.safeParse({ grace_seconds: numberField(form, "grace_seconds") });
       if (!parsed.success) {
         return notDone(c, admin, before.id, `Not rotated: ${problems(parsed.error)}`);
@@ -158,14 +161,7 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
 
   app.post(
     "/admin/console/tenants/:id/platform-token",
-    pageHandler("admin", async (c) => {
-      const posted = await adminForm(c);
-      if (posted instanceof Response) return posted;
-      const { admin, form } = posted;
-      const tenant = await existingTenant(c);
-      if (form.get("confirm") !== "yes") {
-        return notDone(c, admin, tenant.id, "No token issued: tick the box to confirm.");
-      }
+    tenantAction("No token issued", async (c, { admin, form, tenant }) => {
       const grace = numberField(form, "grace_seconds");
       const parsed = platformTokenIssueBodySchema.safeParse(
         grace === undefined ? {} : { grace_seconds: grace },
@@ -193,14 +189,7 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
 
   app.post(
     "/admin/console/tenants/:id/platform-token/revoke",
-    pageHandler("admin", async (c) => {
-      const posted = await adminForm(c);
-      if (posted instanceof Response) return posted;
-      const { admin, form } = posted;
-      const tenant = await existingTenant(c);
-      if (form.get("confirm") !== "yes") {
-        return notDone(c, admin, tenant.id, "Not revoked: tick the box to confirm.");
-      }
+    tenantAction("Not revoked", async (c, { tenant }) => {
       await revokePlatformTokens(c.get("services"), tenant, CONSOLE_ACTOR);
       return seeOther(c, `/admin/console/tenants/${tenant.id}?done=token_revoked`);
     }),
@@ -212,14 +201,7 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
   ] as const) {
     app.post(
       `/admin/console/tenants/:id/${action}`,
-      pageHandler("admin", async (c) => {
-        const posted = await adminForm(c);
-        if (posted instanceof Response) return posted;
-        const { admin, form } = posted;
-        const before = await existingTenant(c);
-        if (disabled && form.get("confirm") !== "yes") {
-          return notDone(c, admin, before.id, "Not disabled: tick the box to confirm.");
-        }
+      tenantAction(disabled ? "Not disabled" : null, async (c, { tenant: before }) => {
         if (
           before.disabled !== disabled &&
           !(await updateTenant(c.get("services"), before, { disabled }, CONSOLE_ACTOR))

@@ -10,48 +10,19 @@ import {
 } from "../../pages/admin-tenant";
 import type { TierOption } from "../../pages/components/tenant-form-fields";
 import { SignInPage } from "../../pages/sign-in";
-import { credentialFingerprint, endSession, openSession } from "../../sessions/session-cookie";
+import { credentialFingerprint, openSession } from "../../sessions/session-cookie";
 import { clientAddress } from "../../sessions/signin-throttle";
 import { fleetReport, tenantSortSchema } from "../../reports/fleet-report";
-import {
-  noticeNamed,
-  PageError,
-  pageHandler,
-  readForm,
-  renderPage,
-  seeOther,
-} from "../../pages/page-response";
-import {
-  ADMIN_SESSION,
-  currentAdmin,
-  dropStaleSession,
-  hadSessionCookie,
-  requireCsrf,
-  requireSameOrigin,
-  type SignedIn,
-  sessionRoot,
-} from "../../sessions/session-guard";
+import { PageError, pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
+import { ADMIN_SESSION, requireSameOrigin, type SignedIn, sessionRoot } from "../../sessions/session-guard";
+import { ADMIN_AREA, registerSignInFormAndSignOut, viewerOrRedirect } from "./sessions";
 import { describeTier, tenantReport } from "../../reports/tenant-report";
 
 type PageContext = Context<AppEnv>;
 
-const NOTICES: Record<string, string> = {
-  signed_out: "You have signed out of the admin console.",
-  ended: "Your admin session has ended. Sign in again to continue.",
-};
-
 export function tierOptions(c: PageContext): TierOption[] {
   const config = c.get("services").config;
   return Object.keys(config.rateTiers).map((name) => ({ name, description: describeTier(config, name) }));
-}
-
-/** The signed-in admin, or a redirect to the sign-in form. */
-export async function adminOrRedirect(c: PageContext): Promise<SignedIn | Response> {
-  const admin = await currentAdmin(c);
-  if (admin) return admin;
-  const ended = hadSessionCookie(c, ADMIN_SESSION);
-  dropStaleSession(c, ADMIN_SESSION);
-  return seeOther(c, ended ? "/admin/login?notice=ended" : "/admin/login");
 }
 
 export async function renderConsole(
@@ -79,6 +50,9 @@ export async function renderConsole(
   );
 }
 
+export const noSuchTenant = () =>
+  new PageError("not_found", "No such tenant", "There is no tenant with this id. It may have been deleted.");
+
 /** The admin's page of one tenant; a tenant id that does not exist is a 404 page. */
 export async function renderTenantAdmin(
   c: PageContext,
@@ -89,12 +63,7 @@ export async function renderTenantAdmin(
 ) {
   const services = c.get("services");
   const tenant = await services.tenants.get(id);
-  if (!tenant)
-    throw new PageError(
-      "not_found",
-      "No such tenant",
-      "There is no tenant with this id. It may have been deleted.",
-    );
+  if (!tenant) throw noSuchTenant();
   const [report, audit, platformToken] = await Promise.all([
     tenantReport(services, c.env, tenant),
     services.audit.list({ tenantId: id, limit: 10 }),
@@ -124,14 +93,7 @@ export function defaultCreateValues(c: PageContext): Record<string, string> {
  * cookie scoped to /admin, unrelated to the tenant one), the overview, one tenant, sign out.
  */
 export function registerAdminPages(app: Hono<AppEnv>): void {
-  app.get(
-    "/admin/login",
-    pageHandler("admin", async (c) => {
-      if (await currentAdmin(c)) return seeOther(c, "/admin");
-      dropStaleSession(c, ADMIN_SESSION);
-      return renderPage(c, <SignInPage area="admin" notice={noticeNamed(NOTICES, c.req.query("notice"))} />);
-    }),
-  );
+  registerSignInFormAndSignOut(app, ADMIN_AREA);
 
   app.post(
     "/admin/login",
@@ -165,24 +127,10 @@ export function registerAdminPages(app: Hono<AppEnv>): void {
     }),
   );
 
-  app.post(
-    "/admin/logout",
-    pageHandler("admin", async (c) => {
-      requireSameOrigin(c);
-      const admin = await currentAdmin(c);
-      if (admin) {
-        await requireCsrf(ADMIN_SESSION, admin, await readForm(c));
-        await c.get("services").endedSessions.end(admin.session.sid, admin.session.exp);
-      }
-      endSession(c, ADMIN_SESSION);
-      return seeOther(c, "/admin/login?notice=signed_out");
-    }),
-  );
-
   app.get(
     "/admin",
     pageHandler("admin", async (c) => {
-      const admin = await adminOrRedirect(c);
+      const admin = await viewerOrRedirect(c, ADMIN_AREA);
       if (admin instanceof Response) return admin;
       return renderConsole(c, admin, { values: defaultCreateValues(c) });
     }),
@@ -191,7 +139,7 @@ export function registerAdminPages(app: Hono<AppEnv>): void {
   app.get(
     "/admin/console/tenants/:id",
     pageHandler("admin", async (c) => {
-      const admin = await adminOrRedirect(c);
+      const admin = await viewerOrRedirect(c, ADMIN_AREA);
       if (admin instanceof Response) return admin;
       const done = c.req.query("done");
       // Own keys only: `done=constructor` names no message.

@@ -21,18 +21,13 @@ const IMMUTABLE = "public, max-age=31536000, immutable";
 export function registerDashboardRoutes(app: Hono<AppEnv>): void {
   for (const path of PAGE_PATHS) app.use(path, pageSecurityHeaders());
 
-  app.get(ASSET_PATHS.stylesheet, (c) =>
-    c.body(STYLESHEET, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": IMMUTABLE }),
-  );
-  app.get(ASSET_PATHS.script, (c) =>
-    c.body(CLIENT_SCRIPT, 200, {
-      "Content-Type": "text/javascript; charset=utf-8",
-      "Cache-Control": IMMUTABLE,
-    }),
-  );
-  app.get(ASSET_PATHS.icon, (c) =>
-    c.body(ICON_SVG, 200, { "Content-Type": "image/svg+xml", "Cache-Control": IMMUTABLE }),
-  );
+  for (const [path, body, type] of [
+    [ASSET_PATHS.stylesheet, STYLESHEET, "text/css; charset=utf-8"],
+    [ASSET_PATHS.script, CLIENT_SCRIPT, "text/javascript; charset=utf-8"],
+    [ASSET_PATHS.icon, ICON_SVG, "image/svg+xml"],
+  ] as const) {
+    app.get(path, (c) => c.body(body, 200, { "Content-Type": type, "Cache-Control": IMMUTABLE }));
+  }
 
   registerTenantPages(app);
   registerAdminPages(app);

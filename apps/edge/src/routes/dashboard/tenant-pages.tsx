@@ -2,29 +2,17 @@ import type { Context, Hono } from "hono";
 import type { AppEnv } from "../../app-env";
 import { SignInPage } from "../../pages/sign-in";
 import { TenantDashboardPage } from "../../pages/tenant-dashboard";
-import { credentialFingerprint, endSession, openSession } from "../../sessions/session-cookie";
+import { credentialFingerprint, openSession } from "../../sessions/session-cookie";
 import { clientAddress } from "../../sessions/signin-throttle";
-import { noticeNamed, pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
-import {
-  currentTenant,
-  dropStaleSession,
-  hadSessionCookie,
-  requireCsrf,
-  requireSameOrigin,
-  sessionRoot,
-  TENANT_SESSION,
-} from "../../sessions/session-guard";
+import { pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
+import { requireSameOrigin, sessionRoot, TENANT_SESSION } from "../../sessions/session-guard";
+import { registerSignInFormAndSignOut, TENANT_AREA, viewerOrRedirect } from "./sessions";
 import { tenantReport } from "../../reports/tenant-report";
 
 type PageContext = Context<AppEnv>;
 
 /** API ids are UUIDs; anything much longer is not one (and must not become a throttle key). */
 const MAX_API_ID_LENGTH = 200;
-
-const NOTICES: Record<string, string> = {
-  signed_out: "You have signed out.",
-  ended: "Your session has ended. Sign in again to continue.",
-};
 
 function signInPage(
   c: PageContext,
@@ -43,15 +31,7 @@ function signInPage(
  * scoped to /dashboard), the dashboard itself, and sign out.
  */
 export function registerTenantPages(app: Hono<AppEnv>): void {
-  app.get(
-    "/dashboard/login",
-    pageHandler("tenant", async (c) => {
-      if (await currentTenant(c)) return seeOther(c, "/dashboard");
-      dropStaleSession(c, TENANT_SESSION);
-      const notice = noticeNamed(NOTICES, c.req.query("notice"));
-      return renderPage(c, <SignInPage area="tenant" notice={notice} />);
-    }),
-  );
+  registerSignInFormAndSignOut(app, TENANT_AREA);
 
   app.post(
     "/dashboard/login",
@@ -96,29 +76,11 @@ export function registerTenantPages(app: Hono<AppEnv>): void {
     }),
   );
 
-  app.post(
-    "/dashboard/logout",
-    pageHandler("tenant", async (c) => {
-      requireSameOrigin(c);
-      const viewer = await currentTenant(c);
-      if (viewer) {
-        await requireCsrf(TENANT_SESSION, viewer, await readForm(c));
-        await c.get("services").endedSessions.end(viewer.session.sid, viewer.session.exp);
-      }
-      endSession(c, TENANT_SESSION);
-      return seeOther(c, "/dashboard/login?notice=signed_out");
-    }),
-  );
-
   app.get(
     "/dashboard",
     pageHandler("tenant", async (c) => {
-      const viewer = await currentTenant(c);
-      if (!viewer) {
-        const ended = hadSessionCookie(c, TENANT_SESSION);
-        dropStaleSession(c, TENANT_SESSION);
-        return seeOther(c, ended ? "/dashboard/login?notice=ended" : "/dashboard/login");
-      }
+      const viewer = await viewerOrRedirect(c, TENANT_AREA);
+      if (viewer instanceof Response) return viewer;
       const report = await tenantReport(c.get("services"), c.env, viewer.tenant);
       return renderPage(
         c,
