@@ -159,6 +159,24 @@ describe("legacyHost", () => {
     expect(host.last_updated_at).toBe("2026-10-31T18:01:02.123000000Z");
   });
 
+  it("gives a leaf presented alone an empty v2 chain, and a service with no presented chain none", () => {
+    const host = platformHost();
+    const https = host.services[0]!;
+    const leafOnly = legacyHost({
+      ...host,
+      services: [{ ...https, tls: { ...https.tls, presented_chain: [https.tls!.presented_chain![0]!] } }],
+    });
+    expect(leafOnly.services[0]!.tls?.certificates).toMatchObject({
+      leaf_fp_sha_256: FP,
+      chain_fps_sha_256: [],
+    });
+    const noChain = legacyHost({
+      ...host,
+      services: [{ ...https, tls: { ...https.tls, presented_chain: undefined } }],
+    });
+    expect(noChain.services[0]!.tls?.certificates).not.toHaveProperty("chain_fps_sha_256");
+  });
+
   it("gives a search hit its services' names in port order, as v2 search lists them", () => {
     const hit = legacyHostHit(platformHost());
     hostHitSchema.parse(hit);

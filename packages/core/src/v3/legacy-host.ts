@@ -81,7 +81,8 @@ function legacyTls(tls: Json, cert: Json): Json {
     cipher_selected: str(tls.cipher_selected),
     certificates: defined({
       leaf_fp_sha_256: leafFingerprint,
-      chain_fps_sha_256: chainFingerprints.length > 0 ? chainFingerprints : undefined,
+      // A presented chain of the leaf alone is an empty v2 chain; no presented chain, none.
+      chain_fps_sha_256: chain.length > 0 ? chainFingerprints : undefined,
       leaf_data: defined({
         pubkey_algorithm: keyAlgorithm,
         pubkey_bit_size: bits,
