@@ -164,7 +164,7 @@ describe("legacyHost", () => {
     const https = host.services[0]!;
     const leafOnly = legacyHost({
       ...host,
-      services: [{ ...https, tls: { ...https.tls, presented_chain: [https.tls!.presented_chain![0]!] } }],
+      services: [{ ...https, tls: { ...https.tls, presented_chain: [https.tls!.presented_chain[0]!] } }],
     });
     expect(leafOnly.services[0]!.tls?.certificates).toMatchObject({
       leaf_fp_sha_256: FP,
