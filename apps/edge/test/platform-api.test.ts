@@ -1,5 +1,4 @@
 import {
-  platformTokenWithSecretSchema,
   v1UnauthorizedErrorSchema,
   v2ErrorSchema,
   v3AuthenticationErrorSchema,
@@ -10,7 +9,7 @@ import {
 } from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { admin, basicAuth, buildRequest, createTenant, type Fetch, tenantAuth } from "./support/requests";
+import { admin, basicAuth, buildRequest, tenantAuth, tenantWithToken } from "./support/requests";
 import { json } from "./support/fake-upstream";
 import { FixedWindowRateLimiter, testClock, testEdge } from "./support/test-edge";
 import { suiteSecretWatch } from "./reliability/secret-watch";
@@ -47,18 +46,6 @@ async function expectProblem(res: Response, status: number, detail?: RegExp) {
   expect(body.type).toBe("about:blank");
   if (detail) expect(body.detail).toMatch(detail);
   return body;
-}
-
-async function tenantWithToken(fetcher: Fetch) {
-  const tenant = await createTenant({}, fetcher);
-  const res = await admin(
-    "POST",
-    `/admin/tenants/${tenant.id}/platform-token`,
-    { grace_seconds: 0 },
-    fetcher,
-  );
-  const issued = platformTokenWithSecretSchema.parse(await res.json());
-  return { tenant, token: issued.token, auth: `Bearer ${issued.token}` };
 }
 
 /**

@@ -76,12 +76,12 @@ export async function createTenant(
   return res.json();
 }
 
-/** A new tenant with a /v3 bearer token (no grace period): its id and Authorization value. */
+/** A new tenant with a /v3 bearer token (no grace period): the tenant, its id, the token and its Authorization value. */
 export async function tenantWithToken(
   fetcher: Fetch,
-  allowance: number,
-): Promise<{ id: string; auth: string }> {
-  const tenant = await createTenant({ allowance }, fetcher);
+  allowance?: number,
+): Promise<{ id: string; tenant: TenantWithSecret; token: string; auth: string }> {
+  const tenant = await createTenant(allowance === undefined ? {} : { allowance }, fetcher);
   const res = await admin(
     "POST",
     `/admin/tenants/${tenant.id}/platform-token`,
@@ -89,7 +89,7 @@ export async function tenantWithToken(
     fetcher,
   );
   const issued = platformTokenWithSecretSchema.parse(await res.json());
-  return { id: tenant.id, auth: `Bearer ${issued.token}` };
+  return { id: tenant.id, tenant, token: issued.token, auth: `Bearer ${issued.token}` };
 }
 
 /** A tenant's `used`, as the admin API reads it from its ledger. */
