@@ -4,16 +4,14 @@ import { type Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import type { AppEnv } from "./app-env";
-import { runMetered, StatementMeter } from "./db/statement-meter";
 import { errorResponse, renderedError } from "./http/errors";
 import { RememberedRoutes } from "./http/remembered-routes";
 import { isPlatformPath, problemResponse } from "./http/problem";
 import { adminAuth } from "./middleware/admin-auth";
 import { burstLimit } from "./middleware/burst-limit";
-import { closeAccount } from "./middleware/close-account";
 import { platformAuth } from "./middleware/platform-auth";
-import { requestLimits } from "./middleware/request-limits";
 import { tenantAuth } from "./middleware/tenant-auth";
+import { tenantRequest } from "./middleware/tenant-request";
 import { buildOpenApiDocument } from "./openapi/document";
 import { Refusal } from "./pipeline/account";
 import { registerAdminRoutes, registerRoutes } from "./pipeline/define-route";
@@ -34,10 +32,10 @@ export type { AppEnv } from "./app-env";
  * /v3: the Platform API):
  *   1. its version (error shape) and our length limits (URL, q, cursor);
  *   2. authentication (HTTP Basic on /api, a bearer token on /v3), which opens the request's
- *      account (pipeline/account.ts) with the tenant's quota;
- *   3. the account closes with the answer, whatever it is: RateLimit headers, usage;
- *   4. the tier's burst limit;
- *   5. the route, which names its operation and price to the account (pipeline/define-route.ts);
+ *      account (pipeline/account.ts) with the tenant's quota; the account closes with the
+ *      answer, whatever it is: RateLimit headers, usage;
+ *   3. the tier's burst limit;
+ *   4. the route, which names its operation and price to the account (pipeline/define-route.ts);
  *      a cached route may answer from memory there, a legacy route the Platform cannot answer
  *      answers its 501, and every upstream call is charged, held, settled or refunded by the
  *      account.
@@ -83,22 +81,8 @@ export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Ho
   registerDashboardRoutes(app);
 
   for (const prefix of ["/api/*", "/v3/*"] as const) {
-    app.use(prefix, async function apiVersion(c, next) {
-      c.set("version", versionOfPath(c.req.path));
-      await next();
-    });
-    app.use(prefix, requestLimits());
-    // Counted only for a request that asks (the header sent), and only where the config allows it.
-    app.use(prefix, async function requestCounts(c, next) {
-      if (!c.get("services").config.statementsHeader || c.req.header("X-D1-Statements") === undefined)
-        return next();
-      const meter = new StatementMeter();
-      await runMetered(meter, next);
-      c.res.headers.set("X-D1-Statements", String(meter.statements));
-      c.res.headers.set("X-Ledger-Calls", String(meter.ledgerCalls));
-    });
+    app.use(prefix, tenantRequest());
     app.use(prefix, prefix === "/api/*" ? tenantAuth() : platformAuth());
-    app.use(prefix, closeAccount());
     app.use(prefix, burstLimit([...API_ROUTES, ...PLATFORM_ROUTES]));
   }
   registerRoutes(app, API_ROUTES);

@@ -53,7 +53,7 @@ function account(
     tenant(allowance),
     { used: 0, allowance, resetsAt: null },
     {
-      ledger: options.ledger ? options.ledger(client) : client,
+      ledger: () => (options.ledger ? options.ledger(client) : client),
       clock,
       holdMs: 1000,
       hitsCharged: options.hitsCharged ?? false,
@@ -146,7 +146,7 @@ describe("a request's account", () => {
       tenant(10),
       { used: 4, allowance: 10, resetsAt: Date.UTC(2026, 11, 1) },
       {
-        ledger: memoryLedgers()("tnt_a"),
+        ledger: () => memoryLedgers()("tnt_a"),
         clock,
         holdMs: 1000,
         hitsCharged: false,

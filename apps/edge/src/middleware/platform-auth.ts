@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
 import type { TokenAuthOutcome } from "../auth/tenant-auth";
 import { clientAddress } from "../sessions/signin-throttle";
-import { authScheme, deferFor, openAccount, refuseCheaply } from "./tenant-auth";
+import { authScheme, deferFor, withAccount, refuseCheaply } from "./tenant-auth";
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
@@ -45,7 +45,6 @@ export function platformAuth(): MiddlewareHandler<AppEnv> {
       if (outcome.reason !== "disabled") await services.auth.failures.failed(token, clientAddress(c.req.raw));
       throw refusal(REFUSALS[outcome.reason]);
     }
-    await openAccount(c, outcome.tenant);
-    await next();
+    await withAccount(c, outcome.tenant, next);
   };
 }

@@ -1,9 +1,10 @@
 import { ApiError } from "@scangate/core";
 import { type BasicCredentials, parseBasicAuth } from "@scangate/core/http";
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler, Next } from "hono";
 import type { AppEnv } from "../app-env";
 import { BoundedMemo } from "../http/bounded-memo";
 import type { TenantRow } from "../db/schema";
+import type { LedgerClient } from "../ledger/ledgers";
 import { type Defer, unmetered } from "../db/statement-meter";
 import { ledgerUnavailable, RequestAccount, Refusal } from "../pipeline/account";
 import { clientAddress } from "../sessions/signin-throttle";
@@ -45,13 +46,15 @@ export function deferFor(c: Context<AppEnv>): Defer {
 }
 
 /**
- * Opens the request's account (pipeline/account.ts) for an authenticated tenant. Its last-seen
+ * Runs the rest of an authenticated tenant request (`next`) inside its account
+ * (pipeline/account.ts), which closes with the answer, whatever it is (`finish`: RateLimit
+ * headers, Cache-Control, the usage event, written in the background). The tenant's last-seen
  * time is written at most once a minute, in the background. Its quota is the one this isolate
  * last heard from the tenant's ledger (read again in the background once seconds old), so a
- * request the ledger has no part in (a free cache hit) never waits on it; the first request of
- * a tenant in an isolate reads it.
+ * request the ledger has no part in (a free cache hit) never waits on it, nor makes a stub of
+ * it; the first request of a tenant in an isolate reads it.
  */
-export async function openAccount(c: Context<AppEnv>, tenant: TenantRow): Promise<void> {
+export async function withAccount(c: Context<AppEnv>, tenant: TenantRow, next: Next): Promise<void> {
   const services = c.get("services");
   const { clock, quotas } = services;
   const defer = deferFor(c);
@@ -60,7 +63,8 @@ export async function openAccount(c: Context<AppEnv>, tenant: TenantRow): Promis
     tenant.lastSeenAt = now;
     defer(() => services.tenants.touch(tenant.id, now));
   }
-  const ledger = services.ledgers(tenant.id);
+  let stub: LedgerClient | undefined;
+  const ledger = () => (stub ??= services.ledgers(tenant.id));
   const terms = { allowance: tenant.allowance, period: tenant.period, version: tenant.updatedAt };
   const remember = (quota: QuotaState) => quotas.remember(tenant.id, quota, clock.now());
   const known = quotas.get(tenant.id);
@@ -70,29 +74,34 @@ export async function openAccount(c: Context<AppEnv>, tenant: TenantRow): Promis
     if (now - known.at >= quotas.refreshMs) {
       // A failed read leaves the known quota as it is; the next request tries again.
       defer(() =>
-        ledger.read({ terms, now }).then(
-          (reading) => remember(reading.quota),
-          () => undefined,
-        ),
+        ledger()
+          .read({ terms, now })
+          .then(
+            (reading) => remember(reading.quota),
+            () => undefined,
+          ),
       );
     }
   } else {
     quota = (
-      await ledger.read({ terms, now }).catch((error: unknown) => Promise.reject(ledgerUnavailable(error)))
+      await ledger()
+        .read({ terms, now })
+        .catch((error: unknown) => Promise.reject(ledgerUnavailable(error)))
     ).quota;
     remember(quota);
   }
-  c.set(
-    "account",
-    new RequestAccount(tenant, quota, {
-      ledger,
-      clock,
-      holdMs: HOLD_DEADLINES * services.config.upstreamTimeoutMs,
-      hitsCharged: services.config.cache.hitsCharged,
-      remember,
-      record: (event) => services.usage.record(event),
-    }),
-  );
+  const account = new RequestAccount(tenant, quota, {
+    ledger,
+    clock,
+    holdMs: HOLD_DEADLINES * services.config.upstreamTimeoutMs,
+    hitsCharged: services.config.cache.hitsCharged,
+    remember,
+    record: (event) => services.usage.record(event),
+  });
+  c.set("account", account);
+  await next();
+  const flush = account.finish(c.res);
+  if (flush) c.executionCtx.waitUntil(flush);
 }
 
 /**
@@ -158,7 +167,6 @@ export function tenantAuth(): MiddlewareHandler<AppEnv> {
       await services.auth.failures.failed(header, clientAddress(c.req.raw));
       throw refusal();
     }
-    await openAccount(c, outcome.tenant);
-    await next();
+    await withAccount(c, outcome.tenant, next);
   };
 }

@@ -47,8 +47,8 @@ export class Refusal extends ApiError {
 }
 
 export interface AccountDeps {
-  /** This tenant's ledger. */
-  readonly ledger: LedgerClient;
+  /** This tenant's ledger (its stub made on the first call: a free hit never makes one). */
+  readonly ledger: () => LedgerClient;
   readonly clock: Clock;
   /** How long a hold waits for its request before the ledger's alarm releases it. */
   readonly holdMs: number;
@@ -118,7 +118,8 @@ export class RequestAccount {
 
   /** Reads the balance from the ledger (the account answer: never a remembered one). */
   async read(): Promise<{ quota: QuotaState; held: number }> {
-    const reading = await this.deps.ledger
+    const reading = await this.deps
+      .ledger()
       .read({ terms: this.terms, now: this.deps.clock.now() })
       .catch((error: unknown) => Promise.reject(ledgerUnavailable(error)));
     this.note(reading.quota);
@@ -142,7 +143,8 @@ export class RequestAccount {
   private async take(units: number, holdMs: number | undefined): Promise<Hold | null> {
     const credits = this.price.credits * units;
     if (credits <= 0) return null;
-    const answer = await this.deps.ledger
+    const answer = await this.deps
+      .ledger()
       .charge({ terms: this.terms, cost: credits, now: this.deps.clock.now(), holdMs })
       .catch((error: unknown) => Promise.reject(ledgerUnavailable(error)));
     this.note(answer.quota);
@@ -160,7 +162,7 @@ export class RequestAccount {
     const spent = Math.min(Math.max(units, 0) * this.price.credits, hold.credits);
     let quota: QuotaState | null;
     try {
-      quota = await this.deps.ledger.settle({ holdId: hold.id, spent, now: this.deps.clock.now() });
+      quota = await this.deps.ledger().settle({ holdId: hold.id, spent, now: this.deps.clock.now() });
     } catch (error) {
       console.error("credit hold settlement failed; its alarm releases it", messageOf(error));
       return;
@@ -179,7 +181,7 @@ export class RequestAccount {
     if (!charge) return;
     let quota: QuotaState;
     try {
-      quota = await this.deps.ledger.refund({
+      quota = await this.deps.ledger().refund({
         cost: charge.credits,
         resetsAt: charge.resetsAt,
         now: this.deps.clock.now(),

@@ -11,6 +11,8 @@ import { requestTarget, targetStart, versionOfPath } from "./paths";
 
 /** Characters a path segment keeps as they are (RFC 3986 `pchar` without `%`); the rest are percent-encoded. */
 const SEGMENT_SAFE = /[A-Za-z0-9\-._~!$&'()*+,;=:@]/;
+/** A path already in canonical form: segments of safe characters alone, none empty, `.` or `..`. */
+const CANONICAL_PATH = /^(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9\-._~!$&'()*+,;=:@]+)+$/;
 
 export type CanonicalPath = { ok: true; path: string } | { ok: false; problem: string };
 
@@ -38,6 +40,7 @@ function malformedEscapes(raw: string): string {
  * (decoding it would move a segment boundary), a control character, or `..` above the root.
  */
 export function canonicalPath(pathname: string): CanonicalPath {
+  if (CANONICAL_PATH.test(pathname)) return { ok: true, path: pathname };
   const segments: string[] = [];
   for (const raw of pathname.split("/")) {
     if (raw === "") continue;

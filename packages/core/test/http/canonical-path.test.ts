@@ -80,6 +80,26 @@ describe("canonicalPath: one spelling of every path", () => {
     );
   });
 
+  it("keeps a path of plain segments as it is, and resolves its dot segments", () => {
+    // Segments of safe characters, dots among them, so ".", ".." and "..." all come up.
+    const segment = fc.stringMatching(/^[a-z0-9.~:@-]{0,4}$/);
+    fc.assert(
+      fc.property(fc.array(segment, { maxLength: 8 }), (segments) => {
+        const resolved: string[] = [];
+        let climbs = false;
+        for (const s of segments) {
+          if (s === "" || s === ".") continue;
+          if (s !== "..") resolved.push(s);
+          else if (resolved.pop() === undefined) climbs = true;
+        }
+        const result = canonicalPath(`/${segments.join("/")}`);
+        if (climbs) expect(result.ok).toBe(false);
+        else expect(result).toEqual({ ok: true, path: `/${resolved.join("/")}` });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it("is idempotent: a canonical path is its own canonical form", () => {
     fc.assert(
       fc.property(fc.webPath(), (path) => {
