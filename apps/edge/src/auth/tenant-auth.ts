@@ -220,11 +220,11 @@ export class PlatformTokenAuthenticator {
 
   /**
    * The tenant of a token this isolate holds a fresh, usable row for; null for anything else,
-   * which `authenticate` decides. Synchronous and without D1.
+   * which `authenticate` decides. Synchronous and without D1; `defer` as `authenticate`'s.
    */
-  known(token: string): TenantRow | null {
+  known(token: string, defer?: Defer): TenantRow | null {
     const hash = this.hashes.get(token);
-    const holder = hash === undefined ? null : this.holders.fresh(hash);
+    const holder = hash === undefined ? null : this.holders.fresh(hash, defer);
     if (!holder || this.ended(holder) || holder.tenant.disabled) return null;
     return holder.tenant;
   }

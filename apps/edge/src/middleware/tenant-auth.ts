@@ -2,6 +2,7 @@ import { ApiError } from "@scangate/core";
 import { type BasicCredentials, parseBasicAuth } from "@scangate/core/http";
 import type { Context, MiddlewareHandler, Next } from "hono";
 import type { AppEnv } from "../app-env";
+import type { AuthOutcome } from "../auth/tenant-auth";
 import { BoundedMemo } from "../http/bounded-memo";
 import type { TenantRow } from "../db/schema";
 import type { LedgerClient } from "../ledger/ledgers";
@@ -158,9 +159,12 @@ export function tenantAuth(): MiddlewareHandler<AppEnv> {
     };
     if (!credentials) throw refusal();
     const defer = deferFor(c);
-    const known = services.auth.known(credentials.username, credentials.password, defer) !== null;
-    refuseCheaply(c, header, known, refusal);
-    const outcome = await services.auth.authenticate(credentials.username, credentials.password, defer);
+    const known = services.auth.known(credentials.username, credentials.password, defer);
+    refuseCheaply(c, header, known !== null, refusal);
+    // A credential this isolate checked lately is not checked again.
+    const outcome: AuthOutcome = known
+      ? { ok: true, tenant: known }
+      : await services.auth.authenticate(credentials.username, credentials.password, defer);
     if (!outcome.ok) {
       // Only someone holding the secret learns that the tenant is disabled: not a guess.
       if (outcome.reason === "disabled") throw refusal("disabled");

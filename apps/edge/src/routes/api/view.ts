@@ -30,6 +30,11 @@ const VIEW_DOCUMENT = component(
   z.union([ipv4DocumentSchema, websiteDocumentSchema, certificateDocumentSchema]),
 );
 
+/** What an unknown document's row keeps: a certificate's bulk entry, or the v1 404 body. */
+const UNKNOWN_CERTIFICATE_BODY = JSON.stringify(UNKNOWN_CERTIFICATE_ENTRY);
+const NOT_FOUND_BODY = JSON.stringify(renderErrorBody("not_found", "v1"));
+const notFound = (c: ApiContext) => renderedError(c, "not_found", "v1");
+
 /**
  * One document through the shared cache. A certificate row is the same one bulk reads and
  * writes. Ids that do not fit their index, or extra query parameters, are forwarded uncached
@@ -47,10 +52,8 @@ async function serveView(c: ApiContext, index: string): Promise<Response> {
     key: { index: parsedIndex, id: normalizeDocumentId(parsedIndex, id), atTime: "" },
     path: upstreamPath(c),
     ttlSeconds: c.get("services").config.cache.ttlSeconds[parsedIndex],
-    negativeBody: JSON.stringify(
-      parsedIndex === "certificates" ? UNKNOWN_CERTIFICATE_ENTRY : renderErrorBody("not_found", "v1"),
-    ),
-    negativeResponse: (ctx) => renderedError(ctx, "not_found", "v1"),
+    negativeBody: parsedIndex === "certificates" ? UNKNOWN_CERTIFICATE_BODY : NOT_FOUND_BODY,
+    negativeResponse: notFound,
   });
 }
 
