@@ -57,16 +57,18 @@ export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Ho
       },
     }),
   );
-  app.use(async function services(c, next) {
+  // Not async: the common case hands on `next`'s own promise, with no wrapper of its own.
+  app.use(function services(c, next) {
     const resolved = registry.resolve(c.env);
-    if (!resolved.ok) {
-      console.error(`edge config invalid: ${resolved.problems.join("; ")}`);
-      const message = `edge misconfigured: ${resolved.problems.join("; ")}`;
-      if (isPlatformPath(c.req.path)) return problemResponse(c, new ApiError("internal", message));
-      return renderedError(c, "internal", versionOfPath(c.req.path), message);
+    if (resolved.ok) {
+      c.set("services", resolved.services);
+      return next();
     }
-    c.set("services", resolved.services);
-    await next();
+    console.error(`edge config invalid: ${resolved.problems.join("; ")}`);
+    const message = `edge misconfigured: ${resolved.problems.join("; ")}`;
+    if (isPlatformPath(c.req.path))
+      return Promise.resolve(problemResponse(c, new ApiError("internal", message)));
+    return Promise.resolve(renderedError(c, "internal", versionOfPath(c.req.path), message));
   });
 
   app.get("/health", (c) => c.json({ status: "ok", service: "edge" }));
