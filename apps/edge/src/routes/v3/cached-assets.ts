@@ -102,7 +102,7 @@ async function serveAsset(c: ApiContext, kind: AssetKind, platform: PlatformUpst
   const services = c.get("services");
   const key = kind.key(id);
   const { pathname, search } = requestTarget(c.req.url);
-  const at = requestedInstant(kind, new URLSearchParams(search));
+  const at = search === "" ? null : requestedInstant(kind, new URLSearchParams(search));
   if (key === null || at === undefined) return forwardPlatform()(c);
   return serveCachedDocument(c, {
     key: { index: kind.index, id: key, atTime: at?.nanos ?? "" },
