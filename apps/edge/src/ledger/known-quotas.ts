@@ -9,13 +9,12 @@ interface Known {
   readonly at: number;
 }
 
+const MAX_KNOWN = 10_000;
+
 export class KnownQuotas {
   private readonly known = new Map<string, Known>();
 
-  constructor(
-    readonly refreshMs: number,
-    private readonly max = 10_000,
-  ) {}
+  constructor(readonly refreshMs: number) {}
 
   get(tenantId: string): Known | undefined {
     return this.known.get(tenantId);
@@ -23,7 +22,7 @@ export class KnownQuotas {
 
   remember(tenantId: string, quota: QuotaState, at: number): void {
     this.known.delete(tenantId);
-    if (this.known.size >= this.max) {
+    if (this.known.size >= MAX_KNOWN) {
       const oldest = this.known.keys().next();
       if (!oldest.done) this.known.delete(oldest.value);
     }
