@@ -4,11 +4,10 @@ import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import { hashSecret, newPlatformToken, newRecordId } from "../auth/secrets";
 import type { EdgeDb } from "../db/client";
 import { platformTokens, type PlatformTokenRow, tenants, type TenantRow } from "../db/schema";
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+import { iso } from "./store";
 
 /** The admin API's view of a tenant's tokens at `now`: ids and times, never a token or hash. */
-export function platformTokenStatus(
+function platformTokenStatus(
   tenantId: string,
   rows: readonly PlatformTokenRow[],
   now: number,
