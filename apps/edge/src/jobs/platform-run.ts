@@ -1,6 +1,6 @@
-import { QUERY_RESULTS_PAGE_SIZE, type ExportFormat, type QueryResultRow } from "@scangate/core";
+import { QUERY_RESULTS_PAGE_SIZE, type QueryResultRow } from "@scangate/core";
 import { describeSqlError, SqlRunError, type ResultColumn } from "@scangate/sql";
-import { cellText, createRowEncoder } from "@scangate/sql/export";
+import { cellText, createRowEncoder, type EncodeOptions, type RowEncoder } from "@scangate/sql/export";
 import {
   planPlatformQuery,
   runPlatformPlan,
@@ -17,12 +17,8 @@ import type { ExportFile, JobOutcome } from "./platform-store";
 // files. `stats` counts every Platform call as it is made, so a failed job knows what it spent.
 
 /** Export options as stored with the job (the request's, defaults applied). */
-export interface ExportOptions {
-  format: ExportFormat;
-  flatten: boolean;
+export interface ExportOptions extends EncodeOptions {
   compress: boolean;
-  headers: boolean;
-  delimiter: string;
   /** Whether the request gave `delimeter` (the job's configuration shows null when not). */
   delimiterGiven: boolean;
 }
@@ -49,7 +45,6 @@ export const EXPORT_MAX_ROWS = 1_000_000;
 /** Every page and file of a job is under this prefix. */
 export const jobFilesPrefix = (jobId: string) => `jobs/${jobId}/`;
 export const resultPageKey = (jobId: string, page: number) => `${jobFilesPrefix(jobId)}pages/${page}.json`;
-const exportKey = (jobId: string, name: string) => `${jobFilesPrefix(jobId)}${name}`;
 
 const CONTENT_TYPES = {
   csv: "text/csv; charset=utf-8",
@@ -152,7 +147,7 @@ export async function runExportJob(
   const started = deps.now();
   const files: ExportFile[] = [];
   let rows = 0;
-  let rowEncoder: ReturnType<typeof createRowEncoder> | null = null;
+  let rowEncoder: RowEncoder | null = null;
   let columns: readonly ResultColumn[] = [];
   let text: string[] = [];
   let textBytes = 0;
@@ -161,13 +156,14 @@ export async function runExportJob(
     const body = encoder.encode(header + text.join(""));
     const name = `${job.id}-${String(files.length + 1).padStart(3, "0")}.${options.format}${options.compress ? ".gz" : ""}`;
     const stored = options.compress ? await gzip(body) : body;
-    await deps.files.put(exportKey(job.id, name), stored, {
+    const key = `${jobFilesPrefix(job.id)}${name}`;
+    await deps.files.put(key, stored, {
       httpMetadata: {
         contentType: options.compress ? "application/gzip" : CONTENT_TYPES[options.format],
         contentDisposition: `attachment; filename="${name}"`,
       },
     });
-    files.push({ key: exportKey(job.id, name), size: stored.byteLength });
+    files.push({ key, size: stored.byteLength });
     text = [];
     textBytes = 0;
   };
@@ -177,7 +173,7 @@ export async function runExportJob(
       rowEncoder = createRowEncoder(options, c);
     })) {
       for (const row of batch) {
-        const record = (rowEncoder as ReturnType<typeof createRowEncoder> | null)?.encode(row) ?? "";
+        const record = (rowEncoder as RowEncoder | null)?.encode(row) ?? "";
         const size = encoder.encode(record).byteLength;
         if (textBytes > 0 && textBytes + size > EXPORT_FILE_TEXT_BYTES) await store();
         text.push(record);

@@ -18,17 +18,10 @@ export interface ExportFile {
   size: number;
 }
 
-export interface NewPlatformJob {
-  id: string;
-  kind: PlatformJobKind;
-  tenantId: string;
-  query: string;
-  options: unknown;
-  plannedAt: number;
-  maxPages: number;
-  creditsCharged: number;
-  chargeResetsAt: number | null;
-}
+type NewPlatformJob = Pick<
+  PlatformJobRow,
+  "id" | "kind" | "tenantId" | "query" | "plannedAt" | "maxPages" | "creditsCharged" | "chargeResetsAt"
+> & { options: unknown };
 
 export interface JobOutcome {
   rows: number;

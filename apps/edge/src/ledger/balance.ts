@@ -157,9 +157,8 @@ export class Balance {
 
   /** When the next hold expires, or null when none is held. */
   nextExpiry(): number | null {
-    let next: number | null = null;
-    for (const hold of this.holds.values()) if (next === null || hold.expiresAt < next) next = hold.expiresAt;
-    return next;
+    if (this.holds.size === 0) return null;
+    return Math.min(...[...this.holds.values()].map((hold) => hold.expiresAt));
   }
 
   /** The admin's correction of what the current period has used. */
