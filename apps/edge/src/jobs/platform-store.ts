@@ -40,6 +40,9 @@ export const LOST_AFTER_MS = 2 * 60 * 1000;
 /** A job never claimed this long after it was queued lost its message. */
 export const UNCLAIMED_AFTER_MS = 10 * 60 * 1000;
 
+/** An ended job whose unspent credits have not gone back yet. */
+const refundDue = and(isNull(platformJobs.refundedAt), sql`${platformJobs.status} <> 'pending'`);
+
 export class PlatformJobStore {
   constructor(
     private readonly db: EdgeDb,
@@ -137,13 +140,7 @@ export class PlatformJobStore {
     const row = await this.db
       .update(platformJobs)
       .set({ refundedAt: this.clock.now() })
-      .where(
-        and(
-          eq(platformJobs.id, id),
-          isNull(platformJobs.refundedAt),
-          sql`${platformJobs.status} <> 'pending'`,
-        ),
-      )
+      .where(and(eq(platformJobs.id, id), refundDue))
       .returning()
       .get();
     return row ?? null;
@@ -172,7 +169,7 @@ export class PlatformJobStore {
     const rows = await this.db
       .select({ id: platformJobs.id })
       .from(platformJobs)
-      .where(and(isNull(platformJobs.refundedAt), sql`${platformJobs.status} <> 'pending'`))
+      .where(refundDue)
       .limit(limit);
     return rows.map((row) => row.id);
   }

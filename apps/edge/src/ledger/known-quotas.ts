@@ -4,19 +4,14 @@ import type { QuotaState } from "../tenants/periods";
 // ledger (a free cache hit) shows in its RateLimit headers. Read again in the background once
 // older than `refreshMs`, so another isolate's charges show within seconds.
 
-interface Known {
-  readonly quota: QuotaState;
-  readonly at: number;
-}
-
 const MAX_KNOWN = 10_000;
 
 export class KnownQuotas {
-  private readonly known = new Map<string, Known>();
+  private readonly known = new Map<string, { readonly quota: QuotaState; readonly at: number }>();
 
   constructor(readonly refreshMs: number) {}
 
-  get(tenantId: string): Known | undefined {
+  get(tenantId: string) {
     return this.known.get(tenantId);
   }
 

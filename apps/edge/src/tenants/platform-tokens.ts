@@ -54,17 +54,15 @@ export class PlatformTokenStore {
     const now = this.clock.now();
     const token = newPlatformToken();
     const ofTenant = eq(platformTokens.tenantId, tenantId);
+    const current = and(ofTenant, isNull(platformTokens.expiresAt));
     const replaced =
       graceSeconds > 0
         ? this.db
             .update(platformTokens)
             .set({ expiresAt: now + graceSeconds * 1000 })
-            .where(and(ofTenant, isNull(platformTokens.expiresAt)))
+            .where(current)
             .returning()
-        : this.db
-            .delete(platformTokens)
-            .where(and(ofTenant, isNull(platformTokens.expiresAt)))
-            .returning();
+        : this.db.delete(platformTokens).where(current).returning();
     const [, replacedRows, inserted] = await this.db.batch([
       this.db.delete(platformTokens).where(and(ofTenant, isNotNull(platformTokens.expiresAt))),
       replaced,
