@@ -11,10 +11,9 @@ import { platformJobs, type PlatformJobRow } from "../db/schema";
 
 export type PlatformJobKind = PlatformJobRow["kind"];
 
+/** An export file: its R2 key and its size as stored. */
 export interface ExportFile {
-  /** R2 key. */
   key: string;
-  /** Stored bytes. */
   size: number;
 }
 

@@ -28,8 +28,6 @@ export interface ChargeRequest {
   readonly holdMs?: number;
 }
 
-export type ChargeAnswer = Spend & { readonly holdId?: string };
-
 export interface LedgerReading {
   readonly quota: QuotaState;
   readonly held: number;
@@ -70,7 +68,7 @@ export class TenantLedger extends DurableObject {
     });
   }
 
-  async charge(request: ChargeRequest): Promise<ChargeAnswer> {
+  async charge(request: ChargeRequest): Promise<Spend & { readonly holdId?: string }> {
     const balance = this.open(request.terms, request.now);
     const holdId = request.holdMs === undefined ? undefined : crypto.randomUUID();
     const spent =
