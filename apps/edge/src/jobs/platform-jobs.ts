@@ -139,7 +139,6 @@ export class PlatformJobs {
   }
 }
 
-/** The JOBS binding as the producer side. */
 export function bindingQueue(queue: Queue<unknown>): JobQueue {
   return { send: async (message) => void (await queue.send(message)) };
 }

@@ -13,12 +13,14 @@ import type { Ledgers } from "./ledgers";
 // that skipped the call still moves every balance within the hour.
 
 const importedHolds = z.array(
-  z.object({
-    id: z.string(),
-    credits: z.number().int(),
-    resets_at: z.number().int().nullable(),
-    expires_at: z.number().int(),
-  }),
+  z
+    .object({
+      id: z.string(),
+      credits: z.number().int(),
+      resets_at: z.number().int().nullable(),
+      expires_at: z.number().int(),
+    })
+    .transform((h) => ({ id: h.id, credits: h.credits, resetsAt: h.resets_at, expiresAt: h.expires_at })),
 );
 
 /** Hands every balance still waiting in D1 to its tenant's object; how many moved. */
@@ -37,12 +39,7 @@ export async function importLedgers(deps: { db: EdgeDb; ledgers: Ledgers; clock:
       balance: {
         used: imported.used,
         resetsAt: imported.resetsAt,
-        holds: (holds.success ? holds.data : []).map((h) => ({
-          id: h.id,
-          credits: h.credits,
-          resetsAt: h.resets_at,
-          expiresAt: h.expires_at,
-        })),
+        holds: holds.success ? holds.data : [],
       },
     });
     await deps.db.delete(ledgerImports).where(eq(ledgerImports.tenantId, tenant.id));
