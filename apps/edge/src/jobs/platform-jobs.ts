@@ -22,12 +22,6 @@ export interface JobQueue {
   send(message: JobMessage): Promise<void>;
 }
 
-/** One delivered message, as the consumer acknowledges it. */
-export interface JobDelivery {
-  readonly body: unknown;
-  ack(): void;
-}
-
 /** How long a job may run: every call within the upstream deadline, the whole well within the sweep's patience. */
 export const JOB_TIME_LIMIT_MS = 10 * 60 * 1000;
 /** Ended jobs are forgotten this long after their results expired. */
@@ -68,7 +62,7 @@ export class PlatformJobs {
   }
 
   /** Runs the jobs of a batch side by side (one after another, the last would look lost). */
-  async consume(messages: readonly JobDelivery[]): Promise<void> {
+  async consume(messages: readonly Message[]): Promise<void> {
     await Promise.all(
       messages.map(async (message) => {
         const parsed = jobMessageSchema.safeParse(message.body);
@@ -145,7 +139,6 @@ export class PlatformJobs {
   }
 }
 
-/** The JOBS binding as the producer side. */
 export function bindingQueue(queue: Queue<unknown>): JobQueue {
   return { send: async (message) => void (await queue.send(message)) };
 }

@@ -1,9 +1,10 @@
-import { QUERY_RESULTS_PAGE_SIZE, type ExportFormat, type QueryResultRow } from "@scangate/core";
-import { describeSqlError, SqlRunError, type ResultColumn } from "@scangate/sql";
-import { cellText, createRowEncoder } from "@scangate/sql/export";
+import { QUERY_RESULTS_PAGE_SIZE, type QueryResultRow } from "@scangate/core";
+import { describeSqlError, SqlRunError } from "@scangate/sql";
+import { cellText, createRowEncoder, type EncodeOptions } from "@scangate/sql/export";
 import {
   planPlatformQuery,
   runPlatformPlan,
+  type PlatformPlan,
   type PlatformRunStats,
   type PlatformSearch,
 } from "@scangate/sql/platform";
@@ -17,12 +18,8 @@ import type { ExportFile, JobOutcome } from "./platform-store";
 // files. `stats` counts every Platform call as it is made, so a failed job knows what it spent.
 
 /** Export options as stored with the job (the request's, defaults applied). */
-export interface ExportOptions {
-  format: ExportFormat;
-  flatten: boolean;
+export interface ExportOptions extends EncodeOptions {
   compress: boolean;
-  headers: boolean;
-  delimiter: string;
   /** Whether the request gave `delimeter` (the job's configuration shows null when not). */
   delimiterGiven: boolean;
 }
@@ -49,7 +46,6 @@ export const EXPORT_MAX_ROWS = 1_000_000;
 /** Every page and file of a job is under this prefix. */
 export const jobFilesPrefix = (jobId: string) => `jobs/${jobId}/`;
 export const resultPageKey = (jobId: string, page: number) => `${jobFilesPrefix(jobId)}pages/${page}.json`;
-const exportKey = (jobId: string, name: string) => `${jobFilesPrefix(jobId)}${name}`;
 
 const CONTENT_TYPES = {
   csv: "text/csv; charset=utf-8",
@@ -60,15 +56,13 @@ const encoder = new TextEncoder();
 /** Credits spent: each Platform call costs one (core's cost table: a search page, an aggregate). */
 export const creditsOf = (stats: PlatformRunStats) => stats.calls.length;
 
-async function* results(
-  job: PlatformJobRow,
-  deps: RunDeps,
-  stats: PlatformRunStats,
-  columns: (c: readonly ResultColumn[]) => void,
-) {
+function planOf(job: PlatformJobRow): PlatformPlan {
   const planned = planPlatformQuery(job.query, { now: job.plannedAt, maxPages: job.maxPages });
   if (!planned.ok) throw new JobFailure(`query could not be planned: ${describeSqlError(planned.error)}`);
-  columns(planned.value.plan.columns);
+  return planned.value;
+}
+
+async function* results(job: PlatformJobRow, plan: PlatformPlan, deps: RunDeps, stats: PlatformRunStats) {
   let lastBeat = deps.now();
   const started = lastBeat;
   const pause = async () => {
@@ -81,7 +75,7 @@ async function* results(
   };
   try {
     yield* runPlatformPlan(
-      planned.value,
+      plan,
       deps.search,
       {
         deadline: started + deps.timeLimitMs,
@@ -98,8 +92,8 @@ async function* results(
   }
 }
 
-const schemaOf = (columns: readonly ResultColumn[]) =>
-  columns.map(({ name, type, mode }) => ({ name, type, mode }));
+const schemaOf = (plan: PlatformPlan) =>
+  plan.plan.columns.map(({ name, type, mode }) => ({ name, type, mode }));
 
 export async function runQueryJob(
   job: PlatformJobRow,
@@ -107,7 +101,7 @@ export async function runQueryJob(
   stats: PlatformRunStats,
 ): Promise<JobOutcome> {
   const started = deps.now();
-  let columns: readonly ResultColumn[] = [];
+  const plan = planOf(job);
   let rows = 0;
   let pages = 0;
   let dataProcessed = 0;
@@ -119,7 +113,7 @@ export async function runQueryJob(
     });
     pending = [];
   };
-  for await (const batch of results(job, deps, stats, (c) => (columns = c))) {
+  for await (const batch of results(job, plan, deps, stats)) {
     for (const row of batch) {
       pending.push({
         f: row.map((value) => {
@@ -134,7 +128,7 @@ export async function runQueryJob(
   }
   // An empty result still has its page 1 (with no rows), so clients can always read it.
   if (pending.length > 0 || pages === 0) await flush();
-  return { rows, pages, dataProcessed, schema: schemaOf(columns), backendTimeMs: deps.now() - started };
+  return { rows, pages, dataProcessed, schema: schemaOf(plan), backendTimeMs: deps.now() - started };
 }
 
 async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
@@ -150,34 +144,31 @@ export async function runExportJob(
   if (job.options === null) throw new JobFailure("the export's options are missing");
   const options = JSON.parse(job.options) as ExportOptions;
   const started = deps.now();
+  const plan = planOf(job);
+  const rowEncoder = createRowEncoder(options, plan.plan.columns);
   const files: ExportFile[] = [];
   let rows = 0;
-  let rowEncoder: ReturnType<typeof createRowEncoder> | null = null;
-  let columns: readonly ResultColumn[] = [];
   let text: string[] = [];
   let textBytes = 0;
   const store = async () => {
-    const header = rowEncoder?.header ?? "";
-    const body = encoder.encode(header + text.join(""));
+    const body = encoder.encode(rowEncoder.header + text.join(""));
     const name = `${job.id}-${String(files.length + 1).padStart(3, "0")}.${options.format}${options.compress ? ".gz" : ""}`;
     const stored = options.compress ? await gzip(body) : body;
-    await deps.files.put(exportKey(job.id, name), stored, {
+    const key = `${jobFilesPrefix(job.id)}${name}`;
+    await deps.files.put(key, stored, {
       httpMetadata: {
         contentType: options.compress ? "application/gzip" : CONTENT_TYPES[options.format],
         contentDisposition: `attachment; filename="${name}"`,
       },
     });
-    files.push({ key: exportKey(job.id, name), size: stored.byteLength });
+    files.push({ key, size: stored.byteLength });
     text = [];
     textBytes = 0;
   };
   try {
-    for await (const batch of results(job, deps, stats, (c) => {
-      columns = c;
-      rowEncoder = createRowEncoder(options, c);
-    })) {
+    for await (const batch of results(job, plan, deps, stats)) {
       for (const row of batch) {
-        const record = (rowEncoder as ReturnType<typeof createRowEncoder> | null)?.encode(row) ?? "";
+        const record = rowEncoder.encode(row);
         const size = encoder.encode(record).byteLength;
         if (textBytes > 0 && textBytes + size > EXPORT_FILE_TEXT_BYTES) await store();
         text.push(record);
@@ -196,7 +187,7 @@ export async function runExportJob(
     rows,
     pages: files.length,
     dataProcessed: files.reduce((sum, file) => sum + file.size, 0),
-    schema: schemaOf(columns),
+    schema: schemaOf(plan),
     backendTimeMs: deps.now() - started,
     files,
   };

@@ -1,9 +1,3 @@
-import type {
-  V3SearchAggregateInput,
-  V3SearchAggregateResponse,
-  V3SearchQueryInput,
-  V3SearchQueryResponse,
-} from "@scangate/core";
 import type { PlatformSearch } from "@scangate/sql/platform";
 import { withDeadline } from "../upstream/relay";
 import type { PlatformUpstream } from "../upstream/platform";
@@ -38,12 +32,8 @@ export function platformSearch(platform: PlatformUpstream, timeoutMs: number): P
       let detail = "";
       try {
         const problem = JSON.parse(text) as { detail?: unknown; title?: unknown };
-        detail =
-          typeof problem.detail === "string"
-            ? `: ${problem.detail}`
-            : typeof problem.title === "string"
-              ? `: ${problem.title}`
-              : "";
+        const said = typeof problem.detail === "string" ? problem.detail : problem.title;
+        if (typeof said === "string") detail = `: ${said}`;
       } catch {
         // not a problem document
       }
@@ -55,8 +45,7 @@ export function platformSearch(platform: PlatformUpstream, timeoutMs: number): P
     return result;
   };
   return {
-    query: (input: V3SearchQueryInput) => call<V3SearchQueryResponse>("/v3/global/search/query", input),
-    aggregate: (input: V3SearchAggregateInput) =>
-      call<V3SearchAggregateResponse>("/v3/global/search/aggregate", input),
+    query: (input) => call("/v3/global/search/query", input),
+    aggregate: (input) => call("/v3/global/search/aggregate", input),
   };
 }

@@ -11,24 +11,16 @@ import { platformJobs, type PlatformJobRow } from "../db/schema";
 
 export type PlatformJobKind = PlatformJobRow["kind"];
 
+/** An export file: its R2 key and its size as stored. */
 export interface ExportFile {
-  /** R2 key. */
   key: string;
-  /** Stored bytes. */
   size: number;
 }
 
-export interface NewPlatformJob {
-  id: string;
-  kind: PlatformJobKind;
-  tenantId: string;
-  query: string;
-  options: unknown;
-  plannedAt: number;
-  maxPages: number;
-  creditsCharged: number;
-  chargeResetsAt: number | null;
-}
+type NewPlatformJob = Pick<
+  PlatformJobRow,
+  "id" | "kind" | "tenantId" | "query" | "plannedAt" | "maxPages" | "creditsCharged" | "chargeResetsAt"
+> & { options: unknown };
 
 export interface JobOutcome {
   rows: number;
@@ -46,6 +38,9 @@ export interface JobOutcome {
 export const LOST_AFTER_MS = 2 * 60 * 1000;
 /** A job never claimed this long after it was queued lost its message. */
 export const UNCLAIMED_AFTER_MS = 10 * 60 * 1000;
+
+/** An ended job whose unspent credits have not gone back yet. */
+const refundDue = and(isNull(platformJobs.refundedAt), sql`${platformJobs.status} <> 'pending'`);
 
 export class PlatformJobStore {
   constructor(
@@ -144,13 +139,7 @@ export class PlatformJobStore {
     const row = await this.db
       .update(platformJobs)
       .set({ refundedAt: this.clock.now() })
-      .where(
-        and(
-          eq(platformJobs.id, id),
-          isNull(platformJobs.refundedAt),
-          sql`${platformJobs.status} <> 'pending'`,
-        ),
-      )
+      .where(and(eq(platformJobs.id, id), refundDue))
       .returning()
       .get();
     return row ?? null;
@@ -179,7 +168,7 @@ export class PlatformJobStore {
     const rows = await this.db
       .select({ id: platformJobs.id })
       .from(platformJobs)
-      .where(and(isNull(platformJobs.refundedAt), sql`${platformJobs.status} <> 'pending'`))
+      .where(refundDue)
       .limit(limit);
     return rows.map((row) => row.id);
   }

@@ -1,5 +1,5 @@
 import type { TenantPeriod } from "@scangate/core";
-import { nextReset, type QuotaState } from "../tenants/periods";
+import { effectiveQuota, nextReset, type QuotaState } from "../tenants/periods";
 
 // One tenant's balance as plain arithmetic: what its ledger object (ledger/tenant-ledger.ts)
 // stores and changes. No storage and no clock of its own: every operation is told the time.
@@ -59,16 +59,9 @@ export class Balance {
 
   /** A tenant's first balance: nothing used, its period starting now. */
   static opened(terms: LedgerTerms, now: number): Balance {
-    return new Balance(
-      {
-        allowance: terms.allowance,
-        period: terms.period,
-        termsVersion: terms.version,
-        used: 0,
-        resetsAt: nextReset(terms.period, now),
-      },
-      new Map(),
-    );
+    const { allowance, period, version } = terms;
+    const resetsAt = nextReset(period, now);
+    return new Balance({ allowance, period, termsVersion: version, used: 0, resetsAt }, new Map());
   }
 
   static restored(state: BalanceState, holds: Iterable<CreditHold>): Balance {
@@ -81,13 +74,8 @@ export class Balance {
 
   /** The balance as it stands at `now`, without changing it: an ended period reads as a new one. */
   reading(now: number): { quota: QuotaState; held: number } {
-    if (this.state.resetsAt !== null && this.state.resetsAt <= now) {
-      return {
-        quota: { used: 0, allowance: this.state.allowance, resetsAt: nextReset(this.state.period, now) },
-        held: 0,
-      };
-    }
-    return { quota: this.quota(), held: this.held() };
+    const ended = this.state.resetsAt !== null && this.state.resetsAt <= now;
+    return { quota: effectiveQuota(this.state, now), held: ended ? 0 : this.held() };
   }
 
   /** Credits held in the current period. */
@@ -145,14 +133,15 @@ export class Balance {
     const hold = this.holds.get(id);
     if (!hold) return false;
     this.holds.delete(id);
-    this.giveBack(hold.credits - Math.min(Math.max(spent, 0), hold.credits), hold.resetsAt);
+    this.refund(hold.credits - Math.min(Math.max(spent, 0), hold.credits), hold.resetsAt, now);
     return true;
   }
 
   /** Gives `cost` back into the period that ends at `resetsAt`, if that period is still this one. */
   refund(cost: number, resetsAt: number | null, now: number): void {
     this.roll(now);
-    this.giveBack(cost, resetsAt);
+    if (cost <= 0 || resetsAt !== this.state.resetsAt) return;
+    this.state.used = Math.max(0, this.state.used - cost);
   }
 
   /** Releases every hold whose request is taken for dead (`expiresAt` reached); how many. */
@@ -168,9 +157,8 @@ export class Balance {
 
   /** When the next hold expires, or null when none is held. */
   nextExpiry(): number | null {
-    let next: number | null = null;
-    for (const hold of this.holds.values()) if (next === null || hold.expiresAt < next) next = hold.expiresAt;
-    return next;
+    if (this.holds.size === 0) return null;
+    return Math.min(...[...this.holds.values()].map((hold) => hold.expiresAt));
   }
 
   /** The admin's correction of what the current period has used. */
@@ -188,10 +176,5 @@ export class Balance {
     if (imported.resetsAt !== this.state.resetsAt) return;
     this.state.used += imported.used;
     for (const hold of imported.holds) this.holds.set(hold.id, hold);
-  }
-
-  private giveBack(cost: number, resetsAt: number | null): void {
-    if (cost <= 0 || resetsAt !== this.state.resetsAt) return;
-    this.state.used = Math.max(0, this.state.used - cost);
   }
 }

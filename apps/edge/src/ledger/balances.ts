@@ -1,8 +1,7 @@
-import type { Clock } from "@scangate/core/http";
 import type { TenantRow } from "../db/schema";
+import type { EdgeServices } from "../services";
 import type { QuotaState } from "../tenants/periods";
 import type { LedgerTerms } from "./balance";
-import type { Ledgers } from "./ledgers";
 
 // Reading tenants' balances from their ledger objects, for the admin API, the console and the
 // dashboards: every figure of `used` anyone sees comes from the object that keeps it.
@@ -12,10 +11,7 @@ export function termsOf(row: TenantRow): LedgerTerms {
   return { allowance: row.allowance, period: row.period, version: row.updatedAt };
 }
 
-export interface BalanceDeps {
-  readonly ledgers: Ledgers;
-  readonly clock: Clock;
-}
+type BalanceDeps = Pick<EdgeServices, "ledgers" | "clock">;
 
 /** The tenant's quota now, from its ledger. */
 export async function balanceOf(deps: BalanceDeps, row: TenantRow): Promise<QuotaState> {

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { EdgeDb } from "../db/client";
 import { ledgerImports, tenants } from "../db/schema";
+import { termsOf } from "./balances";
 import type { Ledgers } from "./ledgers";
 
 // The move of balances from the D1 ledger into the tenants' ledger objects. Migration 0006 kept
@@ -12,47 +13,36 @@ import type { Ledgers } from "./ledgers";
 // that skipped the call still moves every balance within the hour.
 
 const importedHolds = z.array(
-  z.object({
-    id: z.string(),
-    credits: z.number().int(),
-    resets_at: z.number().int().nullable(),
-    expires_at: z.number().int(),
-  }),
+  z
+    .object({
+      id: z.string(),
+      credits: z.number().int(),
+      resets_at: z.number().int().nullable(),
+      expires_at: z.number().int(),
+    })
+    .transform((h) => ({ id: h.id, credits: h.credits, resetsAt: h.resets_at, expiresAt: h.expires_at })),
 );
 
 /** Hands every balance still waiting in D1 to its tenant's object; how many moved. */
 export async function importLedgers(deps: { db: EdgeDb; ledgers: Ledgers; clock: Clock }): Promise<number> {
   const rows = await deps.db
-    .select({
-      tenantId: ledgerImports.tenantId,
-      used: ledgerImports.used,
-      resetsAt: ledgerImports.resetsAt,
-      holds: ledgerImports.holds,
-      allowance: tenants.allowance,
-      period: tenants.period,
-      updatedAt: tenants.updatedAt,
-    })
+    .select({ imported: ledgerImports, tenant: tenants })
     .from(ledgerImports)
     .innerJoin(tenants, eq(tenants.id, ledgerImports.tenantId));
   let moved = 0;
-  for (const row of rows) {
-    const holds = importedHolds.safeParse(JSON.parse(row.holds));
-    await deps.ledgers(row.tenantId).absorb({
-      terms: { allowance: row.allowance, period: row.period, version: row.updatedAt },
+  for (const { imported, tenant } of rows) {
+    const holds = importedHolds.safeParse(JSON.parse(imported.holds));
+    await deps.ledgers(tenant.id).absorb({
+      terms: termsOf(tenant),
       now: deps.clock.now(),
-      importId: `d1:${row.tenantId}`,
+      importId: `d1:${tenant.id}`,
       balance: {
-        used: row.used,
-        resetsAt: row.resetsAt,
-        holds: (holds.success ? holds.data : []).map((h) => ({
-          id: h.id,
-          credits: h.credits,
-          resetsAt: h.resets_at,
-          expiresAt: h.expires_at,
-        })),
+        used: imported.used,
+        resetsAt: imported.resetsAt,
+        holds: holds.success ? holds.data : [],
       },
     });
-    await deps.db.delete(ledgerImports).where(eq(ledgerImports.tenantId, row.tenantId));
+    await deps.db.delete(ledgerImports).where(eq(ledgerImports.tenantId, tenant.id));
     moved += 1;
   }
   return moved;

@@ -4,26 +4,20 @@ import type { QuotaState } from "../tenants/periods";
 // ledger (a free cache hit) shows in its RateLimit headers. Read again in the background once
 // older than `refreshMs`, so another isolate's charges show within seconds.
 
-interface Known {
-  readonly quota: QuotaState;
-  readonly at: number;
-}
+const MAX_KNOWN = 10_000;
 
 export class KnownQuotas {
-  private readonly known = new Map<string, Known>();
+  private readonly known = new Map<string, { readonly quota: QuotaState; readonly at: number }>();
 
-  constructor(
-    readonly refreshMs: number,
-    private readonly max = 10_000,
-  ) {}
+  constructor(readonly refreshMs: number) {}
 
-  get(tenantId: string): Known | undefined {
+  get(tenantId: string) {
     return this.known.get(tenantId);
   }
 
   remember(tenantId: string, quota: QuotaState, at: number): void {
     this.known.delete(tenantId);
-    if (this.known.size >= this.max) {
+    if (this.known.size >= MAX_KNOWN) {
       const oldest = this.known.keys().next();
       if (!oldest.done) this.known.delete(oldest.value);
     }

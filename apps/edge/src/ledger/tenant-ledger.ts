@@ -28,33 +28,16 @@ export interface ChargeRequest {
   readonly holdMs?: number;
 }
 
-export type ChargeAnswer = Spend & { readonly holdId?: string };
-
 export interface LedgerReading {
   readonly quota: QuotaState;
   readonly held: number;
 }
 
 /** The calls a tenant's ledger answers (Workers RPC on its object). */
-export interface TenantLedgerApi {
-  charge(request: ChargeRequest): Promise<ChargeAnswer>;
-  /** Settles hold `holdId` to `spent`; the quota after, or null when the hold was already gone. */
-  settle(request: { holdId: string; spent: number; now: number }): Promise<QuotaState | null>;
-  refund(request: { cost: number; resetsAt: number | null; now: number }): Promise<QuotaState>;
-  /** The balance now, read without changing it (a period that ended reads as a new one). */
-  read(request: { terms: LedgerTerms; now: number }): Promise<LedgerReading>;
-  /** Takes the tenant's terms as the admin just set them, and optionally a corrected `used`. */
-  configure(request: { terms: LedgerTerms; now: number; used?: number }): Promise<LedgerReading>;
-  /** Adds what the old D1 ledger held, once per `importId`. */
-  absorb(request: {
-    terms: LedgerTerms;
-    now: number;
-    importId: string;
-    balance: ImportedBalance;
-  }): Promise<LedgerReading>;
-  /** Forgets the tenant (it was deleted). */
-  erase(): Promise<void>;
-}
+export type TenantLedgerApi = Pick<
+  TenantLedger,
+  "charge" | "settle" | "refund" | "read" | "configure" | "absorb" | "erase"
+>;
 
 /** The one record the object stores, rewritten whole by each change (a tenant's holds are few). */
 interface Stored {
@@ -65,7 +48,7 @@ interface Stored {
 
 const KEY = "ledger";
 
-export class TenantLedger extends DurableObject implements TenantLedgerApi {
+export class TenantLedger extends DurableObject {
   /** Null until the tenant's first call: its terms open the balance. */
   private balance: Balance | null = null;
   /** Imports already absorbed (ledger/imports.ts). */
@@ -85,7 +68,7 @@ export class TenantLedger extends DurableObject implements TenantLedgerApi {
     });
   }
 
-  async charge(request: ChargeRequest): Promise<ChargeAnswer> {
+  async charge(request: ChargeRequest): Promise<Spend & { readonly holdId?: string }> {
     const balance = this.open(request.terms, request.now);
     const holdId = request.holdMs === undefined ? undefined : crypto.randomUUID();
     const spent =
@@ -96,6 +79,7 @@ export class TenantLedger extends DurableObject implements TenantLedgerApi {
     return spent.ok && holdId !== undefined ? { ...spent, holdId } : spent;
   }
 
+  /** Settles hold `holdId` to `spent`; the quota after, or null when the hold was already gone. */
   async settle(request: { holdId: string; spent: number; now: number }): Promise<QuotaState | null> {
     const balance = this.balance;
     if (!balance?.settle(request.holdId, request.spent, request.now)) return null;
@@ -111,6 +95,7 @@ export class TenantLedger extends DurableObject implements TenantLedgerApi {
     return balance.quota();
   }
 
+  /** The balance now, read without changing it (a period that ended reads as a new one). */
   async read(request: { terms: LedgerTerms; now: number }): Promise<LedgerReading> {
     const version = this.balance?.state.termsVersion;
     const balance = this.open(request.terms, request.now);
@@ -119,6 +104,7 @@ export class TenantLedger extends DurableObject implements TenantLedgerApi {
     return balance.reading(request.now);
   }
 
+  /** Takes the tenant's terms as the admin just set them, and optionally a corrected `used`. */
   async configure(request: { terms: LedgerTerms; now: number; used?: number }): Promise<LedgerReading> {
     const balance = this.open(request.terms, request.now);
     if (request.used !== undefined) balance.setUsed(request.used, request.now);
@@ -126,6 +112,7 @@ export class TenantLedger extends DurableObject implements TenantLedgerApi {
     return balance.reading(request.now);
   }
 
+  /** Adds what the old D1 ledger held, once per `importId`. */
   async absorb(request: {
     terms: LedgerTerms;
     now: number;
@@ -141,6 +128,7 @@ export class TenantLedger extends DurableObject implements TenantLedgerApi {
     return balance.reading(request.now);
   }
 
+  /** Forgets the tenant (it was deleted). */
   async erase(): Promise<void> {
     this.balance = null;
     this.imports.clear();

@@ -1,5 +1,5 @@
 import type { AuditAction, AuditEntry } from "@scangate/core";
-import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { newRecordId } from "../auth/secrets";
 import type { Clock } from "@scangate/core/http";
 import type { EdgeDb } from "../db/client";
@@ -35,12 +35,10 @@ export class AuditLog {
 
   /** Newest first. */
   async list(query: { tenantId?: string | undefined; limit: number }): Promise<AuditEntry[]> {
-    const filters: SQL[] = [];
-    if (query.tenantId) filters.push(eq(auditLog.tenantId, query.tenantId));
     const rows = await this.db
       .select()
       .from(auditLog)
-      .where(and(...filters))
+      .where(query.tenantId ? eq(auditLog.tenantId, query.tenantId) : undefined)
       .orderBy(desc(auditLog.at), desc(sql`rowid`))
       .limit(query.limit);
     return rows.map((row) => ({

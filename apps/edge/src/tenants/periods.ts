@@ -24,10 +24,7 @@ export interface QuotaState {
 }
 
 /** The quota as it stands at `now`: a period that has ended counts as already reset. */
-export function effectiveQuota(
-  row: { used: number; allowance: number; resetsAt: number | null; period: TenantPeriod },
-  now: number,
-): QuotaState {
+export function effectiveQuota(row: QuotaState & { period: TenantPeriod }, now: number): QuotaState {
   if (row.resetsAt !== null && row.resetsAt <= now) {
     return { used: 0, allowance: row.allowance, resetsAt: nextReset(row.period, now) };
   }

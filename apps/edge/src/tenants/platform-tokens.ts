@@ -4,11 +4,10 @@ import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import { hashSecret, newPlatformToken, newRecordId } from "../auth/secrets";
 import type { EdgeDb } from "../db/client";
 import { platformTokens, type PlatformTokenRow, tenants, type TenantRow } from "../db/schema";
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+import { iso } from "./store";
 
 /** The admin API's view of a tenant's tokens at `now`: ids and times, never a token or hash. */
-export function platformTokenStatus(
+function platformTokenStatus(
   tenantId: string,
   rows: readonly PlatformTokenRow[],
   now: number,
@@ -55,17 +54,15 @@ export class PlatformTokenStore {
     const now = this.clock.now();
     const token = newPlatformToken();
     const ofTenant = eq(platformTokens.tenantId, tenantId);
+    const current = and(ofTenant, isNull(platformTokens.expiresAt));
     const replaced =
       graceSeconds > 0
         ? this.db
             .update(platformTokens)
             .set({ expiresAt: now + graceSeconds * 1000 })
-            .where(and(ofTenant, isNull(platformTokens.expiresAt)))
+            .where(current)
             .returning()
-        : this.db
-            .delete(platformTokens)
-            .where(and(ofTenant, isNull(platformTokens.expiresAt)))
-            .returning();
+        : this.db.delete(platformTokens).where(current).returning();
     const [, replacedRows, inserted] = await this.db.batch([
       this.db.delete(platformTokens).where(and(ofTenant, isNotNull(platformTokens.expiresAt))),
       replaced,

@@ -1,4 +1,4 @@
-import type { Tenant, TenantPeriod } from "@scangate/core";
+import type { Tenant } from "@scangate/core";
 import { asc, eq } from "drizzle-orm";
 import { hashSecret, newApiId, newApiSecret, newRecordId } from "../auth/secrets";
 import type { Clock } from "@scangate/core/http";
@@ -6,25 +6,13 @@ import type { EdgeDb } from "../db/client";
 import { tenants, type TenantRow } from "../db/schema";
 import type { QuotaState } from "./periods";
 
-export interface NewTenant {
-  name: string;
-  email: string;
-  allowance: number;
-  period: TenantPeriod;
-  tier: string;
-}
+type NewTenant = Pick<TenantRow, "name" | "email" | "allowance" | "period" | "tier">;
 
-export interface TenantChanges {
-  name?: string;
-  email?: string;
-  allowance?: number;
-  period?: TenantPeriod;
-  tier?: string;
-  disabled?: boolean;
-  jobMaxPages?: number | null;
-}
+type TenantChanges = Partial<
+  Pick<TenantRow, "name" | "email" | "allowance" | "period" | "tier" | "disabled" | "jobMaxPages">
+>;
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+export const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** The admin API's view of a tenant, with its quota from its ledger: never the secret or its hash. */
 export function tenantToWire(row: TenantRow, quota: QuotaState, now: number): Tenant {

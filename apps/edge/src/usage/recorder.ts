@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { EdgeDb } from "../db/client";
-import { usage } from "../db/schema";
+import { usage, type UsageRow } from "../db/schema";
 
 /** Usage's name for a request that matched no route. */
 export const NO_ROUTE = "no_route";
@@ -18,22 +18,10 @@ export interface UsageEvent {
   readonly quotaSaved: number;
 }
 
-interface Counters {
-  tenantId: string;
-  hour: number;
-  operation: string;
-  requests: number;
-  cacheHits: number;
-  upstreamCalls: number;
-  errors: number;
-  quotaSpent: number;
-  quotaSaved: number;
-}
-
 const HOUR_MS = 3_600_000;
 
-/** Adds events into per-(tenant, hour, operation) counters; pure, for the recorder and its tests. */
-export function addToRollups(rollups: Map<string, Counters>, event: UsageEvent): void {
+/** Adds events into per-(tenant, hour, operation) counters. */
+function addToRollups(rollups: Map<string, UsageRow>, event: UsageEvent): void {
   const hour = event.at - (event.at % HOUR_MS);
   const key = `${event.tenantId}\u0000${hour}\u0000${event.operation}`;
   const counters = rollups.get(key) ?? {
@@ -61,7 +49,7 @@ export function addToRollups(rollups: Map<string, Counters>, event: UsageEvent):
  * event of a batch, off the response path (the caller hands the returned promise to waitUntil).
  */
 export class BatchedUsageRecorder {
-  private pending = new Map<string, Counters>();
+  private pending = new Map<string, UsageRow>();
   private scheduled: Promise<void> | null = null;
 
   constructor(
