@@ -2,9 +2,8 @@ import { ApiError, v3Envelope, v3OrganizationCreditsSchema } from "@scangate/cor
 import type { Clock } from "@scangate/core/http";
 import { awaitFlight } from "../cache/single-flight";
 import type { Env } from "../env";
-import type { EdgeServices } from "../services";
-import { SERVICE_BINDING_PLATFORM_URL } from "../services";
-import { PlatformPool, PlatformUpstream, relayPlatform } from "../upstream/platform";
+import { type EdgeServices, platformUpstreamOf } from "../services";
+import { type PlatformUpstream, relayPlatform } from "../upstream/platform";
 
 // The Platform organizations' remaining credits, for the dashboards: read from the upstream's
 // GET /v3/accounts/organizations/{org}/credits and held in memory per isolate for a minute, so
@@ -23,6 +22,10 @@ export type OrganizationBalance =
   | { organizationId: string; ok: false; problem: string; readAt: number };
 
 export type BalanceReader = (organizationId: string) => Promise<OrganizationBalance>;
+
+function unavailable(organizationId: string, problem: string, clock: Clock): OrganizationBalance {
+  return { organizationId, ok: false, problem, readAt: clock.now() };
+}
 
 interface Held {
   until: number;
@@ -53,18 +56,13 @@ export class BalanceCache {
       const joined = await awaitFlight(current.answer, this.joinWaitMs);
       return joined.ended
         ? joined.value
-        : {
-            organizationId,
-            ok: false,
-            problem: "the upstream did not answer in time",
-            readAt: this.clock.now(),
-          };
+        : unavailable(organizationId, "the upstream did not answer in time", this.clock);
     }
     const answer: Promise<OrganizationBalance> = Promise.resolve()
       .then(() => this.read(organizationId))
       .catch((error: unknown): OrganizationBalance => {
         console.error("organization balance read failed", error instanceof Error ? error.message : error);
-        return { organizationId, ok: false, problem: "it could not be read", readAt: this.clock.now() };
+        return unavailable(organizationId, "it could not be read", this.clock);
       })
       .then((read) => {
         const entry = this.held.get(organizationId);
@@ -87,18 +85,12 @@ function problemOf(error: unknown): string {
 }
 
 /** Reads one organization's credits through `upstream` (whose tokens must belong to it). */
-export async function readOrganizationCredits(
+async function readOrganizationCredits(
   upstream: PlatformUpstream,
   organizationId: string,
   clock: Clock,
-  timeoutMs = BALANCE_TIMEOUT_MS,
 ): Promise<OrganizationBalance> {
-  const failed = (problem: string): OrganizationBalance => ({
-    organizationId,
-    ok: false,
-    problem,
-    readAt: clock.now(),
-  });
+  const failed = (problem: string) => unavailable(organizationId, problem, clock);
   let relayed;
   try {
     relayed = await relayPlatform(
@@ -107,7 +99,7 @@ export async function readOrganizationCredits(
         method: "GET",
         target: `/v3/accounts/organizations/${encodeURIComponent(organizationId)}/credits`,
       },
-      timeoutMs,
+      BALANCE_TIMEOUT_MS,
     );
   } catch (error) {
     return failed(problemOf(error));
@@ -139,19 +131,9 @@ function upstreamsByOrganization(services: EdgeServices, env: Env): Map<string, 
     byOrganization.set(organizations[0] ?? "", platform);
     return byOrganization;
   }
-  // The transport services.ts picks for the shared upstream (the Internet, or the ORIGIN binding).
-  const origin = env.ORIGIN;
-  const transport =
-    config.target.kind === "url" || !origin
-      ? (request: Request) => fetch(request)
-      : (request: Request) => origin.fetch(request);
-  const baseUrl = config.target.kind === "url" ? config.target.baseUrl : SERVICE_BINDING_PLATFORM_URL;
   for (const organizationId of organizations) {
     const credentials = config.credentials.filter((c) => c.organizationId === organizationId);
-    byOrganization.set(
-      organizationId,
-      new PlatformUpstream(baseUrl, transport, new PlatformPool(credentials, services.clock)),
-    );
+    byOrganization.set(organizationId, platformUpstreamOf(env, { ...config, credentials }, services.clock));
   }
   return byOrganization;
 }
@@ -165,13 +147,7 @@ function balanceCache(services: EdgeServices, env: Env): BalanceCache {
     const upstreams = upstreamsByOrganization(services, env);
     cache = new BalanceCache(async (organizationId) => {
       const upstream = upstreams.get(organizationId);
-      if (!upstream)
-        return {
-          organizationId,
-          ok: false,
-          problem: "no token of it is configured",
-          readAt: services.clock.now(),
-        };
+      if (!upstream) return unavailable(organizationId, "no token of it is configured", services.clock);
       return readOrganizationCredits(upstream, organizationId, services.clock);
     }, services.clock);
     caches.set(services, cache);
