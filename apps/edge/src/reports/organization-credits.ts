@@ -116,53 +116,37 @@ async function readOrganizationCredits(
   return { organizationId, ok: true, balance: parsed.data.result.balance, readAt: clock.now() };
 }
 
-/**
- * One upstream per organization of the Platform pool, each holding only that organization's
- * tokens: a token asked about another organization is refused (403), and the shared pool would
- * rest it. With a single organization (the usual case) that is the shared upstream itself.
- */
-function upstreamsByOrganization(services: EdgeServices, env: Env): Map<string, PlatformUpstream> {
-  const { platform } = services;
-  const config = services.config.platform;
-  const byOrganization = new Map<string, PlatformUpstream>();
-  if (!platform || !config) return byOrganization;
-  const organizations = [...new Set(config.credentials.map((c) => c.organizationId))];
-  if (organizations.length === 1) {
-    byOrganization.set(organizations[0] ?? "", platform);
-    return byOrganization;
-  }
-  for (const organizationId of organizations) {
-    const credentials = config.credentials.filter((c) => c.organizationId === organizationId);
-    byOrganization.set(organizationId, platformUpstreamOf(env, { ...config, credentials }, services.clock));
-  }
-  return byOrganization;
-}
-
 /** The per-isolate balance cache of each services object (one per isolate in production). */
 const caches = new WeakMap<EdgeServices, BalanceCache>();
-
-function balanceCache(services: EdgeServices, env: Env): BalanceCache {
-  let cache = caches.get(services);
-  if (!cache) {
-    const upstreams = upstreamsByOrganization(services, env);
-    cache = new BalanceCache(async (organizationId) => {
-      const upstream = upstreams.get(organizationId);
-      if (!upstream) return unavailable(organizationId, "no token of it is configured", services.clock);
-      return readOrganizationCredits(upstream, organizationId, services.clock);
-    }, services.clock);
-    caches.set(services, cache);
-  }
-  return cache;
-}
 
 /**
  * The remaining credits of each organization of the Platform pool, in the pool's order; empty
  * when no Platform upstream is configured.
  */
 export async function organizationBalances(services: EdgeServices, env: Env): Promise<OrganizationBalance[]> {
+  const { platform, clock } = services;
   const config = services.config.platform;
-  if (!config || !services.platform) return [];
+  if (!config || !platform) return [];
   const organizations = [...new Set(config.credentials.map((c) => c.organizationId))];
-  const cache = balanceCache(services, env);
+  let cache = caches.get(services);
+  if (!cache) {
+    // One upstream per organization, each holding only that organization's tokens: a token asked
+    // about another organization is refused (403), and the shared pool would rest it. With a
+    // single organization (the usual case) that is the shared upstream itself.
+    const upstreams = new Map(
+      organizations.map((organizationId) => {
+        const credentials = config.credentials.filter((c) => c.organizationId === organizationId);
+        const upstream =
+          organizations.length === 1 ? platform : platformUpstreamOf(env, { ...config, credentials }, clock);
+        return [organizationId, upstream];
+      }),
+    );
+    cache = new BalanceCache(async (organizationId) => {
+      const upstream = upstreams.get(organizationId);
+      if (!upstream) return unavailable(organizationId, "no token of it is configured", clock);
+      return readOrganizationCredits(upstream, organizationId, clock);
+    }, clock);
+    caches.set(services, cache);
+  }
   return Promise.all(organizations.map((organizationId) => cache.get(organizationId)));
 }
