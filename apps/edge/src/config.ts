@@ -221,10 +221,8 @@ const envSchema = z.object({
   JOB_MAX_PAGES: intVar(1, JOB_MAX_PAGES_LIMIT, 100),
 });
 
-export type ConfigResult = { ok: true; config: EdgeConfig } | { ok: false; problems: string[] };
-
 /** Validates the worker's vars, secrets and bindings; problems name the variable and never its value. */
-export function loadConfig(env: Env): ConfigResult {
+export function loadConfig(env: Env): { ok: true; config: EdgeConfig } | { ok: false; problems: string[] } {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     return {

@@ -21,23 +21,16 @@ export type OrganizationBalance =
   | { organizationId: string; ok: true; balance: number; readAt: number }
   | { organizationId: string; ok: false; problem: string; readAt: number };
 
-export type BalanceReader = (organizationId: string) => Promise<OrganizationBalance>;
-
 function unavailable(organizationId: string, problem: string, clock: Clock): OrganizationBalance {
   return { organizationId, ok: false, problem, readAt: clock.now() };
 }
 
-interface Held {
-  until: number;
-  answer: Promise<OrganizationBalance>;
-}
-
 /** Balances per organization, each read at most once per TTL (failures for a shorter one). */
 export class BalanceCache {
-  private readonly held = new Map<string, Held>();
+  private readonly held = new Map<string, { until: number; answer: Promise<OrganizationBalance> }>();
 
   constructor(
-    private readonly read: BalanceReader,
+    private readonly read: (organizationId: string) => Promise<OrganizationBalance>,
     private readonly clock: Clock,
     private readonly ttlMs = BALANCE_TTL_MS,
     private readonly failureTtlMs = BALANCE_FAILURE_TTL_MS,

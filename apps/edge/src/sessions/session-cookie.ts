@@ -61,18 +61,6 @@ function cookieOptions(c: Context, kind: SessionKind): CookieOptions {
   };
 }
 
-function decodeClaims(value: string): SessionClaims | null {
-  const bytes = fromBase64Url(value);
-  if (!bytes) return null;
-  try {
-    const json = new TextDecoder().decode(bytes);
-    const parsed = claimsSchema.safeParse(JSON.parse(json));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
 /** Ties a session to the credential it was opened with (the secret's stored hash, or the admin token). */
 export async function credentialFingerprint(
   root: string,
@@ -124,9 +112,14 @@ export async function readSession(
   const value = isHttps(c)
     ? await getSignedCookie(c, secret, kind.cookieName, "secure")
     : await getSignedCookie(c, secret, kind.cookieName);
-  if (!value) return null;
-  const claims = decodeClaims(value);
-  return claims && claims.exp > now ? claims : null;
+  const bytes = value ? fromBase64Url(value) : null;
+  if (!bytes) return null;
+  try {
+    const parsed = claimsSchema.safeParse(JSON.parse(new TextDecoder().decode(bytes)));
+    return parsed.success && parsed.data.exp > now ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 export function endSession(c: Context, kind: SessionKind): void {
