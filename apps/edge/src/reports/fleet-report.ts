@@ -81,11 +81,8 @@ async function upstreamAccount(services: EdgeServices, apiId: string): Promise<U
       : { apiId, ok: false, problem: "the upstream's answer is not an account" };
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    return {
-      apiId,
-      ok: false,
-      problem: timedOut ? "the upstream did not answer in time" : "the upstream could not be reached",
-    };
+    const problem = timedOut ? "the upstream did not answer in time" : "the upstream could not be reached";
+    return { apiId, ok: false, problem };
   }
 }
 
