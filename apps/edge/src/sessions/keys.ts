@@ -36,24 +36,21 @@ export function sessionRootSecret(env: Env, adminToken: string): RootSecret {
 /** 32 key bytes for `purpose`, derived (HKDF-SHA-256) once per isolate. */
 export function keyBytes(root: string, purpose: KeyPurpose): Promise<ArrayBuffer> {
   const id = `${purpose}\u0000${root}`;
-  let key = derived.get(id);
-  if (!key) {
-    key = crypto.subtle
-      .importKey("raw", encoder.encode(root), "HKDF", false, ["deriveBits"])
-      .then((material) =>
-        crypto.subtle.deriveBits(
-          {
-            name: "HKDF",
-            hash: "SHA-256",
-            salt: encoder.encode("scangate-web-sessions-v1"),
-            info: encoder.encode(purpose),
-          },
-          material,
-          256,
-        ),
-      );
-    derived.set(id, key);
-  }
+  const key =
+    derived.get(id) ??
+    crypto.subtle.importKey("raw", encoder.encode(root), "HKDF", false, ["deriveBits"]).then((material) =>
+      crypto.subtle.deriveBits(
+        {
+          name: "HKDF",
+          hash: "SHA-256",
+          salt: encoder.encode("scangate-web-sessions-v1"),
+          info: encoder.encode(purpose),
+        },
+        material,
+        256,
+      ),
+    );
+  derived.set(id, key);
   return key;
 }
 

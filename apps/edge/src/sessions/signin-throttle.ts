@@ -106,11 +106,8 @@ export class SignInThrottle {
 function perScope(make: (scope: SignInScope) => RateLimiter): SignInLimiters {
   const limiters = new Map<SignInScope, RateLimiter>();
   return (scope) => {
-    let limiter = limiters.get(scope);
-    if (!limiter) {
-      limiter = make(scope);
-      limiters.set(scope, limiter);
-    }
+    const limiter = limiters.get(scope) ?? make(scope);
+    limiters.set(scope, limiter);
     return limiter;
   };
 }
