@@ -42,16 +42,14 @@ export type RateTier =
       readonly periodSeconds: number;
     };
 
-/**
- * What the legacy routes (/api/v1, /api/v2) are answered from: `legacy`, the upstream's own
- * legacy API (UPSTREAM_URL or the origin); `platform`, the Platform upstream alone, the edge
- * translating what has a Platform equivalent and answering 501 for the rest.
- */
-export type UpstreamApi = "legacy" | "platform";
-
 export interface EdgeConfig {
   readonly adminToken: string;
-  readonly upstreamApi: UpstreamApi;
+  /**
+   * What the legacy routes (/api/v1, /api/v2) are answered from: `legacy`, the upstream's own
+   * legacy API (UPSTREAM_URL or the origin); `platform`, the Platform upstream alone, the edge
+   * translating what has a Platform equivalent and answering 501 for the rest.
+   */
+  readonly upstreamApi: "legacy" | "platform";
   /** Where requests go: the ORIGIN service binding, or UPSTREAM_URL over the internet. */
   readonly upstream: { readonly kind: "service" } | { readonly kind: "url"; readonly baseUrl: string };
   readonly upstreamCredentials: readonly UpstreamCredential[];
@@ -162,11 +160,13 @@ const urlVar = () =>
 
 const rateTierSchema = z.union([
   z.strictObject({ unlimited: z.literal(true) }),
-  z.strictObject({
-    binding: z.string().regex(/^RATE_LIMIT_[A-Z0-9_]+$/, "binding must be named RATE_LIMIT_<NAME>"),
-    limit: z.number().int().min(1),
-    period: z.union([z.literal(10), z.literal(60)]),
-  }),
+  z
+    .strictObject({
+      binding: z.string().regex(/^RATE_LIMIT_[A-Z0-9_]+$/, "binding must be named RATE_LIMIT_<NAME>"),
+      limit: z.number().int().min(1),
+      period: z.union([z.literal(10), z.literal(60)]),
+    })
+    .transform((tier) => ({ binding: tier.binding, limit: tier.limit, periodSeconds: tier.period })),
 ]);
 
 const envSchema = z.object({
@@ -181,9 +181,12 @@ const envSchema = z.object({
   // Required unless UPSTREAM_API is platform (checked below, with the same message).
   UPSTREAM_CREDENTIALS: jsonVar(
     z
-      .array(z.strictObject({ api_id: z.string().min(1), api_secret: z.string().min(1) }), {
-        error: 'must be a JSON array like [{"api_id":"...","api_secret":"..."}]',
-      })
+      .array(
+        z
+          .strictObject({ api_id: z.string().min(1), api_secret: z.string().min(1) })
+          .transform((c): UpstreamCredential => ({ apiId: c.api_id, apiSecret: c.api_secret })),
+        { error: 'must be a JSON array like [{"api_id":"...","api_secret":"..."}]' },
+      )
       .min(1, "must hold at least one credential")
       .optional(),
   ),
@@ -192,10 +195,9 @@ const envSchema = z.object({
   PLATFORM_CREDENTIALS: jsonVar(
     z
       .array(
-        z.strictObject({
-          token: z.string().min(1),
-          organization_id: z.string().min(1).max(200),
-        }),
+        z
+          .strictObject({ token: z.string().min(1), organization_id: z.string().min(1).max(200) })
+          .transform((c): PlatformCredential => ({ token: c.token, organizationId: c.organization_id })),
         { error: 'must be a JSON array like [{"token":"...","organization_id":"..."}]' },
       )
       .min(1, "must hold at least one credential")
@@ -219,10 +221,8 @@ const envSchema = z.object({
   JOB_MAX_PAGES: intVar(1, JOB_MAX_PAGES_LIMIT, 100),
 });
 
-export type ConfigResult = { ok: true; config: EdgeConfig } | { ok: false; problems: string[] };
-
 /** Validates the worker's vars, secrets and bindings; problems name the variable and never its value. */
-export function loadConfig(env: Env): ConfigResult {
+export function loadConfig(env: Env): { ok: true; config: EdgeConfig } | { ok: false; problems: string[] } {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     return {
@@ -268,18 +268,9 @@ export function loadConfig(env: Env): ConfigResult {
     );
   }
   // No prototype, so even a lookup written as `name in tiers` or `tiers[name]` sees only the tiers.
-  const rateTiers = Object.assign(
+  const rateTiers: Record<string, RateTier> = Object.assign(
     Object.create(null) as Record<string, RateTier>,
-    vars.RATE_TIERS
-      ? Object.fromEntries(
-          Object.entries(vars.RATE_TIERS).map(([name, tier]) => [
-            name,
-            "unlimited" in tier
-              ? tier
-              : { binding: tier.binding, limit: tier.limit, periodSeconds: tier.period },
-          ]),
-        )
-      : DEFAULT_RATE_TIERS,
+    vars.RATE_TIERS ?? DEFAULT_RATE_TIERS,
   );
   for (const [name, tier] of Object.entries(rateTiers)) {
     if (!tier.unlimited && !env[tier.binding as `RATE_LIMIT_${string}`]) {
@@ -303,20 +294,11 @@ export function loadConfig(env: Env): ConfigResult {
       upstream: vars.UPSTREAM_URL
         ? { kind: "url", baseUrl: vars.UPSTREAM_URL.replace(/\/+$/, "") }
         : { kind: "service" },
-      upstreamCredentials: (vars.UPSTREAM_CREDENTIALS ?? []).map((c) => ({
-        apiId: c.api_id,
-        apiSecret: c.api_secret,
-      })),
+      upstreamCredentials: vars.UPSTREAM_CREDENTIALS ?? [],
       upstreamTimeoutMs: vars.UPSTREAM_TIMEOUT_MS,
       platform:
         platformTarget && vars.PLATFORM_CREDENTIALS
-          ? {
-              target: platformTarget,
-              credentials: vars.PLATFORM_CREDENTIALS.map((c) => ({
-                token: c.token,
-                organizationId: c.organization_id,
-              })),
-            }
+          ? { target: platformTarget, credentials: vars.PLATFORM_CREDENTIALS }
           : null,
       cache: {
         ttlSeconds: { ...DEFAULT_TTL_SECONDS, ...vars.CACHE_TTL_SECONDS },

@@ -7,8 +7,8 @@ import { MemoryTieredCache } from "./cache/memory-tier";
 import type { DocumentCache } from "./cache/interface";
 import { SingleFlight } from "./cache/single-flight";
 import { type Clock, systemClock } from "@scangate/core/http";
-import { ACCOUNT_READ_LIMIT, type EdgeConfig } from "./config";
-import { edgeDb, type EdgeDb } from "./db/client";
+import { ACCOUNT_READ_LIMIT, type EdgeConfig, type PlatformUpstreamConfig } from "./config";
+import { edgeDb } from "./db/client";
 import { countLedgerCall, meteredD1 } from "./db/statement-meter";
 import type { Env } from "./env";
 import { JobStore } from "./jobs/store";
@@ -100,31 +100,18 @@ function upstreamFrom(
   );
 }
 
-function platformFrom(
+/** A Platform upstream over `platform`'s credentials, reached as its target says. */
+export function platformUpstreamOf(
   env: Env,
-  config: EdgeConfig,
+  { target, credentials }: PlatformUpstreamConfig,
   clock: Clock,
-  transport: Transport | undefined,
-): PlatformUpstream | null {
-  const platform = config.platform;
-  if (!platform) return null;
-  const { target } = platform;
+  transport?: Transport,
+): PlatformUpstream {
   return new PlatformUpstream(
     target.kind === "url" ? target.baseUrl : SERVICE_BINDING_PLATFORM_URL,
     transportTo(env, target.kind, transport),
-    new PlatformPool(platform.credentials, clock),
+    new PlatformPool(credentials, clock),
   );
-}
-
-/**
- * The tenants' ledger objects, each call counted for the request making it when the config lets
- * requests ask for their counts (X-Ledger-Calls beside X-D1-Statements).
- */
-function tenantLedgers(env: Env, config: EdgeConfig, overrides: ServiceOverrides): Ledgers {
-  const durable = durableLedgers(env.LEDGER);
-  const ledgers = overrides.ledgers ? overrides.ledgers(durable) : durable;
-  if (!config.statementsHeader) return ledgers;
-  return (tenantId) => countedLedger(ledgers(tenantId), countLedgerCall);
 }
 
 /** The one place that picks each implementation from the bindings. */
@@ -134,8 +121,15 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
   const db = edgeDb(config.statementsHeader ? meteredD1(d1) : d1);
   const tenants = new TenantStore(db, clock);
   const platformTokens = new PlatformTokenStore(db, clock);
-  const platform = platformFrom(env, config, clock, overrides.transport);
-  const ledgers = tenantLedgers(env, config, overrides);
+  const platform = config.platform && platformUpstreamOf(env, config.platform, clock, overrides.transport);
+  const durable = durableLedgers(env.LEDGER);
+  const overridden = overrides.ledgers ? overrides.ledgers(durable) : durable;
+  // Each ledger call is counted for the request making it when the config lets requests ask for
+  // their counts (X-Ledger-Calls beside X-D1-Statements).
+  const ledgers: Ledgers = config.statementsHeader
+    ? (tenantId) => countedLedger(overridden(tenantId), countLedgerCall)
+    : overridden;
+  const queue = overrides.jobQueue ?? (env.JOBS ? bindingQueue(env.JOBS) : null);
   return {
     config,
     clock,
@@ -165,7 +159,18 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
      * Query and export jobs the edge runs over the Platform (UPSTREAM_API=platform with the JOBS
      * queue and the JOB_FILES bucket bound); null otherwise.
      */
-    platformJobs: platformJobsFrom(env, config, overrides, { db, clock, platform, ledgers }),
+    platformJobs:
+      config.upstreamApi === "platform" && platform && queue && env.JOB_FILES
+        ? new PlatformJobs({
+            store: new PlatformJobStore(db, clock),
+            queue,
+            files: env.JOB_FILES,
+            platform,
+            ledgers,
+            clock,
+            upstreamTimeoutMs: config.upstreamTimeoutMs,
+          })
+        : null,
     /** Each tenant's ledger: its balance, in a Durable Object of its own (ledger/tenant-ledger.ts). */
     ledgers,
     /** The last ledger answer for each tenant in this isolate (the RateLimit headers of free requests). */
@@ -197,23 +202,4 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
     // A quarter of what the memory tier may hold: none when it holds nothing.
     bulkAnswers: new AssembledBulkAnswers(Math.floor(config.cache.memoryMaxChars / 4)),
   };
-}
-
-function platformJobsFrom(
-  env: Env,
-  config: EdgeConfig,
-  overrides: ServiceOverrides,
-  built: { db: EdgeDb; clock: Clock; platform: PlatformUpstream | null; ledgers: Ledgers },
-): PlatformJobs | null {
-  const queue = overrides.jobQueue ?? (env.JOBS ? bindingQueue(env.JOBS) : null);
-  if (config.upstreamApi !== "platform" || !built.platform || !queue || !env.JOB_FILES) return null;
-  return new PlatformJobs({
-    store: new PlatformJobStore(built.db, built.clock),
-    queue,
-    files: env.JOB_FILES,
-    platform: built.platform,
-    ledgers: built.ledgers,
-    clock: built.clock,
-    upstreamTimeoutMs: config.upstreamTimeoutMs,
-  });
 }

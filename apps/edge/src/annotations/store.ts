@@ -27,10 +27,7 @@ export interface TagChange {
 }
 
 /** A write refused because a cap (core's ANNOTATION_CAPS) is reached. */
-export interface CapReached {
-  readonly ok: false;
-  readonly reason: AnnotationCap;
-}
+type CapReached = { readonly ok: false; readonly reason: AnnotationCap };
 export type TagWriteResult = { ok: true; tag: TagRow } | { ok: false; reason: "duplicate_name" } | CapReached;
 /** `changed` false: the tag was on the document already (its first time is kept). */
 export type AttachResult = { ok: true; changed: boolean } | CapReached;

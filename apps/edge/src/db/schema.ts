@@ -134,7 +134,6 @@ export const documents = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.index, t.id, t.atTime] }), index("documents_fetched_at").on(t.fetchedAt)],
 );
-export type DocumentRow = typeof documents.$inferSelect;
 
 /** Hourly rollups per tenant and operation. */
 export const usage = sqliteTable(
@@ -153,7 +152,6 @@ export const usage = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.hour, t.operation] }), index("usage_hour").on(t.hour)],
 );
-export type UsageRow = typeof usage.$inferSelect;
 
 /** Every admin action: who, what, when, and the tenant before and after (never secrets). */
 export const auditLog = sqliteTable(
@@ -169,7 +167,6 @@ export const auditLog = sqliteTable(
   },
   (t) => [index("audit_log_at").on(t.at), index("audit_log_tenant").on(t.tenantId, t.at)],
 );
-export type AuditRow = typeof auditLog.$inferSelect;
 
 /**
  * Sessions signed out before their cookie expired. A session cookie is signed, not stored, so
@@ -222,7 +219,6 @@ export const annotationTagged = sqliteTable(
     index("annotation_tagged_document").on(t.index, t.document),
   ],
 );
-export type AnnotationTaggedRow = typeof annotationTagged.$inferSelect;
 
 /** Comments on hosts and certificates; the team reads them all, only the author changes one. */
 export const annotationComments = sqliteTable(
@@ -258,4 +254,3 @@ export const ledgerImports = sqliteTable("ledger_imports", {
   /** `[{"id","credits","resets_at","expires_at"}]` */
   holds: text("holds").notNull(),
 });
-export type LedgerImportRow = typeof ledgerImports.$inferSelect;

@@ -41,22 +41,12 @@ export function unmetered<T>(work: () => T): T {
 /** The statement a metered one stands for (D1's batch is given its own statements). */
 const unwrapped = new WeakMap<D1PreparedStatement, D1PreparedStatement>();
 
-function metered(statement: D1PreparedStatement): D1PreparedStatement {
-  const proxy = meteredStatement(statement);
-  unwrapped.set(proxy, statement);
-  return proxy;
-}
-
 /** The methods of a prepared statement that run it (once each). */
 const RUNS = new Set<PropertyKey>(["first", "all", "run", "raw"]);
 
-function counted(meter: StatementMeter | undefined, by: number): void {
-  if (meter) meter.statements += by;
-}
-
 /** `statement`, counting each run into the meter of the request running it; `bind` keeps counting. */
-function meteredStatement(statement: D1PreparedStatement): D1PreparedStatement {
-  return new Proxy(statement, {
+function metered(statement: D1PreparedStatement): D1PreparedStatement {
+  const proxy = new Proxy(statement, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== "function") return value;
@@ -64,12 +54,19 @@ function meteredStatement(statement: D1PreparedStatement): D1PreparedStatement {
       if (property === "bind") return (...args: unknown[]) => metered(method(...args) as D1PreparedStatement);
       if (RUNS.has(property))
         return (...args: unknown[]) => {
-          counted(current.getStore(), 1);
+          count(1);
           return method(...args);
         };
       return method;
     },
   });
+  unwrapped.set(proxy, statement);
+  return proxy;
+}
+
+function count(statements: number): void {
+  const meter = current.getStore();
+  if (meter) meter.statements += statements;
 }
 
 /**
@@ -86,7 +83,7 @@ export function meteredD1(d1: D1Database): D1Database {
       }
       if (property === "batch") {
         return (statements: D1PreparedStatement[]) => {
-          counted(current.getStore(), statements.length);
+          count(statements.length);
           return target.batch(statements.map((s) => unwrapped.get(s) ?? s));
         };
       }

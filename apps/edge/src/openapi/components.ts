@@ -30,10 +30,7 @@ export const ERROR_COMPONENTS = {
 
 /** JSON Schema (2020-12, as OpenAPI 3.1 uses) of what a client sends or receives. */
 export function jsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const converted = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<
-    string,
-    unknown
-  >;
+  const converted: Record<string, unknown> = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
   delete converted.$schema;
   return converted;
 }

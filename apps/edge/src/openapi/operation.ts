@@ -17,12 +17,8 @@ export interface OperationShape {
   readonly created?: boolean;
 }
 
-const json = ({ name }: Component) => ({
-  content: { "application/json": { schema: { $ref: `#/components/schemas/${name}` } } },
-});
-
-const problem = ({ name }: Component) => ({
-  content: { "application/problem+json": { schema: { $ref: `#/components/schemas/${name}` } } },
+const json = ({ name }: Component, mediaType = "application/json") => ({
+  content: { [mediaType]: { schema: { $ref: `#/components/schemas/${name}` } } },
 });
 
 /** The error bodies of each family. */
@@ -42,23 +38,21 @@ export function componentsOf(shape: OperationShape, family: ErrorFamily): Compon
   ];
 }
 
-/** What a /v3 route refuses with: problem+json, as the Platform's SDKs read it. */
-function problemResponses(): RouteConfig["responses"] {
-  const body = problem(ERROR_COMPONENTS.v3);
-  return {
-    400: { description: "Bad request", ...body },
-    401: { description: "Missing, unknown or revoked bearer token, or a disabled tenant", ...body },
-    404: { description: "Not found", ...body },
-    422: { description: "Insufficient balance: the tenant's credits would be overspent", ...body },
-    429: { description: "Burst limit, or too many failed authentications; see Retry-After", ...body },
-    502: { description: "The upstream failed", ...body },
-    503: { description: "No Platform upstream is configured", ...body },
-    504: { description: "The upstream did not answer in time", ...body },
-  };
-}
-
 function errorResponses(family: ErrorFamily): RouteConfig["responses"] {
-  if (family === "v3") return problemResponses();
+  // A /v3 route refuses with problem+json, as the Platform's SDKs read it.
+  if (family === "v3") {
+    const body = json(ERROR_COMPONENTS.v3, "application/problem+json");
+    return {
+      400: { description: "Bad request", ...body },
+      401: { description: "Missing, unknown or revoked bearer token, or a disabled tenant", ...body },
+      404: { description: "Not found", ...body },
+      422: { description: "Insufficient balance: the tenant's credits would be overspent", ...body },
+      429: { description: "Burst limit, or too many failed authentications; see Retry-After", ...body },
+      502: { description: "The upstream failed", ...body },
+      503: { description: "No Platform upstream is configured", ...body },
+      504: { description: "The upstream did not answer in time", ...body },
+    };
+  }
   const shape = family === "v1" ? ERROR_COMPONENTS.v1 : ERROR_COMPONENTS.v2;
   const common = {
     400: { description: "Bad request", ...json(shape) },

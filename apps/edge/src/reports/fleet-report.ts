@@ -5,7 +5,6 @@ import type { Env } from "../env";
 import {
   type CreditFigures,
   creditFigures,
-  type DailyOperationUsage,
   emptyCounters,
   totalsOf,
   usageChart,
@@ -52,19 +51,15 @@ const SORT_KEYS: Record<TenantSort["sort"], (line: TenantLine) => number | strin
   created: (line) => line.row.createdAt,
 };
 
-function compareBy(sort: TenantSort): (a: TenantLine, b: TenantLine) => number {
+function sortTenants(lines: readonly TenantLine[], sort: TenantSort): TenantLine[] {
   const key = SORT_KEYS[sort.sort];
   const direction = sort.dir === "asc" ? 1 : -1;
-  return (a, b) => {
+  return [...lines].sort((a, b) => {
     const [x, y] = [key(a), key(b)];
     const order = x < y ? -1 : x > y ? 1 : 0;
     // Ties keep a stable, readable order: by name.
     return order * direction || a.row.name.localeCompare(b.row.name) || a.row.id.localeCompare(b.row.id);
-  };
-}
-
-export function sortTenants(lines: readonly TenantLine[], sort: TenantSort): TenantLine[] {
-  return [...lines].sort(compareBy(sort));
+  });
 }
 
 /** One upstream account's own quota, from its GET /v1/account through the edge's upstream. */
@@ -86,16 +81,9 @@ async function upstreamAccount(services: EdgeServices, apiId: string): Promise<U
       : { apiId, ok: false, problem: "the upstream's answer is not an account" };
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    return {
-      apiId,
-      ok: false,
-      problem: timedOut ? "the upstream did not answer in time" : "the upstream could not be reached",
-    };
+    const problem = timedOut ? "the upstream did not answer in time" : "the upstream could not be reached";
+    return { apiId, ok: false, problem };
   }
-}
-
-function cachedRequests(rows: readonly DailyOperationUsage[]): number {
-  return rows.reduce((sum, row) => sum + (CACHED_OPERATIONS.has(row.operation) ? row.requests : 0), 0);
 }
 
 function creditsByTenant(
@@ -147,7 +135,10 @@ export async function fleetReport(services: EdgeServices, env: Env, sort: Tenant
     quotaAllowance: lines.reduce((sum, line) => sum + line.quota.allowance, 0),
     totals: totalsOf(daily),
     /** Requests to routes the cache serves; cache hits are a share of these. */
-    cachedRequests: cachedRequests(daily),
+    cachedRequests: daily.reduce(
+      (sum, row) => sum + (CACHED_OPERATIONS.has(row.operation) ? row.requests : 0),
+      0,
+    ),
     chart: usageChart(daily, now),
     upstream,
     /** Platform credits of all tenants over the window. */

@@ -2,9 +2,8 @@ import { ApiError, v3Envelope, v3OrganizationCreditsSchema } from "@scangate/cor
 import type { Clock } from "@scangate/core/http";
 import { awaitFlight } from "../cache/single-flight";
 import type { Env } from "../env";
-import type { EdgeServices } from "../services";
-import { SERVICE_BINDING_PLATFORM_URL } from "../services";
-import { PlatformPool, PlatformUpstream, relayPlatform } from "../upstream/platform";
+import { type EdgeServices, platformUpstreamOf } from "../services";
+import { type PlatformUpstream, relayPlatform } from "../upstream/platform";
 
 // The Platform organizations' remaining credits, for the dashboards: read from the upstream's
 // GET /v3/accounts/organizations/{org}/credits and held in memory per isolate for a minute, so
@@ -22,19 +21,16 @@ export type OrganizationBalance =
   | { organizationId: string; ok: true; balance: number; readAt: number }
   | { organizationId: string; ok: false; problem: string; readAt: number };
 
-export type BalanceReader = (organizationId: string) => Promise<OrganizationBalance>;
-
-interface Held {
-  until: number;
-  answer: Promise<OrganizationBalance>;
+function unavailable(organizationId: string, problem: string, clock: Clock): OrganizationBalance {
+  return { organizationId, ok: false, problem, readAt: clock.now() };
 }
 
 /** Balances per organization, each read at most once per TTL (failures for a shorter one). */
 export class BalanceCache {
-  private readonly held = new Map<string, Held>();
+  private readonly held = new Map<string, { until: number; answer: Promise<OrganizationBalance> }>();
 
   constructor(
-    private readonly read: BalanceReader,
+    private readonly read: (organizationId: string) => Promise<OrganizationBalance>,
     private readonly clock: Clock,
     private readonly ttlMs = BALANCE_TTL_MS,
     private readonly failureTtlMs = BALANCE_FAILURE_TTL_MS,
@@ -53,18 +49,13 @@ export class BalanceCache {
       const joined = await awaitFlight(current.answer, this.joinWaitMs);
       return joined.ended
         ? joined.value
-        : {
-            organizationId,
-            ok: false,
-            problem: "the upstream did not answer in time",
-            readAt: this.clock.now(),
-          };
+        : unavailable(organizationId, "the upstream did not answer in time", this.clock);
     }
     const answer: Promise<OrganizationBalance> = Promise.resolve()
       .then(() => this.read(organizationId))
       .catch((error: unknown): OrganizationBalance => {
         console.error("organization balance read failed", error instanceof Error ? error.message : error);
-        return { organizationId, ok: false, problem: "it could not be read", readAt: this.clock.now() };
+        return unavailable(organizationId, "it could not be read", this.clock);
       })
       .then((read) => {
         const entry = this.held.get(organizationId);
@@ -87,18 +78,12 @@ function problemOf(error: unknown): string {
 }
 
 /** Reads one organization's credits through `upstream` (whose tokens must belong to it). */
-export async function readOrganizationCredits(
+async function readOrganizationCredits(
   upstream: PlatformUpstream,
   organizationId: string,
   clock: Clock,
-  timeoutMs = BALANCE_TIMEOUT_MS,
 ): Promise<OrganizationBalance> {
-  const failed = (problem: string): OrganizationBalance => ({
-    organizationId,
-    ok: false,
-    problem,
-    readAt: clock.now(),
-  });
+  const failed = (problem: string) => unavailable(organizationId, problem, clock);
   let relayed;
   try {
     relayed = await relayPlatform(
@@ -107,7 +92,7 @@ export async function readOrganizationCredits(
         method: "GET",
         target: `/v3/accounts/organizations/${encodeURIComponent(organizationId)}/credits`,
       },
-      timeoutMs,
+      BALANCE_TIMEOUT_MS,
     );
   } catch (error) {
     return failed(problemOf(error));
@@ -124,69 +109,37 @@ export async function readOrganizationCredits(
   return { organizationId, ok: true, balance: parsed.data.result.balance, readAt: clock.now() };
 }
 
-/**
- * One upstream per organization of the Platform pool, each holding only that organization's
- * tokens: a token asked about another organization is refused (403), and the shared pool would
- * rest it. With a single organization (the usual case) that is the shared upstream itself.
- */
-function upstreamsByOrganization(services: EdgeServices, env: Env): Map<string, PlatformUpstream> {
-  const { platform } = services;
-  const config = services.config.platform;
-  const byOrganization = new Map<string, PlatformUpstream>();
-  if (!platform || !config) return byOrganization;
-  const organizations = [...new Set(config.credentials.map((c) => c.organizationId))];
-  if (organizations.length === 1) {
-    byOrganization.set(organizations[0] ?? "", platform);
-    return byOrganization;
-  }
-  // The transport services.ts picks for the shared upstream (the Internet, or the ORIGIN binding).
-  const origin = env.ORIGIN;
-  const transport =
-    config.target.kind === "url" || !origin
-      ? (request: Request) => fetch(request)
-      : (request: Request) => origin.fetch(request);
-  const baseUrl = config.target.kind === "url" ? config.target.baseUrl : SERVICE_BINDING_PLATFORM_URL;
-  for (const organizationId of organizations) {
-    const credentials = config.credentials.filter((c) => c.organizationId === organizationId);
-    byOrganization.set(
-      organizationId,
-      new PlatformUpstream(baseUrl, transport, new PlatformPool(credentials, services.clock)),
-    );
-  }
-  return byOrganization;
-}
-
 /** The per-isolate balance cache of each services object (one per isolate in production). */
 const caches = new WeakMap<EdgeServices, BalanceCache>();
-
-function balanceCache(services: EdgeServices, env: Env): BalanceCache {
-  let cache = caches.get(services);
-  if (!cache) {
-    const upstreams = upstreamsByOrganization(services, env);
-    cache = new BalanceCache(async (organizationId) => {
-      const upstream = upstreams.get(organizationId);
-      if (!upstream)
-        return {
-          organizationId,
-          ok: false,
-          problem: "no token of it is configured",
-          readAt: services.clock.now(),
-        };
-      return readOrganizationCredits(upstream, organizationId, services.clock);
-    }, services.clock);
-    caches.set(services, cache);
-  }
-  return cache;
-}
 
 /**
  * The remaining credits of each organization of the Platform pool, in the pool's order; empty
  * when no Platform upstream is configured.
  */
 export async function organizationBalances(services: EdgeServices, env: Env): Promise<OrganizationBalance[]> {
+  const { platform, clock } = services;
   const config = services.config.platform;
-  if (!config || !services.platform) return [];
+  if (!config || !platform) return [];
   const organizations = [...new Set(config.credentials.map((c) => c.organizationId))];
-  const cache = balanceCache(services, env);
+  let cache = caches.get(services);
+  if (!cache) {
+    // One upstream per organization, each holding only that organization's tokens: a token asked
+    // about another organization is refused (403), and the shared pool would rest it. With a
+    // single organization (the usual case) that is the shared upstream itself.
+    const upstreams = new Map(
+      organizations.map((organizationId) => {
+        const credentials = config.credentials.filter((c) => c.organizationId === organizationId);
+        const upstream =
+          organizations.length === 1 ? platform : platformUpstreamOf(env, { ...config, credentials }, clock);
+        return [organizationId, upstream];
+      }),
+    );
+    cache = new BalanceCache(async (organizationId) => {
+      const upstream = upstreams.get(organizationId);
+      if (!upstream) return unavailable(organizationId, "no token of it is configured", clock);
+      return readOrganizationCredits(upstream, organizationId, clock);
+    }, clock);
+    caches.set(services, cache);
+  }
   return Promise.all(organizations.map((organizationId) => cache.get(organizationId)));
 }

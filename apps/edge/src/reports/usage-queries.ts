@@ -15,6 +15,11 @@ const sums = {
   quotaSaved: sql<number>`sum(${usage.quotaSaved})`,
 };
 
+/** Rollups since `since`, of one tenant or of everyone. */
+function rollupsSince(since: number, tenantId: string | undefined): SQL | undefined {
+  return and(gte(usage.hour, since), tenantId === undefined ? undefined : eq(usage.tenantId, tenantId));
+}
+
 /** Rollups since `since`, per UTC day and operation; one tenant's, or everyone's. */
 export async function dailyUsage(
   db: EdgeDb,
@@ -22,12 +27,10 @@ export async function dailyUsage(
   tenantId?: string,
 ): Promise<DailyOperationUsage[]> {
   const day = sql<number>`(${usage.hour} - ${usage.hour} % ${DAY_MS})`;
-  const filters: SQL[] = [gte(usage.hour, since)];
-  if (tenantId !== undefined) filters.push(eq(usage.tenantId, tenantId));
   return db
     .select({ day, operation: usage.operation, ...sums })
     .from(usage)
-    .where(and(...filters))
+    .where(rollupsSince(since, tenantId))
     .groupBy(day, usage.operation)
     .orderBy(day, usage.operation);
 }
@@ -53,11 +56,9 @@ export async function usageByOperation(
   since: number,
   tenantId?: string,
 ): Promise<OperationUsage[]> {
-  const filters: SQL[] = [gte(usage.hour, since)];
-  if (tenantId !== undefined) filters.push(eq(usage.tenantId, tenantId));
   return db
     .select({ tenantId: usage.tenantId, operation: usage.operation, ...sums })
     .from(usage)
-    .where(and(...filters))
+    .where(rollupsSince(since, tenantId))
     .groupBy(usage.tenantId, usage.operation);
 }

@@ -6,14 +6,12 @@ import type { Env } from "../env";
 // purpose: a tenant cookie, an admin cookie and their CSRF tokens are each signed with their
 // own key, so a value made for one purpose never verifies as another.
 
-export const KEY_PURPOSES = [
-  "tenant-session",
-  "admin-session",
-  "tenant-csrf",
-  "admin-csrf",
-  "credential-fingerprint",
-] as const;
-export type KeyPurpose = (typeof KEY_PURPOSES)[number];
+export type KeyPurpose =
+  | "tenant-session"
+  | "admin-session"
+  | "tenant-csrf"
+  | "admin-csrf"
+  | "credential-fingerprint";
 
 export const SESSION_SECRET_MIN_LENGTH = 32;
 
@@ -35,28 +33,24 @@ export function sessionRootSecret(env: Env, adminToken: string): RootSecret {
   return { ok: true, secret: `session-secret:${configured}` };
 }
 
-async function hkdf(root: string, purpose: KeyPurpose): Promise<ArrayBuffer> {
-  const material = await crypto.subtle.importKey("raw", encoder.encode(root), "HKDF", false, ["deriveBits"]);
-  return crypto.subtle.deriveBits(
-    {
-      name: "HKDF",
-      hash: "SHA-256",
-      salt: encoder.encode("scangate-web-sessions-v1"),
-      info: encoder.encode(purpose),
-    },
-    material,
-    256,
-  );
-}
-
-/** 32 key bytes for `purpose`, derived once per isolate. */
+/** 32 key bytes for `purpose`, derived (HKDF-SHA-256) once per isolate. */
 export function keyBytes(root: string, purpose: KeyPurpose): Promise<ArrayBuffer> {
   const id = `${purpose}\u0000${root}`;
-  let key = derived.get(id);
-  if (!key) {
-    key = hkdf(root, purpose);
-    derived.set(id, key);
-  }
+  const key =
+    derived.get(id) ??
+    crypto.subtle.importKey("raw", encoder.encode(root), "HKDF", false, ["deriveBits"]).then((material) =>
+      crypto.subtle.deriveBits(
+        {
+          name: "HKDF",
+          hash: "SHA-256",
+          salt: encoder.encode("scangate-web-sessions-v1"),
+          info: encoder.encode(purpose),
+        },
+        material,
+        256,
+      ),
+    );
+  derived.set(id, key);
   return key;
 }
 

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { deleteCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
+import type { CookieOptions } from "hono/utils/cookie";
 import { z } from "zod";
 import { fromBase64Url, toBase64Url } from "@scangate/core/http";
 import { type KeyPurpose, keyBytes, mac } from "./keys";
@@ -50,20 +51,14 @@ function isHttps(c: Context): boolean {
   return new URL(c.req.url).protocol === "https:";
 }
 
-function encodeClaims(claims: SessionClaims): string {
-  return toBase64Url(encoder.encode(JSON.stringify(claims)));
-}
-
-function decodeClaims(value: string): SessionClaims | null {
-  const bytes = fromBase64Url(value);
-  if (!bytes) return null;
-  try {
-    const json = new TextDecoder().decode(bytes);
-    const parsed = claimsSchema.safeParse(JSON.parse(json));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+/** HttpOnly, SameSite=Strict, below the kind's path; Secure, with the `__Secure-` prefix, over https. */
+function cookieOptions(c: Context, kind: SessionKind): CookieOptions {
+  return {
+    path: kind.path,
+    httpOnly: true,
+    sameSite: "Strict",
+    ...(isHttps(c) ? { secure: true, prefix: "secure" } : {}),
+  };
 }
 
 /** Ties a session to the credential it was opened with (the secret's stored hash, or the admin token). */
@@ -98,13 +93,10 @@ export async function openSession(
     fp: subject.fp,
     exp: now + kind.ttlSeconds * 1000,
   };
-  const secure = isHttps(c);
-  await setSignedCookie(c, kind.cookieName, encodeClaims(claims), await keyBytes(root, kind.signingKey), {
-    path: kind.path,
-    httpOnly: true,
-    sameSite: "Strict",
+  const value = toBase64Url(encoder.encode(JSON.stringify(claims)));
+  await setSignedCookie(c, kind.cookieName, value, await keyBytes(root, kind.signingKey), {
+    ...cookieOptions(c, kind),
     maxAge: kind.ttlSeconds,
-    ...(secure ? { secure: true, prefix: "secure" } : {}),
   });
   return claims;
 }
@@ -120,17 +112,16 @@ export async function readSession(
   const value = isHttps(c)
     ? await getSignedCookie(c, secret, kind.cookieName, "secure")
     : await getSignedCookie(c, secret, kind.cookieName);
-  if (!value) return null;
-  const claims = decodeClaims(value);
-  return claims && claims.exp > now ? claims : null;
+  const bytes = value ? fromBase64Url(value) : null;
+  if (!bytes) return null;
+  try {
+    const parsed = claimsSchema.safeParse(JSON.parse(new TextDecoder().decode(bytes)));
+    return parsed.success && parsed.data.exp > now ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 export function endSession(c: Context, kind: SessionKind): void {
-  const secure = isHttps(c);
-  deleteCookie(c, kind.cookieName, {
-    path: kind.path,
-    httpOnly: true,
-    sameSite: "Strict",
-    ...(secure ? { secure: true, prefix: "secure" } : {}),
-  });
+  deleteCookie(c, kind.cookieName, cookieOptions(c, kind));
 }

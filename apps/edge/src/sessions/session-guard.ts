@@ -76,8 +76,7 @@ export async function currentAdmin(c: PageContext): Promise<SignedIn | null> {
 
 /** Whether a cookie of this kind came with the request (to tell "ended" from "never signed in"). */
 export function hadSessionCookie(c: PageContext, kind: SessionKind): boolean {
-  const cookies = c.req.header("cookie") ?? "";
-  return cookies.includes(`${kind.cookieName}=`);
+  return (c.req.header("cookie") ?? "").includes(`${kind.cookieName}=`);
 }
 
 /**

@@ -44,8 +44,6 @@ export type SignInScope = keyof typeof SIGNIN_LIMITS;
  */
 export const ACCOUNT_DELAY_STEPS_MS = [0, 500, 1_000, 2_000, 4_000] as const;
 
-const MAX_ACCOUNT_DELAY_MS = Math.max(...ACCOUNT_DELAY_STEPS_MS);
-
 export type SignInDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 /** The limiter counting one scope's attempts, keyed by what the scope names. */
@@ -100,7 +98,7 @@ export class SignInThrottle {
     for (const [step, delayMs] of ACCOUNT_DELAY_STEPS_MS.entries()) {
       if ((await limiter.check(`${account}#${step}`, "account")).allowed) return delayMs;
     }
-    return MAX_ACCOUNT_DELAY_MS;
+    return Math.max(...ACCOUNT_DELAY_STEPS_MS);
   }
 }
 
@@ -108,11 +106,8 @@ export class SignInThrottle {
 function perScope(make: (scope: SignInScope) => RateLimiter): SignInLimiters {
   const limiters = new Map<SignInScope, RateLimiter>();
   return (scope) => {
-    let limiter = limiters.get(scope);
-    if (!limiter) {
-      limiter = make(scope);
-      limiters.set(scope, limiter);
-    }
+    const limiter = limiters.get(scope) ?? make(scope);
+    limiters.set(scope, limiter);
     return limiter;
   };
 }
