@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { EdgeDb } from "../db/client";
-import { usage, type UsageRow } from "../db/schema";
+import { usage } from "../db/schema";
 
 /** Usage's name for a request that matched no route. */
 export const NO_ROUTE = "no_route";
@@ -18,10 +18,13 @@ export interface UsageEvent {
   readonly quotaSaved: number;
 }
 
+/** One rollup row: a tenant's counters for an hour and operation. */
+type Counters = typeof usage.$inferSelect;
+
 const HOUR_MS = 3_600_000;
 
 /** Adds events into per-(tenant, hour, operation) counters. */
-function addToRollups(rollups: Map<string, UsageRow>, event: UsageEvent): void {
+function addToRollups(rollups: Map<string, Counters>, event: UsageEvent): void {
   const hour = event.at - (event.at % HOUR_MS);
   const key = `${event.tenantId}\u0000${hour}\u0000${event.operation}`;
   const counters = rollups.get(key) ?? {
@@ -49,7 +52,7 @@ function addToRollups(rollups: Map<string, UsageRow>, event: UsageEvent): void {
  * event of a batch, off the response path (the caller hands the returned promise to waitUntil).
  */
 export class BatchedUsageRecorder {
-  private pending = new Map<string, UsageRow>();
+  private pending = new Map<string, Counters>();
   private scheduled: Promise<void> | null = null;
 
   constructor(
