@@ -36,9 +36,11 @@ export function sessionRootSecret(env: Env, adminToken: string): RootSecret {
 /** 32 key bytes for `purpose`, derived (HKDF-SHA-256) once per isolate. */
 export function keyBytes(root: string, purpose: KeyPurpose): Promise<ArrayBuffer> {
   const id = `${purpose}\u0000${root}`;
-  const key =
-    derived.get(id) ??
-    crypto.subtle.importKey("raw", encoder.encode(root), "HKDF", false, ["deriveBits"]).then((material) =>
+  const known = derived.get(id);
+  if (known) return known;
+  const key = crypto.subtle
+    .importKey("raw", encoder.encode(root), "HKDF", false, ["deriveBits"])
+    .then((material) =>
       crypto.subtle.deriveBits(
         {
           name: "HKDF",
