@@ -69,7 +69,8 @@ describe("a tenant's ledger object", () => {
 
   it("releases a hold whose request died with its alarm, giving its credits back", async () => {
     const ledger = ledgerOf("alarm");
-    const hold = await ledger.charge({ terms: terms(10), cost: 4, now: NOW, holdMs: 300 });
+    // Long enough that a loaded machine still runs the early alarm below before the hold expires.
+    const hold = await ledger.charge({ terms: terms(10), cost: 4, now: NOW, holdMs: 1500 });
     expect(hold.ok).toBe(true);
     expect((await ledger.read({ terms: terms(10), now: NOW })).quota.used).toBe(4);
     await runInDurableObject(ledger, async (_instance: TenantLedger, state) => {

@@ -157,8 +157,10 @@ export class Balance {
 
   /** When the next hold expires, or null when none is held. */
   nextExpiry(): number | null {
-    if (this.holds.size === 0) return null;
-    return Math.min(...[...this.holds.values()].map((hold) => hold.expiresAt));
+    // A loop, not Math.min(...holds): a spread's arguments are bounded by the stack, holds are not.
+    let next: number | null = null;
+    for (const hold of this.holds.values()) if (next === null || hold.expiresAt < next) next = hold.expiresAt;
+    return next;
   }
 
   /** The admin's correction of what the current period has used. */
