@@ -159,7 +159,9 @@ export class TenantLedger extends DurableObject {
       holds: [...balance.holds.values()],
       imports: [...this.imports],
     };
-    await this.ctx.storage.put(KEY, stored);
+    // Not awaited: the output gate holds every answer until its write is durable, and puts
+    // made while one is being written are committed together.
+    void this.ctx.storage.put(KEY, stored);
     const next = balance.nextExpiry();
     if (next === this.alarmAt) return;
     this.alarmAt = next;
