@@ -292,6 +292,26 @@ describe("snapshot tables", () => {
     expect([await readSnapshotState(env.SNAPSHOTS), await count()]).toEqual(before);
   });
 
+  it("builds the same tables from the host history read in many small pages", async () => {
+    const everything = async () =>
+      Promise.all(
+        ["ipv4_rows", "certificates_rows", "websites_rows", "snapshot_days"].map((table) =>
+          rows(`SELECT * FROM ${table} ORDER BY 1`),
+        ),
+      );
+    const before = await everything();
+    const versions = (await env.DB.prepare("SELECT count(*) AS n FROM host_history").first<{ n: number }>())
+      ?.n;
+    // Pages of 7 rows: the history in many parts, the last one partial.
+    expect(versions ?? 0).toBeGreaterThan(7 * 3);
+    try {
+      await publishSnapshots(env.DB, env.SNAPSHOTS, { pageRows: 7 });
+      expect(await everything()).toEqual(before);
+    } finally {
+      await publishSnapshots(env.DB, env.SNAPSHOTS);
+    }
+  });
+
   it("drops the tables of an older layout, and anything else, when publishing", async () => {
     await env.SNAPSHOTS.batch([
       env.SNAPSHOTS.prepare('CREATE TABLE "ipv4.20260101" (ip TEXT)'),

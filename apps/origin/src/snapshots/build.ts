@@ -24,8 +24,8 @@ import { SNAPSHOT_DEFINITIONS } from "./series";
 /**
  * Builds the snapshot tables (see layout.ts) from the dataset as SQL text: DROP and CREATE, then
  * multi-row INSERTs of the row versions, the indexes, the published days and last the layout
- * marker. Pure (no database here), and a generator, so a large dataset streams to D1 (see
- * publish.ts) statement by statement.
+ * marker. Pure (no database here), and generators, so a large dataset streams to D1 (see
+ * publish.ts) statement by statement, its host history a page at a time.
  */
 
 export interface HostHistorySource {
@@ -179,10 +179,15 @@ class InsertBuffer {
   }
 }
 
+/**
+ * Multi-row INSERTs of `items` into the tables of `series`, their row ids counted on from
+ * `rowIds` (shared by the calls that build one series in parts).
+ */
 function* inserts<K extends SnapshotSeries, T>(
   series: K,
   items: readonly T[],
   version: (item: T) => RowVersion<SeriesSources[K]>,
+  rowIds = { last: 0 },
   onProgress?: (message: string) => void,
 ): Generator<string> {
   const definition: SeriesDefinition<SeriesSources[K]> = SNAPSHOT_DEFINITIONS[series];
@@ -198,7 +203,7 @@ function* inserts<K extends SnapshotSeries, T>(
   for (const [i, item] of items.entries()) {
     const row = version(item);
     const values = storedValues(definition, row.source);
-    const rowId = i + 1;
+    const rowId = ++rowIds.last;
     for (const [part, buffer] of buffers.entries()) {
       const own = values.filter((_, j) => columns[j]?.part === part);
       const statement = buffer.add(
@@ -242,73 +247,107 @@ function certificateNamesOf(
 }
 
 /**
- * Every statement that (re)creates the snapshot tables for `options.days` (default: every day
- * of the host history). Host versions are kept when some published day shows them,
- * certificates from their `added_at`, websites (no history) from the first history day.
+ * One build of the snapshot tables, in three parts run in order: `opening` (DROP and CREATE),
+ * `hostRows` once for each part of the host history, and `closing` (certificates, websites,
+ * indexes, the published days, last the layout marker). The host history is given in parts
+ * because a large dataset's does not fit in memory (1,000,000 hosts: about 10 GB of documents).
  */
-export function* snapshotStatements(
-  sources: SnapshotSources,
+export interface SnapshotBuild {
+  opening(): Generator<string>;
+  /**
+   * The host versions of `hosts` that some published day shows. Parts come in (ip, valid_from)
+   * order, each after the one before.
+   */
+  hostRows(hosts: readonly HostHistorySource[]): Generator<string>;
+  closing(): Generator<string>;
+}
+
+/**
+ * The build of the snapshot tables for `options.days` (default: every day of the host history,
+ * `allDays`). Host versions are kept when some published day shows them, certificates from
+ * their `added_at`, websites (no history) from the first history day.
+ */
+export function snapshotBuild(
+  sources: Omit<SnapshotSources, "hostHistory">,
+  allDays: readonly string[],
   options: SnapshotBuildOptions = {},
-): Generator<string> {
-  const allDays = historyDays(sources.hostHistory, sources.seedDay);
+): SnapshotBuild {
   const days = [...new Set(options.days ?? allDays)].sort();
   const ends = days.map(endOfDay);
   const lastEnd = ends.at(-1) ?? -Infinity;
   const shown = (from: number, to: number | null) =>
     ends.some((at) => from <= at && (to === null || to > at));
-
-  for (const table of LAYOUT_TABLES) yield `DROP TABLE IF EXISTS ${table}`;
-  yield* createTableStatements();
-
   const parsed = sources.certificates.map((c) => ({ addedAt: c.addedAt, doc: JSON.parse(c.doc) as Json }));
   const certificateNames = certificateNamesOf(parsed);
-  const certificates = parsed
-    .filter((c) => c.addedAt <= lastEnd)
-    .sort(
-      byKey(
-        (c) => String(valueAt(c.doc, "parsed.fingerprint_sha256")),
-        (c) => c.addedAt,
-      ),
-    );
-  const hosts = sources.hostHistory
-    .filter((h) => shown(h.validFrom, h.validTo))
-    .sort(
+  const hostRowIds = { last: 0 };
+  return {
+    *opening() {
+      for (const table of LAYOUT_TABLES) yield `DROP TABLE IF EXISTS ${table}`;
+      yield* createTableStatements();
+    },
+    *hostRows(hosts) {
+      yield* inserts(
+        "ipv4",
+        hosts.filter((h) => shown(h.validFrom, h.validTo)),
+        (h) => ({
+          validFrom: h.validFrom,
+          validTo: h.validTo,
+          source: { doc: JSON.parse(h.doc) as Json, certificateNames },
+        }),
+        hostRowIds,
+      );
+    },
+    *closing() {
+      const certificates = parsed
+        .filter((c) => c.addedAt <= lastEnd)
+        .sort(
+          byKey(
+            (c) => String(valueAt(c.doc, "parsed.fingerprint_sha256")),
+            (c) => c.addedAt,
+          ),
+        );
+      yield* inserts(
+        "certificates",
+        certificates,
+        (c) => ({ validFrom: c.addedAt, validTo: null, source: { doc: c.doc } }),
+        undefined,
+        options.onProgress,
+      );
+      const websitesFrom = startOfDay(allDays[0] ?? days[0] ?? "19700101");
+      const websites = days.length === 0 ? [] : [...sources.websites].sort(byKey((w) => w.domain));
+      yield* inserts(
+        "websites",
+        websites,
+        (site) => ({
+          validFrom: websitesFrom,
+          validTo: null,
+          source: { site, doc: JSON.parse(site.doc) as Json },
+        }),
+        undefined,
+        options.onProgress,
+      );
+      yield* createIndexStatements();
+      if (days.length > 0)
+        yield `INSERT INTO ${DAYS_TABLE} (day) VALUES ${days.map((day) => `(${sqlLiteral(day)})`).join(", ")}`;
+      yield `INSERT INTO ${META_TABLE} (key, value) VALUES ('layout', ${sqlLiteral(SNAPSHOT_LAYOUT)}), ('dataset', ${sqlLiteral(options.dataset ?? "")})`;
+    },
+  };
+}
+
+/** Every statement of a build from sources held whole (`snapshotBuild`). */
+export function* snapshotStatements(
+  sources: SnapshotSources,
+  options: SnapshotBuildOptions = {},
+): Generator<string> {
+  const build = snapshotBuild(sources, historyDays(sources.hostHistory, sources.seedDay), options);
+  yield* build.opening();
+  yield* build.hostRows(
+    [...sources.hostHistory].sort(
       byKey(
         (h) => h.ip,
         (h) => h.validFrom,
       ),
-    );
-  yield* inserts(
-    "ipv4",
-    hosts,
-    (h) => ({
-      validFrom: h.validFrom,
-      validTo: h.validTo,
-      source: { doc: JSON.parse(h.doc) as Json, certificateNames },
-    }),
-    options.onProgress,
+    ),
   );
-  yield* inserts(
-    "certificates",
-    certificates,
-    (c) => ({ validFrom: c.addedAt, validTo: null, source: { doc: c.doc } }),
-    options.onProgress,
-  );
-  const websitesFrom = startOfDay(allDays[0] ?? days[0] ?? "19700101");
-  const websites = days.length === 0 ? [] : [...sources.websites].sort(byKey((w) => w.domain));
-  yield* inserts(
-    "websites",
-    websites,
-    (site) => ({
-      validFrom: websitesFrom,
-      validTo: null,
-      source: { site, doc: JSON.parse(site.doc) as Json },
-    }),
-    options.onProgress,
-  );
-
-  yield* createIndexStatements();
-  if (days.length > 0)
-    yield `INSERT INTO ${DAYS_TABLE} (day) VALUES ${days.map((day) => `(${sqlLiteral(day)})`).join(", ")}`;
-  yield `INSERT INTO ${META_TABLE} (key, value) VALUES ('layout', ${sqlLiteral(SNAPSHOT_LAYOUT)}), ('dataset', ${sqlLiteral(options.dataset ?? "")})`;
+  yield* build.closing();
 }

@@ -1,5 +1,5 @@
 import { summaryDay } from "../dataset/clock";
-import { snapshotStatements, type SnapshotSources } from "./build";
+import { historyDays, type HostHistorySource, snapshotBuild, type SnapshotSources } from "./build";
 import type { WebsiteSource } from "./definitions";
 import { DAYS_TABLE, META_TABLE } from "./layout";
 
@@ -19,36 +19,86 @@ export interface SqlDatabase<S> {
 /** Rows per read of the main database (measured: Miniflare hands large answers over slowly). */
 const READ_PAGE_ROWS = 500;
 
+function sqlValue(value: unknown): string {
+  return typeof value === "number" ? String(value) : `'${String(value).replaceAll("'", "''")}'`;
+}
+
 /**
- * Reads what the snapshot tables are built from out of the main database: the host history,
- * the certificates with their added time, and the websites with their protocols and tags.
+ * The rows of `select` (no WHERE of its own) in order of `key` (columns that are unique
+ * together), a page of `pageRows` at a time: each page is read from where the last one ended,
+ * so reading them all takes time in proportion to the rows (pages by OFFSET walk every row
+ * before theirs again, which at 1,000,000 hosts meant thousands of times the history).
  */
-export async function readSnapshotSources<S extends Readable>(
+async function* pagesOf<S extends Readable>(
   db: SqlDatabase<S>,
-  pageRows = READ_PAGE_ROWS,
-): Promise<SnapshotSources> {
-  // Page by page (each ORDER BY is on a unique key): at 100,000 hosts one answer holding the whole
-  // host history passes V8's largest string where Miniflare hands D1 results to Node.
-  const read = async (sql: string) => {
-    const rows: Record<string, unknown>[] = [];
-    for (let offset = 0; ; offset += pageRows) {
-      const page = await db
-        .prepare(`${sql} LIMIT ${pageRows} OFFSET ${offset}`)
-        .all<Record<string, unknown>>();
-      for (const row of page.results) rows.push(row);
-      if (page.results.length < pageRows) return rows;
-    }
-  };
-  const history = await read(
-    "SELECT ip, valid_from, valid_to, doc FROM host_history ORDER BY ip, valid_from",
+  select: string,
+  key: readonly string[],
+  pageRows: number,
+): AsyncGenerator<Record<string, unknown>[]> {
+  const order = key.join(", ");
+  let after = "";
+  for (;;) {
+    const page = await db
+      .prepare(`${select} ${after} ORDER BY ${order} LIMIT ${pageRows}`)
+      .all<Record<string, unknown>>();
+    if (page.results.length > 0) yield page.results;
+    const last = page.results.at(-1);
+    if (!last || page.results.length < pageRows) return;
+    after = `WHERE (${order}) > (${key.map((column) => sqlValue(last[column])).join(", ")})`;
+  }
+}
+
+async function readAll<S extends Readable>(
+  db: SqlDatabase<S>,
+  select: string,
+  key: readonly string[],
+  pageRows: number,
+): Promise<Record<string, unknown>[]> {
+  const rows: Record<string, unknown>[] = [];
+  for await (const page of pagesOf(db, select, key, pageRows)) for (const row of page) rows.push(row);
+  return rows;
+}
+
+/** The host history in (ip, valid_from) order, a page at a time. */
+async function* hostHistoryPages<S extends Readable>(
+  db: SqlDatabase<S>,
+  pageRows: number,
+): AsyncGenerator<HostHistorySource[]> {
+  const select = "SELECT ip, valid_from, valid_to, doc FROM host_history";
+  for await (const page of pagesOf(db, select, ["ip", "valid_from"], pageRows))
+    yield page.map((row) => ({
+      ip: String(row.ip),
+      validFrom: Number(row.valid_from),
+      validTo: typeof row.valid_to === "number" ? row.valid_to : null,
+      doc: String(row.doc),
+    }));
+}
+
+/** What the snapshot tables are built from besides the host history: certificates, websites, the seed day. */
+async function readOtherSources<S extends Readable>(
+  db: SqlDatabase<S>,
+  pageRows: number,
+): Promise<Omit<SnapshotSources, "hostHistory">> {
+  const certificates = await readAll(
+    db,
+    "SELECT sha256, added_at, doc FROM certificates",
+    ["sha256"],
+    pageRows,
   );
-  const certificates = await read("SELECT added_at, doc FROM certificates ORDER BY sha256");
-  const websites = await read(
+  const websites = await readAll(
+    db,
     `SELECT domain, alexa_rank, ip, http_status_code, http_title, http_server, certificate, asn,
-            country_code, updated_at, doc FROM websites ORDER BY domain`,
+            country_code, updated_at, doc FROM websites`,
+    ["domain"],
+    pageRows,
   );
-  const protocols = await read("SELECT domain, protocol FROM website_protocols ORDER BY domain, protocol");
-  const tags = await read("SELECT domain, tag FROM website_tags ORDER BY domain, tag");
+  const protocols = await readAll(
+    db,
+    "SELECT domain, protocol FROM website_protocols",
+    ["domain", "protocol"],
+    pageRows,
+  );
+  const tags = await readAll(db, "SELECT domain, tag FROM website_tags", ["domain", "tag"], pageRows);
   const summary = await db
     .prepare("SELECT value FROM dataset_meta WHERE key = 'summary'")
     .all<{ value: string }>();
@@ -68,12 +118,6 @@ export async function readSnapshotSources<S extends Readable>(
   const num = (value: unknown): number | null => (typeof value === "number" ? value : null);
   const str = (value: unknown): string | null => (typeof value === "string" ? value : null);
   return {
-    hostHistory: history.map((row) => ({
-      ip: String(row.ip),
-      validFrom: Number(row.valid_from),
-      validTo: num(row.valid_to),
-      doc: String(row.doc),
-    })),
     certificates: certificates.map((row) => ({ addedAt: Number(row.added_at), doc: String(row.doc) })),
     websites: websites.map(
       (row): WebsiteSource => ({
@@ -94,6 +138,21 @@ export async function readSnapshotSources<S extends Readable>(
     ),
     ...(seedDay ? { seedDay } : {}),
   };
+}
+
+/**
+ * Reads what the snapshot tables are built from out of the main database, whole: the host
+ * history, the certificates with their added time, and the websites with their protocols and
+ * tags (page by page: at 100,000 hosts one answer holding the whole host history passes V8's
+ * largest string where Miniflare hands D1 results to Node).
+ */
+export async function readSnapshotSources<S extends Readable>(
+  db: SqlDatabase<S>,
+  pageRows = READ_PAGE_ROWS,
+): Promise<SnapshotSources> {
+  const hostHistory: HostHistorySource[] = [];
+  for await (const page of hostHistoryPages(db, pageRows)) hostHistory.push(...page);
+  return { hostHistory, ...(await readOtherSources(db, pageRows)) };
 }
 
 /** The seed day of `dataset_meta.summary` as `YYYYMMDD`, if it records one. */
@@ -149,19 +208,23 @@ export interface PublishOptions {
   /** The days to publish, `YYYYMMDD` (default: every day of the host history). */
   days?: readonly string[];
   onProgress?: (message: string) => void;
+  /** Rows per read of the main database (default READ_PAGE_ROWS). */
+  pageRows?: number;
 }
 
 /**
  * (Re)builds the SNAPSHOTS database from the main database: drops everything in it first (the
  * tables of an older layout, such as the per-day `ipv4.YYYYMMDD` tables, included), then runs
- * the statements of build.ts. Returns how many statements ran.
+ * the statements of build.ts, the host history read and built a page at a time (it does not
+ * fit in memory at 1,000,000 hosts). Returns how many statements ran.
  */
 export async function publishSnapshots<M extends Readable, S extends Readable>(
   mainDb: SqlDatabase<M>,
   snapshotsDb: SqlDatabase<S>,
   options: PublishOptions = {},
 ): Promise<number> {
-  const sources = await readSnapshotSources(mainDb);
+  const pageRows = options.pageRows ?? READ_PAGE_ROWS;
+  const others = await readOtherSources(mainDb, pageRows);
   const dataset = (await readDatasetFingerprint(mainDb)) ?? "";
   const { objects } = await readSnapshotState(snapshotsDb);
   const order = ["trigger", "view", "table"];
@@ -169,10 +232,34 @@ export async function publishSnapshots<M extends Readable, S extends Readable>(
     .sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
     .map(([type, name]) => `DROP ${type.toUpperCase()} IF EXISTS "${name.replaceAll('"', '""')}"`);
   await executeStatements(snapshotsDb, drops);
-  return executeStatements(
-    snapshotsDb,
-    snapshotStatements(sources, { dataset, days: options.days, onProgress: options.onProgress }),
-  );
+
+  // The history's days run from its first version to its last (or the seed day).
+  const span = await mainDb
+    .prepare(
+      "SELECT min(valid_from) AS first, max(valid_from) AS last, count(*) AS versions FROM host_history",
+    )
+    .all<{ first: number | null; last: number | null; versions: number }>();
+  const { first, last, versions } = span.results[0] ?? { first: null, last: null, versions: 0 };
+  const bounds = first === null || last === null ? [] : [{ validFrom: first }, { validFrom: last }];
+  const build = snapshotBuild(others, historyDays(bounds, others.seedDay), {
+    dataset,
+    days: options.days,
+    onProgress: options.onProgress,
+  });
+  let count = await executeStatements(snapshotsDb, build.opening());
+  let read = 0;
+  let reported = 0;
+  for await (const page of hostHistoryPages(mainDb, pageRows)) {
+    count += await executeStatements(snapshotsDb, build.hostRows(page));
+    read += page.length;
+    if (read - reported >= versions / 10 || read === versions) {
+      reported = read;
+      options.onProgress?.(
+        `ipv4 rows: ${read}/${versions} host versions (${Math.round((read / versions) * 100)}%)`,
+      );
+    }
+  }
+  return count + (await executeStatements(snapshotsDb, build.closing()));
 }
 
 /** Statements per D1 batch: a batch is one transaction, kept small enough to be quick. */
