@@ -5,7 +5,7 @@ import { chargedRelay, readRequestBody, upstreamPath } from "../../pipeline/exch
 import type { BulkFetchDeps } from "../../cache/bulk-fetch";
 import type { BulkRequest } from "../../cache/bulk-answers";
 import { certificatesBulkCodec, mergeBulk, uniqueFingerprints } from "../../cache/bulk-merge";
-import { type CacheOutcome, cacheStatus, wantsRevalidation } from "../../cache/cache-status";
+import { cacheStatus, wantsRevalidation } from "../../cache/cache-status";
 import { freshnessPolicy } from "../../cache/freshness";
 import {
   bulkCacheOutcome,
@@ -46,13 +46,6 @@ function readBulkRequest(services: EdgeServices, body: Uint8Array | undefined): 
   return { text, requested, unique: uniqueFingerprints(requested) };
 }
 
-function bulkResponse(body: Blob, outcome: CacheOutcome, age: number): Response {
-  return new Response(body, {
-    status: 200,
-    headers: { "content-type": "application/json", "Cache-Status": cacheStatus(outcome), Age: String(age) },
-  });
-}
-
 function bulkFetchDeps(services: EdgeServices, defer: (work: Promise<void>) => void): BulkFetchDeps {
   const { cache, upstreamTimeoutMs } = services.config;
   return {
@@ -88,7 +81,14 @@ function respond(
     );
   const body =
     outcome.kind === "fresh" ? services.bulkAnswers.body(request, outcome.entries, assemble) : assemble();
-  return bulkResponse(body, bulkCacheOutcome(outcome), outcome.age);
+  return new Response(body, {
+    status: 200,
+    headers: {
+      "content-type": "application/json",
+      "Cache-Status": cacheStatus(bulkCacheOutcome(outcome)),
+      Age: String(outcome.age),
+    },
+  });
 }
 
 /**

@@ -20,6 +20,7 @@ import {
   v2Envelope,
 } from "@scangate/core";
 import type { z } from "zod";
+import type { DocumentKey } from "../../cache/interface";
 import { renderedError } from "../../http/errors";
 import { component } from "../../openapi/components";
 import { serveCachedDocument } from "../../pipeline/cached-document";
@@ -44,9 +45,19 @@ import { relayedResponse } from "../../upstream/relay";
 /** The two hosts of a diff on a Platform-only upstream: held for both, settled to the lookups made. */
 const HOSTS_IN_A_DIFF = 2;
 
-/** Anything the cache key cannot describe: forwarded uncached for the upstream's own answer. */
-async function relayUncached(c: ApiContext): Promise<Response> {
-  return relayedResponse(await chargedRelay(c, { method: "GET", path: upstreamPath(c) }));
+/**
+ * `key`'s document through the shared cache, answering 404 for an unknown one; null (anything the
+ * key cannot describe) is forwarded uncached for the upstream's own answer.
+ */
+async function serveCached(c: ApiContext, key: DocumentKey | null, ttlSeconds: number | null) {
+  if (key === null) return relayedResponse(await chargedRelay(c, { method: "GET", path: upstreamPath(c) }));
+  return serveCachedDocument(c, {
+    key,
+    path: upstreamPath(c),
+    ttlSeconds,
+    negativeBody: null,
+    negativeResponse: (ctx) => renderedError(ctx, "not_found", "v2"),
+  });
 }
 
 /**
@@ -63,16 +74,14 @@ async function serveHost(c: ApiContext): Promise<Response> {
     ip.success &&
     [...query.keys()].every((key) => key === "at_time") &&
     (atTimeValues.length === 0 || atTime !== null);
-  if (!ip.success || !cacheable) return relayUncached(c);
+  if (!ip.success || !cacheable) return serveCached(c, null, null);
   const services = c.get("services");
   const pastInstant = atTime !== null && atTime.ms <= services.clock.now();
-  return serveCachedDocument(c, {
-    key: { index: "hosts", id: ip.data.ip.toLowerCase(), atTime: atTime?.nanos ?? "" },
-    path: upstreamPath(c),
-    ttlSeconds: pastInstant ? null : services.config.cache.ttlSeconds.hosts,
-    negativeBody: null,
-    negativeResponse: (ctx) => renderedError(ctx, "not_found", "v2"),
-  });
+  return serveCached(
+    c,
+    { index: "hosts", id: ip.data.ip.toLowerCase(), atTime: atTime?.nanos ?? "" },
+    pastInstant ? null : services.config.cache.ttlSeconds.hosts,
+  );
 }
 
 /**
@@ -99,14 +108,8 @@ function cachedListRoute(
     handler: async (c) => {
       const id = idOf(c);
       const page = pageVariant(c.req.url, spec.query);
-      if (id === null || page === null) return relayUncached(c);
-      return serveCachedDocument(c, {
-        key: { index, id, atTime: page },
-        path: upstreamPath(c),
-        ttlSeconds: c.get("services").config.cache.ttlSeconds[index],
-        negativeBody: null,
-        negativeResponse: (ctx) => renderedError(ctx, "not_found", "v2"),
-      });
+      const key = id === null || page === null ? null : { index, id, atTime: page };
+      return serveCached(c, key, c.get("services").config.cache.ttlSeconds[index]);
     },
   });
 }
