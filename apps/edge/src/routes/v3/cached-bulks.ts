@@ -14,7 +14,7 @@ import { inBothModes } from "../../pipeline/price";
 import type { BulkAnswerEntry, BulkCodec, BulkFetchDeps } from "../../cache/bulk-fetch";
 import { cacheStatus, wantsRevalidation } from "../../cache/cache-status";
 import { freshnessPolicy } from "../../cache/freshness";
-import { bulkCacheOutcome, lookupBulk, revalidateBulk } from "../../cache/serve-bulk";
+import { bulkCacheOutcome, type BulkLookup, lookupBulk, revalidateBulk } from "../../cache/serve-bulk";
 import type { PlatformUpstream } from "../../upstream/platform";
 import { type Relayed, relayedResponse } from "../../upstream/relay";
 import { type AssetKind, comparableAddress, HOST } from "./asset-kinds";
@@ -150,42 +150,59 @@ export function readBulkRequest(
   return { keys: [...new Set(keys as string[])], at };
 }
 
-async function serveBulk(c: ApiContext, kind: AssetKind, platform: PlatformUpstream): Promise<Response> {
+/**
+ * Reads the cache for a bulk of `keys` (rows of `codec`, the missing ones asked for with
+ * `postBulk`), revalidating in the background the stale rows the caller asked to have revalidated.
+ */
+export async function lookupCachedBulk(
+  c: ApiContext,
+  keys: readonly string[],
+  codec: BulkCodec,
+  postBulk: BulkFetchDeps["postBulk"],
+): Promise<{ deps: BulkFetchDeps; lookup: BulkLookup }> {
   const services = c.get("services");
-  const { pathname, search } = requestTarget(c.req.url);
-  const request = readBulkRequest(kind, await readRequestBody(c), search);
-  if (!request) return forwardPlatform({ idsField: kind.idsField })(c);
-  const unattributed: string[] = [];
   const deps: BulkFetchDeps = {
-    codec: platformBulkCodec(
-      kind,
-      { key: request.at?.nanos ?? "", text: request.at?.text },
-      assetTtlSeconds(services, kind, request.at?.ms ?? null),
-      unattributed,
-    ),
+    codec,
     cache: services.cache,
     clock: services.clock,
     flights: services.flights,
     negativeTtlSeconds: services.config.cache.negativeTtlSeconds,
     defer: (work) => c.executionCtx.waitUntil(work),
-    postBulk: (body) =>
-      relayAsset(services, platform, kind, {
-        method: "POST",
-        target: pathname,
-        body,
-        contentType: "application/json",
-      }),
+    postBulk,
   };
   const lookup = await lookupBulk(
     deps,
     freshnessPolicy(services.config.cache),
-    request.keys,
+    keys,
     wantsRevalidation(c.req.raw.headers),
   );
   if (lookup.toRevalidate.length > 0) {
     c.get("account").upstreamCall();
     c.executionCtx.waitUntil(revalidateBulk(deps, lookup.toRevalidate));
   }
+  return { deps, lookup };
+}
+
+async function serveBulk(c: ApiContext, kind: AssetKind, platform: PlatformUpstream): Promise<Response> {
+  const services = c.get("services");
+  const { pathname, search } = requestTarget(c.req.url);
+  const request = readBulkRequest(kind, await readRequestBody(c), search);
+  if (!request) return forwardPlatform({ idsField: kind.idsField })(c);
+  const unattributed: string[] = [];
+  const codec = platformBulkCodec(
+    kind,
+    { key: request.at?.nanos ?? "", text: request.at?.text },
+    assetTtlSeconds(services, kind, request.at?.ms ?? null),
+    unattributed,
+  );
+  const { deps, lookup } = await lookupCachedBulk(c, request.keys, codec, (body) =>
+    relayAsset(services, platform, kind, {
+      method: "POST",
+      target: pathname,
+      body,
+      contentType: "application/json",
+    }),
+  );
   const outcome = await serveBulkPerAsset(c, deps, lookup, () => unattributed.length);
   if (outcome.kind === "failed") {
     if ("error" in outcome.failure) throw outcome.failure.error;
