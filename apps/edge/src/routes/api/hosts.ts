@@ -84,6 +84,14 @@ async function serveHost(c: ApiContext): Promise<Response> {
   );
 }
 
+/** A v2 GET route; one without a handler is forwarded as it is. */
+function hostsRoute(
+  spec: Omit<Parameters<typeof defineRoute>[0], "method" | "api" | "handler"> &
+    Partial<Pick<RouteSpec, "handler">>,
+): ApiRoute {
+  return defineRoute({ method: "GET", api: "v2", handler: forward, ...spec });
+}
+
 /**
  * A paged list through the shared cache (`view_host_names`, `CensysCerts.get_hosts_by_cert`):
  * one row per document and page, kept for the list's own TTL (hosts come and go, so not the
@@ -99,11 +107,9 @@ function cachedListRoute(
   },
 ): ApiRoute {
   const { operation: index, idOf, ...rest } = spec;
-  return defineRoute({
+  return hostsRoute({
     ...rest,
-    method: "GET",
     operation: index,
-    api: "v2",
     cache: { kind: "document", ttl: "per_index" },
     handler: async (c) => {
       const id = idOf(c);
@@ -116,36 +122,28 @@ function cachedListRoute(
 
 /** In the order the app registers them: `aggregate` and `search` before the host they would match. */
 export const HOST_ROUTES: readonly ApiRoute[] = [
-  defineRoute({
-    method: "GET",
+  hostsRoute({
     path: "/api/v2/hosts/aggregate",
     operation: "hosts_aggregate",
-    api: "v2",
     price: HOSTS_SEARCH_PRICE,
     summary: "Aggregate hosts into buckets",
     query: hostsAggregateQuerySchema,
     ok: component("HostsAggregateResponse", v2Envelope(hostsAggregateResultSchema)),
-    handler: forward,
   }),
   // Its cursors are the upstream's.
-  defineRoute({
-    method: "GET",
+  hostsRoute({
     path: "/api/v2/hosts/search",
     operation: "hosts_search",
-    api: "v2",
     price: HOSTS_SEARCH_PRICE,
     summary: "Search hosts (cursor pagination)",
     query: hostsSearchQuerySchema,
     ok: component("HostsSearchResponse", v2Envelope(hostsSearchResultSchema)),
-    handler: forward,
   }),
-  defineRoute({
-    method: "GET",
+  hostsRoute({
     // Any segment: `aggregate` and `search` are registered first and answer their own paths, and
     // an ip the upstream refuses (`not-an-ip`) gets the upstream's own 422, as at the origin.
     path: "/api/v2/hosts/:ip",
     operation: "host_view",
-    api: "v2",
     price: HOST_VIEW_PRICE,
     cache: { kind: "document", ttl: "hosts" },
     summary: "One host, optionally at a point in time (cached)",
@@ -166,11 +164,9 @@ export const HOST_ROUTES: readonly ApiRoute[] = [
     },
   }),
   // With a Platform-only upstream, two host lookups, billed per lookup that answered.
-  defineRoute({
-    method: "GET",
+  hostsRoute({
     path: "/api/v2/hosts/:ip/diff",
     operation: "host_diff",
-    api: "v2",
     price: HOST_DIFF_PRICE,
     summary: "A host against itself at another time, or against another host (JSON Patch)",
     query: hostDiffQuerySchema,
@@ -181,16 +177,13 @@ export const HOST_ROUTES: readonly ApiRoute[] = [
         : forward(c),
   }),
   // With a Platform-only upstream, the host's timeline.
-  defineRoute({
-    method: "GET",
+  hostsRoute({
     path: "/api/v2/experimental/hosts/:ip/events",
     operation: "host_events",
-    api: "v2",
     price: HOST_EVENTS_PRICE,
     summary: "A host's history as events, a page at a time",
     query: hostEventsQuerySchema,
     ok: component("HostEventsResponse", v2Envelope(hostEventsResultSchema)),
-    handler: forward,
   }),
   cachedListRoute({
     path: "/api/v2/certificates/:sha256/hosts",
@@ -205,14 +198,11 @@ export const HOST_ROUTES: readonly ApiRoute[] = [
     },
   }),
   // Free (`CensysHosts.metadata()`).
-  defineRoute({
-    method: "GET",
+  hostsRoute({
     path: "/api/v2/metadata/hosts",
     operation: "hosts_metadata",
-    api: "v2",
     price: HOSTS_METADATA_PRICE,
     summary: "What the hosts index holds (service names)",
     ok: component("HostsMetadataResponse", v2Envelope(hostsMetadataResultSchema)),
-    handler: forward,
   }),
 ];
