@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { CERTIFICATE, comparableAddress, HOST, WEBPROPERTY } from "../src/routes/v3/asset-kinds";
-import { mergePlatformBulk, notFoundProblem, splitPlatformBulk } from "../src/routes/v3/bulk-codec";
 import { requestedInstant } from "../src/routes/v3/cached-assets";
-import { readBulkRequest } from "../src/routes/v3/cached-bulks";
+import {
+  mergePlatformBulk,
+  notFoundProblem,
+  readBulkRequest,
+  splitPlatformBulk,
+} from "../src/routes/v3/cached-bulks";
 
 const FP = "AB".repeat(32);
 const asset = (resource: Record<string, unknown>) => ({ resource, extensions: {} });

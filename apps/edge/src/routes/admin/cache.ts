@@ -6,7 +6,6 @@ import {
   ipAddressSchema,
   normalizeDocumentId,
   PLATFORM_CACHE_INDEXES,
-  type PlatformCacheIndex,
   sha256FingerprintSchema,
   V1_INDEXES,
   type V1Index,
@@ -19,21 +18,17 @@ import { type AssetKind, CERTIFICATE, CERTIFICATE_PEM, HOST, WEBPROPERTY } from 
 const isV1Index = (index: string): index is V1Index => (V1_INDEXES as readonly string[]).includes(index);
 
 /** The Platform (/v3) indexes and how each keys its ids (routes/v3/asset-kinds.ts). */
-const PLATFORM_KINDS: Record<PlatformCacheIndex, AssetKind> = {
-  v3_host: HOST,
-  v3_certificate: CERTIFICATE,
-  v3_certificate_pem: CERTIFICATE_PEM,
-  v3_webproperty: WEBPROPERTY,
-};
-const isPlatformIndex = (index: string): index is PlatformCacheIndex =>
-  (PLATFORM_CACHE_INDEXES as readonly string[]).includes(index);
+const PLATFORM_KINDS = new Map<string, AssetKind>(
+  [HOST, CERTIFICATE, CERTIFICATE_PEM, WEBPROPERTY].map((kind) => [kind.index, kind]),
+);
 
 /** The index and key of the document to purge, as the routes store it; a 400 for what names none. */
 function purgeTarget(named: string, raw: string): { index: DocumentIndex; id: string } {
-  if (isPlatformIndex(named)) {
-    const id = PLATFORM_KINDS[named].key(raw);
+  const kind = PLATFORM_KINDS.get(named);
+  if (kind) {
+    const id = kind.key(raw);
     if (id === null) throw new ApiError("bad_request", `id: not a valid ${named} id`);
-    return { index: named, id };
+    return { index: kind.index, id };
   }
   const index = cacheIndexSchema.safeParse(named);
   if (!index.success) {

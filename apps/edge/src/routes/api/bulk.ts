@@ -5,20 +5,13 @@ import { chargedRelay, readRequestBody, upstreamPath } from "../../pipeline/exch
 import type { BulkFetchDeps } from "../../cache/bulk-fetch";
 import type { BulkRequest } from "../../cache/bulk-answers";
 import { certificatesBulkCodec, mergeBulk, uniqueFingerprints } from "../../cache/bulk-merge";
-import { type CacheOutcome, cacheStatus, wantsRevalidation } from "../../cache/cache-status";
-import { freshnessPolicy } from "../../cache/freshness";
-import {
-  bulkCacheOutcome,
-  type BulkOutcome,
-  bulkFromCache,
-  fetchMissingBulk,
-  lookupBulk,
-  revalidateBulk,
-} from "../../cache/serve-bulk";
+import { cacheStatus } from "../../cache/cache-status";
+import { bulkCacheOutcome, type BulkOutcome, bulkFromCache, fetchMissingBulk } from "../../cache/serve-bulk";
 import type { EdgeServices } from "../../services";
 import { CERTIFICATE_BULK_PRICE } from "../../upstream/legacy-credits";
 import { relayedResponse, relayJson } from "../../upstream/relay";
 import { component } from "../../openapi/components";
+import { lookupCachedBulk } from "../v3/cached-bulks";
 
 /**
  * The cacheable bulk request a body holds (its fingerprints, spelled as sent and as cache keys),
@@ -46,31 +39,6 @@ function readBulkRequest(services: EdgeServices, body: Uint8Array | undefined): 
   return { text, requested, unique: uniqueFingerprints(requested) };
 }
 
-function bulkResponse(body: Blob, outcome: CacheOutcome, age: number): Response {
-  return new Response(body, {
-    status: 200,
-    headers: { "content-type": "application/json", "Cache-Status": cacheStatus(outcome), Age: String(age) },
-  });
-}
-
-function bulkFetchDeps(services: EdgeServices, defer: (work: Promise<void>) => void): BulkFetchDeps {
-  const { cache, upstreamTimeoutMs } = services.config;
-  return {
-    defer,
-    cache: services.cache,
-    clock: services.clock,
-    flights: services.flights,
-    codec: certificatesBulkCodec(cache.ttlSeconds.certificates),
-    negativeTtlSeconds: cache.negativeTtlSeconds,
-    postBulk: (body) =>
-      relayJson(
-        services.upstream,
-        { method: "POST", path: "/v1/bulk/certificates", body, contentType: "application/json" },
-        upstreamTimeoutMs,
-      ),
-  };
-}
-
 /**
  * The answer for an outcome that has entries: every requested key, in request order. One the
  * cache gave whole is kept for the same request again (`services.bulkAnswers`).
@@ -88,7 +56,14 @@ function respond(
     );
   const body =
     outcome.kind === "fresh" ? services.bulkAnswers.body(request, outcome.entries, assemble) : assemble();
-  return bulkResponse(body, bulkCacheOutcome(outcome), outcome.age);
+  return new Response(body, {
+    status: 200,
+    headers: {
+      "content-type": "application/json",
+      "Cache-Status": cacheStatus(bulkCacheOutcome(outcome)),
+      Age: String(outcome.age),
+    },
+  });
 }
 
 /**
@@ -119,17 +94,18 @@ export const bulkRoute = defineRoute({
       return relayedResponse(await chargedRelay(c, { method: "POST", path: upstreamPath(c), body }));
     }
     const account = c.get("account");
-    const deps = bulkFetchDeps(services, (work) => c.executionCtx.waitUntil(work));
-    const lookup = await lookupBulk(
-      deps,
-      freshnessPolicy(services.config.cache),
+    const { cache, upstreamTimeoutMs } = services.config;
+    const { deps, lookup } = await lookupCachedBulk(
+      c,
       request.unique,
-      wantsRevalidation(c.req.raw.headers),
+      certificatesBulkCodec(cache.ttlSeconds.certificates),
+      (bulk) =>
+        relayJson(
+          services.upstream,
+          { method: "POST", path: "/v1/bulk/certificates", body: bulk, contentType: "application/json" },
+          upstreamTimeoutMs,
+        ),
     );
-    if (lookup.toRevalidate.length > 0) {
-      account.upstreamCall();
-      c.executionCtx.waitUntil(revalidateBulk(deps, lookup.toRevalidate));
-    }
     if (services.config.upstreamApi === "platform") {
       const outcome = await serveBulkPerAsset(c, deps, lookup);
       if (outcome.kind === "failed") {

@@ -20,6 +20,7 @@ import {
   v2Envelope,
 } from "@scangate/core";
 import type { z } from "zod";
+import type { DocumentKey } from "../../cache/interface";
 import { renderedError } from "../../http/errors";
 import { component } from "../../openapi/components";
 import { serveCachedDocument } from "../../pipeline/cached-document";
@@ -44,9 +45,19 @@ import { relayedResponse } from "../../upstream/relay";
 /** The two hosts of a diff on a Platform-only upstream: held for both, settled to the lookups made. */
 const HOSTS_IN_A_DIFF = 2;
 
-/** Anything the cache key cannot describe: forwarded uncached for the upstream's own answer. */
-async function relayUncached(c: ApiContext): Promise<Response> {
-  return relayedResponse(await chargedRelay(c, { method: "GET", path: upstreamPath(c) }));
+/**
+ * `key`'s document through the shared cache, answering 404 for an unknown one; null (anything the
+ * key cannot describe) is forwarded uncached for the upstream's own answer.
+ */
+async function serveCached(c: ApiContext, key: DocumentKey | null, ttlSeconds: number | null) {
+  if (key === null) return relayedResponse(await chargedRelay(c, { method: "GET", path: upstreamPath(c) }));
+  return serveCachedDocument(c, {
+    key,
+    path: upstreamPath(c),
+    ttlSeconds,
+    negativeBody: null,
+    negativeResponse: (ctx) => renderedError(ctx, "not_found", "v2"),
+  });
 }
 
 /**
@@ -63,16 +74,22 @@ async function serveHost(c: ApiContext): Promise<Response> {
     ip.success &&
     [...query.keys()].every((key) => key === "at_time") &&
     (atTimeValues.length === 0 || atTime !== null);
-  if (!ip.success || !cacheable) return relayUncached(c);
+  if (!ip.success || !cacheable) return serveCached(c, null, null);
   const services = c.get("services");
   const pastInstant = atTime !== null && atTime.ms <= services.clock.now();
-  return serveCachedDocument(c, {
-    key: { index: "hosts", id: ip.data.ip.toLowerCase(), atTime: atTime?.nanos ?? "" },
-    path: upstreamPath(c),
-    ttlSeconds: pastInstant ? null : services.config.cache.ttlSeconds.hosts,
-    negativeBody: null,
-    negativeResponse: (ctx) => renderedError(ctx, "not_found", "v2"),
-  });
+  return serveCached(
+    c,
+    { index: "hosts", id: ip.data.ip.toLowerCase(), atTime: atTime?.nanos ?? "" },
+    pastInstant ? null : services.config.cache.ttlSeconds.hosts,
+  );
+}
+
+/** A v2 GET route; one without a handler is forwarded as it is. */
+function hostsRoute(
+  spec: Omit<Parameters<typeof defineRoute>[0], "method" | "api" | "handler"> &
+    Partial<Pick<RouteSpec, "handler">>,
+): ApiRoute {
+  return defineRoute({ method: "GET", api: "v2", handler: forward, ...spec });
 }
 
 /**
@@ -90,59 +107,43 @@ function cachedListRoute(
   },
 ): ApiRoute {
   const { operation: index, idOf, ...rest } = spec;
-  return defineRoute({
+  return hostsRoute({
     ...rest,
-    method: "GET",
     operation: index,
-    api: "v2",
     cache: { kind: "document", ttl: "per_index" },
     handler: async (c) => {
       const id = idOf(c);
       const page = pageVariant(c.req.url, spec.query);
-      if (id === null || page === null) return relayUncached(c);
-      return serveCachedDocument(c, {
-        key: { index, id, atTime: page },
-        path: upstreamPath(c),
-        ttlSeconds: c.get("services").config.cache.ttlSeconds[index],
-        negativeBody: null,
-        negativeResponse: (ctx) => renderedError(ctx, "not_found", "v2"),
-      });
+      const key = id === null || page === null ? null : { index, id, atTime: page };
+      return serveCached(c, key, c.get("services").config.cache.ttlSeconds[index]);
     },
   });
 }
 
 /** In the order the app registers them: `aggregate` and `search` before the host they would match. */
 export const HOST_ROUTES: readonly ApiRoute[] = [
-  defineRoute({
-    method: "GET",
+  hostsRoute({
     path: "/api/v2/hosts/aggregate",
     operation: "hosts_aggregate",
-    api: "v2",
     price: HOSTS_SEARCH_PRICE,
     summary: "Aggregate hosts into buckets",
     query: hostsAggregateQuerySchema,
     ok: component("HostsAggregateResponse", v2Envelope(hostsAggregateResultSchema)),
-    handler: forward,
   }),
   // Its cursors are the upstream's.
-  defineRoute({
-    method: "GET",
+  hostsRoute({
     path: "/api/v2/hosts/search",
     operation: "hosts_search",
-    api: "v2",
     price: HOSTS_SEARCH_PRICE,
     summary: "Search hosts (cursor pagination)",
     query: hostsSearchQuerySchema,
     ok: component("HostsSearchResponse", v2Envelope(hostsSearchResultSchema)),
-    handler: forward,
   }),
-  defineRoute({
-    method: "GET",
+  hostsRoute({
     // Any segment: `aggregate` and `search` are registered first and answer their own paths, and
     // an ip the upstream refuses (`not-an-ip`) gets the upstream's own 422, as at the origin.
     path: "/api/v2/hosts/:ip",
     operation: "host_view",
-    api: "v2",
     price: HOST_VIEW_PRICE,
     cache: { kind: "document", ttl: "hosts" },
     summary: "One host, optionally at a point in time (cached)",
@@ -163,11 +164,9 @@ export const HOST_ROUTES: readonly ApiRoute[] = [
     },
   }),
   // With a Platform-only upstream, two host lookups, billed per lookup that answered.
-  defineRoute({
-    method: "GET",
+  hostsRoute({
     path: "/api/v2/hosts/:ip/diff",
     operation: "host_diff",
-    api: "v2",
     price: HOST_DIFF_PRICE,
     summary: "A host against itself at another time, or against another host (JSON Patch)",
     query: hostDiffQuerySchema,
@@ -178,16 +177,13 @@ export const HOST_ROUTES: readonly ApiRoute[] = [
         : forward(c),
   }),
   // With a Platform-only upstream, the host's timeline.
-  defineRoute({
-    method: "GET",
+  hostsRoute({
     path: "/api/v2/experimental/hosts/:ip/events",
     operation: "host_events",
-    api: "v2",
     price: HOST_EVENTS_PRICE,
     summary: "A host's history as events, a page at a time",
     query: hostEventsQuerySchema,
     ok: component("HostEventsResponse", v2Envelope(hostEventsResultSchema)),
-    handler: forward,
   }),
   cachedListRoute({
     path: "/api/v2/certificates/:sha256/hosts",
@@ -202,14 +198,11 @@ export const HOST_ROUTES: readonly ApiRoute[] = [
     },
   }),
   // Free (`CensysHosts.metadata()`).
-  defineRoute({
-    method: "GET",
+  hostsRoute({
     path: "/api/v2/metadata/hosts",
     operation: "hosts_metadata",
-    api: "v2",
     price: HOSTS_METADATA_PRICE,
     summary: "What the hosts index holds (service names)",
     ok: component("HostsMetadataResponse", v2Envelope(hostsMetadataResultSchema)),
-    handler: forward,
   }),
 ];

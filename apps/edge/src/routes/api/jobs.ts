@@ -27,6 +27,7 @@ import { type ApiContext, chargedRelay, readRequestBody, upstreamPath } from "..
 import { ALWAYS_FREE, ONE_PER_REQUEST, type RoutePrice } from "../../pipeline/price";
 import { relayFile } from "../../upstream/file";
 import { isSuccess, relayedResponse } from "../../upstream/relay";
+import { jsonObject } from "../v3/passthrough";
 
 // Query and export jobs, owned by the tenant that started them: status, results and files of
 // another tenant's job are 404 like an unknown job's. Export `download_paths` point at the edge,
@@ -53,12 +54,7 @@ function edgeFileUrl(c: ApiContext, jobId: string, n: number): string {
  * that is not a JSON object with a string `query` goes on unchanged for the upstream to judge.
  */
 function checkJobSql(body: Uint8Array | undefined): void {
-  let query: unknown;
-  try {
-    query = (JSON.parse(new TextDecoder().decode(body)) as { query?: unknown } | null)?.query;
-  } catch {
-    return;
-  }
+  const query = jsonObject(body)?.query;
   if (typeof query !== "string" || query.trim() === "") return;
   const parsed = parseQuery(query);
   if (!parsed.ok) throw new ApiError("invalid_query", undefined, { detail: describeSqlError(parsed.error) });

@@ -11,18 +11,15 @@ import {
   searchResponseSchema,
 } from "@scangate/core";
 import { component } from "../../openapi/components";
+import { jsonObject } from "../v3/passthrough";
 
 /** The `query` and `page` a search body asks for (page 1 when it names none, or one the translation refuses). */
 function searchAsked(body: Uint8Array | undefined): { query: string; page: number } {
-  try {
-    const { query, page } = JSON.parse(new TextDecoder().decode(body)) as { query?: unknown; page?: unknown };
-    return {
-      query: typeof query === "string" ? query.trim() : "",
-      page: typeof page === "number" && Number.isInteger(page) && page > 0 ? page : 1,
-    };
-  } catch {
-    return { query: "", page: 1 };
-  }
+  const { query, page } = jsonObject(body) ?? {};
+  return {
+    query: typeof query === "string" ? query.trim() : "",
+    page: typeof page === "number" && Number.isInteger(page) && page > 0 ? page : 1,
+  };
 }
 
 /**

@@ -10,13 +10,31 @@ import type { EdgeServices } from "../../services";
 import { type PlatformCall, type PlatformUpstream, relayPlatform } from "../../upstream/platform";
 import type { Relayed } from "../../upstream/relay";
 import { type AssetKind, CERTIFICATE_PEM, HOST, WEBPROPERTY } from "./asset-kinds";
-import { isObject, resultOf } from "./bulk-codec";
 import { forwardPlatform } from "./passthrough";
 
 // Single Platform lookups through the shared document cache (api/cached-document.ts), as the
 // legacy views are: a host (now or at `at_time`), a certificate and its PEM form, a web property.
 // Anything the cache key cannot describe (an id the upstream refuses, other parameters) is
 // forwarded as the pass-through forwards it, for the upstream's own answer.
+
+/** A body's UTF-8 JSON, or undefined when it is not that. */
+export function parseJsonBody(body: Uint8Array | undefined): unknown {
+  try {
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body));
+  } catch {
+    return undefined;
+  }
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The `result` of a Platform success body, or undefined when it has none. */
+export function resultOf(body: Uint8Array): unknown {
+  const parsed = parseJsonBody(body);
+  return isObject(parsed) ? parsed.result : undefined;
+}
 
 /**
  * One Platform call for `kind`, asking for its media type (and problem+json for errors), its
@@ -98,12 +116,14 @@ function documentResponse(kind: AssetKind, doc: CachedDocument): Response {
   return new Response(body, { status: 200, headers: { "content-type": kind.mediaType } });
 }
 
-async function serveAsset(c: ApiContext, kind: AssetKind, platform: PlatformUpstream, id: string) {
+async function serveAsset(c: ApiContext, kind: AssetKind, id: string): Promise<Response> {
   const services = c.get("services");
+  const { platform } = services;
   const key = kind.key(id);
   const { pathname, search } = requestTarget(c.req.url);
   const at = search === "" ? null : requestedInstant(kind, new URLSearchParams(search));
-  if (key === null || at === undefined) return forwardPlatform()(c);
+  // Without a Platform upstream the forwarder gives its 503.
+  if (!platform || key === null || at === undefined) return forwardPlatform()(c);
   return serveCachedDocument(c, {
     key: { index: kind.index, id: key, atTime: at?.nanos ?? "" },
     // As the pass-through asks: the caller's query as sent, its organization_id replaced upstream.
@@ -118,13 +138,14 @@ async function serveAsset(c: ApiContext, kind: AssetKind, platform: PlatformUpst
   });
 }
 
+/** The lookup of `kind` at `path`, whose one parameter names the asset. */
 export function cachedAssetRoute(
   kind: AssetKind,
   path: string,
-  param: string,
   summary: string,
   shape: { query?: z.ZodObject; ok: Component | "file" },
 ): ApiRoute {
+  const param = /:(\w+)/.exec(path)?.[1] ?? "";
   return defineRoute({
     method: "GET",
     path,
@@ -134,11 +155,6 @@ export function cachedAssetRoute(
     cache: { kind: "document", ttl: kind === HOST ? "hosts" : "per_index" },
     summary,
     ...shape,
-    handler: async (c) => {
-      const { platform } = c.get("services");
-      // Without a Platform upstream the forwarder gives its 503.
-      if (!platform) return forwardPlatform()(c);
-      return serveAsset(c, kind, platform, c.req.param(param) ?? "");
-    },
+    handler: (c) => serveAsset(c, kind, c.req.param(param) ?? ""),
   });
 }

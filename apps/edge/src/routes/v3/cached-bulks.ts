@@ -1,5 +1,6 @@
 import {
   CREDIT_COSTS,
+  renderV3Problem,
   v3CertificateListInputSchema,
   v3HostListInputSchema,
   v3WebpropertyListInputSchema,
@@ -10,22 +11,113 @@ import { serveBulkPerAsset } from "../../pipeline/bulk-billing";
 import { type ApiContext, type ApiRoute, defineRoute } from "../../pipeline/define-route";
 import { readRequestBody } from "../../pipeline/exchange";
 import { inBothModes } from "../../pipeline/price";
-import type { BulkFetchDeps } from "../../cache/bulk-fetch";
+import type { BulkAnswerEntry, BulkCodec, BulkFetchDeps } from "../../cache/bulk-fetch";
 import { cacheStatus, wantsRevalidation } from "../../cache/cache-status";
 import { freshnessPolicy } from "../../cache/freshness";
-import { bulkCacheOutcome, lookupBulk, revalidateBulk } from "../../cache/serve-bulk";
+import { bulkCacheOutcome, type BulkLookup, lookupBulk, revalidateBulk } from "../../cache/serve-bulk";
 import type { PlatformUpstream } from "../../upstream/platform";
-import { relayedResponse } from "../../upstream/relay";
-import type { AssetKind } from "./asset-kinds";
-import { mergePlatformBulk, parseJsonBody, platformBulkCodec } from "./bulk-codec";
-import { assetTtlSeconds, type Instant, instantOf, relayAsset } from "./cached-assets";
+import { type Relayed, relayedResponse } from "../../upstream/relay";
+import { type AssetKind, comparableAddress, HOST } from "./asset-kinds";
+import {
+  assetTtlSeconds,
+  type Instant,
+  instantOf,
+  isObject,
+  parseJsonBody,
+  relayAsset,
+  resultOf,
+} from "./cached-assets";
 import { forwardPlatform } from "./passthrough";
 
 // Platform bulk lookups through the shared document cache: the ids the cache holds are answered
 // from it, and ONE upstream call asks for the rest (joining calls under way for some). The answer
-// is the upstream's: the assets found, in the order asked, each once; unknown ids left out.
-// A body the cache cannot read (not the SDK's model, an id the upstream refuses) is forwarded as
-// the pass-through forwards it, for the upstream's own answer.
+// is the upstream's `{"result": [asset, ...]}`: the assets found, in the order asked, each once;
+// unknown ids left out. The cache keeps each asset (without the envelope, so a single lookup's row
+// serves a bulk and back) and a negative row for each id left out. A body the cache cannot read
+// (not the SDK's model, an id the upstream refuses) is forwarded as the pass-through forwards it,
+// for the upstream's own answer.
+
+/** The problem a single lookup of an unknown asset answers, kept for ids a bulk left out. */
+export function notFoundProblem(kind: AssetKind, key: string): string {
+  return JSON.stringify(renderV3Problem("not_found", `${kind.noun} ${key} not found.`).body);
+}
+
+/**
+ * Splits a bulk answer by the keys asked: each asset goes to the key its resource names. A key
+ * with no asset is unknown (a negative row), unless some asset named no key asked: then which
+ * one it stood for cannot be told, and no negative row is kept for this answer.
+ */
+export function splitPlatformBulk(
+  kind: AssetKind,
+  keys: readonly string[],
+  result: readonly unknown[],
+): { entries: Map<string, BulkAnswerEntry>; unattributed: string[] } {
+  // Hosts match any spelling of the address.
+  const comparable = (key: string) => (kind === HOST ? comparableAddress(key) : key);
+  const byComparable = new Map(keys.map((key) => [comparable(key), key]));
+  const found = new Map<string, string>();
+  const unattributed: string[] = [];
+  for (const asset of result) {
+    const resource = isObject(asset) && isObject(asset.resource) ? asset.resource : null;
+    const resourceKey = resource ? kind.resourceKey(resource) : null;
+    const key = resourceKey === null ? undefined : byComparable.get(resourceKey);
+    if (key === undefined || found.has(key)) unattributed.push(JSON.stringify(asset));
+    else found.set(key, JSON.stringify(asset));
+  }
+  const entries = new Map<string, BulkAnswerEntry>();
+  for (const key of keys) {
+    const text = found.get(key);
+    entries.set(
+      key,
+      text !== undefined
+        ? { text, unknown: false, present: true }
+        : { text: "", row: notFoundProblem(kind, key), unknown: true, present: unattributed.length === 0 },
+    );
+  }
+  return { entries, unattributed };
+}
+
+/**
+ * The codec of one bulk request: rows of `kind` at `atTime` (its nanosecond key, "" for now),
+ * asked for with the request's own `at_time` text. An asset that names no key asked is kept
+ * for this request's answer (`unattributed`), never cached.
+ */
+export function platformBulkCodec(
+  kind: AssetKind,
+  at: { key: string; text: string | undefined },
+  ttlSeconds: number | null,
+  unattributed: string[],
+): BulkCodec {
+  return {
+    index: kind.index,
+    atTime: at.key,
+    ttlSeconds,
+    requestBody: (keys) =>
+      new TextEncoder().encode(
+        JSON.stringify({ [kind.idsField]: keys, ...(at.text === undefined ? {} : { at_time: at.text }) }),
+      ),
+    readAnswer: (keys, relayed: Relayed) => {
+      if (relayed.status !== 200) return null;
+      const result = resultOf(relayed.body);
+      if (!Array.isArray(result)) return null;
+      const split = splitPlatformBulk(kind, keys, result);
+      unattributed.push(...split.unattributed);
+      return split.entries;
+    },
+    // A negative row shows nothing: the Platform leaves unknown ids out.
+    entryOf: (doc) => (doc.negative ? "" : doc.body),
+  };
+}
+
+/** The bulk answer: the entries of `keys` in that order, unknown ones left out, then any unattributed. */
+export function mergePlatformBulk(
+  keys: readonly string[],
+  entries: ReadonlyMap<string, string>,
+  unattributed: readonly string[],
+): string {
+  const assets = keys.map((key) => entries.get(key) ?? "").filter((text) => text !== "");
+  return `{"result":[${[...assets, ...unattributed].join(",")}]}`;
+}
 
 const BODY_SCHEMAS = {
   host_ids: v3HostListInputSchema,
@@ -58,42 +150,59 @@ export function readBulkRequest(
   return { keys: [...new Set(keys as string[])], at };
 }
 
-async function serveBulk(c: ApiContext, kind: AssetKind, platform: PlatformUpstream): Promise<Response> {
+/**
+ * Reads the cache for a bulk of `keys` (rows of `codec`, the missing ones asked for with
+ * `postBulk`), revalidating in the background the stale rows the caller asked to have revalidated.
+ */
+export async function lookupCachedBulk(
+  c: ApiContext,
+  keys: readonly string[],
+  codec: BulkCodec,
+  postBulk: BulkFetchDeps["postBulk"],
+): Promise<{ deps: BulkFetchDeps; lookup: BulkLookup }> {
   const services = c.get("services");
-  const { pathname, search } = requestTarget(c.req.url);
-  const request = readBulkRequest(kind, await readRequestBody(c), search);
-  if (!request) return forwardPlatform({ idsField: kind.idsField })(c);
-  const unattributed: string[] = [];
   const deps: BulkFetchDeps = {
-    codec: platformBulkCodec(
-      kind,
-      { key: request.at?.nanos ?? "", text: request.at?.text },
-      assetTtlSeconds(services, kind, request.at?.ms ?? null),
-      unattributed,
-    ),
+    codec,
     cache: services.cache,
     clock: services.clock,
     flights: services.flights,
     negativeTtlSeconds: services.config.cache.negativeTtlSeconds,
     defer: (work) => c.executionCtx.waitUntil(work),
-    postBulk: (body) =>
-      relayAsset(services, platform, kind, {
-        method: "POST",
-        target: pathname,
-        body,
-        contentType: "application/json",
-      }),
+    postBulk,
   };
   const lookup = await lookupBulk(
     deps,
     freshnessPolicy(services.config.cache),
-    request.keys,
+    keys,
     wantsRevalidation(c.req.raw.headers),
   );
   if (lookup.toRevalidate.length > 0) {
     c.get("account").upstreamCall();
     c.executionCtx.waitUntil(revalidateBulk(deps, lookup.toRevalidate));
   }
+  return { deps, lookup };
+}
+
+async function serveBulk(c: ApiContext, kind: AssetKind, platform: PlatformUpstream): Promise<Response> {
+  const services = c.get("services");
+  const { pathname, search } = requestTarget(c.req.url);
+  const request = readBulkRequest(kind, await readRequestBody(c), search);
+  if (!request) return forwardPlatform({ idsField: kind.idsField })(c);
+  const unattributed: string[] = [];
+  const codec = platformBulkCodec(
+    kind,
+    { key: request.at?.nanos ?? "", text: request.at?.text },
+    assetTtlSeconds(services, kind, request.at?.ms ?? null),
+    unattributed,
+  );
+  const { deps, lookup } = await lookupCachedBulk(c, request.keys, codec, (body) =>
+    relayAsset(services, platform, kind, {
+      method: "POST",
+      target: pathname,
+      body,
+      contentType: "application/json",
+    }),
+  );
   const outcome = await serveBulkPerAsset(c, deps, lookup, () => unattributed.length);
   if (outcome.kind === "failed") {
     if ("error" in outcome.failure) throw outcome.failure.error;

@@ -21,7 +21,6 @@ const CACHED_ROUTES: readonly ApiRoute[] = [
   cachedAssetRoute(
     HOST,
     "/v3/global/asset/host/:host_id",
-    "host_id",
     "One host, now or at `at_time` (cached; a past point in time never expires)",
     { query: v3AtTimeQuerySchema, ok: component("V3HostResponse", v3Envelope(v3HostAssetSchema)) },
   ),
@@ -37,14 +36,12 @@ const CACHED_ROUTES: readonly ApiRoute[] = [
   cachedAssetRoute(
     CERTIFICATE_PEM,
     "/v3/global/asset/certificate/:certificate_id/raw",
-    "certificate_id",
     "One certificate as PEM (cached)",
     { ok: "file" },
   ),
   cachedAssetRoute(
     CERTIFICATE,
     "/v3/global/asset/certificate/:certificate_id",
-    "certificate_id",
     "One certificate by SHA-256 fingerprint (cached)",
     { ok: component("V3CertificateResponse", v3Envelope(v3CertificateAssetSchema)) },
   ),
@@ -60,7 +57,6 @@ const CACHED_ROUTES: readonly ApiRoute[] = [
   cachedAssetRoute(
     WEBPROPERTY,
     "/v3/global/asset/webproperty/:webproperty_id",
-    "webproperty_id",
     "One web property (`hostname:port`), now or at `at_time` (cached)",
     {
       query: v3AtTimeQuerySchema,

@@ -25,7 +25,7 @@ import { z } from "zod";
 import { type Component, component } from "../../openapi/components";
 import { type ApiRoute, defineRoute, type RouteSpec } from "../../pipeline/define-route";
 import { inBothModes, type Price } from "../../pipeline/price";
-import { censeyeTargetOf, type ForwardOptions, forwardPlatform, listIn } from "./passthrough";
+import { censeyeTargetOf, type ForwardOptions, forwardPlatform, jsonObject } from "./passthrough";
 
 // Every operation of the Platform SDK (core's V3_OPERATIONS) the edge does not cache is
 // forwarded without caching, one route each: method, path, its entry of core's cost table (the
@@ -44,7 +44,10 @@ export function priceOf(operation: CreditOperation): Price {
 /** How the units of a request priced per condition or per credit are read off its body. */
 function unitsOf(operation: CreditOperation): ForwardOptions["units"] {
   if (CREDIT_COSTS[operation].per === "condition") {
-    return (body) => listIn(body, "and_count_conditions") ?? 1;
+    return (body) => {
+      const conditions = jsonObject(body)?.and_count_conditions;
+      return Array.isArray(conditions) ? conditions.length : 1;
+    };
   }
   if (CREDIT_COSTS[operation].per === "target") {
     return (body) => creditsFor(operation, { target: censeyeTargetOf(body) });
@@ -90,14 +93,12 @@ const SHAPES: Partial<
   },
 };
 
-/** The bulk bodies' id lists, for the routes priced per asset answered. */
-const IDS_FIELDS: Partial<Record<CreditOperation, string>> = { v3_certificates_raw: "certificate_ids" };
-
 function forwarded(row: V3Operation): ApiRoute {
   const shape =
     SHAPES[row.operation] ??
     (row.method === "GET" || row.method === "DELETE" ? { ok: ANY_JSON } : { body: ANY_JSON, ok: ANY_JSON });
-  const idsField = IDS_FIELDS[row.operation];
+  // The one forwarded route priced per asset answered (the others are the cached bulks).
+  const idsField = row.operation === "v3_certificates_raw" ? "certificate_ids" : undefined;
   const units = unitsOf(row.operation);
   return defineRoute({
     method: row.method,
@@ -130,15 +131,13 @@ export function forwardedPlatformRoutes(cached: ReadonlySet<string>): readonly A
  */
 export const OTHER_PLATFORM_OPERATION = "v3_other";
 
-const OTHER_PRICE = inBothModes({ credits: 1, per: "request" });
-
 export const OTHER_PLATFORM_ROUTES: readonly ApiRoute[] = (["GET", "POST"] as const).map((method) =>
   defineRoute({
     method,
     path: "/v3/*",
     operation: OTHER_PLATFORM_OPERATION,
     api: "v3",
-    price: OTHER_PRICE,
+    price: inBothModes({ credits: 1, per: "request" }),
     summary: "Any other Platform API operation, forwarded with the pool's token and organization",
     ok: ANY_JSON,
     handler: forwardPlatform(),

@@ -5,21 +5,12 @@ import { readRequestBody } from "../../pipeline/exchange";
 import { type PlatformRelayed, relayPlatform } from "../../upstream/platform";
 import { isSuccess } from "../../upstream/relay";
 
-/** Headers of a Platform answer the caller gets (bodies are read whole, so no length or encoding). */
-function relayedHeaders(contentType: string | null, retryAfter: string | null): Headers {
-  const headers = new Headers({ "content-type": contentType ?? "application/json" });
-  if (retryAfter !== null) headers.set("retry-after", retryAfter);
-  return headers;
-}
-
-/** A JSON object body's member `field`, or undefined for a body that is not such JSON. */
-function member(body: Uint8Array | undefined, field: string): unknown {
+/** A body's JSON object (or array), or undefined for a body that is not such JSON. */
+export function jsonObject(body: Uint8Array | undefined): Record<string, unknown> | undefined {
   if (!body) return undefined;
   try {
     const parsed: unknown = JSON.parse(new TextDecoder().decode(body));
-    return typeof parsed === "object" && parsed !== null
-      ? (parsed as Record<string, unknown>)[field]
-      : undefined;
+    return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
@@ -27,26 +18,20 @@ function member(body: Uint8Array | undefined, field: string): unknown {
 
 /** The distinct ids a bulk body asks for under `field` (0 for a body that is not that JSON). */
 export function bodyIds(body: Uint8Array | undefined, field: string): number {
-  const ids = member(body, field);
+  const ids = jsonObject(body)?.[field];
   return Array.isArray(ids) ? new Set(ids.map((id) => JSON.stringify(id))).size : 0;
-}
-
-/** The length of the body's list `field`, or undefined when it has none. */
-export function listIn(body: Uint8Array | undefined, field: string): number | undefined {
-  const list = member(body, field);
-  return Array.isArray(list) ? list.length : undefined;
 }
 
 /** The kind of asset a CensEye job's body targets (undefined: none, and the upstream refuses it). */
 export function censeyeTargetOf(body: Uint8Array | undefined): V3CenseyeTargetKind | undefined {
-  const target = member(body, "target");
+  const target = jsonObject(body)?.target;
   if (typeof target !== "object" || target === null) return undefined;
   return (["host", "webproperty", "certificate"] as const).find((kind) => `${kind}_id` in target);
 }
 
 /** The assets a bulk answer holds (its `result` list), or null when it cannot be read. */
 export function answeredAssets(answer: Uint8Array): number | null {
-  const result = member(answer, "result");
+  const result = jsonObject(answer)?.result;
   return Array.isArray(result) ? result.length : null;
 }
 
@@ -115,10 +100,10 @@ export function forwardPlatform(options: ForwardOptions = {}): (c: ApiContext) =
       }
       if (!isSuccess(relayed.status)) await account.refund(charge);
     }
+    // Bodies are read whole, so the answer keeps no length or encoding header of the upstream's.
+    const headers = new Headers({ "content-type": relayed.contentType ?? "application/json" });
+    if (relayed.retryAfter !== null) headers.set("retry-after", relayed.retryAfter);
     const bodiless = relayed.status === 204 || relayed.status === 205 || relayed.status === 304;
-    return new Response(bodiless ? null : relayed.body, {
-      status: relayed.status,
-      headers: relayedHeaders(relayed.contentType, relayed.retryAfter),
-    });
+    return new Response(bodiless ? null : relayed.body, { status: relayed.status, headers });
   };
 }
