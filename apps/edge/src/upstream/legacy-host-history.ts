@@ -6,8 +6,7 @@ import {
   legacyHostEvents,
   v3HostTimelineSchema,
 } from "@scangate/core";
-import type { UpstreamCall } from "./interface";
-import { cursorLink, cursorToken, legacyError, type PlatformSession, v2Ok, v2Query } from "./legacy-session";
+import { cursorLink, cursorToken, legacyError, type LegacyCall, v2Ok, v2Query } from "./legacy-session";
 
 // A host over time (v2 events and diffs) from the Platform's host timeline and host lookups at
 // a point in time, reshaped by core's v3/legacy-host-events.ts and v3/legacy-host.ts.
@@ -28,8 +27,7 @@ const HISTORY_END = "9999-12-31T23:59:59Z";
  * in time order (newest first with `reversed`), `start_time` inclusive and `end_time` exclusive,
  * paged at the edge by a cursor bound to the window, order and page size.
  */
-export async function translateHostEvents(_call: UpstreamCall, url: URL, session: PlatformSession) {
-  const ip = url.pathname.slice("/v2/experimental/hosts/".length, -"/events".length);
+export async function translateHostEvents({ session, id: ip, url }: LegacyCall) {
   const {
     start_time: start,
     end_time: end,
@@ -76,8 +74,7 @@ export async function translateHostEvents(_call: UpstreamCall, url: URL, session
  * host, at `at_time_b`), one after the other so that an unknown host A costs nothing more; the
  * patch is core's `diffJson` between their v2 documents, as the origin computes it.
  */
-export async function translateHostDiff(_call: UpstreamCall, url: URL, session: PlatformSession) {
-  const ip = url.pathname.slice("/v2/hosts/".length, -"/diff".length);
+export async function translateHostDiff({ session, id: ip, url }: LegacyCall) {
   const { ip_b: ipB, at_time: atTime, at_time_b: atTimeB } = v2Query(hostDiffQuerySchema, url);
   const a = legacyHost(await session.host(ip, atTime));
   const b = legacyHost(await session.host(ipB ?? ip, atTimeB));

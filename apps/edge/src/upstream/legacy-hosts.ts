@@ -11,8 +11,7 @@ import {
   v3DnsIpResolutionsSchema,
 } from "@scangate/core";
 import { convertLegacyQuery } from "@scangate/search";
-import type { UpstreamCall } from "./interface";
-import { cursorLink, cursorToken, legacyError, type PlatformSession, v2Ok, v2Query } from "./legacy-session";
+import { cursorLink, cursorToken, legacyError, type LegacyCall, v2Ok, v2Query } from "./legacy-session";
 
 // v2 hosts (view, search, aggregate) translated to the Platform's host asset and global search,
 // and the v2 lists about hosts: a host's names (its DNS resolutions), the hosts presenting a
@@ -42,13 +41,12 @@ function hostField(field: string): string {
 }
 
 /** GET /v2/hosts/{ip}[?at_time=...] ← GET /v3/global/asset/host/{ip}[?at_time=...]. */
-export async function translateHostView(_call: UpstreamCall, url: URL, session: PlatformSession) {
-  const ip = url.pathname.slice("/v2/hosts/".length);
+export async function translateHostView({ session, id: ip, url }: LegacyCall) {
   return v2Ok(legacyHost(await session.host(ip, url.searchParams.get("at_time"), "invalid_query")));
 }
 
 /** GET /v2/hosts/search ← POST /v3/global/search/query (host hits; page tokens as cursors). */
-export async function translateHostsSearch(_call: UpstreamCall, url: URL, session: PlatformSession) {
+export async function translateHostsSearch({ session, url }: LegacyCall) {
   const { q = "", per_page: perPage, cursor, fields } = v2Query(hostsSearchQuerySchema, url, true);
   const pageToken = cursorToken(
     cursor,
@@ -75,7 +73,7 @@ export async function translateHostsSearch(_call: UpstreamCall, url: URL, sessio
 }
 
 /** GET /v2/hosts/aggregate ← POST /v3/global/search/aggregate. */
-export async function translateHostsAggregate(_call: UpstreamCall, url: URL, session: PlatformSession) {
+export async function translateHostsAggregate({ session, url }: LegacyCall) {
   const { q = "", field, num_buckets: buckets } = v2Query(hostsAggregateQuerySchema, url, true);
   const body = { query: hostQuery(q), field: hostField(field), number_of_buckets: buckets };
   const aggregate = await session.aggregate(body, "invalid_query");
@@ -96,8 +94,7 @@ const LIST_MISMATCH = "cursor belongs to another list or page size; send the sam
  * host resolved from within the Platform's default window, one per name (the bounds merge a
  * name's ranges), in name order. A page holds at most the Platform's 100.
  */
-export async function translateHostNames(_call: UpstreamCall, url: URL, session: PlatformSession) {
-  const ip = url.pathname.slice("/v2/hosts/".length, -"/names".length);
+export async function translateHostNames({ session, id: ip, url }: LegacyCall) {
   const { per_page: perPage, cursor } = v2Query(hostNamesQuerySchema, url);
   const list = `names ${ip}`;
   const token = cursorToken(cursor, list, perPage, LIST_MISMATCH);
@@ -130,8 +127,8 @@ const presented = (s: ServiceSeen) => s.cert?.fingerprint_sha256 ?? s.tls?.finge
  * which a search does not carry: `first_observed_at` is left out. No host at all is the 404 an
  * unknown certificate gets.
  */
-export async function translateCertificateHosts(_call: UpstreamCall, url: URL, session: PlatformSession) {
-  const fingerprint = url.pathname.slice("/v2/certificates/".length, -"/hosts".length).toLowerCase();
+export async function translateCertificateHosts({ session, id, url }: LegacyCall) {
+  const fingerprint = id.toLowerCase();
   if (!/^[0-9a-f]{64}$/.test(fingerprint))
     throw legacyError(
       "bad_request",
@@ -164,7 +161,7 @@ export async function translateCertificateHosts(_call: UpstreamCall, url: URL, s
 }
 
 /** GET /v2/metadata/hosts ← an aggregate of the hosts' service names, sorted ignoring case. */
-export async function translateHostsMetadata(_call: UpstreamCall, _url: URL, session: PlatformSession) {
+export async function translateHostsMetadata({ session }: LegacyCall) {
   const body = {
     query: ALL_HOSTS,
     field: "host.services.protocol",
@@ -172,11 +169,8 @@ export async function translateHostsMetadata(_call: UpstreamCall, _url: URL, ses
   };
   const read = await session.aggregate(body);
   const byLower = new Map<string, string>();
-  for (const { key } of read.buckets)
-    if (!byLower.has(key.toLowerCase())) byLower.set(key.toLowerCase(), key);
-  const lower = (name: string) => name.toLowerCase();
-  const services = [...byLower.values()].sort((a, b) =>
-    lower(a) < lower(b) ? -1 : lower(a) > lower(b) ? 1 : 0,
-  );
+  for (const { key } of [...read.buckets].reverse()) byLower.set(key.toLowerCase(), key);
+  // Keys are unique: no two compare equal.
+  const services = [...byLower].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, name]) => name);
   return v2Ok({ services });
 }
