@@ -3,7 +3,6 @@ import type { Upstream, UpstreamAnswer, UpstreamCall } from "./interface";
 import { LegacyAnswer, type LegacyCall, PlatformSession } from "./legacy-session";
 import type { PlatformUpstream } from "./platform";
 import { notImplementedResponse, untranslated } from "../pipeline/untranslated";
-import * as history from "./legacy-host-history";
 import * as hosts from "./legacy-hosts";
 import * as v1 from "./legacy-v1";
 
@@ -28,8 +27,8 @@ const TRANSLATIONS: readonly (readonly [string, RegExp, Translation])[] = [
   ["GET", /^\/v2\/hosts\/([^/]+)\/names$/, hosts.translateHostNames],
   ["GET", /^\/v2\/certificates\/([^/]+)\/hosts$/, hosts.translateCertificateHosts],
   ["GET", /^\/v2\/metadata\/hosts$/, hosts.translateHostsMetadata],
-  ["GET", /^\/v2\/experimental\/hosts\/([^/]+)\/events$/, history.translateHostEvents],
-  ["GET", /^\/v2\/hosts\/([^/]+)\/diff$/, history.translateHostDiff],
+  ["GET", /^\/v2\/experimental\/hosts\/([^/]+)\/events$/, hosts.translateHostEvents],
+  ["GET", /^\/v2\/hosts\/([^/]+)\/diff$/, hosts.translateHostDiff],
 ];
 
 const versionOf = (path: string) => (path.startsWith("/v2/") ? "v2" : "v1");
