@@ -228,9 +228,7 @@ export async function translateCertificateBulk({ session, call }: LegacyCall) {
     const id = fingerprint.toLowerCase();
     documents.set(id, legacyCertificate(resource, pems.get(id), { now: session.now() }));
   }
-  const answer: Record<string, unknown> = {};
-  for (const fingerprint of requested) {
-    answer[fingerprint] = documents.get(fingerprint.toLowerCase()) ?? UNKNOWN_CERTIFICATE_ENTRY;
-  }
-  return legacyJson(answer);
+  const entry = (fingerprint: string) =>
+    documents.get(fingerprint.toLowerCase()) ?? UNKNOWN_CERTIFICATE_ENTRY;
+  return legacyJson(Object.fromEntries(requested.map((fingerprint) => [fingerprint, entry(fingerprint)])));
 }
