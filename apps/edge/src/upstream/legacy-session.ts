@@ -124,6 +124,14 @@ export function v1Body<T extends z.ZodType>(schema: T, call: UpstreamCall): z.ou
   return parsedAs(schema, body, "v1", "body");
 }
 
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The Platform page token (or offset) a v2 cursor carries, null without one. A cursor is bound
  * to the list it pages (`list`: the query, or what names the list) and to the page size; one of
@@ -138,12 +146,7 @@ export function cursorToken(
 ): string | null {
   if (text === undefined || text === "") return null;
   const bytes = fromBase64Url(text);
-  let cursor: unknown;
-  try {
-    cursor = bytes ? JSON.parse(new TextDecoder().decode(bytes)) : null;
-  } catch {
-    cursor = null;
-  }
+  const cursor = bytes ? jsonOrUndefined(new TextDecoder().decode(bytes)) : null;
   const [token, q, size] = Array.isArray(cursor) ? (cursor as unknown[]) : [];
   if (typeof token !== "string" || typeof q !== "string" || typeof size !== "number" || !valid(token))
     throw legacyError("bad_request", "v2", "cursor is not valid");
@@ -192,12 +195,7 @@ export class PlatformSession {
     this.credentialId = credentialId;
     if (this.tally && response.status >= 200 && response.status < 300) this.tally.answered += 1;
     const text = new TextDecoder().decode(await response.arrayBuffer());
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
+    const json = jsonOrUndefined(text);
     return { status: response.status, text, json, retryAfter: response.headers.get("retry-after") };
   }
 
