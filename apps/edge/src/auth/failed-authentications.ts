@@ -1,5 +1,5 @@
 import type { Clock } from "@scangate/core/http";
-import type { RateLimiter } from "../ratelimit/interface";
+import type { RateDecision, RateLimiter } from "../ratelimit/interface";
 
 // What a refused credential costs on /api and /v3. A flood of bad credentials must not slow the
 // edge for the tenants whose credentials are good, so:
@@ -23,8 +23,6 @@ const REMEMBERED_REFUSALS = 4096;
 /** Longer Authorization values are not remembered (they are refused all the same). */
 const MAX_REMEMBERED_LENGTH = 512;
 
-export type AddressDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
-
 export class FailedAuthentications {
   private readonly refused = new Map<string, number>();
   /** Addresses past their failure limit, and until when (as this isolate last heard). */
@@ -46,7 +44,7 @@ export class FailedAuthentications {
   }
 
   /** Whether `address` is past its failure limit: a credential not known good is refused unread. */
-  addressRefusal(address: string | undefined): AddressDecision {
+  addressRefusal(address: string | undefined): RateDecision {
     if (address === undefined) return { allowed: true };
     const until = this.blocked.get(address);
     if (until === undefined) return { allowed: true };

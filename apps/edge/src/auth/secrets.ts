@@ -9,11 +9,11 @@ import { bytesEqual, toBase64Url } from "@scangate/core/http";
 
 const encoder = new TextEncoder();
 
-function randomBytes(length: number): Uint8Array {
+export function randomBytes(length: number): Uint8Array {
   return crypto.getRandomValues(new Uint8Array(length));
 }
 
-function hex(bytes: Uint8Array): string {
+export function hex(bytes: Uint8Array): string {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 

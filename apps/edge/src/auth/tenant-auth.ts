@@ -7,13 +7,11 @@ import type { TenantStore } from "../tenants/store";
 import type { FailedAuthentications } from "./failed-authentications";
 import { hashSecret, secretMatchesHash } from "./secrets";
 
-export type AuthOutcome =
+export type AuthOutcome<Refusal = "unknown_api_id" | "wrong_secret" | "disabled"> =
   | { ok: true; tenant: TenantRow }
-  | { ok: false; reason: "unknown_api_id" | "wrong_secret" | "disabled" };
+  | { ok: false; reason: Refusal };
 
-export type TokenAuthOutcome =
-  | { ok: true; tenant: TenantRow }
-  | { ok: false; reason: "unknown_token" | "grace_ended" | "disabled" };
+export type TokenAuthOutcome = AuthOutcome<"unknown_token" | "grace_ended" | "disabled">;
 
 const MAX_HELD_ROWS = 10_000;
 

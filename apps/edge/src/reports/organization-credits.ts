@@ -84,16 +84,10 @@ async function readOrganizationCredits(
   clock: Clock,
 ): Promise<OrganizationBalance> {
   const failed = (problem: string) => unavailable(organizationId, problem, clock);
+  const target = `/v3/accounts/organizations/${encodeURIComponent(organizationId)}/credits`;
   let relayed;
   try {
-    relayed = await relayPlatform(
-      upstream,
-      {
-        method: "GET",
-        target: `/v3/accounts/organizations/${encodeURIComponent(organizationId)}/credits`,
-      },
-      BALANCE_TIMEOUT_MS,
-    );
+    relayed = await relayPlatform(upstream, { method: "GET", target }, BALANCE_TIMEOUT_MS);
   } catch (error) {
     return failed(problemOf(error));
   }

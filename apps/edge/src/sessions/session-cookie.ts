@@ -3,6 +3,7 @@ import { deleteCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
 import type { CookieOptions } from "hono/utils/cookie";
 import { z } from "zod";
 import { fromBase64Url, toBase64Url } from "@scangate/core/http";
+import { hex, randomBytes } from "../auth/secrets";
 import { type KeyPurpose, keyBytes, mac } from "./keys";
 
 /** Which session: the cookie's name, the paths it is sent to, its lifetime and signing key. */
@@ -70,12 +71,6 @@ export async function credentialFingerprint(
   return (await mac(root, "credential-fingerprint", `${kind.signingKey}\u0000${credential}`)).slice(0, 22);
 }
 
-function randomId(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join(
-    "",
-  );
-}
-
 /**
  * Signs the session into an HttpOnly, SameSite=Strict cookie (Secure, with the `__Secure-`
  * prefix, over https) that lives for the kind's lifetime.
@@ -89,7 +84,7 @@ export async function openSession(
 ): Promise<SessionClaims> {
   const claims: SessionClaims = {
     sub: subject.sub,
-    sid: randomId(),
+    sid: hex(randomBytes(16)),
     fp: subject.fp,
     exp: now + kind.ttlSeconds * 1000,
   };
@@ -109,9 +104,7 @@ export async function readSession(
   now: number,
 ): Promise<SessionClaims | null> {
   const secret = await keyBytes(root, kind.signingKey);
-  const value = isHttps(c)
-    ? await getSignedCookie(c, secret, kind.cookieName, "secure")
-    : await getSignedCookie(c, secret, kind.cookieName);
+  const value = await getSignedCookie(c, secret, kind.cookieName, isHttps(c) ? "secure" : undefined);
   const bytes = value ? fromBase64Url(value) : null;
   if (!bytes) return null;
   try {

@@ -1,7 +1,6 @@
 import type { Clock } from "@scangate/core/http";
 import type { Env } from "../env";
-import { FixedWindowRateLimiter } from "../ratelimit/fixed-window";
-import type { RateLimiter } from "../ratelimit/interface";
+import type { RateDecision, RateLimiter } from "../ratelimit/interface";
 import { bindingRateLimiter } from "../ratelimit/workers";
 
 /**
@@ -44,8 +43,6 @@ export type SignInScope = keyof typeof SIGNIN_LIMITS;
  */
 export const ACCOUNT_DELAY_STEPS_MS = [0, 500, 1_000, 2_000, 4_000] as const;
 
-export type SignInDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
-
 /** The limiter counting one scope's attempts, keyed by what the scope names. */
 export type SignInLimiters = (scope: SignInScope) => RateLimiter;
 
@@ -59,7 +56,7 @@ export class SignInThrottle {
   ) {}
 
   /** Counts one tenant sign-in attempt for `apiId` from `address`, then waits out the account's delay. */
-  async admitTenant(apiId: string, address: string | undefined): Promise<SignInDecision> {
+  async admitTenant(apiId: string, address: string | undefined): Promise<RateDecision> {
     const account = apiId.toLowerCase();
     if (address !== undefined) {
       const refused =
@@ -72,7 +69,7 @@ export class SignInThrottle {
   }
 
   /** Counts one admin console sign-in attempt from `address`, then waits out the console's delay. */
-  async admitAdmin(address: string | undefined): Promise<SignInDecision> {
+  async admitAdmin(address: string | undefined): Promise<RateDecision> {
     if (address !== undefined) {
       const refused = await this.count("adminAddress", address);
       if (refused) return refused;
@@ -82,7 +79,7 @@ export class SignInThrottle {
   }
 
   /** Undefined when the attempt is within the scope's limit, else the refusal. */
-  private async count(scope: SignInScope, key: string): Promise<SignInDecision | undefined> {
+  private async count(scope: SignInScope, key: string): Promise<RateDecision | undefined> {
     const decision = await this.limiters(scope).check(key, scope);
     return decision.allowed
       ? undefined
@@ -114,10 +111,7 @@ function perScope(make: (scope: SignInScope) => RateLimiter): SignInLimiters {
 
 /** Exact fixed windows in this isolate's memory, on `clock` (tests move it by hand). */
 export function inMemorySignInLimiters(clock: Clock): SignInLimiters {
-  return perScope(
-    (scope) =>
-      new FixedWindowRateLimiter(SIGNIN_LIMITS[scope].limit, SIGNIN_LIMITS[scope].periodSeconds, clock),
-  );
+  return perScope((scope) => bindingRateLimiter(undefined, SIGNIN_LIMITS[scope], clock));
 }
 
 /** The Workers Rate Limiting bindings declared in wrangler.jsonc (memory for one a deployment lacks). */

@@ -1,22 +1,27 @@
 import {
   certificateHostsQuerySchema,
+  diffJson,
+  hostDiffQuerySchema,
+  hostEventsQuerySchema,
   hostNamesQuerySchema,
   hostsAggregateQuerySchema,
   hostsSearchQuerySchema,
   legacyHost,
+  legacyHostEvents,
   legacyHostHit,
   projectLegacyFields,
   V3_AGGREGATE_BUCKETS_MAX,
   V3_PAGE_SIZE_MAX,
   v3DnsIpResolutionsSchema,
+  v3HostTimelineSchema,
 } from "@scangate/core";
 import { convertLegacyQuery } from "@scangate/search";
-import type { UpstreamCall } from "./interface";
-import { cursorLink, cursorToken, legacyError, type PlatformSession, v2Ok, v2Query } from "./legacy-session";
+import { cursorLink, cursorToken, legacyError, type LegacyCall, v2Ok, v2Query } from "./legacy-session";
 
 // v2 hosts (view, search, aggregate) translated to the Platform's host asset and global search,
 // and the v2 lists about hosts: a host's names (its DNS resolutions), the hosts presenting a
-// certificate (a host search on its fingerprint) and the service names hosts run (an aggregate).
+// certificate (a host search on its fingerprint) and the service names hosts run (an aggregate);
+// a host over time (v2 events and diffs) from the host timeline and host lookups at a point in time.
 
 /** Every host: the Platform's search needs a query, the legacy empty one means all. */
 const ALL_HOSTS = "host.ip: *";
@@ -42,13 +47,12 @@ function hostField(field: string): string {
 }
 
 /** GET /v2/hosts/{ip}[?at_time=...] ← GET /v3/global/asset/host/{ip}[?at_time=...]. */
-export async function translateHostView(_call: UpstreamCall, url: URL, session: PlatformSession) {
-  const ip = url.pathname.slice("/v2/hosts/".length);
+export async function translateHostView({ session, id: ip, url }: LegacyCall) {
   return v2Ok(legacyHost(await session.host(ip, url.searchParams.get("at_time"), "invalid_query")));
 }
 
 /** GET /v2/hosts/search ← POST /v3/global/search/query (host hits; page tokens as cursors). */
-export async function translateHostsSearch(_call: UpstreamCall, url: URL, session: PlatformSession) {
+export async function translateHostsSearch({ session, url }: LegacyCall) {
   const { q = "", per_page: perPage, cursor, fields } = v2Query(hostsSearchQuerySchema, url, true);
   const pageToken = cursorToken(
     cursor,
@@ -75,7 +79,7 @@ export async function translateHostsSearch(_call: UpstreamCall, url: URL, sessio
 }
 
 /** GET /v2/hosts/aggregate ← POST /v3/global/search/aggregate. */
-export async function translateHostsAggregate(_call: UpstreamCall, url: URL, session: PlatformSession) {
+export async function translateHostsAggregate({ session, url }: LegacyCall) {
   const { q = "", field, num_buckets: buckets } = v2Query(hostsAggregateQuerySchema, url, true);
   const body = { query: hostQuery(q), field: hostField(field), number_of_buckets: buckets };
   const aggregate = await session.aggregate(body, "invalid_query");
@@ -96,8 +100,7 @@ const LIST_MISMATCH = "cursor belongs to another list or page size; send the sam
  * host resolved from within the Platform's default window, one per name (the bounds merge a
  * name's ranges), in name order. A page holds at most the Platform's 100.
  */
-export async function translateHostNames(_call: UpstreamCall, url: URL, session: PlatformSession) {
-  const ip = url.pathname.slice("/v2/hosts/".length, -"/names".length);
+export async function translateHostNames({ session, id: ip, url }: LegacyCall) {
   const { per_page: perPage, cursor } = v2Query(hostNamesQuerySchema, url);
   const list = `names ${ip}`;
   const token = cursorToken(cursor, list, perPage, LIST_MISMATCH);
@@ -130,8 +133,8 @@ const presented = (s: ServiceSeen) => s.cert?.fingerprint_sha256 ?? s.tls?.finge
  * which a search does not carry: `first_observed_at` is left out. No host at all is the 404 an
  * unknown certificate gets.
  */
-export async function translateCertificateHosts(_call: UpstreamCall, url: URL, session: PlatformSession) {
-  const fingerprint = url.pathname.slice("/v2/certificates/".length, -"/hosts".length).toLowerCase();
+export async function translateCertificateHosts({ session, id, url }: LegacyCall) {
+  const fingerprint = id.toLowerCase();
   if (!/^[0-9a-f]{64}$/.test(fingerprint))
     throw legacyError(
       "bad_request",
@@ -164,7 +167,7 @@ export async function translateCertificateHosts(_call: UpstreamCall, url: URL, s
 }
 
 /** GET /v2/metadata/hosts ← an aggregate of the hosts' service names, sorted ignoring case. */
-export async function translateHostsMetadata(_call: UpstreamCall, _url: URL, session: PlatformSession) {
+export async function translateHostsMetadata({ session }: LegacyCall) {
   const body = {
     query: ALL_HOSTS,
     field: "host.services.protocol",
@@ -172,11 +175,82 @@ export async function translateHostsMetadata(_call: UpstreamCall, _url: URL, ses
   };
   const read = await session.aggregate(body);
   const byLower = new Map<string, string>();
-  for (const { key } of read.buckets)
-    if (!byLower.has(key.toLowerCase())) byLower.set(key.toLowerCase(), key);
-  const lower = (name: string) => name.toLowerCase();
-  const services = [...byLower.values()].sort((a, b) =>
-    lower(a) < lower(b) ? -1 : lower(a) > lower(b) ? 1 : 0,
-  );
+  for (const { key } of [...read.buckets].reverse()) byLower.set(key.toLowerCase(), key);
+  // Keys are unique: no two compare equal.
+  const services = [...byLower].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, name]) => name);
   return v2Ok({ services });
+}
+
+/** The earliest instant the timeline is read from when the caller names none. */
+const HISTORY_START = "1970-01-01T00:00:00Z";
+/**
+ * The latest instant the timeline is read to when the caller names none: v2 events without an
+ * `end_time` have no later bound. Not the edge's clock: the upstream's data follows its own
+ * clock (a dataset scanned through the day it was made), so events it recorded after the
+ * edge's "now" would be left out.
+ */
+const HISTORY_END = "9999-12-31T23:59:59Z";
+
+/**
+ * GET /v2/experimental/hosts/{ip}/events ← GET /v3/global/asset/host/{ip}/timeline over the
+ * window asked (the Platform's `start_time` is the later bound), one call per page: the events
+ * in time order (newest first with `reversed`), `start_time` inclusive and `end_time` exclusive,
+ * paged at the edge by a cursor bound to the window, order and page size.
+ */
+export async function translateHostEvents({ session, id: ip, url }: LegacyCall) {
+  const {
+    start_time: start,
+    end_time: end,
+    reversed,
+    per_page: perPage,
+    cursor,
+  } = v2Query(hostEventsQuerySchema, url);
+  const startMs = start === undefined ? -Infinity : Date.parse(start);
+  const endMs = end === undefined ? Infinity : Date.parse(end);
+  if (startMs > endMs) throw legacyError("bad_request", "v2", "start_time must not be after end_time");
+  const list = JSON.stringify(["events", ip, start ?? "", end ?? "", reversed]);
+  const token = cursorToken(
+    cursor,
+    list,
+    perPage,
+    "cursor belongs to another host, start_time, end_time, reversed or per_page",
+    (offset) => /^\d+$/.test(offset),
+  );
+  const offset = token === null ? 0 : Number(token);
+  const query = new URLSearchParams({ start_time: end ?? HISTORY_END, end_time: start ?? HISTORY_START });
+  const timeline = await session.get(
+    v3HostTimelineSchema,
+    "a timeline",
+    `/v3/global/asset/host/${ip}/timeline?${query.toString()}`,
+  );
+  const events = legacyHostEvents(timeline.events).filter((event) => {
+    const at = Date.parse(event.timestamp);
+    return at >= startMs && at < endMs;
+  });
+  if (reversed) events.reverse();
+  const link = (at: number) => cursorLink(String(at), list, perPage);
+  return v2Ok({
+    ip,
+    events: events.slice(offset, offset + perPage),
+    links: {
+      prev: offset > 0 ? link(Math.max(0, offset - perPage)) : "",
+      next: offset + perPage < events.length ? link(offset + perPage) : "",
+    },
+  });
+}
+
+/**
+ * GET /v2/hosts/{ip}/diff ← two host lookups (host A at `at_time`, host B, `ip_b` or the same
+ * host, at `at_time_b`), one after the other so that an unknown host A costs nothing more; the
+ * patch is core's `diffJson` between their v2 documents, as the origin computes it.
+ */
+export async function translateHostDiff({ session, id: ip, url }: LegacyCall) {
+  const { ip_b: ipB, at_time: atTime, at_time_b: atTimeB } = v2Query(hostDiffQuerySchema, url);
+  const a = legacyHost(await session.host(ip, atTime));
+  const b = legacyHost(await session.host(ipB ?? ip, atTimeB));
+  return v2Ok({
+    a: { ip: a.ip, last_updated_at: a.last_updated_at },
+    b: { ip: b.ip, last_updated_at: b.last_updated_at },
+    patch: diffJson(a, b),
+  });
 }

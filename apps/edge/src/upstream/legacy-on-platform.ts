@@ -1,9 +1,8 @@
 import type { Clock } from "@scangate/core/http";
 import type { Upstream, UpstreamAnswer, UpstreamCall } from "./interface";
-import { LegacyAnswer, PlatformSession } from "./legacy-session";
+import { LegacyAnswer, type LegacyCall, PlatformSession } from "./legacy-session";
 import type { PlatformUpstream } from "./platform";
 import { notImplementedResponse, untranslated } from "../pipeline/untranslated";
-import * as history from "./legacy-host-history";
 import * as hosts from "./legacy-hosts";
 import * as v1 from "./legacy-v1";
 
@@ -12,32 +11,24 @@ import * as v1 from "./legacy-v1";
 // their answers reshaped into the legacy body (core's v3/legacy-*.ts). The edge's cache, quota
 // and routes work on top unchanged: they see a legacy upstream.
 
-type Translation = (call: UpstreamCall, url: URL, session: PlatformSession) => Promise<Response>;
+type Translation = (call: LegacyCall) => Promise<Response>;
 
 /** Legacy routes with a Platform equivalent: method, path below the API base, translation. */
-const TRANSLATIONS: readonly { method: string; pattern: RegExp; translate: Translation }[] = [
-  { method: "GET", pattern: /^\/v2\/hosts\/search$/, translate: hosts.translateHostsSearch },
-  { method: "GET", pattern: /^\/v2\/hosts\/aggregate$/, translate: hosts.translateHostsAggregate },
-  { method: "GET", pattern: /^\/v2\/hosts\/[^/]+$/, translate: hosts.translateHostView },
-  { method: "GET", pattern: /^\/v1\/view\/certificates\/[^/]+$/, translate: v1.translateCertificateView },
-  { method: "POST", pattern: /^\/v1\/bulk\/certificates$/, translate: v1.translateCertificateBulk },
-  { method: "POST", pattern: /^\/v1\/search\/[^/]+$/, translate: v1.translateV1Search },
-  { method: "POST", pattern: /^\/v1\/report\/[^/]+$/, translate: v1.translateV1Report },
-  { method: "GET", pattern: /^\/v1\/view\/ipv4\/[^/]+$/, translate: v1.translateIpv4View },
-  { method: "GET", pattern: /^\/v1\/view\/websites\/[^/]+$/, translate: v1.translateWebsiteView },
-  { method: "GET", pattern: /^\/v2\/hosts\/[^/]+\/names$/, translate: hosts.translateHostNames },
-  {
-    method: "GET",
-    pattern: /^\/v2\/certificates\/[^/]+\/hosts$/,
-    translate: hosts.translateCertificateHosts,
-  },
-  { method: "GET", pattern: /^\/v2\/metadata\/hosts$/, translate: hosts.translateHostsMetadata },
-  {
-    method: "GET",
-    pattern: /^\/v2\/experimental\/hosts\/[^/]+\/events$/,
-    translate: history.translateHostEvents,
-  },
-  { method: "GET", pattern: /^\/v2\/hosts\/[^/]+\/diff$/, translate: history.translateHostDiff },
+const TRANSLATIONS: readonly (readonly [string, RegExp, Translation])[] = [
+  ["GET", /^\/v2\/hosts\/search$/, hosts.translateHostsSearch],
+  ["GET", /^\/v2\/hosts\/aggregate$/, hosts.translateHostsAggregate],
+  ["GET", /^\/v2\/hosts\/([^/]+)$/, hosts.translateHostView],
+  ["GET", /^\/v1\/view\/certificates\/([^/]+)$/, v1.translateCertificateView],
+  ["POST", /^\/v1\/bulk\/certificates$/, v1.translateCertificateBulk],
+  ["POST", /^\/v1\/search\/([^/]+)$/, v1.translateV1Search],
+  ["POST", /^\/v1\/report\/([^/]+)$/, v1.translateV1Report],
+  ["GET", /^\/v1\/view\/ipv4\/([^/]+)$/, v1.translateIpv4View],
+  ["GET", /^\/v1\/view\/websites\/([^/]+)$/, v1.translateWebsiteView],
+  ["GET", /^\/v2\/hosts\/([^/]+)\/names$/, hosts.translateHostNames],
+  ["GET", /^\/v2\/certificates\/([^/]+)\/hosts$/, hosts.translateCertificateHosts],
+  ["GET", /^\/v2\/metadata\/hosts$/, hosts.translateHostsMetadata],
+  ["GET", /^\/v2\/experimental\/hosts\/([^/]+)\/events$/, hosts.translateHostEvents],
+  ["GET", /^\/v2\/hosts\/([^/]+)\/diff$/, hosts.translateHostDiff],
 ];
 
 const versionOf = (path: string) => (path.startsWith("/v2/") ? "v2" : "v1");
@@ -64,8 +55,9 @@ export class LegacyOnPlatformUpstream implements Upstream {
   async call(call: UpstreamCall): Promise<UpstreamAnswer> {
     const url = new URL(call.path, "http://legacy.invalid");
     const path = url.pathname;
-    const route = TRANSLATIONS.find((t) => t.method === call.method && t.pattern.test(path));
-    if (!route) return { response: untranslatedCall(path), credentialId: "platform" };
+    const found = TRANSLATIONS.find(([method, pattern]) => method === call.method && pattern.test(path));
+    if (!found) return { response: untranslatedCall(path), credentialId: "platform" };
+    const [, pattern, translate] = found;
     const session = new PlatformSession(
       this.platform,
       versionOf(path),
@@ -74,7 +66,8 @@ export class LegacyOnPlatformUpstream implements Upstream {
       call.tally,
     );
     try {
-      return { response: await route.translate(call, url, session), credentialId: session.credentialId };
+      const response = await translate({ session, id: pattern.exec(path)?.[1] ?? "", url, call });
+      return { response, credentialId: session.credentialId };
     } catch (error) {
       if (error instanceof LegacyAnswer)
         return { response: error.response, credentialId: session.credentialId };

@@ -39,16 +39,16 @@ export function legacyJson(body: unknown, status = 200, headers: Record<string, 
   return Response.json(body, { status, headers });
 }
 
-/** A legacy error body of `kind` in `version`, with its status. */
+/** A legacy error body of `kind` in `version`, with its status unless `status` says another. */
 export function legacyError(
   kind: ErrorKind,
   version: ApiVersion,
   message?: string,
   extra?: Record<string, unknown>,
+  status = errorStatus(kind, version),
+  headers: Record<string, string> = {},
 ) {
-  return new LegacyAnswer(
-    legacyJson(renderErrorBody(kind, version, message, extra), errorStatus(kind, version)),
-  );
+  return new LegacyAnswer(legacyJson(renderErrorBody(kind, version, message, extra), status, headers));
 }
 
 /** The v2 success envelope around `result`. */
@@ -66,7 +66,7 @@ const problemDetail = (answer: V3Answer): string | undefined => {
  * legacy bad query or bad request with the Platform's detail, 429 keeps its Retry-After, 401
  * stays 401 (the relay turns it into the gateway's 502), anything else is the upstream's failure.
  */
-export function legacyProblem(answer: V3Answer, version: ApiVersion, inputKind: ErrorKind): LegacyAnswer {
+function legacyProblem(answer: V3Answer, version: ApiVersion, inputKind: ErrorKind): LegacyAnswer {
   switch (answer.status) {
     case 404:
       return legacyError("not_found", version);
@@ -74,15 +74,11 @@ export function legacyProblem(answer: V3Answer, version: ApiVersion, inputKind: 
     case 422:
       return legacyError(inputKind, version, problemDetail(answer));
     case 401:
-      return new LegacyAnswer(legacyJson(renderErrorBody("unauthorized", version), 401));
-    case 429:
-      return new LegacyAnswer(
-        legacyJson(
-          renderErrorBody("rate_limited", version),
-          429,
-          answer.retryAfter ? { "retry-after": answer.retryAfter } : {},
-        ),
-      );
+      return legacyError("unauthorized", version, undefined, undefined, 401);
+    case 429: {
+      const headers: Record<string, string> = answer.retryAfter ? { "retry-after": answer.retryAfter } : {};
+      return legacyError("rate_limited", version, undefined, undefined, 429, headers);
+    }
     default:
       return legacyError(
         "upstream_error",
@@ -94,12 +90,12 @@ export function legacyProblem(answer: V3Answer, version: ApiVersion, inputKind: 
   }
 }
 
-type Issues = readonly { path: PropertyKey[]; message: string }[];
-
-/** The first issue as `path: message`, `root` naming the input itself. */
-function firstIssue(issues: Issues, root: string): string | undefined {
-  const issue = issues[0];
-  return issue ? `${issue.path.join(".") || root}: ${issue.message}` : undefined;
+/** `input` read by `schema`; a bad one is the legacy 400 naming its first issue (`root`: the input itself). */
+function parsedAs<T extends z.ZodType>(schema: T, input: unknown, version: ApiVersion, root: string) {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw legacyError("bad_request", version, issue && `${issue.path.join(".") || root}: ${issue.message}`);
 }
 
 /**
@@ -114,9 +110,7 @@ export function v2Query<T extends z.ZodType>(schema: T, url: URL, lists = false)
       params[key] = values.length === 1 ? (values[0] ?? "") : values;
     }
   }
-  const parsed = schema.safeParse(params);
-  if (!parsed.success) throw legacyError("bad_request", "v2", firstIssue(parsed.error.issues, "query"));
-  return parsed.data;
+  return parsedAs(schema, params, "v2", "query");
 }
 
 /** A v1 request's JSON body read by `schema`; a bad one is the legacy 400 naming its first issue. */
@@ -127,9 +121,15 @@ export function v1Body<T extends z.ZodType>(schema: T, call: UpstreamCall): z.ou
   } catch {
     throw legacyError("bad_request", "v1", "request body must be JSON");
   }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw legacyError("bad_request", "v1", firstIssue(parsed.error.issues, "body"));
-  return parsed.data;
+  return parsedAs(schema, body, "v1", "body");
+}
+
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -146,12 +146,7 @@ export function cursorToken(
 ): string | null {
   if (text === undefined || text === "") return null;
   const bytes = fromBase64Url(text);
-  let cursor: unknown;
-  try {
-    cursor = bytes ? JSON.parse(new TextDecoder().decode(bytes)) : null;
-  } catch {
-    cursor = null;
-  }
+  const cursor = bytes ? jsonOrUndefined(new TextDecoder().decode(bytes)) : null;
   const [token, q, size] = Array.isArray(cursor) ? (cursor as unknown[]) : [];
   if (typeof token !== "string" || typeof q !== "string" || typeof size !== "number" || !valid(token))
     throw legacyError("bad_request", "v2", "cursor is not valid");
@@ -162,6 +157,15 @@ export function cursorToken(
 /** The v2 link to the page `token` starts, in `list` at `perPage` a page: none for no token. */
 export function cursorLink(token: string, list: string, perPage: number): string {
   return token === "" ? "" : toBase64Url(new TextEncoder().encode(JSON.stringify([token, list, perPage])));
+}
+
+/** A legacy call being translated, with the /v3 session its translation calls through. */
+export interface LegacyCall {
+  readonly session: PlatformSession;
+  /** The path parameter the route captures (an address, a fingerprint, an index), as sent; else "". */
+  readonly id: string;
+  readonly url: URL;
+  readonly call: UpstreamCall;
 }
 
 /** The /v3 calls of one translated request, through the Platform pool, sharing its abort signal. */
@@ -191,12 +195,7 @@ export class PlatformSession {
     this.credentialId = credentialId;
     if (this.tally && response.status >= 200 && response.status < 300) this.tally.answered += 1;
     const text = new TextDecoder().decode(await response.arrayBuffer());
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
+    const json = jsonOrUndefined(text);
     return { status: response.status, text, json, retryAfter: response.headers.get("retry-after") };
   }
 
@@ -239,13 +238,12 @@ export class PlatformSession {
 
   private readAs<T extends z.ZodType>(schema: T, what: string, result: unknown): z.output<T> {
     const read = schema.safeParse(result);
-    if (!read.success)
-      throw legacyError(
-        "upstream_error",
-        this.version,
-        `the Platform upstream answered ${what} we cannot read`,
-      );
-    return read.data;
+    if (read.success) return read.data;
+    throw legacyError(
+      "upstream_error",
+      this.version,
+      `the Platform upstream answered ${what} we cannot read`,
+    );
   }
 
   /** The `resource` of the host asset of `ip`, now or at `atTime`. */

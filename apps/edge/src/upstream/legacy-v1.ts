@@ -8,12 +8,10 @@ import {
   searchBodySchema,
   V1_SEARCH_PAGE_SIZE,
   type V3SearchQueryHit,
-  type V3SearchQueryResponse,
 } from "@scangate/core";
 import { convertLegacyQuery, convertLegacyReportField } from "@scangate/search";
 import { UNKNOWN_CERTIFICATE_ENTRY } from "../cache/bulk-merge";
-import type { UpstreamCall } from "./interface";
-import { legacyError, legacyJson, type PlatformSession, v1Body } from "./legacy-session";
+import { legacyError, legacyJson, type LegacyCall, type PlatformSession, v1Body } from "./legacy-session";
 
 // The v1 indexes (ipv4, websites, certificates) searched and reported from the Platform's global
 // search and aggregate; ipv4 and websites documents viewed from the host asset and the web
@@ -65,8 +63,7 @@ const INDEXES: Readonly<Record<V1Index, IndexTranslation>> = {
   },
 };
 
-function indexOf(path: string, prefix: string): IndexTranslation {
-  const name = path.slice(prefix.length);
+function indexOf(name: string): IndexTranslation {
   if (name === "ipv4" || name === "websites" || name === "certificates") return INDEXES[name];
   throw legacyError("not_found", "v1", `no index ${JSON.stringify(name)} (ipv4, websites, certificates)`);
 }
@@ -92,8 +89,8 @@ async function searchPage(session: PlatformSession, query: string, token: string
  * each), the Platform's are tokens: page N starts from the token an earlier page of the same
  * query left (`call.paging`), else follows N-1 tokens from the first page, keeping each.
  */
-export async function translateV1Search(call: UpstreamCall, url: URL, session: PlatformSession) {
-  const index = indexOf(url.pathname, "/v1/search/");
+export async function translateV1Search({ session, id: name, call }: LegacyCall) {
+  const index = indexOf(name);
   const { query, page = 1, fields, flatten } = v1Body(searchBodySchema, call);
   const cenql = v1Query(query, index);
   const paging = call.paging;
@@ -105,26 +102,20 @@ export async function translateV1Search(call: UpstreamCall, url: URL, session: P
       `page ${page} is beyond the ${V1_SEARCH_PAGE_MAX} pages this gateway reaches from the first one on a Platform upstream; ask the pages in order (each keeps the way to the next) or narrow the query`,
     );
   }
-  let result: V3SearchQueryResponse;
-  if (kept !== null) {
-    result = await searchPage(session, cenql, kept);
-  } else {
-    let token: string | null = null;
-    let at = 1;
-    for (;;) {
-      result = await searchPage(session, cenql, token);
-      token = result.next_page_token;
-      if (token !== "") paging?.keep(at + 1, token);
-      if (at === page) break;
-      // Past the last page: the page asked for is empty.
-      if (token === "") {
-        result = { ...result, hits: [] };
-        break;
-      }
-      at += 1;
+  let at = kept === null ? 1 : page;
+  let result = await searchPage(session, cenql, kept);
+  for (;;) {
+    const next = result.next_page_token;
+    if (next !== "") paging?.keep(at + 1, next);
+    if (at === page) break;
+    // Past the last page: the page asked for is empty.
+    if (next === "") {
+      result = { ...result, hits: [] };
+      break;
     }
+    result = await searchPage(session, cenql, next);
+    at += 1;
   }
-  if (kept !== null && result.next_page_token !== "") paging?.keep(page + 1, result.next_page_token);
   const picked = fields && fields.length > 0 ? fields : index.defaultFields;
   const now = session.now();
   const results = result.hits.flatMap((hit) => {
@@ -150,8 +141,8 @@ export async function translateV1Search(call: UpstreamCall, url: URL, session: P
  * `@scangate/search` (a per-port field counts only that port's values), `count` the query's
  * hits, `nonnull_count` what the buckets and the rest hold.
  */
-export async function translateV1Report(call: UpstreamCall, url: URL, session: PlatformSession) {
-  const index = indexOf(url.pathname, "/v1/report/");
+export async function translateV1Report({ session, id: name, call }: LegacyCall) {
+  const index = indexOf(name);
   const { query, field, buckets } = v1Body(reportBodySchema, call);
   const cenql = v1Query(query, index);
   const breakdown = convertLegacyReportField(field, index.converted);
@@ -183,8 +174,7 @@ export async function translateV1Report(call: UpstreamCall, url: URL, session: P
 }
 
 /** GET /v1/view/ipv4/{ip} ← GET /v3/global/asset/host/{ip}. */
-export async function translateIpv4View(_call: UpstreamCall, url: URL, session: PlatformSession) {
-  const ip = url.pathname.slice("/v1/view/ipv4/".length);
+export async function translateIpv4View({ session, id: ip }: LegacyCall) {
   return legacyJson(legacyIpv4(await session.host(ip, undefined)));
 }
 
@@ -193,8 +183,8 @@ export async function translateIpv4View(_call: UpstreamCall, url: URL, session: 
  * at most a handful of ports). The host at its address is not read: it would be a second
  * credit per view, so the website's place is left out (README).
  */
-export async function translateWebsiteView(_call: UpstreamCall, url: URL, session: PlatformSession) {
-  const domain = decodeURIComponent(url.pathname.slice("/v1/view/websites/".length)).toLowerCase();
+export async function translateWebsiteView({ session, id: name }: LegacyCall) {
+  const domain = decodeURIComponent(name).toLowerCase();
   if (!/^[a-z0-9.-]{1,253}$/.test(domain)) throw legacyError("not_found", "v1");
   const page = await searchPage(session, `web.hostname = "${domain}"`, null);
   const properties = page.hits.flatMap((hit) => (hit.webproperty_v1 ? [hit.webproperty_v1.resource] : []));
@@ -203,8 +193,7 @@ export async function translateWebsiteView(_call: UpstreamCall, url: URL, sessio
 }
 
 /** GET /v1/view/certificates/{sha256} ← the certificate asset and its PEM. */
-export async function translateCertificateView(_call: UpstreamCall, url: URL, session: PlatformSession) {
-  const id = url.pathname.slice("/v1/view/certificates/".length);
+export async function translateCertificateView({ session, id }: LegacyCall) {
   const [asset, raw] = await Promise.all([
     session.result("GET", `/v3/global/asset/certificate/${id}`),
     session.send("GET", `/v3/global/asset/certificate/${id}/raw`),
@@ -219,7 +208,7 @@ export async function translateCertificateView(_call: UpstreamCall, url: URL, se
  * POST /v1/bulk/certificates ← the certificate assets and their PEMs, one call each: every
  * requested fingerprint keyed as asked, the unknown ones as the legacy unknown entry.
  */
-export async function translateCertificateBulk(call: UpstreamCall, _url: URL, session: PlatformSession) {
+export async function translateCertificateBulk({ session, call }: LegacyCall) {
   const requested = v1Body(bulkBodySchema, call).fingerprints;
   const ids = [...new Set(requested.map((fp) => fp.toLowerCase()))];
   const [assets, raws] = await Promise.all([
@@ -239,9 +228,7 @@ export async function translateCertificateBulk(call: UpstreamCall, _url: URL, se
     const id = fingerprint.toLowerCase();
     documents.set(id, legacyCertificate(resource, pems.get(id), { now: session.now() }));
   }
-  const answer: Record<string, unknown> = {};
-  for (const fingerprint of requested) {
-    answer[fingerprint] = documents.get(fingerprint.toLowerCase()) ?? UNKNOWN_CERTIFICATE_ENTRY;
-  }
-  return legacyJson(answer);
+  const entry = (fingerprint: string) =>
+    documents.get(fingerprint.toLowerCase()) ?? UNKNOWN_CERTIFICATE_ENTRY;
+  return legacyJson(Object.fromEntries(requested.map((fingerprint) => [fingerprint, entry(fingerprint)])));
 }

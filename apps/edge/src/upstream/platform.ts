@@ -11,11 +11,10 @@ import { guardAnswer, readWithin } from "./relay";
 /** The Platform pool: credentials named by their place in PLATFORM_CREDENTIALS, never by token. */
 export class PlatformPool extends RotatingPool<PlatformCredential> {
   constructor(credentials: readonly PlatformCredential[], clock: Clock) {
-    const keys = new Map(credentials.map((c, i) => [c, `platform#${i + 1}`]));
     // Each token (and so its bearer header) is a string no answer to a tenant may contain.
     super(
       credentials,
-      (c) => keys.get(c) ?? "platform#?",
+      (c) => `platform#${credentials.indexOf(c) + 1}`,
       (c) => [c.token],
       clock,
     );
