@@ -20,7 +20,7 @@ export interface BulkAnswerEntry {
 /**
  * What one API's bulk lookup is to the cache: which rows it reads (an index, a point in time),
  * how long they stay fresh, and how its upstream call is asked and read. The legacy
- * certificates bulk's is in bulk-merge.ts; the Platform's in routes/v3/bulk-codecs.ts.
+ * certificates bulk's is in bulk-merge.ts; the Platform's in routes/v3/cached-bulks.ts.
  */
 export interface BulkCodec {
   readonly index: DocumentIndex;

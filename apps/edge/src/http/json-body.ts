@@ -48,3 +48,14 @@ export function parseQuery<T extends z.ZodType>(c: Context, schema: T): z.infer<
   if (!parsed.success) throw new ApiError("bad_request", describe(parsed.error));
   return parsed.data;
 }
+
+/** A body's JSON object (or array), or undefined for a body that is not such JSON. */
+export function jsonObject(body: Uint8Array | undefined): Record<string, unknown> | undefined {
+  if (!body) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(new TextDecoder().decode(body));
+    return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

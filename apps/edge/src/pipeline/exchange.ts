@@ -17,6 +17,9 @@ export async function readRequestBody(c: ApiContext): Promise<Uint8Array | undef
   return body;
 }
 
+/** Whether the upstream speaks only the Platform API (UPSTREAM_API=platform): legacy calls are translated. */
+export const onPlatform = (c: ApiContext): boolean => c.get("services").config.upstreamApi === "platform";
+
 /** The request's canonical path below `/api` (core http/request-target.ts), with its query as sent. */
 export function upstreamPath(c: ApiContext): string {
   const { pathname, search } = requestTarget(c.req.url);

@@ -1,7 +1,7 @@
 import { bulkBodySchema, bulkResponseSchema } from "@scangate/core";
-import { serveBulkPerAsset } from "../../pipeline/bulk-billing";
+import { lookupCachedBulk, serveBulkPerAsset } from "../../pipeline/cached-bulk";
 import { defineRoute } from "../../pipeline/define-route";
-import { chargedRelay, readRequestBody, upstreamPath } from "../../pipeline/exchange";
+import { chargedRelay, onPlatform, readRequestBody, upstreamPath } from "../../pipeline/exchange";
 import type { BulkFetchDeps } from "../../cache/bulk-fetch";
 import type { BulkRequest } from "../../cache/bulk-answers";
 import { certificatesBulkCodec, mergeBulk, uniqueFingerprints } from "../../cache/bulk-merge";
@@ -11,7 +11,6 @@ import type { EdgeServices } from "../../services";
 import { CERTIFICATE_BULK_PRICE } from "../../upstream/legacy-credits";
 import { relayedResponse, relayJson } from "../../upstream/relay";
 import { component } from "../../openapi/components";
-import { lookupCachedBulk } from "../v3/cached-bulks";
 
 /**
  * The cacheable bulk request a body holds (its fingerprints, spelled as sent and as cache keys),
@@ -74,7 +73,7 @@ function respond(
  *
  * A call costs 1, as a legacy query did. With a Platform-only upstream it costs what the
  * Platform bills for it: per certificate its calls answered, held before them and settled after
- * (pipeline/bulk-billing.ts); what the cache answered costs nothing.
+ * (pipeline/cached-bulk.ts); what the cache answered costs nothing.
  */
 export const bulkRoute = defineRoute({
   method: "POST",
@@ -106,7 +105,7 @@ export const bulkRoute = defineRoute({
           upstreamTimeoutMs,
         ),
     );
-    if (services.config.upstreamApi === "platform") {
+    if (onPlatform(c)) {
       const outcome = await serveBulkPerAsset(c, deps, lookup);
       if (outcome.kind === "failed") {
         if ("error" in outcome.failure) throw outcome.failure.error;

@@ -25,7 +25,7 @@ import { renderedError } from "../../http/errors";
 import { component } from "../../openapi/components";
 import { serveCachedDocument } from "../../pipeline/cached-document";
 import { type ApiContext, type ApiRoute, defineRoute, type RouteSpec } from "../../pipeline/define-route";
-import { chargedRelay, talliedRelay, upstreamPath } from "../../pipeline/exchange";
+import { chargedRelay, onPlatform, talliedRelay, upstreamPath } from "../../pipeline/exchange";
 import { forward } from "../../pipeline/forward";
 import { pageVariant } from "../../pipeline/page-key";
 import {
@@ -172,7 +172,7 @@ export const HOST_ROUTES: readonly ApiRoute[] = [
     query: hostDiffQuerySchema,
     ok: component("HostDiffResponse", v2Envelope(hostDiffResultSchema)),
     handler: async (c) =>
-      c.get("services").config.upstreamApi === "platform"
+      onPlatform(c)
         ? relayedResponse(await talliedRelay(c, { method: "GET", path: upstreamPath(c) }, HOSTS_IN_A_DIFF))
         : forward(c),
   }),

@@ -23,11 +23,17 @@ import { exportFilesOf, resultSchemaOf, type PlatformJobKind } from "../../jobs/
 import type { JobKind } from "../../jobs/store";
 import { component } from "../../openapi/components";
 import { type ApiRoute, defineRoute } from "../../pipeline/define-route";
-import { type ApiContext, chargedRelay, readRequestBody, upstreamPath } from "../../pipeline/exchange";
+import {
+  type ApiContext,
+  chargedRelay,
+  onPlatform,
+  readRequestBody,
+  upstreamPath,
+} from "../../pipeline/exchange";
 import { ALWAYS_FREE, ONE_PER_REQUEST, type RoutePrice } from "../../pipeline/price";
 import { relayFile } from "../../upstream/file";
 import { isSuccess, relayedResponse } from "../../upstream/relay";
-import { jsonObject } from "../v3/passthrough";
+import { jsonObject } from "../../http/json-body";
 
 // Query and export jobs, owned by the tenant that started them: status, results and files of
 // another tenant's job are 404 like an unknown job's. Export `download_paths` point at the edge,
@@ -39,8 +45,6 @@ import { jsonObject } from "../v3/passthrough";
 // On a Platform-only upstream a job is charged one credit per Platform call it may make (search
 // pages, aggregates), all of them before it starts, giving back what it did not spend.
 const jobStartPrice: RoutePrice = { legacy: ONE_PER_REQUEST.legacy, platform: { credits: 1, per: "page" } };
-
-const onPlatform = (c: ApiContext) => c.get("services").config.upstreamApi === "platform";
 
 function edgeFileUrl(c: ApiContext, jobId: string, n: number): string {
   return `${new URL(c.req.url).origin}/api/v1/export/${encodeURIComponent(jobId)}/files/${n}`;

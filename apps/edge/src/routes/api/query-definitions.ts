@@ -5,7 +5,8 @@ import {
   platformSeriesDetails,
   platformSeriesList,
 } from "@scangate/sql/platform";
-import { defineRoute, type ApiContext, type ApiRoute } from "../../pipeline/define-route";
+import { defineRoute, type ApiRoute } from "../../pipeline/define-route";
+import { onPlatform } from "../../pipeline/exchange";
 import { forward } from "../../pipeline/forward";
 import { component } from "../../openapi/components";
 import { ALWAYS_FREE } from "../../pipeline/price";
@@ -13,8 +14,6 @@ import { ALWAYS_FREE } from "../../pipeline/price";
 // Free in both modes. With a legacy upstream forwarded as they are; on a Platform-only upstream
 // the edge answers them: the three series its jobs read, each with the fields a Platform
 // document fills (@scangate/sql/platform) and one table, today's (the latest data).
-
-const onPlatform = (c: ApiContext) => c.get("services").config.upstreamApi === "platform";
 
 export const SERIES_ROUTES: readonly ApiRoute[] = [
   defineRoute({

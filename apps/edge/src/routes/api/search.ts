@@ -1,5 +1,11 @@
 import { defineRoute, type ApiRoute } from "../../pipeline/define-route";
-import { type ApiContext, readRequestBody, talliedRelay, upstreamPath } from "../../pipeline/exchange";
+import {
+  type ApiContext,
+  onPlatform,
+  readRequestBody,
+  talliedRelay,
+  upstreamPath,
+} from "../../pipeline/exchange";
 import { forward } from "../../pipeline/forward";
 import { CachedPageTokens, pageTokenId } from "../../pipeline/page-tokens";
 import { V1_REPORT_PRICE, V1_SEARCH_PRICE, v1SearchPagesHeld } from "../../upstream/legacy-credits";
@@ -11,7 +17,7 @@ import {
   searchResponseSchema,
 } from "@scangate/core";
 import { component } from "../../openapi/components";
-import { jsonObject } from "../v3/passthrough";
+import { jsonObject } from "../../http/json-body";
 
 /** The `query` and `page` a search body asks for (page 1 when it names none, or one the translation refuses). */
 function searchAsked(body: Uint8Array | undefined): { query: string; page: number } {
@@ -59,7 +65,7 @@ export const SEARCH_ROUTES: readonly ApiRoute[] = [
     summary: "Search an index",
     body: component("SearchBody", searchBodySchema),
     ok: component("SearchResponse", searchResponseSchema),
-    handler: (c) => (c.get("services").config.upstreamApi === "platform" ? searchOnPlatform(c) : forward(c)),
+    handler: (c) => (onPlatform(c) ? searchOnPlatform(c) : forward(c)),
   }),
   // Forwarded as it is (a Platform aggregate with a Platform-only upstream).
   defineRoute({

@@ -7,14 +7,13 @@ import {
 } from "@scangate/core";
 import { requestTarget } from "@scangate/core/http";
 import type { Component } from "../../openapi/components";
-import { serveBulkPerAsset } from "../../pipeline/bulk-billing";
+import { lookupCachedBulk, serveBulkPerAsset } from "../../pipeline/cached-bulk";
 import { type ApiContext, type ApiRoute, defineRoute } from "../../pipeline/define-route";
 import { readRequestBody } from "../../pipeline/exchange";
 import { inBothModes } from "../../pipeline/price";
-import type { BulkAnswerEntry, BulkCodec, BulkFetchDeps } from "../../cache/bulk-fetch";
-import { cacheStatus, wantsRevalidation } from "../../cache/cache-status";
-import { freshnessPolicy } from "../../cache/freshness";
-import { bulkCacheOutcome, type BulkLookup, lookupBulk, revalidateBulk } from "../../cache/serve-bulk";
+import type { BulkAnswerEntry, BulkCodec } from "../../cache/bulk-fetch";
+import { cacheStatus } from "../../cache/cache-status";
+import { bulkCacheOutcome } from "../../cache/serve-bulk";
 import type { PlatformUpstream } from "../../upstream/platform";
 import { type Relayed, relayedResponse } from "../../upstream/relay";
 import { type AssetKind, comparableAddress, HOST } from "./asset-kinds";
@@ -148,39 +147,6 @@ export function readBulkRequest(
   const at = atText === undefined ? null : instantOf(atText);
   if (atText !== undefined && at === null) return null;
   return { keys: [...new Set(keys as string[])], at };
-}
-
-/**
- * Reads the cache for a bulk of `keys` (rows of `codec`, the missing ones asked for with
- * `postBulk`), revalidating in the background the stale rows the caller asked to have revalidated.
- */
-export async function lookupCachedBulk(
-  c: ApiContext,
-  keys: readonly string[],
-  codec: BulkCodec,
-  postBulk: BulkFetchDeps["postBulk"],
-): Promise<{ deps: BulkFetchDeps; lookup: BulkLookup }> {
-  const services = c.get("services");
-  const deps: BulkFetchDeps = {
-    codec,
-    cache: services.cache,
-    clock: services.clock,
-    flights: services.flights,
-    negativeTtlSeconds: services.config.cache.negativeTtlSeconds,
-    defer: (work) => c.executionCtx.waitUntil(work),
-    postBulk,
-  };
-  const lookup = await lookupBulk(
-    deps,
-    freshnessPolicy(services.config.cache),
-    keys,
-    wantsRevalidation(c.req.raw.headers),
-  );
-  if (lookup.toRevalidate.length > 0) {
-    c.get("account").upstreamCall();
-    c.executionCtx.waitUntil(revalidateBulk(deps, lookup.toRevalidate));
-  }
-  return { deps, lookup };
 }
 
 async function serveBulk(c: ApiContext, kind: AssetKind, platform: PlatformUpstream): Promise<Response> {

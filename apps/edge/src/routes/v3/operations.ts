@@ -25,7 +25,8 @@ import { z } from "zod";
 import { type Component, component } from "../../openapi/components";
 import { type ApiRoute, defineRoute, type RouteSpec } from "../../pipeline/define-route";
 import { inBothModes, type Price } from "../../pipeline/price";
-import { censeyeTargetOf, type ForwardOptions, forwardPlatform, jsonObject } from "./passthrough";
+import { jsonObject } from "../../http/json-body";
+import { censeyeTargetOf, type ForwardOptions, forwardPlatform } from "./passthrough";
 
 // Every operation of the Platform SDK (core's V3_OPERATIONS) the edge does not cache is
 // forwarded without caching, one route each: method, path, its entry of core's cost table (the

@@ -3,18 +3,8 @@ import { requestTarget } from "@scangate/core/http";
 import type { ApiContext } from "../../pipeline/define-route";
 import { readRequestBody } from "../../pipeline/exchange";
 import { type PlatformRelayed, relayPlatform } from "../../upstream/platform";
+import { jsonObject } from "../../http/json-body";
 import { isSuccess } from "../../upstream/relay";
-
-/** A body's JSON object (or array), or undefined for a body that is not such JSON. */
-export function jsonObject(body: Uint8Array | undefined): Record<string, unknown> | undefined {
-  if (!body) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(new TextDecoder().decode(body));
-    return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The distinct ids a bulk body asks for under `field` (0 for a body that is not that JSON). */
 export function bodyIds(body: Uint8Array | undefined, field: string): number {

@@ -1,9 +1,53 @@
-import type { BulkFetchDeps } from "../cache/bulk-fetch";
-import { type BulkLookup, type BulkOutcome, bulkFromCache, fetchMissingBulk } from "../cache/serve-bulk";
+import type { BulkCodec, BulkFetchDeps } from "../cache/bulk-fetch";
+import { wantsRevalidation } from "../cache/cache-status";
+import { freshnessPolicy } from "../cache/freshness";
+import {
+  type BulkLookup,
+  type BulkOutcome,
+  bulkFromCache,
+  fetchMissingBulk,
+  lookupBulk,
+  revalidateBulk,
+} from "../cache/serve-bulk";
 import type { ApiContext } from "./define-route";
 
-// A bulk lookup priced per asset, as the Platform bills: the ids the cache lacks are held at
-// their most before the one upstream call, and settled to the assets the answer held.
+// A bulk lookup through the shared cache (the legacy certificates bulk and the Platform's asset
+// lists): the cache read, and the bulk priced per asset, as the Platform bills: the ids the cache
+// lacks are held at their most before the one upstream call, and settled to the assets the
+// answer held.
+
+/**
+ * Reads the cache for a bulk of `keys` (rows of `codec`, the missing ones asked for with
+ * `postBulk`), revalidating in the background the stale rows the caller asked to have revalidated.
+ */
+export async function lookupCachedBulk(
+  c: ApiContext,
+  keys: readonly string[],
+  codec: BulkCodec,
+  postBulk: BulkFetchDeps["postBulk"],
+): Promise<{ deps: BulkFetchDeps; lookup: BulkLookup }> {
+  const services = c.get("services");
+  const deps: BulkFetchDeps = {
+    codec,
+    cache: services.cache,
+    clock: services.clock,
+    flights: services.flights,
+    negativeTtlSeconds: services.config.cache.negativeTtlSeconds,
+    defer: (work) => c.executionCtx.waitUntil(work),
+    postBulk,
+  };
+  const lookup = await lookupBulk(
+    deps,
+    freshnessPolicy(services.config.cache),
+    keys,
+    wantsRevalidation(c.req.raw.headers),
+  );
+  if (lookup.toRevalidate.length > 0) {
+    c.get("account").upstreamCall();
+    c.executionCtx.waitUntil(revalidateBulk(deps, lookup.toRevalidate));
+  }
+  return { deps, lookup };
+}
 
 /** Assets the cache answered by itself: known ones only (an unknown id costs nothing). */
 function cachedAssets(lookup: BulkLookup): number {
