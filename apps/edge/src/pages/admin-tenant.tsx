@@ -12,8 +12,7 @@ export const DONE_MESSAGES = {
   disabled: "Tenant disabled. Its credentials and dashboard sessions stop working within seconds.",
   enabled: "Tenant enabled. Its credentials work again.",
   token_revoked: "Platform token revoked. It stops working everywhere within seconds.",
-} as const;
-export type DoneCode = keyof typeof DONE_MESSAGES;
+};
 
 export interface TenantAdminProps {
   report: TenantReport;
@@ -21,7 +20,8 @@ export interface TenantAdminProps {
   tiers: readonly TierOption[];
   audit: readonly AuditEntry[];
   platformToken: PlatformTokenStatus;
-  done?: DoneCode | undefined;
+  /** What the last action did: one of DONE_MESSAGES. */
+  done?: string | undefined;
   /** A refused change, with the values that were sent. */
   settings?: { values: Record<string, string>; error: string } | undefined;
   actionError?: string | undefined;
@@ -61,7 +61,7 @@ export function AdminTenantPage(props: TenantAdminProps) {
           <span class="pill">Tier: {tenant.tier}</span>
         </div>
       </div>
-      {props.done && <Banner tone="ok">{DONE_MESSAGES[props.done]}</Banner>}
+      {props.done && <Banner tone="ok">{props.done}</Banner>}
       {props.actionError && <Banner tone="error">{props.actionError}</Banner>}
 
       <TenantFigures report={report} />
