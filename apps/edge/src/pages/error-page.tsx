@@ -1,8 +1,7 @@
-import { Layout, type Area } from "./layout";
+import { AREAS, Layout, type Area } from "./layout";
 
 /** A refusal or failure, said plainly, with the way back. */
 export function ErrorPage(props: { area: Area; status: number; title: string; message: string }) {
-  const home = props.area === "tenant" ? "/dashboard" : "/admin";
   return (
     <Layout title={props.title} area={props.area}>
       <div class="auth">
@@ -11,7 +10,7 @@ export function ErrorPage(props: { area: Area; status: number; title: string; me
           <h1>{props.title}</h1>
           <p class="lede">{props.message}</p>
           <p>
-            <a class="btn btn-secondary" href={home}>
+            <a class="btn btn-secondary" href={AREAS[props.area].home}>
               Back to the {props.area === "tenant" ? "dashboard" : "console"}
             </a>
           </p>

@@ -2,7 +2,7 @@ import type { TenantReport } from "../reports/tenant-report";
 import { RecentAnnotationsCard } from "./components/annotations-card";
 import { RecentErrorsCard, TenantFigures } from "./components/tenant-panels";
 import { dateTime } from "./display-format";
-import { Layout } from "./layout";
+import { Card, Layout } from "./layout";
 
 /** What a signed-in tenant sees: its quota, Platform credits, usage, errors and how to call the API. */
 export function TenantDashboardPage(props: { report: TenantReport; csrf: string; origin: string }) {
@@ -30,8 +30,7 @@ export function TenantDashboardPage(props: { report: TenantReport; csrf: string;
       </div>
       <div class="grid grid-2">
         <RecentErrorsCard report={report} />
-        <section class="card" aria-labelledby="plan-title">
-          <h2 id="plan-title">Your plan</h2>
+        <Card name="plan" title="Your plan">
           <dl class="facts">
             <dt>Rate tier</dt>
             <dd>
@@ -49,7 +48,7 @@ export function TenantDashboardPage(props: { report: TenantReport; csrf: string;
           <pre class="snippet">
             <code>{`curl -u "${tenant.apiId}:$SECRET" \\\n  ${props.origin}/api/v1/account`}</code>
           </pre>
-        </section>
+        </Card>
       </div>
     </Layout>
   );

@@ -1,5 +1,6 @@
 import type { TenantReport } from "../../reports/tenant-report";
 import { ago } from "../display-format";
+import { Card, Table } from "../layout";
 
 /** Longest comment excerpt shown on the dashboard. */
 const EXCERPT_CHARS = 120;
@@ -12,60 +13,44 @@ function excerpt(text: string): string {
 export function RecentAnnotationsCard(props: { report: TenantReport }) {
   const { annotations, now } = props.report;
   return (
-    <section class="card" aria-labelledby="annotations-title">
-      <div class="card-head">
-        <h2 id="annotations-title">Your recent tags and comments</h2>
-        <span class="muted">shared with the team</span>
-      </div>
+    <Card name="annotations" title="Your recent tags and comments" note="shared with the team">
       {annotations.tags.length === 0 && annotations.comments.length === 0 ? (
         <p class="muted" data-figure="no-annotations">
           No tags or comments yet. Tags and comments you add through the v2 API (<code>create_tag</code>,{" "}
           <code>add_comment</code>) show up here.
         </p>
       ) : (
-        <div class="table-scroll">
-          <table data-table="recent-annotations">
-            <thead>
-              <tr>
-                <th>When</th>
-                <th>Kind</th>
-                <th>On</th>
-                <th>Text</th>
-              </tr>
-            </thead>
-            <tbody>
-              {annotations.tags.map((tag) => (
-                <tr data-annotation="tag" data-id={tag.id}>
-                  <td class="nowrap">{ago(tag.createdAt, now)}</td>
-                  <td>Tag</td>
-                  <td>
-                    {tag.color ? (
-                      // A fill attribute, not a style: the pages' CSP allows no inline styles.
-                      <svg class="swatch" viewBox="0 0 10 10" aria-hidden="true">
-                        <rect fill={tag.color} width="10" height="10" rx="2" />
-                      </svg>
-                    ) : null}
-                  </td>
-                  <td data-tag-name={tag.name}>{tag.name}</td>
-                </tr>
-              ))}
-              {annotations.comments.map((comment) => (
-                <tr data-annotation="comment" data-id={comment.id}>
-                  <td class="nowrap">{ago(comment.createdAt, now)}</td>
-                  <td>Comment</td>
-                  <td>
-                    <code>
-                      {comment.index === "hosts" ? "" : "cert "}
-                      {comment.document.length > 20 ? `${comment.document.slice(0, 16)}…` : comment.document}
-                    </code>
-                  </td>
-                  <td data-comment-contents>{excerpt(comment.contents)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table name="recent-annotations" headings={["When", "Kind", "On", "Text"]}>
+          {annotations.tags.map((tag) => (
+            <tr data-annotation="tag" data-id={tag.id}>
+              <td class="nowrap">{ago(tag.createdAt, now)}</td>
+              <td>Tag</td>
+              <td>
+                {tag.color ? (
+                  // A fill attribute, not a style: the pages' CSP allows no inline styles.
+                  <svg class="swatch" viewBox="0 0 10 10" aria-hidden="true">
+                    <rect fill={tag.color} width="10" height="10" rx="2" />
+                  </svg>
+                ) : null}
+              </td>
+              <td data-tag-name={tag.name}>{tag.name}</td>
+            </tr>
+          ))}
+          {annotations.comments.map((comment) => (
+            <tr data-annotation="comment" data-id={comment.id}>
+              <td class="nowrap">{ago(comment.createdAt, now)}</td>
+              <td>Comment</td>
+              <td>
+                <code>
+                  {comment.index === "hosts" ? "" : "cert "}
+                  {comment.document.length > 20 ? `${comment.document.slice(0, 16)}…` : comment.document}
+                </code>
+              </td>
+              <td data-comment-contents>{excerpt(comment.contents)}</td>
+            </tr>
+          ))}
+        </Table>
       )}
-    </section>
+    </Card>
   );
 }

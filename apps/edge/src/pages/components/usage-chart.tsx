@@ -1,4 +1,5 @@
 import { formatCount, isoDay, shortDay } from "../display-format";
+import { Table } from "../layout";
 import { axisTicks, type UsageChart } from "../usage-summary";
 
 const WIDTH = 720;
@@ -111,35 +112,26 @@ export function UsageChartView(props: { chart: UsageChart; label: string }) {
       {max > 0 && (
         <details>
           <summary>Show as a table</summary>
-          <div class="table-scroll">
-            <table data-table="daily-usage">
-              <thead>
-                <tr>
-                  <th>Day</th>
-                  {series.map((s) => (
-                    <th class="num">{s.label}</th>
+          <Table
+            name="daily-usage"
+            headings={["Day", ...series.map((s) => s.label), "Total"]}
+            numericFrom={1}
+          >
+            {[...days]
+              .reverse()
+              .filter((d) => d.total > 0)
+              .map((d) => (
+                <tr data-day={isoDay(d.day)}>
+                  <td class="nowrap">{isoDay(d.day)}</td>
+                  {d.values.map((v) => (
+                    <td class="num">{formatCount(v)}</td>
                   ))}
-                  <th class="num">Total</th>
+                  <td class="num" data-total={d.total}>
+                    {formatCount(d.total)}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {[...days]
-                  .reverse()
-                  .filter((d) => d.total > 0)
-                  .map((d) => (
-                    <tr data-day={isoDay(d.day)}>
-                      <td class="nowrap">{isoDay(d.day)}</td>
-                      {d.values.map((v) => (
-                        <td class="num">{formatCount(v)}</td>
-                      ))}
-                      <td class="num" data-total={d.total}>
-                        {formatCount(d.total)}
-                      </td>
-                    </tr>
-                  ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+          </Table>
         </details>
       )}
     </div>
