@@ -1,3 +1,4 @@
+import type { Child } from "hono/jsx";
 import type { TenantReport } from "../../reports/tenant-report";
 import { NEVER_RESETS_AT } from "../../tenants/periods";
 import { dateTime, formatCount, formatPercent, fromNow, isoDay } from "../display-format";
@@ -5,8 +6,20 @@ import { operationLabel, ratio } from "../usage-summary";
 import { CreditsCard } from "./credits-panels";
 import { Card, Table } from "../layout";
 import { Gauge, UsedOf } from "./gauge";
-import { Stat } from "./stat";
 import { UsageChartView } from "./usage-chart";
+
+/** One headline figure; `figure` names it for the browser tests (data-figure). */
+export function Stat(props: { label: string; value: string; figure?: string; hint?: Child }) {
+  return (
+    <div class="stat card">
+      <span class="stat-label">{props.label}</span>
+      <span class="stat-value" data-figure={props.figure}>
+        {props.value}
+      </span>
+      {props.hint !== undefined && <span class="stat-hint">{props.hint}</span>}
+    </div>
+  );
+}
 
 const PERIOD_NAMES = {
   daily: "Daily allowance",
