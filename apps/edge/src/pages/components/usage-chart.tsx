@@ -6,14 +6,6 @@ const WIDTH = 720;
 const HEIGHT = 250;
 const MARGIN = { top: 12, right: 8, bottom: 30, left: 56 };
 
-function Swatch(props: { colour: number }) {
-  return (
-    <svg class="swatch" viewBox="0 0 10 10" aria-hidden="true">
-      <rect class={`series-${props.colour}`} width="10" height="10" rx="2" />
-    </svg>
-  );
-}
-
 /**
  * Requests per day as stacked bars, one colour per operation, drawn on the server. Each bar
  * segment has a <title> (the browser's tooltip) and the same numbers are in a table below.
@@ -36,7 +28,9 @@ export function UsageChartView(props: { chart: UsageChart; label: string }) {
         <ul class="legend">
           {series.map((s) => (
             <li>
-              <Swatch colour={s.colour} />
+              <svg class="swatch" viewBox="0 0 10 10" aria-hidden="true">
+                <rect class={`series-${s.colour}`} width="10" height="10" rx="2" />
+              </svg>
               {s.label}
               <span class="muted">{formatCount(s.total)}</span>
             </li>
