@@ -1,13 +1,12 @@
 import type { AuditEntry } from "@scangate/core";
 import type { FleetReport, TenantSort } from "../reports/fleet-report";
 import { OrganizationBalancesCard } from "./components/credits-panels";
-import { UsageBar, Gauge } from "./components/gauge";
-import { Stat } from "./components/stat";
-import { statusPill } from "./components/tenant-panels";
+import { UsageBar, Gauge, UsedOf } from "./components/gauge";
+import { Stat, statusPill } from "./components/tenant-panels";
 import { CsrfField, QuotaFields, type TierOption } from "./components/tenant-form-fields";
 import { UsageChartView } from "./components/usage-chart";
 import { ago, dateTime, formatCount, formatPercent } from "./display-format";
-import { Banner, Layout } from "./layout";
+import { Banner, Card, Layout, Table } from "./layout";
 import { ratio } from "./usage-summary";
 
 export interface CreateFormState {
@@ -54,8 +53,7 @@ function SortHeader(props: { column: (typeof COLUMNS)[number]; sort: TenantSort 
 function UpstreamCard(props: { report: FleetReport }) {
   const { upstream, totals, days } = props.report;
   return (
-    <section class="card" aria-labelledby="upstream-title">
-      <h2 id="upstream-title">Upstream account{upstream.length === 1 ? "" : "s"}</h2>
+    <Card name="upstream" title={`Upstream account${upstream.length === 1 ? "" : "s"}`}>
       {upstream.map((status) =>
         status.ok ? (
           <div class="gauge-box" data-upstream={status.apiId}>
@@ -64,16 +62,11 @@ function UpstreamCard(props: { report: FleetReport }) {
               allowance={status.account.quota.allowance}
               caption="of its allowance used"
             />
-            <div class="gauge-figures">
-              <strong data-figure="upstream-used" data-value={status.account.quota.used}>
-                {formatCount(status.account.quota.used)}
-              </strong>{" "}
-              of{" "}
-              <strong data-figure="upstream-allowance" data-value={status.account.quota.allowance}>
-                {formatCount(status.account.quota.allowance)}
-              </strong>{" "}
-              used
-            </div>
+            <UsedOf
+              figure="upstream"
+              used={status.account.quota.used}
+              allowance={status.account.quota.allowance}
+            />
             <div class="gauge-reset">
               <code>{status.apiId}</code> · resets {status.account.quota.resets_at} UTC
             </div>
@@ -89,15 +82,14 @@ function UpstreamCard(props: { report: FleetReport }) {
         upstream calls for tenants in the last {days} days; cache hits saved {formatCount(totals.cacheHits)}{" "}
         more.
       </p>
-    </section>
+    </Card>
   );
 }
 
 function CreateTenantCard(props: { csrf: string; tiers: readonly TierOption[]; create: CreateFormState }) {
   const { values, error } = props.create;
   return (
-    <section class="card" id="create" aria-labelledby="create-title">
-      <h2 id="create-title">Create a tenant</h2>
+    <Card name="create" title="Create a tenant" id="create">
       {error && (
         <Banner tone="error" title="Not created">
           {error}
@@ -130,51 +122,38 @@ function CreateTenantCard(props: { csrf: string; tiers: readonly TierOption[]; c
           <span class="hint">The new secret is shown once, on the next page.</span>
         </div>
       </form>
-    </section>
+    </Card>
   );
 }
 
 export function AuditCard(props: { audit: readonly AuditEntry[]; title: string }) {
   return (
-    <section class="card" aria-labelledby="audit-title">
-      <h2 id="audit-title">{props.title}</h2>
+    <Card name="audit" title={props.title}>
       {props.audit.length === 0 ? (
         <p class="muted">No admin actions yet.</p>
       ) : (
-        <div class="table-scroll">
-          <table data-table="audit">
-            <thead>
-              <tr>
-                <th>When</th>
-                <th>Action</th>
-                <th>Tenant</th>
-                <th>By</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.audit.map((entry) => (
-                <tr>
-                  <td class="nowrap">{dateTime(Date.parse(entry.at))}</td>
-                  <td>
-                    <code>{entry.action}</code>
-                  </td>
-                  <td>
-                    {entry.tenant_id ? (
-                      <a href={`/admin/console/tenants/${entry.tenant_id}`}>
-                        {auditName(entry.after) ?? auditName(entry.before) ?? entry.tenant_id}
-                      </a>
-                    ) : (
-                      "—"
-                    )}
-                  </td>
-                  <td>{entry.actor}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table name="audit" headings={["When", "Action", "Tenant", "By"]}>
+          {props.audit.map((entry) => (
+            <tr>
+              <td class="nowrap">{dateTime(Date.parse(entry.at))}</td>
+              <td>
+                <code>{entry.action}</code>
+              </td>
+              <td>
+                {entry.tenant_id ? (
+                  <a href={`/admin/console/tenants/${entry.tenant_id}`}>
+                    {auditName(entry.after) ?? auditName(entry.before) ?? entry.tenant_id}
+                  </a>
+                ) : (
+                  "—"
+                )}
+              </td>
+              <td>{entry.actor}</td>
+            </tr>
+          ))}
+        </Table>
       )}
-    </section>
+    </Card>
   );
 }
 
@@ -227,34 +206,26 @@ export function AdminConsolePage(props: ConsoleProps) {
       </div>
 
       <div class="grid">
-        <OrganizationBalancesCard
-          balances={report.balances}
-          platformConfigured={report.platformConfigured}
-          spent={report.credits.spent}
-          saved={report.credits.saved}
-          days={days}
-        />
+        <OrganizationBalancesCard report={report} />
       </div>
 
       <div class="grid grid-main">
         <UpstreamCard report={report} />
-        <section class="card" aria-labelledby="fleet-usage-title">
-          <div class="card-head">
-            <h2 id="fleet-usage-title">Requests per day, all tenants</h2>
-            <span class="muted">last {days} days, UTC</span>
-          </div>
+        <Card name="fleet-usage" title="Requests per day, all tenants" note={`last ${days} days, UTC`}>
           <UsageChartView
             chart={report.chart}
             label={`Requests per day of all tenants over the last ${days} days`}
           />
-        </section>
+        </Card>
       </div>
 
-      <section class="card section" id="tenants" aria-labelledby="tenants-title">
-        <div class="card-head">
-          <h2 id="tenants-title">All tenants</h2>
-          <span class="muted">select a column to sort</span>
-        </div>
+      <Card
+        name="tenants"
+        title="All tenants"
+        note="select a column to sort"
+        class="card section"
+        id="tenants"
+      >
         <div class="table-scroll">
           <table data-table="tenants">
             <thead>
@@ -313,7 +284,7 @@ export function AdminConsolePage(props: ConsoleProps) {
             </tbody>
           </table>
         </div>
-      </section>
+      </Card>
 
       <div class="grid grid-2">
         <CreateTenantCard csrf={props.csrf} tiers={props.tiers} create={props.create} />

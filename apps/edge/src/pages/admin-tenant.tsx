@@ -1,10 +1,16 @@
 import type { AuditEntry, PlatformTokenStatus } from "@scangate/core";
 import type { TenantReport } from "../reports/tenant-report";
 import { AuditCard } from "./admin-console";
-import { CsrfField, QuotaFields, type TierOption } from "./components/tenant-form-fields";
+import {
+  ConfirmBox,
+  CsrfField,
+  GraceField,
+  QuotaFields,
+  type TierOption,
+} from "./components/tenant-form-fields";
 import { RecentErrorsCard, statusPill, TenantFigures } from "./components/tenant-panels";
 import { ago, dateTime } from "./display-format";
-import { Banner, Layout } from "./layout";
+import { Banner, Card, Layout } from "./layout";
 
 /** What the last action did, said on the page it lands on. */
 export const DONE_MESSAGES = {
@@ -12,8 +18,7 @@ export const DONE_MESSAGES = {
   disabled: "Tenant disabled. Its credentials and dashboard sessions stop working within seconds.",
   enabled: "Tenant enabled. Its credentials work again.",
   token_revoked: "Platform token revoked. It stops working everywhere within seconds.",
-} as const;
-export type DoneCode = keyof typeof DONE_MESSAGES;
+};
 
 export interface TenantAdminProps {
   report: TenantReport;
@@ -21,18 +26,12 @@ export interface TenantAdminProps {
   tiers: readonly TierOption[];
   audit: readonly AuditEntry[];
   platformToken: PlatformTokenStatus;
-  done?: DoneCode | undefined;
+  /** What the last action did: one of DONE_MESSAGES. */
+  done?: string | undefined;
   /** A refused change, with the values that were sent. */
   settings?: { values: Record<string, string>; error: string } | undefined;
   actionError?: string | undefined;
 }
-
-const SECRET_GRACE_OPTIONS = [
-  { seconds: 0, label: "Stop the old secret now" },
-  { seconds: 3600, label: "Keep the old secret for 1 hour" },
-  { seconds: 86_400, label: "Keep the old secret for 1 day" },
-  { seconds: 7 * 86_400, label: "Keep the old secret for 7 days" },
-];
 
 /** One tenant as the admin sees it: the tenant's own dashboard figures, plus every admin action. */
 export function AdminTenantPage(props: TenantAdminProps) {
@@ -61,14 +60,13 @@ export function AdminTenantPage(props: TenantAdminProps) {
           <span class="pill">Tier: {tenant.tier}</span>
         </div>
       </div>
-      {props.done && <Banner tone="ok">{DONE_MESSAGES[props.done]}</Banner>}
+      {props.done && <Banner tone="ok">{props.done}</Banner>}
       {props.actionError && <Banner tone="error">{props.actionError}</Banner>}
 
       <TenantFigures report={report} />
 
       <div class="grid grid-2">
-        <section class="card" id="settings" aria-labelledby="settings-title">
-          <h2 id="settings-title">Allowance and tier</h2>
+        <Card name="settings" title="Allowance and tier" id="settings">
           {props.settings && (
             <Banner tone="error" title="Not saved">
               {props.settings.error}
@@ -85,9 +83,8 @@ export function AdminTenantPage(props: TenantAdminProps) {
               Save changes
             </button>
           </form>
-        </section>
-        <section class="card" aria-labelledby="facts-title">
-          <h2 id="facts-title">Details</h2>
+        </Card>
+        <Card name="facts" title="Details">
           <dl class="facts">
             <dt>Email</dt>
             <dd>{tenant.email || <span class="muted">none</span>}</dd>
@@ -110,34 +107,22 @@ export function AdminTenantPage(props: TenantAdminProps) {
               </>
             )}
           </dl>
-        </section>
+        </Card>
       </div>
 
       <div class="grid grid-2">
-        <section class="card" aria-labelledby="rotate-title">
-          <h2 id="rotate-title">Rotate the secret</h2>
+        <Card name="rotate" title="Rotate the secret">
           <p class="hint">A new secret is made and shown once. Dashboard sessions of this tenant end.</p>
           <form method="post" action={`${base}/rotate`}>
             <CsrfField token={props.csrf} />
-            <div class="field">
-              <label for="grace">Old secret</label>
-              <select id="grace" name="grace_seconds">
-                {SECRET_GRACE_OPTIONS.map((option) => (
-                  <option value={String(option.seconds)}>{option.label}</option>
-                ))}
-              </select>
-            </div>
-            <label class="check">
-              <input type="checkbox" name="confirm" value="yes" required />I will hand the new secret to{" "}
-              {tenant.name}
-            </label>
+            <GraceField id="grace" what="secret" choices={[0, 3600, 86_400, 7 * 86_400]} />
+            <ConfirmBox>I will hand the new secret to {tenant.name}</ConfirmBox>
             <button class="btn btn-secondary" type="submit">
               Rotate secret
             </button>
           </form>
-        </section>
-        <section class="card" aria-labelledby="status-title">
-          <h2 id="status-title">{tenant.disabled ? "Enable the tenant" : "Disable the tenant"}</h2>
+        </Card>
+        <Card name="status" title={tenant.disabled ? "Enable the tenant" : "Disable the tenant"}>
           {tenant.disabled ? (
             <form method="post" action={`${base}/enable`}>
               <CsrfField token={props.csrf} />
@@ -152,16 +137,13 @@ export function AdminTenantPage(props: TenantAdminProps) {
               <p class="hint">
                 Requests with its credentials are refused within seconds; nothing is deleted.
               </p>
-              <label class="check">
-                <input type="checkbox" name="confirm" value="yes" required />
-                Refuse every request of {tenant.name}
-              </label>
+              <ConfirmBox>Refuse every request of {tenant.name}</ConfirmBox>
               <button class="btn btn-danger" type="submit">
                 Disable tenant
               </button>
             </form>
           )}
-        </section>
+        </Card>
       </div>
 
       <div class="grid grid-2">
@@ -182,13 +164,6 @@ export function AdminTenantPage(props: TenantAdminProps) {
   );
 }
 
-const TOKEN_GRACE_OPTIONS = [
-  { seconds: 3600, label: "Keep the old token for 1 hour" },
-  { seconds: 0, label: "Stop the old token now" },
-  { seconds: 86_400, label: "Keep the old token for 1 day" },
-  { seconds: 7 * 86_400, label: "Keep the old token for 7 days" },
-];
-
 /**
  * The tenant page's card for its Platform (/v3) bearer token: whether it has one, issue or
  * rotate it (the old one kept for a grace period), revoke it.
@@ -205,8 +180,7 @@ export function PlatformTokenCard(props: {
   const previous = status.previous_token_expires_at ? Date.parse(status.previous_token_expires_at) : null;
   const held = status.token_id !== null || (previous !== null && previous > props.now);
   return (
-    <section class="card" id="platform-token" aria-labelledby="platform-token-title">
-      <h2 id="platform-token-title">Platform API token</h2>
+    <Card name="platform-token" title="Platform API token" id="platform-token">
       <p class="hint">
         A bearer token for <code>/v3</code> (the Censys Platform API and its SDKs), beside the API ID and
         secret. Shown once; stored as a hash.
@@ -228,19 +202,9 @@ export function PlatformTokenCard(props: {
       <form method="post" action={base}>
         <CsrfField token={props.csrf} />
         {status.token_id !== null && (
-          <div class="field">
-            <label for="token-grace">Old token</label>
-            <select id="token-grace" name="grace_seconds">
-              {TOKEN_GRACE_OPTIONS.map((option) => (
-                <option value={String(option.seconds)}>{option.label}</option>
-              ))}
-            </select>
-          </div>
+          <GraceField id="token-grace" what="token" choices={[3600, 0, 86_400, 7 * 86_400]} />
         )}
-        <label class="check">
-          <input type="checkbox" name="confirm" value="yes" required />I will hand the token to{" "}
-          {props.tenantName}
-        </label>
+        <ConfirmBox>I will hand the token to {props.tenantName}</ConfirmBox>
         <button class="btn btn-secondary" type="submit" data-action="issue-platform-token">
           {status.token_id === null ? "Issue token" : "Rotate token"}
         </button>
@@ -248,15 +212,12 @@ export function PlatformTokenCard(props: {
       {held && (
         <form method="post" action={`${base}/revoke`}>
           <CsrfField token={props.csrf} />
-          <label class="check">
-            <input type="checkbox" name="confirm" value="yes" required />
-            Stop every Platform token of {props.tenantName}
-          </label>
+          <ConfirmBox>Stop every Platform token of {props.tenantName}</ConfirmBox>
           <button class="btn btn-danger" type="submit" data-action="revoke-platform-token">
             Revoke token
           </button>
         </form>
       )}
-    </section>
+    </Card>
   );
 }

@@ -194,7 +194,10 @@ document.querySelectorAll("button[data-copy]").forEach(function (button) {
 });
 `;
 
-export const ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#4f46e5"/><path d="M8 21.5a8 8 0 0 1 16 0" fill="none" stroke="#c7d2fe" stroke-width="3.2" stroke-linecap="round"/><path d="M8 21.5a8 8 0 0 1 11.2-7.3" fill="none" stroke="#fff" stroke-width="3.2" stroke-linecap="round"/><circle cx="16" cy="21.5" r="2.2" fill="#fff"/></svg>`;
+/** The brand mark's shapes: the icon's, and the top bar's. */
+export const ICON_SHAPES = `<rect width="32" height="32" rx="8" fill="#4f46e5"/><path d="M8 21.5a8 8 0 0 1 16 0" fill="none" stroke="#c7d2fe" stroke-width="3.2" stroke-linecap="round"/><path d="M8 21.5a8 8 0 0 1 11.2-7.3" fill="none" stroke="#fff" stroke-width="3.2" stroke-linecap="round"/><circle cx="16" cy="21.5" r="2.2" fill="#fff"/>`;
+
+export const ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">${ICON_SHAPES}</svg>`;
 
 /** FNV-1a, enough to tell one build's asset from the next. */
 function contentHash(text: string): string {

@@ -1,34 +1,14 @@
 import type { Child } from "hono/jsx";
-import { ASSET_PATHS } from "./assets";
+import { raw } from "hono/html";
+import { ASSET_PATHS, ICON_SHAPES } from "./assets";
 
 export type Area = "tenant" | "admin";
 
-const AREA_NAMES: Record<Area, string> = { tenant: "Quota dashboard", admin: "Admin console" };
-const HOME: Record<Area, string> = { tenant: "/dashboard", admin: "/admin" };
-const SIGN_OUT: Record<Area, string> = { tenant: "/dashboard/logout", admin: "/admin/logout" };
-
-export function BrandMark() {
-  return (
-    <svg viewBox="0 0 32 32" aria-hidden="true">
-      <rect width="32" height="32" rx="8" fill="#4f46e5" />
-      <path
-        d="M8 21.5a8 8 0 0 1 16 0"
-        fill="none"
-        stroke="#c7d2fe"
-        stroke-width="3.2"
-        stroke-linecap="round"
-      />
-      <path
-        d="M8 21.5a8 8 0 0 1 11.2-7.3"
-        fill="none"
-        stroke="#fff"
-        stroke-width="3.2"
-        stroke-linecap="round"
-      />
-      <circle cx="16" cy="21.5" r="2.2" fill="#fff" />
-    </svg>
-  );
-}
+/** Each area's name in the top bar and its home page; its sign-in and sign-out forms are below it. */
+export const AREAS = {
+  tenant: { name: "Quota dashboard", home: "/dashboard" },
+  admin: { name: "Admin console", home: "/admin" },
+} as const;
 
 export interface Viewer {
   /** Shown in the top bar. */
@@ -39,6 +19,7 @@ export interface Viewer {
 
 /** The HTML document every page shares: top bar (with sign-out when signed in), content, footer. */
 export function Layout(props: { title: string; area: Area; viewer?: Viewer | undefined; children: Child }) {
+  const { name, home } = AREAS[props.area];
   return (
     <html lang="en">
       <head>
@@ -53,18 +34,20 @@ export function Layout(props: { title: string; area: Area; viewer?: Viewer | und
       <body>
         <header class="topbar">
           <div class="wrap topbar-inner">
-            <a class="brand" href={HOME[props.area]}>
-              <BrandMark />
+            <a class="brand" href={home}>
+              <svg viewBox="0 0 32 32" aria-hidden="true">
+                {raw(ICON_SHAPES)}
+              </svg>
               scangate
             </a>
-            <span class="area">{AREA_NAMES[props.area]}</span>
+            <span class="area">{name}</span>
             <span class="spacer" />
             {props.viewer && (
               <span class="who">
                 <span class="who-name">
                   Signed in as <strong>{props.viewer.name}</strong>
                 </span>
-                <form method="post" action={SIGN_OUT[props.area]}>
+                <form method="post" action={`${home}/logout`}>
                   <input type="hidden" name="csrf" value={props.viewer.csrf} />
                   <button class="btn btn-quiet btn-small" type="submit">
                     Sign out
@@ -86,6 +69,55 @@ export function Banner(props: { tone: "error" | "ok" | "info" | "warn"; title?: 
     <div class={`banner banner-${props.tone}`} role={props.tone === "error" ? "alert" : "status"}>
       {props.title && <strong>{props.title}</strong>}
       {props.children}
+    </div>
+  );
+}
+
+/** A card titled by its heading (`name` ids it for aria-labelledby), with an optional note beside the title. */
+export function Card(props: {
+  name: string;
+  title: Child;
+  note?: Child;
+  class?: string;
+  id?: string;
+  children?: Child;
+}) {
+  const heading = <h2 id={`${props.name}-title`}>{props.title}</h2>;
+  return (
+    <section class={props.class ?? "card"} id={props.id} aria-labelledby={`${props.name}-title`}>
+      {props.note === undefined ? (
+        heading
+      ) : (
+        <div class="card-head">
+          {heading}
+          <span class="muted">{props.note}</span>
+        </div>
+      )}
+      {props.children}
+    </section>
+  );
+}
+
+/** A table that scrolls sideways on a narrow screen; the headings from `numericFrom` on head figures. */
+export function Table(props: {
+  name: string;
+  headings: readonly string[];
+  numericFrom?: number;
+  children: Child;
+}) {
+  const numericFrom = props.numericFrom ?? props.headings.length;
+  return (
+    <div class="table-scroll">
+      <table data-table={props.name}>
+        <thead>
+          <tr>
+            {props.headings.map((heading, i) => (
+              <th class={i >= numericFrom ? "num" : undefined}>{heading}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{props.children}</tbody>
+      </table>
     </div>
   );
 }

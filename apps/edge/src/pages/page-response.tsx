@@ -3,8 +3,7 @@ import type { Context, Handler } from "hono";
 import type { JSX } from "hono/jsx/jsx-runtime";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../app-env";
-import { ErrorPage } from "./error-page";
-import type { Area } from "./layout";
+import { AREAS, Layout, type Area } from "./layout";
 
 type PageContext = Context<AppEnv>;
 
@@ -17,6 +16,26 @@ export class PageError extends Error {
   ) {
     super(message);
   }
+}
+
+/** A refusal or failure, said plainly, with the way back. */
+function ErrorPage(props: { area: Area; status: number; title: string; message: string }) {
+  return (
+    <Layout title={props.title} area={props.area}>
+      <div class="auth">
+        <div class="card">
+          <p class="muted small">Error {props.status}</p>
+          <h1>{props.title}</h1>
+          <p class="lede">{props.message}</p>
+          <p>
+            <a class="btn btn-secondary" href={AREAS[props.area].home}>
+              Back to the {props.area === "tenant" ? "dashboard" : "console"}
+            </a>
+          </p>
+        </div>
+      </div>
+    </Layout>
+  );
 }
 
 export async function renderPage(

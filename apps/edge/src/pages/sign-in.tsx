@@ -1,4 +1,4 @@
-import { Banner, Layout, type Area } from "./layout";
+import { AREAS, Banner, Layout, type Area } from "./layout";
 
 export interface SignInProps {
   area: Area;
@@ -14,13 +14,11 @@ const COPY = {
   tenant: {
     title: "Sign in to your dashboard",
     lede: "See your quota, usage and errors. Use the API ID and secret your administrator gave you.",
-    action: "/dashboard/login",
     note: "Sessions last 12 hours. Your API credentials keep working as before.",
   },
   admin: {
     title: "Admin console",
     lede: "Sign in with the endpoint's admin token to manage tenants.",
-    action: "/admin/login",
     note: "Admin sessions last 2 hours.",
   },
 } as const;
@@ -36,7 +34,7 @@ export function SignInPage(props: SignInProps) {
           <p class="lede">{copy.lede}</p>
           {props.error && <Banner tone="error">{props.error}</Banner>}
           {props.notice && <Banner tone="info">{props.notice}</Banner>}
-          <form method="post" action={copy.action} autocomplete="on">
+          <form method="post" action={`${AREAS[props.area].home}/login`} autocomplete="on">
             {props.area === "tenant" ? (
               <>
                 <div class="field">

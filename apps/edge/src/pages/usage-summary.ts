@@ -54,11 +54,6 @@ export function creditFigures(
 export const emptyCounters = (): UsageCounters =>
   Object.fromEntries(COUNTERS.map((counter) => [counter, 0])) as UsageCounters;
 
-export function addCounters(into: UsageCounters, row: UsageCounters): UsageCounters {
-  for (const counter of COUNTERS) into[counter] += row[counter];
-  return into;
-}
-
 export function startOfDay(ms: number): number {
   return ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
 }
@@ -69,7 +64,9 @@ export function windowStart(now: number, days = USAGE_WINDOW_DAYS): number {
 }
 
 export function totalsOf(rows: readonly UsageCounters[]): UsageCounters {
-  return rows.reduce((sum, row) => addCounters(sum, row), emptyCounters());
+  const sum = emptyCounters();
+  for (const row of rows) for (const counter of COUNTERS) sum[counter] += row[counter];
+  return sum;
 }
 
 /**

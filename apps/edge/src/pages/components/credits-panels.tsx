@@ -1,7 +1,8 @@
 import type { OrganizationBalance } from "../../reports/organization-credits";
+import type { FleetReport } from "../../reports/fleet-report";
 import type { TenantReport } from "../../reports/tenant-report";
 import { dateTime, formatCount, isoDay } from "../display-format";
-import { Banner } from "../layout";
+import { Banner, Card } from "../layout";
 
 const credits = (n: number) => `${formatCount(n)} credit${n === 1 ? "" : "s"}`;
 
@@ -40,15 +41,13 @@ function TeamBalance(props: { balances: readonly OrganizationBalance[] }) {
 export function CreditsCard(props: { report: TenantReport }) {
   const { credits: figures } = props.report;
   return (
-    <section class="card" aria-labelledby="credits-title">
-      <div class="card-head">
-        <h2 id="credits-title">Platform credits</h2>
-        <span class="muted">
-          {figures.periodStart === null
-            ? "one-time credits: all time"
-            : `since ${isoDay(figures.periodStart)}`}
-        </span>
-      </div>
+    <Card
+      name="credits"
+      title="Platform credits"
+      note={
+        figures.periodStart === null ? "one-time credits: all time" : `since ${isoDay(figures.periodStart)}`
+      }
+    >
       <dl class="facts">
         <dt>Spent this period</dt>
         <dd data-figure="credits-spent" data-value={figures.period.spent}>
@@ -79,23 +78,16 @@ export function CreditsCard(props: { report: TenantReport }) {
         Credits come out of the same allowance as the quota. Documents the cache already holds cost nothing;
         the saved figure is what the upstream would have charged for them.
       </p>
-    </section>
+    </Card>
   );
 }
 
 /** Each Platform organization's remaining credits, as last read (at most a minute ago). */
-export function OrganizationBalancesCard(props: {
-  balances: readonly OrganizationBalance[];
-  platformConfigured: boolean;
-  spent: number;
-  saved: number;
-  days: number;
-}) {
-  const { balances } = props;
+export function OrganizationBalancesCard(props: { report: FleetReport }) {
+  const { balances, credits: figures, days } = props.report;
   return (
-    <section class="card" aria-labelledby="balances-title">
-      <h2 id="balances-title">Platform credits</h2>
-      {!props.platformConfigured && (
+    <Card name="balances" title="Platform credits">
+      {!props.report.platformConfigured && (
         <p class="muted" data-figure="no-platform">
           No Platform upstream is configured (<code>PLATFORM_CREDENTIALS</code>), so there is no balance to
           show.
@@ -128,15 +120,15 @@ export function OrganizationBalancesCard(props: {
       )}
       <p class="hint">
         Tenants spent{" "}
-        <strong data-figure="fleet-credits-spent" data-value={props.spent}>
-          {credits(props.spent)}
+        <strong data-figure="fleet-credits-spent" data-value={figures.spent}>
+          {credits(figures.spent)}
         </strong>{" "}
-        on <code>/v3</code> in the last {props.days} days; the cache saved{" "}
-        <strong data-figure="fleet-credits-saved" data-value={props.saved}>
-          {credits(props.saved)}
+        on <code>/v3</code> in the last {days} days; the cache saved{" "}
+        <strong data-figure="fleet-credits-saved" data-value={figures.saved}>
+          {credits(figures.saved)}
         </strong>{" "}
         more.
       </p>
-    </section>
+    </Card>
   );
 }

@@ -1,4 +1,4 @@
-import { formatPercent } from "../display-format";
+import { formatCount, formatPercent } from "../display-format";
 import { ratio } from "../usage-summary";
 
 /** How alarming a share of the allowance is. */
@@ -30,6 +30,22 @@ export function Gauge(props: { used: number; allowance: number; caption: string 
         {props.caption}
       </text>
     </svg>
+  );
+}
+
+/** "`used` of `allowance` used"; `figure` names both figures for the tests (`quota-used`, ...). */
+export function UsedOf(props: { figure: string; used: number; allowance: number }) {
+  return (
+    <div class="gauge-figures">
+      <strong data-figure={`${props.figure}-used`} data-value={props.used}>
+        {formatCount(props.used)}
+      </strong>{" "}
+      of{" "}
+      <strong data-figure={`${props.figure}-allowance`} data-value={props.allowance}>
+        {formatCount(props.allowance)}
+      </strong>{" "}
+      used
+    </div>
   );
 }
 

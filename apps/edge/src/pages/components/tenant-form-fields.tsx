@@ -1,4 +1,5 @@
 import { TENANT_PERIODS } from "@scangate/core";
+import type { Child } from "hono/jsx";
 
 export interface TierOption {
   name: string;
@@ -62,4 +63,33 @@ export function QuotaFields(props: {
 
 export function CsrfField(props: { token: string }) {
   return <input type="hidden" name="csrf" value={props.token} />;
+}
+
+/** The box a confirmed action's form carries: the action is done only when it is ticked. */
+export function ConfirmBox(props: { children: Child }) {
+  return (
+    <label class="check">
+      <input type="checkbox" name="confirm" value="yes" required />
+      {props.children}
+    </label>
+  );
+}
+
+const GRACE_SPANS: Record<number, string> = { 3600: "1 hour", 86_400: "1 day", [7 * 86_400]: "7 days" };
+
+/** How long the old secret or token keeps working once a new one is made; the first choice is the default. */
+export function GraceField(props: { id: string; what: "secret" | "token"; choices: readonly number[] }) {
+  const { id, what } = props;
+  return (
+    <div class="field">
+      <label for={id}>Old {what}</label>
+      <select id={id} name="grace_seconds">
+        {props.choices.map((seconds) => (
+          <option value={String(seconds)}>
+            {seconds === 0 ? `Stop the old ${what} now` : `Keep the old ${what} for ${GRACE_SPANS[seconds]}`}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
 }

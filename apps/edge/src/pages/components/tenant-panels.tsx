@@ -1,11 +1,25 @@
+import type { Child } from "hono/jsx";
 import type { TenantReport } from "../../reports/tenant-report";
 import { NEVER_RESETS_AT } from "../../tenants/periods";
 import { dateTime, formatCount, formatPercent, fromNow, isoDay } from "../display-format";
 import { operationLabel, ratio } from "../usage-summary";
 import { CreditsCard } from "./credits-panels";
-import { Gauge } from "./gauge";
-import { Stat } from "./stat";
+import { Card, Table } from "../layout";
+import { Gauge, UsedOf } from "./gauge";
 import { UsageChartView } from "./usage-chart";
+
+/** One headline figure; `figure` names it for the browser tests (data-figure). */
+export function Stat(props: { label: string; value: string; figure?: string; hint?: Child }) {
+  return (
+    <div class="stat card">
+      <span class="stat-label">{props.label}</span>
+      <span class="stat-value" data-figure={props.figure}>
+        {props.value}
+      </span>
+      {props.hint !== undefined && <span class="stat-hint">{props.hint}</span>}
+    </div>
+  );
+}
 
 const PERIOD_NAMES = {
   daily: "Daily allowance",
@@ -17,19 +31,9 @@ const PERIOD_NAMES = {
 function QuotaCard(props: { report: TenantReport }) {
   const { account, quota, now, tenant } = props.report;
   return (
-    <section class="card gauge-box" aria-labelledby="quota-title">
-      <h2 id="quota-title">Quota this period</h2>
+    <Card name="quota" title="Quota this period" class="card gauge-box">
       <Gauge used={quota.used} allowance={quota.allowance} caption="of allowance used" />
-      <div class="gauge-figures">
-        <strong data-figure="quota-used" data-value={account.quota.used}>
-          {formatCount(account.quota.used)}
-        </strong>{" "}
-        of{" "}
-        <strong data-figure="quota-allowance" data-value={account.quota.allowance}>
-          {formatCount(account.quota.allowance)}
-        </strong>{" "}
-        used
-      </div>
+      <UsedOf figure="quota" used={account.quota.used} allowance={account.quota.allowance} />
       <div class="gauge-reset">
         {quota.resetsAt === null ? (
           <span data-figure="quota-resets-at" data-value={NEVER_RESETS_AT}>
@@ -46,7 +50,7 @@ function QuotaCard(props: { report: TenantReport }) {
         )}
       </div>
       <div class="gauge-reset">{PERIOD_NAMES[tenant.period]}</div>
-    </section>
+    </Card>
   );
 }
 
@@ -93,16 +97,12 @@ function UsageStats(props: { report: TenantReport }) {
 function UsageChartCard(props: { report: TenantReport }) {
   const { chart, days } = props.report;
   return (
-    <section class="card" aria-labelledby="usage-title">
-      <div class="card-head">
-        <h2 id="usage-title">Requests per day by operation</h2>
-        <span class="muted">last {days} days, UTC</span>
-      </div>
+    <Card name="usage" title="Requests per day by operation" note={`last ${days} days, UTC`}>
       <UsageChartView
         chart={chart}
         label={`Requests per day over the last ${days} days, stacked by operation`}
       />
-    </section>
+    </Card>
   );
 }
 
@@ -128,45 +128,29 @@ export function TenantFigures(props: { report: TenantReport }) {
 export function RecentErrorsCard(props: { report: TenantReport }) {
   const { errors, days } = props.report;
   return (
-    <section class="card" aria-labelledby="errors-title">
-      <div class="card-head">
-        <h2 id="errors-title">Recent errors</h2>
-        <span class="muted">last {days} days</span>
-      </div>
+    <Card name="errors" title="Recent errors" note={`last ${days} days`}>
       {errors.length === 0 ? (
         <p class="muted" data-figure="no-errors">
           No failed requests. Errors (4xx and 5xx answers, quota and rate refusals) show up here by day and
           operation.
         </p>
       ) : (
-        <div class="table-scroll">
-          <table data-table="recent-errors">
-            <thead>
-              <tr>
-                <th>Day</th>
-                <th>Operation</th>
-                <th class="num">Errors</th>
-                <th class="num">Of requests</th>
-              </tr>
-            </thead>
-            <tbody>
-              {errors.map((e) => (
-                <tr>
-                  <td class="nowrap">{isoDay(e.day)}</td>
-                  <td>
-                    <code>{operationLabel(e.operation)}</code>
-                  </td>
-                  <td class="num" data-errors={e.errors}>
-                    {formatCount(e.errors)}
-                  </td>
-                  <td class="num">{formatCount(e.requests)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table name="recent-errors" headings={["Day", "Operation", "Errors", "Of requests"]} numericFrom={2}>
+          {errors.map((e) => (
+            <tr>
+              <td class="nowrap">{isoDay(e.day)}</td>
+              <td>
+                <code>{operationLabel(e.operation)}</code>
+              </td>
+              <td class="num" data-errors={e.errors}>
+                {formatCount(e.errors)}
+              </td>
+              <td class="num">{formatCount(e.requests)}</td>
+            </tr>
+          ))}
+        </Table>
       )}
-    </section>
+    </Card>
   );
 }
 

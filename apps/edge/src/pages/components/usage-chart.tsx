@@ -1,17 +1,10 @@
 import { formatCount, isoDay, shortDay } from "../display-format";
+import { Table } from "../layout";
 import { axisTicks, type UsageChart } from "../usage-summary";
 
 const WIDTH = 720;
 const HEIGHT = 250;
 const MARGIN = { top: 12, right: 8, bottom: 30, left: 56 };
-
-function Swatch(props: { colour: number }) {
-  return (
-    <svg class="swatch" viewBox="0 0 10 10" aria-hidden="true">
-      <rect class={`series-${props.colour}`} width="10" height="10" rx="2" />
-    </svg>
-  );
-}
 
 /**
  * Requests per day as stacked bars, one colour per operation, drawn on the server. Each bar
@@ -35,7 +28,9 @@ export function UsageChartView(props: { chart: UsageChart; label: string }) {
         <ul class="legend">
           {series.map((s) => (
             <li>
-              <Swatch colour={s.colour} />
+              <svg class="swatch" viewBox="0 0 10 10" aria-hidden="true">
+                <rect class={`series-${s.colour}`} width="10" height="10" rx="2" />
+              </svg>
               {s.label}
               <span class="muted">{formatCount(s.total)}</span>
             </li>
@@ -111,35 +106,26 @@ export function UsageChartView(props: { chart: UsageChart; label: string }) {
       {max > 0 && (
         <details>
           <summary>Show as a table</summary>
-          <div class="table-scroll">
-            <table data-table="daily-usage">
-              <thead>
-                <tr>
-                  <th>Day</th>
-                  {series.map((s) => (
-                    <th class="num">{s.label}</th>
+          <Table
+            name="daily-usage"
+            headings={["Day", ...series.map((s) => s.label), "Total"]}
+            numericFrom={1}
+          >
+            {[...days]
+              .reverse()
+              .filter((d) => d.total > 0)
+              .map((d) => (
+                <tr data-day={isoDay(d.day)}>
+                  <td class="nowrap">{isoDay(d.day)}</td>
+                  {d.values.map((v) => (
+                    <td class="num">{formatCount(v)}</td>
                   ))}
-                  <th class="num">Total</th>
+                  <td class="num" data-total={d.total}>
+                    {formatCount(d.total)}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {[...days]
-                  .reverse()
-                  .filter((d) => d.total > 0)
-                  .map((d) => (
-                    <tr data-day={isoDay(d.day)}>
-                      <td class="nowrap">{isoDay(d.day)}</td>
-                      {d.values.map((v) => (
-                        <td class="num">{formatCount(v)}</td>
-                      ))}
-                      <td class="num" data-total={d.total}>
-                        {formatCount(d.total)}
-                      </td>
-                    </tr>
-                  ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+          </Table>
         </details>
       )}
     </div>

@@ -162,10 +162,9 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
   app.post(
     "/admin/console/tenants/:id/platform-token",
     tenantAction("No token issued", async (c, { admin, form, tenant }) => {
-      const grace = numberField(form, "grace_seconds");
-      const parsed = platformTokenIssueBodySchema.safeParse(
-        grace === undefined ? {} : { grace_seconds: grace },
-      );
+      const parsed = platformTokenIssueBodySchema.safeParse({
+        grace_seconds: numberField(form, "grace_seconds"),
+      });
       if (!parsed.success) {
         return notDone(c, admin, tenant.id, `No token issued: ${problems(parsed.error)}`);
       }

@@ -1,21 +1,12 @@
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../../app-env";
-import { secretsEqual as tokensEqual } from "@scangate/core/http";
 import { AdminConsolePage, type CreateFormState } from "../../pages/admin-console";
-import {
-  AdminTenantPage,
-  DONE_MESSAGES,
-  type DoneCode,
-  type TenantAdminProps,
-} from "../../pages/admin-tenant";
+import { AdminTenantPage, DONE_MESSAGES, type TenantAdminProps } from "../../pages/admin-tenant";
 import type { TierOption } from "../../pages/components/tenant-form-fields";
-import { SignInPage } from "../../pages/sign-in";
-import { credentialFingerprint, openSession } from "../../sessions/session-cookie";
-import { clientAddress } from "../../sessions/signin-throttle";
 import { fleetReport, tenantSortSchema } from "../../reports/fleet-report";
-import { PageError, pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
-import { ADMIN_SESSION, requireSameOrigin, type SignedIn, sessionRoot } from "../../sessions/session-guard";
-import { ADMIN_AREA, registerSignInFormAndSignOut, viewerOrRedirect } from "./sessions";
+import { noticeNamed, PageError, pageHandler, renderPage } from "../../pages/page-response";
+import type { SignedIn } from "../../sessions/session-guard";
+import { ADMIN_AREA, registerSignIn, viewerOrRedirect } from "./sessions";
 import { describeTier, tenantReport } from "../../reports/tenant-report";
 
 type PageContext = Context<AppEnv>;
@@ -93,39 +84,7 @@ export function defaultCreateValues(c: PageContext): Record<string, string> {
  * cookie scoped to /admin, unrelated to the tenant one), the overview, one tenant, sign out.
  */
 export function registerAdminPages(app: Hono<AppEnv>): void {
-  registerSignInFormAndSignOut(app, ADMIN_AREA);
-
-  app.post(
-    "/admin/login",
-    pageHandler("admin", async (c) => {
-      requireSameOrigin(c);
-      const token = (await readForm(c)).get("token") ?? "";
-      if (token === "") return renderPage(c, <SignInPage area="admin" error="Enter the admin token." />, 400);
-      const services = c.get("services");
-      // The console's own bucket per address, and only a delay on the console as a whole: a hard
-      // limit on the one admin account would let anyone lock it out (sessions/signin-throttle.ts).
-      const throttle = await services.signIn.admitAdmin(clientAddress(c.req.raw));
-      if (!throttle.allowed) {
-        c.header("Retry-After", String(throttle.retryAfterSeconds));
-        return renderPage(
-          c,
-          <SignInPage
-            area="admin"
-            error="Too many sign-in attempts from this address. Wait a minute, then try again."
-          />,
-          429,
-        );
-      }
-      const adminToken = services.config.adminToken;
-      if (!(await tokensEqual(token, adminToken))) {
-        return renderPage(c, <SignInPage area="admin" error="That admin token is not correct." />, 401);
-      }
-      const root = sessionRoot(c);
-      const fp = await credentialFingerprint(root, ADMIN_SESSION, adminToken);
-      await openSession(c, ADMIN_SESSION, root, { sub: "admin", fp }, services.clock.now());
-      return seeOther(c, "/admin");
-    }),
-  );
+  registerSignIn(app, ADMIN_AREA);
 
   app.get(
     "/admin",
@@ -141,10 +100,8 @@ export function registerAdminPages(app: Hono<AppEnv>): void {
     pageHandler("admin", async (c) => {
       const admin = await viewerOrRedirect(c, ADMIN_AREA);
       if (admin instanceof Response) return admin;
-      const done = c.req.query("done");
-      // Own keys only: `done=constructor` names no message.
-      const known = done !== undefined && Object.hasOwn(DONE_MESSAGES, done) ? (done as DoneCode) : undefined;
-      return renderTenantAdmin(c, admin, c.req.param("id") ?? "", { done: known });
+      const done = noticeNamed(DONE_MESSAGES, c.req.query("done"));
+      return renderTenantAdmin(c, admin, c.req.param("id") ?? "", { done });
     }),
   );
 }

@@ -1,9 +1,15 @@
 import type { Context, Hono } from "hono";
+import { secretsEqual as tokensEqual } from "@scangate/core/http";
 import type { AppEnv } from "../../app-env";
 import type { Area } from "../../pages/layout";
 import { noticeNamed, pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
 import { SignInPage } from "../../pages/sign-in";
-import { endSession, type SessionKind } from "../../sessions/session-cookie";
+import {
+  credentialFingerprint,
+  endSession,
+  openSession,
+  type SessionKind,
+} from "../../sessions/session-cookie";
 import {
   ADMIN_SESSION,
   currentAdmin,
@@ -12,21 +18,45 @@ import {
   hadSessionCookie,
   requireCsrf,
   requireSameOrigin,
+  sessionRoot,
   type SignedIn,
   TENANT_SESSION,
   type TenantViewer,
 } from "../../sessions/session-guard";
+import { clientAddress } from "../../sessions/signin-throttle";
 
 type PageContext = Context<AppEnv>;
 
-/** What tells the two signed-in areas apart: their session, their home page and what their sign-in form says. */
+/** Who a sign-in form's credentials name, and the credential their session is bound to. */
+interface SigningIn {
+  sub: string;
+  credential: string;
+}
+
+/** What tells the two signed-in areas apart: their session, their home page and their sign-in form. */
 export interface SessionArea<V extends SignedIn> {
   area: Area;
   kind: SessionKind;
   home: "/dashboard" | "/admin";
   current: (c: PageContext) => Promise<V | null>;
+  /** Checks a posted sign-in form: who signs in, or the form again saying why not. */
+  signIn: (c: PageContext, form: URLSearchParams) => Promise<SigningIn | Response>;
   /** What `?notice=` may say on the sign-in form. */
   notices: Record<string, string>;
+}
+
+/** API ids are UUIDs; anything much longer is not one (and must not become a throttle key). */
+const MAX_API_ID_LENGTH = 200;
+
+/** The sign-in form again, saying why it did not sign in (with the API ID typed, never the secret). */
+function refused(c: PageContext, area: Area, status: 400 | 401 | 403 | 429, error: string, apiId?: string) {
+  return renderPage(c, <SignInPage area={area} error={error} apiId={apiId} />, status);
+}
+
+function throttled(c: PageContext, area: Area, retryAfterSeconds: number, apiId?: string) {
+  c.header("Retry-After", String(retryAfterSeconds));
+  const error = "Too many sign-in attempts from this address. Wait a minute, then try again.";
+  return refused(c, area, 429, error, apiId);
 }
 
 export const TENANT_AREA: SessionArea<TenantViewer> = {
@@ -34,6 +64,26 @@ export const TENANT_AREA: SessionArea<TenantViewer> = {
   kind: TENANT_SESSION,
   home: "/dashboard",
   current: currentTenant,
+  async signIn(c, form) {
+    const apiId = (form.get("api_id") ?? "").trim();
+    const secret = form.get("secret") ?? "";
+    if (apiId === "" || secret === "")
+      return refused(c, "tenant", 400, "Enter your API ID and secret.", apiId);
+    if (apiId.length > MAX_API_ID_LENGTH)
+      return refused(c, "tenant", 401, "The API ID or secret is not correct.");
+    const services = c.get("services");
+    // Before the credentials are looked at: every attempt counts (sessions/signin-throttle.ts).
+    const throttle = await services.signIn.admitTenant(apiId, clientAddress(c.req.raw));
+    if (!throttle.allowed) return throttled(c, "tenant", throttle.retryAfterSeconds, apiId);
+    const outcome = await services.auth.authenticate(apiId, secret);
+    if (!outcome.ok) {
+      // As on the API: only someone holding the secret learns that the tenant is disabled.
+      return outcome.reason === "disabled"
+        ? refused(c, "tenant", 403, "This API ID is disabled. Ask the endpoint's administrator.", apiId)
+        : refused(c, "tenant", 401, "The API ID or secret is not correct.", apiId);
+    }
+    return { sub: outcome.tenant.id, credential: outcome.tenant.secretHash };
+  },
   notices: {
     signed_out: "You have signed out.",
     ended: "Your session has ended. Sign in again to continue.",
@@ -45,6 +95,20 @@ export const ADMIN_AREA: SessionArea<SignedIn> = {
   kind: ADMIN_SESSION,
   home: "/admin",
   current: currentAdmin,
+  async signIn(c, form) {
+    const token = form.get("token") ?? "";
+    if (token === "") return refused(c, "admin", 400, "Enter the admin token.");
+    const services = c.get("services");
+    // The console's own bucket per address, and only a delay on the console as a whole: a hard
+    // limit on the one admin account would let anyone lock it out (sessions/signin-throttle.ts).
+    const throttle = await services.signIn.admitAdmin(clientAddress(c.req.raw));
+    if (!throttle.allowed) return throttled(c, "admin", throttle.retryAfterSeconds);
+    const adminToken = services.config.adminToken;
+    if (!(await tokensEqual(token, adminToken))) {
+      return refused(c, "admin", 401, "That admin token is not correct.");
+    }
+    return { sub: "admin", credential: adminToken };
+  },
   notices: {
     signed_out: "You have signed out of the admin console.",
     ended: "Your admin session has ended. Sign in again to continue.",
@@ -63,11 +127,11 @@ export async function viewerOrRedirect<V extends SignedIn>(
   return seeOther(c, ended ? `${area.home}/login?notice=ended` : `${area.home}/login`);
 }
 
-/** An area's sign-in form (home instead, when already signed in) and its sign-out. */
-export function registerSignInFormAndSignOut<V extends SignedIn>(
-  app: Hono<AppEnv>,
-  area: SessionArea<V>,
-): void {
+/**
+ * An area's sign-in form (home instead, when already signed in), its sign-in (a form, then a
+ * signed session cookie scoped to the area's path) and its sign-out.
+ */
+export function registerSignIn<V extends SignedIn>(app: Hono<AppEnv>, area: SessionArea<V>): void {
   app.get(
     `${area.home}/login`,
     pageHandler(area.area, async (c) => {
@@ -75,6 +139,19 @@ export function registerSignInFormAndSignOut<V extends SignedIn>(
       dropStaleSession(c, area.kind);
       const notice = noticeNamed(area.notices, c.req.query("notice"));
       return renderPage(c, <SignInPage area={area.area} notice={notice} />);
+    }),
+  );
+
+  app.post(
+    `${area.home}/login`,
+    pageHandler(area.area, async (c) => {
+      requireSameOrigin(c);
+      const signingIn = await area.signIn(c, await readForm(c));
+      if (signingIn instanceof Response) return signingIn;
+      const root = sessionRoot(c);
+      const fp = await credentialFingerprint(root, area.kind, signingIn.credential);
+      await openSession(c, area.kind, root, { sub: signingIn.sub, fp }, c.get("services").clock.now());
+      return seeOther(c, area.home);
     }),
   );
 
