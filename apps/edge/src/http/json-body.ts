@@ -49,13 +49,25 @@ export function parseQuery<T extends z.ZodType>(c: Context, schema: T): z.infer<
   return parsed.data;
 }
 
-/** A body's JSON object (or array), or undefined for a body that is not such JSON. */
-export function jsonObject(body: Uint8Array | undefined): Record<string, unknown> | undefined {
+/**
+ * A body's JSON as it is (no schema), or undefined for a body that is not UTF-8 JSON: what the
+ * edge reads off bodies it forwards (a price's units, a search's page) and off Platform answers.
+ */
+export function jsonOf(body: Uint8Array | undefined): unknown {
   if (!body) return undefined;
   try {
-    const parsed: unknown = JSON.parse(new TextDecoder().decode(body));
-    return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body));
   } catch {
     return undefined;
   }
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A body's JSON object, or undefined for a body that is not one. */
+export function jsonObject(body: Uint8Array | undefined): Record<string, unknown> | undefined {
+  const parsed = jsonOf(body);
+  return isObject(parsed) ? parsed : undefined;
 }

@@ -6,6 +6,7 @@ import {
   ipAddressSchema,
   normalizeDocumentId,
   PLATFORM_CACHE_INDEXES,
+  type PlatformCacheIndex,
   sha256FingerprintSchema,
   V1_INDEXES,
   type V1Index,
@@ -18,13 +19,16 @@ import { type AssetKind, CERTIFICATE, CERTIFICATE_PEM, HOST, WEBPROPERTY } from 
 const isV1Index = (index: string): index is V1Index => (V1_INDEXES as readonly string[]).includes(index);
 
 /** The Platform (/v3) indexes and how each keys its ids (routes/v3/asset-kinds.ts). */
-const PLATFORM_KINDS = new Map<string, AssetKind>(
-  [HOST, CERTIFICATE, CERTIFICATE_PEM, WEBPROPERTY].map((kind) => [kind.index, kind]),
-);
+const PLATFORM_KINDS: Record<PlatformCacheIndex, AssetKind> = {
+  v3_host: HOST,
+  v3_certificate: CERTIFICATE,
+  v3_certificate_pem: CERTIFICATE_PEM,
+  v3_webproperty: WEBPROPERTY,
+};
 
 /** The index and key of the document to purge, as the routes store it; a 400 for what names none. */
 function purgeTarget(named: string, raw: string): { index: DocumentIndex; id: string } {
-  const kind = PLATFORM_KINDS.get(named);
+  const kind = Object.hasOwn(PLATFORM_KINDS, named) ? PLATFORM_KINDS[named as PlatformCacheIndex] : null;
   if (kind) {
     const id = kind.key(raw);
     if (id === null) throw new ApiError("bad_request", `id: not a valid ${named} id`);

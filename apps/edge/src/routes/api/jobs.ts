@@ -16,7 +16,7 @@ import { isUsableDelimiter } from "@scangate/sql/export";
 import { planPlatformQuery } from "@scangate/sql/platform";
 import { z } from "zod";
 import type { PlatformJobRow } from "../../db/schema";
-import { parseJsonBody } from "../../http/json-body";
+import { jsonObject, parseJsonBody } from "../../http/json-body";
 import type { PlatformJobs } from "../../jobs/platform-jobs";
 import { resultPageKey, type ExportOptions } from "../../jobs/platform-run";
 import { exportFilesOf, resultSchemaOf, type PlatformJobKind } from "../../jobs/platform-store";
@@ -33,7 +33,6 @@ import {
 import { ALWAYS_FREE, ONE_PER_REQUEST, type RoutePrice } from "../../pipeline/price";
 import { relayFile } from "../../upstream/file";
 import { isSuccess, relayedResponse } from "../../upstream/relay";
-import { jsonObject } from "../../http/json-body";
 
 // Query and export jobs, owned by the tenant that started them: status, results and files of
 // another tenant's job are 404 like an unknown job's. Export `download_paths` point at the edge,

@@ -11,29 +11,16 @@ import { type PlatformCall, type PlatformUpstream, relayPlatform } from "../../u
 import type { Relayed } from "../../upstream/relay";
 import { type AssetKind, CERTIFICATE_PEM, HOST, WEBPROPERTY } from "./asset-kinds";
 import { forwardPlatform } from "./passthrough";
+import { isObject, jsonObject } from "../../http/json-body";
 
 // Single Platform lookups through the shared document cache (api/cached-document.ts), as the
 // legacy views are: a host (now or at `at_time`), a certificate and its PEM form, a web property.
 // Anything the cache key cannot describe (an id the upstream refuses, other parameters) is
 // forwarded as the pass-through forwards it, for the upstream's own answer.
 
-/** A body's UTF-8 JSON, or undefined when it is not that. */
-export function parseJsonBody(body: Uint8Array | undefined): unknown {
-  try {
-    return JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body));
-  } catch {
-    return undefined;
-  }
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** The `result` of a Platform success body, or undefined when it has none. */
 export function resultOf(body: Uint8Array): unknown {
-  const parsed = parseJsonBody(body);
-  return isObject(parsed) ? parsed.result : undefined;
+  return jsonObject(body)?.result;
 }
 
 /**

@@ -17,16 +17,9 @@ import { bulkCacheOutcome } from "../../cache/serve-bulk";
 import type { PlatformUpstream } from "../../upstream/platform";
 import { type Relayed, relayedResponse } from "../../upstream/relay";
 import { type AssetKind, comparableAddress, HOST } from "./asset-kinds";
-import {
-  assetTtlSeconds,
-  type Instant,
-  instantOf,
-  isObject,
-  parseJsonBody,
-  relayAsset,
-  resultOf,
-} from "./cached-assets";
+import { assetTtlSeconds, type Instant, instantOf, relayAsset, resultOf } from "./cached-assets";
 import { forwardPlatform } from "./passthrough";
+import { isObject, jsonOf } from "../../http/json-body";
 
 // Platform bulk lookups through the shared document cache: the ids the cache holds are answered
 // from it, and ONE upstream call asks for the rest (joining calls under way for some). The answer
@@ -138,7 +131,7 @@ export function readBulkRequest(
 ): BulkRequest | null {
   const params = new URLSearchParams(search);
   if (![...params.keys()].every((name) => name === "organization_id")) return null;
-  const input = BODY_SCHEMAS[kind.idsField].safeParse(parseJsonBody(body));
+  const input = BODY_SCHEMAS[kind.idsField].safeParse(jsonOf(body));
   if (!input.success) return null;
   const ids = (input.data as Record<string, unknown>)[kind.idsField] as string[];
   const keys = ids.map((id) => kind.key(id));
