@@ -56,7 +56,16 @@ export function parseQuery<T extends z.ZodType>(c: Context, schema: T): z.infer<
 export function jsonOf(body: Uint8Array | undefined): unknown {
   if (!body) return undefined;
   try {
-    return JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body));
+    return jsonOfText(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body));
+  } catch {
+    return undefined;
+  }
+}
+
+/** `text` as JSON, or undefined when it is not JSON. */
+export function jsonOfText(text: string): unknown {
+  try {
+    return JSON.parse(text);
   } catch {
     return undefined;
   }

@@ -2,6 +2,7 @@ import { ApiError, v3Envelope, v3OrganizationCreditsSchema } from "@scangate/cor
 import type { Clock } from "@scangate/core/http";
 import { awaitFlight } from "../cache/single-flight";
 import type { Env } from "../env";
+import { jsonOf } from "../http/json-body";
 import { type EdgeServices, platformUpstreamOf } from "../services";
 import { type PlatformUpstream, relayPlatform } from "../upstream/platform";
 
@@ -92,12 +93,8 @@ async function readOrganizationCredits(
     return failed(problemOf(error));
   }
   if (relayed.status !== 200) return failed(`the upstream answered HTTP ${relayed.status}`);
-  let json: unknown;
-  try {
-    json = JSON.parse(new TextDecoder().decode(relayed.body));
-  } catch {
-    return failed("the upstream's answer is not JSON");
-  }
+  const json = jsonOf(relayed.body);
+  if (json === undefined) return failed("the upstream's answer is not JSON");
   const parsed = v3Envelope(v3OrganizationCreditsSchema).safeParse(json);
   if (!parsed.success) return failed("the upstream's answer is not an organization's credits");
   return { organizationId, ok: true, balance: parsed.data.result.balance, readAt: clock.now() };

@@ -1,4 +1,5 @@
 import { ApiError } from "@scangate/core";
+import { jsonOf } from "../http/json-body";
 import { CREDENTIALS_REFUSED, isSuccess, relayedResponse, upstreamFailure, withDeadline } from "./relay";
 
 /** Headers of a file answer worth passing on (not Content-Length/-Encoding: fetch decoded the body). */
@@ -18,13 +19,8 @@ export async function relayFile(
   });
   if (!isSuccess(file.status)) {
     const body = new Uint8Array(await file.arrayBuffer());
-    try {
-      JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body));
-    } catch (cause) {
-      throw new ApiError("upstream_error", "upstream file download failed; retry later", undefined, {
-        cause,
-      });
-    }
+    if (jsonOf(body) === undefined)
+      throw new ApiError("upstream_error", "upstream file download failed; retry later");
     if (file.status === 401) throw new ApiError("upstream_error", CREDENTIALS_REFUSED);
     return relayedResponse({
       status: file.status,

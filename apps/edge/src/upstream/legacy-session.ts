@@ -11,6 +11,7 @@ import {
 } from "@scangate/core";
 import { fromBase64Url, toBase64Url } from "@scangate/core/http";
 import type { z } from "zod";
+import { jsonOf, jsonOfText } from "../http/json-body";
 import type { PlatformTally, UpstreamCall } from "./interface";
 import type { PlatformUpstream } from "./platform";
 
@@ -124,14 +125,6 @@ export function v1Body<T extends z.ZodType>(schema: T, call: UpstreamCall): z.ou
   return parsedAs(schema, body, "v1", "body");
 }
 
-function jsonOrUndefined(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The Platform page token (or offset) a v2 cursor carries, null without one. A cursor is bound
  * to the list it pages (`list`: the query, or what names the list) and to the page size; one of
@@ -146,7 +139,7 @@ export function cursorToken(
 ): string | null {
   if (text === undefined || text === "") return null;
   const bytes = fromBase64Url(text);
-  const cursor = bytes ? jsonOrUndefined(new TextDecoder().decode(bytes)) : null;
+  const cursor = bytes ? jsonOf(bytes) : null;
   const [token, q, size] = Array.isArray(cursor) ? (cursor as unknown[]) : [];
   if (typeof token !== "string" || typeof q !== "string" || typeof size !== "number" || !valid(token))
     throw legacyError("bad_request", "v2", "cursor is not valid");
@@ -195,7 +188,7 @@ export class PlatformSession {
     this.credentialId = credentialId;
     if (this.tally && response.status >= 200 && response.status < 300) this.tally.answered += 1;
     const text = new TextDecoder().decode(await response.arrayBuffer());
-    const json = jsonOrUndefined(text);
+    const json = jsonOfText(text);
     return { status: response.status, text, json, retryAfter: response.headers.get("retry-after") };
   }
 

@@ -81,12 +81,7 @@ export function requestedInstant(kind: AssetKind, params: URLSearchParams): Inst
 
 /** A 404 problem kept as the upstream sent it (only a JSON one). */
 function negativeRow(relayed: Relayed): { body: string; negative: true } | null {
-  const text = new TextDecoder().decode(relayed.body);
-  try {
-    return isObject(JSON.parse(text)) ? { body: text, negative: true } : null;
-  } catch {
-    return null;
-  }
+  return jsonObject(relayed.body) ? { body: new TextDecoder().decode(relayed.body), negative: true } : null;
 }
 
 /** The row a lookup keeps: a found asset without its envelope (as a bulk keeps it), or the PEM text. */
