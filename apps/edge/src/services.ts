@@ -14,6 +14,7 @@ import type { Env } from "./env";
 import { JobStore } from "./jobs/store";
 import { bindingQueue, type JobQueue, PlatformJobs } from "./jobs/platform-jobs";
 import { PlatformJobStore } from "./jobs/platform-store";
+import { ChargeBatches } from "./ledger/charge-batches";
 import { KnownQuotas } from "./ledger/known-quotas";
 import { countedLedger, durableLedgers, type Ledgers } from "./ledger/ledgers";
 import type { RateLimiter } from "./ratelimit/interface";
@@ -173,6 +174,8 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
         : null,
     /** Each tenant's ledger: its balance, in a Durable Object of its own (ledger/tenant-ledger.ts). */
     ledgers,
+    /** Each tenant's charges in this isolate, sent to its ledger in batches (group commit). */
+    charges: new ChargeBatches(),
     /** The last ledger answer for each tenant in this isolate (the RateLimit headers of free requests). */
     quotas: new KnownQuotas(config.authCacheTtlMs),
     rateLimiter: overrides.rateLimiter ?? new WorkersRateLimiter(env, config.rateTiers),

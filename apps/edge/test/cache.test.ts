@@ -217,6 +217,11 @@ describe("v1 view cache", () => {
     const broke = await createTenant({ allowance: 1 }, edge.fetch);
     await admin("PATCH", `/admin/tenants/${broke.id}`, { used: 1 }, edge.fetch);
     const paying = await createTenant({ allowance: 5 }, edge.fetch);
+    // Both tenants known to the isolate first (their rows and balances read), so the two views
+    // take the same steps to the upstream call and the first sent leads it.
+    for (const tenant of [broke, paying]) {
+      await edge.fetch(buildRequest("GET", "/api/v1/account", { auth: tenantAuth(tenant) }));
+    }
     slowOrigin(edge);
     const path = `/api/v1/view/ipv4/${IP_5}`;
     const [refused, answered] = await Promise.all([view(edge, broke, path), view(edge, paying, path)]);

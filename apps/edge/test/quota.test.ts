@@ -2,6 +2,7 @@ import { accountSchema, tenantSchema, v1RateLimitErrorSchema, v2RateLimitErrorSc
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { FixedWindowRateLimiter } from "../src/ratelimit/fixed-window";
+import { chargeOne } from "./support/charge-one";
 import { ManualClock } from "./support/clock";
 import { withinOneRateWindow } from "./support/rate-window";
 import { json } from "./support/fake-upstream";
@@ -38,7 +39,7 @@ describe("charging is exact under concurrency", () => {
     const terms = { allowance: 10, period: tenant.period, version: Date.parse(tenant.updated_at) };
     const now = edge.clock.now();
     const results = await Promise.all(
-      Array.from({ length: 60 }, () => ledger.charge({ terms, cost: 1, now })),
+      Array.from({ length: 60 }, () => chargeOne(ledger, { terms, cost: 1, now })),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(10);
     expect(results.filter((r) => !r.ok)).toHaveLength(50);

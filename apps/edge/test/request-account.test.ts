@@ -2,6 +2,7 @@ import { isApiError } from "@scangate/core";
 import { describe, expect, it } from "vitest";
 import type { TenantRow } from "../src/db/schema";
 import type { LedgerClient } from "../src/ledger/ledgers";
+import { ChargeBatches } from "../src/ledger/charge-batches";
 import { RequestAccount, Refusal } from "../src/pipeline/account";
 import type { Price } from "../src/pipeline/price";
 import type { UsageEvent } from "../src/usage/recorder";
@@ -49,11 +50,13 @@ function account(
   const client = ledgers("tnt_a");
   const events: UsageEvent[] = [];
   const remembered: number[] = [];
+  const ledger = () => (options.ledger ? options.ledger(client) : client);
   const opened = new RequestAccount(
     tenant(allowance),
     { used: 0, allowance, resetsAt: null },
     {
-      ledger: () => (options.ledger ? options.ledger(client) : client),
+      ledger,
+      charge: (request) => new ChargeBatches().charge("tnt_a", ledger, request, () => undefined),
       clock,
       holdMs: 1000,
       hitsCharged: options.hitsCharged ?? false,
@@ -147,6 +150,7 @@ describe("a request's account", () => {
       { used: 4, allowance: 10, resetsAt: Date.UTC(2026, 11, 1) },
       {
         ledger: () => memoryLedgers()("tnt_a"),
+        charge: () => Promise.reject(new Error("a free request charges nothing")),
         clock,
         holdMs: 1000,
         hitsCharged: false,

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { LedgerTerms } from "../src/ledger/balance";
 import type { TenantLedger } from "../src/ledger/tenant-ledger";
+import { chargeOne } from "./support/charge-one";
 import { waitFor } from "./support/wait-for";
 
 // Each tenant's ledger object: the only writer of its balance. These drive the object itself
@@ -27,7 +28,7 @@ describe("a tenant's ledger object", () => {
   it("lets exactly the allowance through 500 concurrent charges", async () => {
     const ledger = ledgerOf("concurrent");
     const answers = await Promise.all(
-      Array.from({ length: 500 }, () => ledger.charge({ terms: terms(20), cost: 1, now: NOW })),
+      Array.from({ length: 500 }, () => chargeOne(ledger, { terms: terms(20), cost: 1, now: NOW })),
     );
     expect(answers.filter((a) => a.ok)).toHaveLength(20);
     expect((await ledger.read({ terms: terms(20), now: NOW })).quota.used).toBe(20);
@@ -37,7 +38,7 @@ describe("a tenant's ledger object", () => {
     const ledger = ledgerOf("holds");
     const answers = await Promise.all(
       Array.from({ length: 500 }, (_, i) =>
-        ledger.charge({ terms: terms(30), cost: 1 + (i % 3), now: NOW, holdMs: 60_000 }),
+        chargeOne(ledger, { terms: terms(30), cost: 1 + (i % 3), now: NOW, holdMs: 60_000 }),
       ),
     );
     const held = answers.flatMap((a) => (a.ok && a.holdId ? [a.holdId] : []));
@@ -54,8 +55,8 @@ describe("a tenant's ledger object", () => {
 
   it("keeps its balance and holds in its own storage across a restart", async () => {
     const ledger = ledgerOf("stored");
-    await ledger.charge({ terms: terms(10), cost: 3, now: NOW });
-    const hold = await ledger.charge({ terms: terms(10), cost: 2, now: NOW, holdMs: 60_000 });
+    await chargeOne(ledger, { terms: terms(10), cost: 3, now: NOW });
+    const hold = await chargeOne(ledger, { terms: terms(10), cost: 2, now: NOW, holdMs: 60_000 });
     await runInDurableObject(ledger, async (instance: TenantLedger, state) => {
       const stored = await state.storage.get<{ state: { used: number }; holds: { credits: number }[] }>(
         "ledger",
@@ -70,7 +71,7 @@ describe("a tenant's ledger object", () => {
   it("releases a hold whose request died with its alarm, giving its credits back", async () => {
     const ledger = ledgerOf("alarm");
     // Long enough that a loaded machine still runs the early alarm below before the hold expires.
-    const hold = await ledger.charge({ terms: terms(10), cost: 4, now: NOW, holdMs: 1500 });
+    const hold = await chargeOne(ledger, { terms: terms(10), cost: 4, now: NOW, holdMs: 1500 });
     expect(hold.ok).toBe(true);
     expect((await ledger.read({ terms: terms(10), now: NOW })).quota.used).toBe(4);
     await runInDurableObject(ledger, async (_instance: TenantLedger, state) => {
@@ -89,7 +90,7 @@ describe("a tenant's ledger object", () => {
 
   it("keeps no alarm when it holds nothing", async () => {
     const ledger = ledgerOf("no-alarm");
-    const hold = await ledger.charge({ terms: terms(10), cost: 2, now: NOW, holdMs: 60_000 });
+    const hold = await chargeOne(ledger, { terms: terms(10), cost: 2, now: NOW, holdMs: 60_000 });
     await ledger.settle({ holdId: hold.ok ? (hold.holdId ?? "") : "", spent: 2, now: NOW });
     await runInDurableObject(ledger, async (_instance: TenantLedger, state) => {
       expect(await state.storage.getAlarm()).toBeNull();
@@ -98,9 +99,9 @@ describe("a tenant's ledger object", () => {
 
   it("takes the admin's newer terms and a corrected used, and ignores older terms after them", async () => {
     const ledger = ledgerOf("terms");
-    await ledger.charge({ terms: terms(5, 1), cost: 5, now: NOW });
+    await chargeOne(ledger, { terms: terms(5, 1), cost: 5, now: NOW });
     await ledger.configure({ terms: terms(8, 2), now: NOW, used: 1 });
-    expect((await ledger.charge({ terms: terms(5, 1), cost: 7, now: NOW })).ok).toBe(true);
+    expect((await chargeOne(ledger, { terms: terms(5, 1), cost: 7, now: NOW })).ok).toBe(true);
     expect((await ledger.read({ terms: terms(5, 1), now: NOW })).quota).toMatchObject({
       used: 8,
       allowance: 8,
@@ -117,7 +118,7 @@ describe("a tenant's ledger object", () => {
 
   it("forgets everything when the tenant is deleted", async () => {
     const ledger = ledgerOf("erase");
-    await ledger.charge({ terms: terms(10), cost: 3, now: NOW });
+    await chargeOne(ledger, { terms: terms(10), cost: 3, now: NOW });
     await ledger.erase();
     expect((await ledger.read({ terms: terms(10), now: NOW })).quota.used).toBe(0);
   });

@@ -28,6 +28,9 @@ export interface ChargeRequest {
   readonly holdMs?: number;
 }
 
+/** A charge's answer; a hold's carries the id that settles it. */
+export type ChargeAnswer = Spend & { readonly holdId?: string };
+
 export interface LedgerReading {
   readonly quota: QuotaState;
   readonly held: number;
@@ -68,15 +71,21 @@ export class TenantLedger extends DurableObject {
     });
   }
 
-  async charge(request: ChargeRequest): Promise<Spend & { readonly holdId?: string }> {
-    const balance = this.open(request.terms, request.now);
-    const holdId = request.holdMs === undefined ? undefined : crypto.randomUUID();
-    const spent =
-      holdId === undefined
-        ? balance.spend(request.cost, request.now, request.reserve ?? 0)
-        : balance.hold(holdId, request.cost, request.now, Date.now() + (request.holdMs ?? 0));
+  /**
+   * Charges each request in order, in this one turn, with one write for them all: the charges
+   * one isolate's requests asked for while the tenant's previous call was in flight come
+   * together (ledger/charge-batches.ts). Each is answered as if it had come alone.
+   */
+  async charge(requests: readonly ChargeRequest[]): Promise<ChargeAnswer[]> {
+    const answers = requests.map((request) => {
+      const balance = this.open(request.terms, request.now);
+      if (request.holdMs === undefined) return balance.spend(request.cost, request.now, request.reserve ?? 0);
+      const holdId = crypto.randomUUID();
+      const spent = balance.hold(holdId, request.cost, request.now, Date.now() + request.holdMs);
+      return spent.ok ? { ...spent, holdId } : spent;
+    });
     await this.save();
-    return spent.ok && holdId !== undefined ? { ...spent, holdId } : spent;
+    return answers;
   }
 
   /** Settles hold `holdId` to `spent`; the quota after, or null when the hold was already gone. */

@@ -93,6 +93,8 @@ export async function withAccount(c: Context<AppEnv>, tenant: TenantRow, next: N
   }
   const account = new RequestAccount(tenant, quota, {
     ledger,
+    charge: (request) =>
+      services.charges.charge(tenant.id, ledger, request, (work) => c.executionCtx.waitUntil(work)),
     clock,
     holdMs: HOLD_DEADLINES * services.config.upstreamTimeoutMs,
     hitsCharged: services.config.cache.hitsCharged,

@@ -3,6 +3,7 @@ import type { Clock } from "@scangate/core/http";
 import type { TenantRow } from "../db/schema";
 import type { LedgerTerms } from "../ledger/balance";
 import type { LedgerClient } from "../ledger/ledgers";
+import type { ChargeAnswer, ChargeRequest } from "../ledger/tenant-ledger";
 import { quotaHeaders } from "./quota-headers";
 import { effectiveQuota, type QuotaState, secondsUntilReset } from "../tenants/periods";
 import { NO_ROUTE, type UsageEvent } from "../usage/recorder";
@@ -49,6 +50,8 @@ export class Refusal extends ApiError {
 export interface AccountDeps {
   /** This tenant's ledger (its stub made on the first call: a free hit never makes one). */
   readonly ledger: () => LedgerClient;
+  /** Charges this tenant's ledger, in a batch with the tenant's other charges waiting in this isolate. */
+  readonly charge: (request: ChargeRequest) => Promise<ChargeAnswer>;
   readonly clock: Clock;
   /** How long a hold waits for its request before the ledger's alarm releases it. */
   readonly holdMs: number;
@@ -144,7 +147,6 @@ export class RequestAccount {
     const credits = this.price.credits * units;
     if (credits <= 0) return null;
     const answer = await this.deps
-      .ledger()
       .charge({ terms: this.terms, cost: credits, now: this.deps.clock.now(), holdMs })
       .catch((error: unknown) => Promise.reject(ledgerUnavailable(error)));
     this.note(answer.quota);

@@ -20,13 +20,16 @@ export function memoryLedgers(wallNow: () => number = () => Date.now()): Ledgers
       return balance;
     };
     return {
-      charge: ({ terms, cost, now, reserve, holdMs }) => {
-        const balance = open(terms, now);
-        if (holdMs === undefined) return Promise.resolve(balance.spend(cost, now, reserve ?? 0));
-        const holdId = `hold-${++holds}`;
-        const spent = balance.hold(holdId, cost, now, wallNow() + holdMs);
-        return Promise.resolve(spent.ok ? { ...spent, holdId } : spent);
-      },
+      charge: (requests) =>
+        Promise.resolve(
+          requests.map(({ terms, cost, now, reserve, holdMs }) => {
+            const balance = open(terms, now);
+            if (holdMs === undefined) return balance.spend(cost, now, reserve ?? 0);
+            const holdId = `hold-${++holds}`;
+            const spent = balance.hold(holdId, cost, now, wallNow() + holdMs);
+            return spent.ok ? { ...spent, holdId } : spent;
+          }),
+        ),
       settle: ({ holdId, spent, now }) => {
         const balance = balances.get(tenantId);
         return Promise.resolve(balance?.settle(holdId, spent, now) ? balance.quota() : null);
