@@ -94,6 +94,16 @@ describe("a tenant's charges in batches", () => {
     expect(await next).toMatchObject({ ok: true, quota: { used: 2 } });
   });
 
+  it("gives up waiting on a call that does not end, and the charge fails as an unreachable ledger's", async () => {
+    const held = heldLedger(memoryLedgers()("t"));
+    const batches = new ChargeBatches(50);
+    const charge = () =>
+      batches.charge("t", () => held.ledger, { terms: terms(10), cost: 1, now: NOW }, keepNothing);
+    void charge();
+    await expect(charge()).rejects.toThrow("did not end in time");
+    expect(held.sizes).toEqual([1]);
+  });
+
   it("keeps each tenant's charges apart, and each call alive for the requests it carries", async () => {
     const ledgers = memoryLedgers();
     const a = heldLedger(ledgers("a"));

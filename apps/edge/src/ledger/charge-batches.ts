@@ -1,3 +1,4 @@
+import { awaitFlight } from "../cache/single-flight";
 import type { LedgerClient } from "./ledgers";
 import type { ChargeAnswer, ChargeRequest } from "./tenant-ledger";
 
@@ -15,6 +16,13 @@ import type { ChargeAnswer, ChargeRequest } from "./tenant-ledger";
 /** The most charges one call carries. */
 const MAX_BATCH = 64;
 
+/**
+ * How long a waiting charge waits for the call in flight before its request gives up (a 503 to
+ * retry, as when the ledger cannot be reached). A call lasts milliseconds; the sender keeps it
+ * alive for as long as workerd lets a request's background work run (30 s).
+ */
+const CALL_WAIT_MS = 30_000;
+
 type Outcome = { readonly answer: ChargeAnswer } | { readonly error: unknown };
 
 interface Waiting {
@@ -31,6 +39,8 @@ interface TenantCharges {
 
 export class ChargeBatches {
   private readonly tenants = new Map<string, TenantCharges>();
+
+  constructor(private readonly callWaitMs = CALL_WAIT_MS) {}
 
   /** Charges `request` on `tenantId`'s ledger (`ledger()`: this request's stub). */
   async charge(
@@ -53,9 +63,10 @@ export class ChargeBatches {
       }
       // Not answered and no call in flight: no call carried this charge, so it sends one.
       if (!charges.sending) return this.send(tenantId, charges, self, ledger, keepAlive);
-      // Awaiting the sender's promise (not one of this request's own) is what lets workerd
-      // resume this request in its own context when another request's call ends.
-      await charges.sending;
+      // The sender's promise (not one of this request's own), so workerd resumes this request
+      // in its own context when the call ends; with a timer of its own (awaitFlight says why).
+      const joined = await awaitFlight(charges.sending, this.callWaitMs);
+      if (!joined.ended) throw new Error("the tenant's ledger call in flight did not end in time");
     }
   }
 
