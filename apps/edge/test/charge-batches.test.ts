@@ -99,9 +99,17 @@ describe("a tenant's charges in batches", () => {
     const batches = new ChargeBatches(50);
     const charge = () =>
       batches.charge("t", () => held.ledger, { terms: terms(10), cost: 1, now: NOW }, keepNothing);
-    void charge();
+    const first = charge();
     await expect(charge()).rejects.toThrow("did not end in time");
     expect(held.sizes).toEqual([1]);
+    // The charge that gave up is not sent later: the next call carries only the next charge.
+    held.release[0]?.();
+    await first;
+    const next = charge();
+    await settled();
+    expect(held.sizes).toEqual([1, 1]);
+    held.release[1]?.();
+    expect(await next).toMatchObject({ ok: true, quota: { used: 2 } });
   });
 
   it("keeps each tenant's charges apart, and each call alive for the requests it carries", async () => {

@@ -66,7 +66,12 @@ export class ChargeBatches {
       // The sender's promise (not one of this request's own), so workerd resumes this request
       // in its own context when the call ends; with a timer of its own (awaitFlight says why).
       const joined = await awaitFlight(charges.sending, this.callWaitMs);
-      if (!joined.ended) throw new Error("the tenant's ledger call in flight did not end in time");
+      if (!joined.ended) {
+        // A charge no call carried yet is taken back: its request answers without being charged.
+        const at = charges.waiting.indexOf(self);
+        if (at >= 0) charges.waiting.splice(at, 1);
+        throw new Error("the tenant's ledger call in flight did not end in time");
+      }
     }
   }
 
