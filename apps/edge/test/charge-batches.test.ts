@@ -94,6 +94,15 @@ describe("a tenant's charges in batches", () => {
     expect(await next).toMatchObject({ ok: true, quota: { used: 2 } });
   });
 
+  it("fails every charge of a call the ledger answered for fewer charges than it carried", async () => {
+    const client = memoryLedgers()("t");
+    const ledger: LedgerClient = { ...client, charge: () => Promise.resolve([]) };
+    const failed = await new ChargeBatches()
+      .charge("t", () => ledger, { terms: terms(10), cost: 1, now: NOW }, keepNothing)
+      .catch((error: unknown) => error);
+    expect(String(failed)).toContain("the ledger answered 0 of 1 charges");
+  });
+
   it("gives up waiting on a call that does not end, and the charge fails as an unreachable ledger's", async () => {
     const held = heldLedger(memoryLedgers()("t"));
     const batches = new ChargeBatches(50);

@@ -11,7 +11,10 @@ import type { ChargeAnswer, ChargeRequest } from "./tenant-ledger";
 // Each call is made by one of the requests it carries, through that request's own stub (workerd
 // ties a stub to its request), kept alive until the call ends (`keepAlive`: waitUntil), so the
 // requests riding on it are answered even if its own client has gone. When a call ends, every
-// charge still waiting is woken and the first to run sends the next batch.
+// charge still waiting is woken and the first to run sends the next batch. Unlike the cache's
+// reads (cache/batched-reads.ts), no request is picked ahead of time to send the next batch: a
+// read whose sender went away can be made again alone, a charge cannot (it may have been applied),
+// so whichever waiting request runs first sends it.
 
 /** The most charges one call carries. */
 const MAX_BATCH = 64;
