@@ -1,4 +1,4 @@
-import { basicToken, type Clock } from "@scangate/core/http";
+import { basicAuthorization, basicToken, type Clock } from "@scangate/core/http";
 import type { UpstreamCredential } from "../config";
 import type { UpstreamAnswer } from "./interface";
 
@@ -86,6 +86,15 @@ export class CredentialPool extends RotatingPool<UpstreamCredential> {
       (c) => [c.apiSecret, basicToken(c.apiId, c.apiSecret)],
       clock,
     );
+  }
+
+  /** Each credential's `Authorization` value, encoded once rather than on every call. */
+  private readonly authorizations = new Map(
+    this.credentials.map((c) => [c, basicAuthorization(c.apiId, c.apiSecret)]),
+  );
+
+  authorization(credential: UpstreamCredential): string {
+    return this.authorizations.get(credential) ?? basicAuthorization(credential.apiId, credential.apiSecret);
   }
 }
 

@@ -1,4 +1,3 @@
-import { basicAuthorization } from "@scangate/core/http";
 import type { CredentialPool } from "./credential-pool";
 import type { Transport, Upstream, UpstreamAnswer, UpstreamCall } from "./interface";
 
@@ -26,7 +25,7 @@ export class PooledUpstream implements Upstream {
     return this.pool.firstAccepted(pinned ? [pinned] : this.pool.candidates(), (credential) => {
       const headers = new Headers({
         accept: "application/json",
-        authorization: basicAuthorization(credential.apiId, credential.apiSecret),
+        authorization: this.pool.authorization(credential),
       });
       if (call.contentType) headers.set("content-type", call.contentType);
       return this.transport(
@@ -45,9 +44,7 @@ export class PooledUpstream implements Upstream {
       return fetch(target, { signal });
     }
     const credential = (credentialId && this.pool.find(credentialId)) || this.pool.candidates()[0];
-    const headers = new Headers(
-      credential ? { authorization: basicAuthorization(credential.apiId, credential.apiSecret) } : {},
-    );
+    const headers = new Headers(credential ? { authorization: this.pool.authorization(credential) } : {});
     // Through a service binding the host is irrelevant: the path names the file.
     const request = this.ownsEveryUrl ? new URL(target.pathname + target.search, this.base) : target;
     return this.transport(new Request(request, { headers, signal }));
