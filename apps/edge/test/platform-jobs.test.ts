@@ -258,6 +258,31 @@ describe("a job is its tenant's alone", () => {
   });
 });
 
+describe("a deleted tenant", () => {
+  it("leaves no job behind: its rows, result pages and export files are deleted with it", async () => {
+    const { id, auth } = await newTenant();
+    const other = await newTenant();
+    const query = await runQuery(auth, { query: "SELECT ip FROM ipv4 LIMIT 3" });
+    const exported = await runExport(auth, { query: "SELECT COUNT(*) FROM ipv4" });
+    const kept = await runExport(other.auth, { query: "SELECT COUNT(*) FROM ipv4" });
+    const stored = async (jobId: string) =>
+      (await edge.env.JOB_FILES?.list({ prefix: `jobs/${jobId}/` }))?.objects.length ?? 0;
+    expect(await stored(query.done.job_id)).toBeGreaterThan(0);
+    expect(await stored(exported.done.job_id)).toBeGreaterThan(0);
+
+    expect((await admin("DELETE", `/admin/tenants/${id}`, undefined, edge.fetch)).status).toBe(200);
+    expect(await stored(query.done.job_id)).toBe(0);
+    expect(await stored(exported.done.job_id)).toBe(0);
+    const rows = await edge.env.DB.prepare("select count(*) as n from platform_jobs where tenant_id = ?")
+      .bind(id)
+      .first<{ n: number }>();
+    expect(rows?.n).toBe(0);
+    // Another tenant's job is untouched.
+    expect(await stored(kept.done.job_id)).toBeGreaterThan(0);
+    expect((await call(other.auth, "GET", `/api/v1/export/${kept.done.job_id}/files/1`)).status).toBe(200);
+  });
+});
+
 describe("export jobs over the Platform", () => {
   const sql = "SELECT ip, location.country, services.port FROM ipv4 WHERE services.service_name = 'SSH'";
 

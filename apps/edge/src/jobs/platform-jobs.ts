@@ -123,6 +123,15 @@ export class PlatformJobs {
   }
 
   /**
+   * Deletes the tenant's jobs with every page and file they stored, so a deleted tenant leaves
+   * nothing in R2 (no sweep would find those files once their rows are gone). A job still
+   * running finds its row gone when it ends, and deletes what it wrote.
+   */
+  async eraseTenant(tenantId: string): Promise<void> {
+    for (const id of await this.deps.store.removeTenant(tenantId)) await deleteJobFiles(this.deps.files, id);
+  }
+
+  /**
    * The sweep: ends as `error` the jobs whose work was lost (refunding what they had not
    * spent at their last heartbeat), refunds jobs that ended without it, expires results
    * QUERY_RESULTS_RETENTION_MS after completion (deleting their files) and forgets old jobs.

@@ -61,6 +61,15 @@ export class PlatformJobStore {
       .get();
   }
 
+  /** Deletes every job of the tenant; the ids of those deleted. */
+  async removeTenant(tenantId: string): Promise<string[]> {
+    const rows = await this.db
+      .delete(platformJobs)
+      .where(eq(platformJobs.tenantId, tenantId))
+      .returning({ id: platformJobs.id });
+    return rows.map((row) => row.id);
+  }
+
   /** The job if `tenantId` started it, else null (unknown and foreign jobs look the same). */
   async owned(kind: PlatformJobKind, id: string, tenantId: string): Promise<PlatformJobRow | null> {
     const row = await this.db

@@ -21,7 +21,7 @@ import { tenantToWire } from "./store";
 /** What the tenant changes need of the edge's services. */
 export type TenantActionDeps = Pick<
   EdgeServices,
-  "tenants" | "platformTokens" | "audit" | "auth" | "clock" | "config" | "ledgers" | "quotas"
+  "tenants" | "platformTokens" | "audit" | "auth" | "clock" | "config" | "ledgers" | "quotas" | "platformJobs"
 >;
 
 export const ADMIN_ACTOR = "admin";
@@ -139,7 +139,7 @@ export async function issuePlatformToken(
   };
 }
 
-/** Deletes the tenant: its row, then its ledger (the tenant's balance goes with it). */
+/** Deletes the tenant: its jobs' files, its row, then its ledger (the tenant's balance goes with it). */
 export async function deleteTenant(
   services: TenantActionDeps,
   before: TenantRow,
@@ -147,6 +147,7 @@ export async function deleteTenant(
 ): Promise<Tenant | null> {
   const { tenants, audit, auth, clock, ledgers, quotas } = services;
   const quota = await balanceOf(services, before);
+  await services.platformJobs?.eraseTenant(before.id);
   const removed = await tenants.remove(before.id);
   if (!removed) return null;
   auth.invalidate(before.apiId);
