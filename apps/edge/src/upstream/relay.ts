@@ -112,13 +112,14 @@ export async function relayJson(
   };
 }
 
-/** The upstream's answer as the caller gets it: status, bytes and content type unchanged. */
+/** The upstream's answer as the caller gets it: status, bytes and content type unchanged, with `headers` of the edge's own. */
 export function relayedResponse(
   relayed: Pick<Relayed, "status" | "body" | "contentType" | "retryAfter">,
+  headers: Readonly<Record<string, string>> = {},
 ): Response {
-  const headers = new Headers({ "content-type": relayed.contentType });
-  if (relayed.retryAfter !== null) headers.set("retry-after", relayed.retryAfter);
-  return new Response(relayed.body, { status: relayed.status, headers });
+  const all: Record<string, string> = { ...headers, "content-type": relayed.contentType };
+  if (relayed.retryAfter !== null) all["retry-after"] = relayed.retryAfter;
+  return new Response(relayed.body, { status: relayed.status, headers: all });
 }
 
 export function isSuccess(status: number): boolean {

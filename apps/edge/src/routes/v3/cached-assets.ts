@@ -93,9 +93,9 @@ function rowOf(kind: AssetKind, relayed: Relayed): { body: string; negative: boo
   return isObject(result) ? { body: JSON.stringify(result), negative: false } : null;
 }
 
-function documentResponse(kind: AssetKind, doc: CachedDocument): Response {
+function documentBody(kind: AssetKind, doc: CachedDocument): { body: string; contentType: string } {
   const body = kind === CERTIFICATE_PEM ? doc.body : `{"result":${doc.body}}`;
-  return new Response(body, { status: 200, headers: { "content-type": kind.mediaType } });
+  return { body, contentType: kind.mediaType };
 }
 
 async function serveAsset(c: ApiContext, kind: AssetKind, id: string): Promise<Response> {
@@ -113,7 +113,7 @@ async function serveAsset(c: ApiContext, kind: AssetKind, id: string): Promise<R
     ttlSeconds: assetTtlSeconds(services, kind, at?.ms ?? null),
     negativeBody: null,
     toRow: (relayed) => rowOf(kind, relayed),
-    documentResponse: (doc) => documentResponse(kind, doc),
+    documentBody: (doc) => documentBody(kind, doc),
     negativeResponse: (_c, doc) =>
       new Response(doc.body, { status: 404, headers: { "content-type": V3_PROBLEM_MEDIA_TYPE } }),
     fetchUpstream: (path) => relayAsset(services, platform, kind, { method: "GET", target: path }),
