@@ -2,7 +2,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { LedgerTerms } from "../src/ledger/balance";
-import type { TenantLedger } from "../src/ledger/tenant-ledger";
+import type { ChargeAnswer, ChargeRequest, TenantLedger } from "../src/ledger/tenant-ledger";
 import { chargeOne } from "./support/charge-one";
 import { waitFor } from "./support/wait-for";
 
@@ -114,6 +114,17 @@ describe("a tenant's ledger object", () => {
     await ledger.absorb({ terms: terms(10), now: NOW, importId: "d1:x", balance });
     await ledger.absorb({ terms: terms(10), now: NOW, importId: "d1:x", balance });
     expect((await ledger.read({ terms: terms(10), now: NOW })).quota.used).toBe(3);
+  });
+
+  it("answers a lone charge, as the release before batches sends it, in its own shape", async () => {
+    const ledger = ledgerOf("lone");
+    const previousRelease = ledger as unknown as { charge(request: ChargeRequest): Promise<ChargeAnswer> };
+    expect(await previousRelease.charge({ terms: terms(1), cost: 1, now: NOW })).toMatchObject({
+      ok: true,
+      quota: { used: 1, allowance: 1 },
+    });
+    expect((await previousRelease.charge({ terms: terms(1), cost: 1, now: NOW })).ok).toBe(false);
+    expect((await ledger.read({ terms: terms(1), now: NOW })).quota.used).toBe(1);
   });
 
   it("forgets everything when the tenant is deleted", async () => {

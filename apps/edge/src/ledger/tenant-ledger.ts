@@ -77,7 +77,11 @@ export class TenantLedger extends DurableObject {
    * together (ledger/charge-batches.ts). Each is answered as if it had come alone.
    */
   async charge(requests: readonly ChargeRequest[]): Promise<ChargeAnswer[]> {
-    const answers = requests.map((request) => {
+    // An isolate of the release before batches, still finishing its requests while a deploy
+    // replaces it, sends one request and reads one answer: it gets that, not a 503.
+    const lone = !Array.isArray(requests);
+    const list: readonly ChargeRequest[] = lone ? [requests as unknown as ChargeRequest] : requests;
+    const answers = list.map((request) => {
       const balance = this.open(request.terms, request.now);
       if (request.holdMs === undefined) return balance.spend(request.cost, request.now, request.reserve ?? 0);
       const holdId = crypto.randomUUID();
@@ -85,7 +89,7 @@ export class TenantLedger extends DurableObject {
       return spent.ok ? { ...spent, holdId } : spent;
     });
     await this.save();
-    return answers;
+    return lone ? (answers[0] as unknown as ChargeAnswer[]) : answers;
   }
 
   /** Settles hold `holdId` to `spent`; the quota after, or null when the hold was already gone. */
