@@ -123,12 +123,12 @@ export class PlatformJobs {
   }
 
   /**
-   * Deletes the tenant's jobs with every page and file they stored, so a deleted tenant leaves
-   * nothing in R2 (no sweep would find those files once their rows are gone). A job still
-   * running finds its row gone when it ends, and deletes what it wrote.
+   * Deletes every page and file the tenant's jobs stored, before the tenant (and with it, by
+   * cascade, the jobs' rows) goes: once the rows are gone no sweep would find the files. A job
+   * still running finds its row gone when it ends, and deletes what it wrote.
    */
-  async eraseTenant(tenantId: string): Promise<void> {
-    for (const id of await this.deps.store.removeTenant(tenantId)) await deleteJobFiles(this.deps.files, id);
+  async eraseFilesOf(tenantId: string): Promise<void> {
+    for (const id of await this.deps.store.idsOf(tenantId)) await deleteJobFiles(this.deps.files, id);
   }
 
   /**

@@ -61,12 +61,12 @@ export class PlatformJobStore {
       .get();
   }
 
-  /** Deletes every job of the tenant; the ids of those deleted. */
-  async removeTenant(tenantId: string): Promise<string[]> {
+  /** The ids of every job the tenant started. */
+  async idsOf(tenantId: string): Promise<string[]> {
     const rows = await this.db
-      .delete(platformJobs)
-      .where(eq(platformJobs.tenantId, tenantId))
-      .returning({ id: platformJobs.id });
+      .select({ id: platformJobs.id })
+      .from(platformJobs)
+      .where(eq(platformJobs.tenantId, tenantId));
     return rows.map((row) => row.id);
   }
 

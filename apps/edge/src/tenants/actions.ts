@@ -147,7 +147,7 @@ export async function deleteTenant(
 ): Promise<Tenant | null> {
   const { tenants, audit, auth, clock, ledgers, quotas } = services;
   const quota = await balanceOf(services, before);
-  await services.platformJobs?.eraseTenant(before.id);
+  await services.platformJobs?.eraseFilesOf(before.id);
   const removed = await tenants.remove(before.id);
   if (!removed) return null;
   auth.invalidate(before.apiId);
