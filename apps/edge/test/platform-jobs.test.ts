@@ -9,6 +9,7 @@ import {
 } from "@scangate/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { resultPageKey } from "../src/jobs/platform-run";
 import { LOST_AFTER_MS, PlatformJobStore, UNCLAIMED_AFTER_MS } from "../src/jobs/platform-store";
 import { suiteSecretWatch } from "./reliability/secret-watch";
 import { originBalance, originQueryRows, quotaUsed, resultRows, sortedRows } from "./support/jobs";
@@ -368,11 +369,15 @@ describe("lost work", () => {
     expect(
       queryStatus.parse(await (await call(auth, "GET", `/api/v1/query/${job.job_id}`)).json()).status,
     ).toBe("pending");
+    // The page its consumer wrote before it died.
+    const page = resultPageKey(job.job_id, 1);
+    await edge.env.JOB_FILES?.put(page, JSON.stringify({ rows: [] }));
     edge.clock.advance(2000);
     await edge.sweepJobs();
     const ended = queryStatus.parse(await (await call(auth, "GET", `/api/v1/query/${job.job_id}`)).json());
     expect(ended.status).toBe("error");
     expect(ended.error_message).toContain("lost");
+    expect(await edge.env.JOB_FILES?.head(page)).toBeNull();
     expect(await quotaUsed(edge.fetch, auth)).toBe(used);
     // A late delivery of its message finds it ended and leaves it so.
     edge.queued.push({ job_id: job.job_id });

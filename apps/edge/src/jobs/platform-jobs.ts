@@ -128,17 +128,19 @@ export class PlatformJobs {
    * still running finds its row gone when it ends, and deletes what it wrote.
    */
   async eraseFilesOf(tenantId: string): Promise<void> {
-    for (const id of await this.deps.store.idsOf(tenantId)) await deleteJobFiles(this.deps.files, id);
+    for (const id of await this.deps.store.withFilesOf(tenantId)) await deleteJobFiles(this.deps.files, id);
   }
 
   /**
-   * The sweep: ends as `error` the jobs whose work was lost (refunding what they had not
+   * The sweep: ends as `error` the jobs whose work was lost (deleting what they wrote and refunding what they had not
    * spent at their last heartbeat), refunds jobs that ended without it, expires results
    * QUERY_RESULTS_RETENTION_MS after completion (deleting their files) and forgets old jobs.
    */
   async sweep(): Promise<{ lost: number; expired: number; forgotten: number }> {
     const { store, clock } = this.deps;
     const lost = await store.failLost(LOST_MESSAGE);
+    // A lost query job may have written pages before its consumer died: no partial result stays.
+    for (const id of lost) await deleteJobFiles(this.deps.files, id);
     for (const id of [...lost, ...(await store.unrefunded(100))]) await this.refund(id);
     const now = clock.now();
     const expired = await store.expire(now - QUERY_RESULTS_RETENTION_MS, 100);

@@ -61,12 +61,15 @@ export class PlatformJobStore {
       .get();
   }
 
-  /** The ids of every job the tenant started. */
-  async idsOf(tenantId: string): Promise<string[]> {
+  /**
+   * The tenant's jobs that may hold files: running or succeeded. A failed job deleted its files
+   * as it ended, an expired one had them deleted by the sweep.
+   */
+  async withFilesOf(tenantId: string): Promise<string[]> {
     const rows = await this.db
       .select({ id: platformJobs.id })
       .from(platformJobs)
-      .where(eq(platformJobs.tenantId, tenantId));
+      .where(and(eq(platformJobs.tenantId, tenantId), sql`${platformJobs.status} in ('pending', 'success')`));
     return rows.map((row) => row.id);
   }
 
