@@ -131,6 +131,7 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
     ? (tenantId) => countedLedger(overridden(tenantId), countLedgerCall)
     : overridden;
   const queue = overrides.jobQueue ?? (env.JOBS ? bindingQueue(env.JOBS) : null);
+  const usage = new BatchedUsageRecorder(db, config.usageFlushDelayMs);
   return {
     config,
     clock,
@@ -168,6 +169,7 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
             files: env.JOB_FILES,
             platform,
             ledgers,
+            usage,
             clock,
             upstreamTimeoutMs: config.upstreamTimeoutMs,
           })
@@ -200,7 +202,7 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
     /** Concurrent cache misses of one document share one upstream call. */
     // Joiners wait at most as long as the leader's upstream call may take, plus a margin.
     flights: new SingleFlight<unknown>(config.upstreamTimeoutMs + 5_000),
-    usage: new BatchedUsageRecorder(db, config.usageFlushDelayMs),
+    usage,
     /** Bulk answers the cache gave whole, kept for the same request again (cache/bulk-answers.ts). */
     // A quarter of what the memory tier may hold: none when it holds nothing.
     bulkAnswers: new AssembledBulkAnswers(Math.floor(config.cache.memoryMaxChars / 4)),

@@ -4,6 +4,7 @@ import {
   seriesDetailsSchema,
   seriesListSchema,
   tenantSchema,
+  usageListSchema,
   v1ErrorSchema,
   type ExportJob,
 } from "@scangate/core";
@@ -48,6 +49,16 @@ async function newTenant(body: Record<string, unknown> = {}) {
 
 const call = (auth: string, method: string, path: string, body?: unknown) =>
   edge.fetch(buildRequest(method, path, { auth, body }));
+
+/** The tenant's quota spent by operation, as its usage rollups (and dashboards) count it. */
+async function spentInRollups(tenantId: string, on: TestEdge = edge): Promise<Record<string, number>> {
+  const res = await admin("GET", `/admin/usage?tenant_id=${tenantId}`, undefined, on.fetch);
+  expect(res.status).toBe(200);
+  const spent: Record<string, number> = {};
+  for (const row of usageListSchema.parse(await res.json()).usage)
+    spent[row.operation] = (spent[row.operation] ?? 0) + row.quota_spent;
+  return spent;
+}
 
 /** Starts a query job and runs it through the queue consumer; its final status. */
 async function runQuery(auth: string, body: Record<string, unknown>) {
@@ -445,6 +456,47 @@ describe("credits", () => {
     expect(lowered).toMatchObject({ credits_charged: 2, max_pages: 2 });
     expect(await quotaUsed(edge.fetch, auth)).toBe(8);
     await edge.deliverJobs();
+  });
+
+  it("count in the usage rollups what jobs spent, not what they held", async () => {
+    const { id, auth } = await newTenant();
+    const query = await runQuery(auth, {
+      query: "SELECT ip, services.port FROM ipv4 WHERE services.service_name = 'SSH'",
+    });
+    expect(query.done.credits_charged).toBeGreaterThan(query.done.credits_spent);
+    const exported = await runExport(auth, {
+      query: "SELECT ip FROM ipv4 WHERE services.service_name = 'SSH'",
+      max_pages: 5,
+    });
+    expect(exported.done).toMatchObject({ status: "success", credits_charged: 5 });
+    expect(exported.done.credits_spent).toBeLessThan(5);
+    // A job whose message never came gives back all it held.
+    await call(auth, "POST", "/api/v1/query", { query: "SELECT COUNT(*) FROM ipv4" });
+    edge.queued.splice(0);
+    edge.clock.advance(UNCLAIMED_AFTER_MS + 1);
+    await edge.sweepJobs();
+    const spent = await spentInRollups(id);
+    expect(spent).toMatchObject({
+      query_start: query.done.credits_spent,
+      export_start: exported.done.credits_spent,
+    });
+    expect(Object.values(spent).reduce((a, b) => a + b, 0)).toBe(await quotaUsed(edge.fetch, auth));
+  });
+
+  it("count nothing spent for a job that could not be queued", async () => {
+    const down = testEdge({
+      vars: VARS,
+      overrides: { jobQueue: { send: () => Promise.reject(new Error("queue down")) } },
+    });
+    const created = await createTenant({ allowance: 10_000, tier: "unlimited" }, down.fetch);
+    const auth = tenantAuth(created);
+    const res = await down.fetch(
+      buildRequest("POST", "/api/v1/query", { auth, body: { query: "SELECT ip FROM ipv4 LIMIT 150" } }),
+    );
+    expect(res.status).toBe(503);
+    expect(JSON.stringify(await res.json())).toContain("could not be queued");
+    expect(await quotaUsed(down.fetch, auth)).toBe(0);
+    expect(await spentInRollups(created.id, down)).toMatchObject({ query_start: 0 });
   });
 
   it("refuse a job whose most credits the allowance cannot cover, before anything runs", async () => {

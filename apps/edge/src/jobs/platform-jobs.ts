@@ -5,9 +5,10 @@ import type { Ledgers } from "../ledger/ledgers";
 import type { PlatformUpstream } from "../upstream/platform";
 import { deleteJobFiles, runExportJob, runQueryJob, creditsOf } from "./platform-run";
 import { JobFailure, platformSearch } from "./platform-search";
-import type { PlatformJobStore } from "./platform-store";
+import type { PlatformJobKind, PlatformJobStore } from "./platform-store";
 import type { PlatformJobRow } from "../db/schema";
 import { newPlatformRunStats } from "@scangate/sql/platform";
+import type { BatchedUsageRecorder } from "../usage/recorder";
 
 // Query and export jobs run by the edge over the Platform (UPSTREAM_API=platform): the route
 // plans and charges a job and queues it; the consumer (this worker's own queue) runs it and
@@ -16,6 +17,12 @@ import { newPlatformRunStats } from "@scangate/sql/platform";
 /** What the edge's job queue carries: the job's id, nothing the consumer should trust more. */
 export const jobMessageSchema = z.object({ job_id: z.string().min(1).max(64) });
 export type JobMessage = z.infer<typeof jobMessageSchema>;
+
+/** The usage name of the request that starts a job of each kind (its route's operation). */
+export const JOB_START_OPERATION: Readonly<Record<PlatformJobKind, string>> = {
+  query: "query_start",
+  export: "export_start",
+};
 
 /** The producer side of the queue (the JOBS binding). */
 export interface JobQueue {
@@ -35,6 +42,8 @@ export interface PlatformJobsDeps {
   files: R2Bucket;
   platform: PlatformUpstream;
   ledgers: Ledgers;
+  /** The usage rollups, whose quota spent a refund corrects. */
+  usage: Pick<BatchedUsageRecorder, "givenBack">;
   clock: Clock;
   upstreamTimeoutMs: number;
 }
@@ -104,7 +113,8 @@ export class PlatformJobs {
 
   /**
    * Gives an ended job's unspent credits back to its tenant, once: the job is marked refunded
-   * first, so a refund that cannot reach the ledger leaves the charge as it is, never twice.
+   * first, so a refund that cannot reach the ledger leaves the charge as it is, never twice. The
+   * usage rollups then take them off the quota spent of the request that started the job.
    */
   private async refund(id: string): Promise<void> {
     const job = await this.deps.store.takeRefund(id);
@@ -119,7 +129,10 @@ export class PlatformJobs {
       });
     } catch (error) {
       console.error(`job ${id}: refund of unspent credits failed; the charge stands`, error);
+      return;
     }
+    const charged = { tenantId: job.tenantId, operation: JOB_START_OPERATION[job.kind], at: job.createdAt };
+    await this.deps.usage.givenBack(charged, unspent);
   }
 
   /**

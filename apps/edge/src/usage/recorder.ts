@@ -23,14 +23,11 @@ type Counters = typeof usage.$inferSelect;
 
 const HOUR_MS = 3_600_000;
 
-/** Adds events into per-(tenant, hour, operation) counters. */
-function addToRollups(rollups: Map<string, Counters>, event: UsageEvent): void {
-  const hour = event.at - (event.at % HOUR_MS);
-  const key = `${event.tenantId}\u0000${hour}\u0000${event.operation}`;
-  const counters = rollups.get(key) ?? {
-    tenantId: event.tenantId,
+function emptyCounters(tenantId: string, hour: number, operation: string): Counters {
+  return {
+    tenantId,
     hour,
-    operation: event.operation,
+    operation,
     requests: 0,
     cacheHits: 0,
     upstreamCalls: 0,
@@ -38,6 +35,13 @@ function addToRollups(rollups: Map<string, Counters>, event: UsageEvent): void {
     quotaSpent: 0,
     quotaSaved: 0,
   };
+}
+
+/** Adds events into per-(tenant, hour, operation) counters. */
+function addToRollups(rollups: Map<string, Counters>, event: UsageEvent): void {
+  const hour = event.at - (event.at % HOUR_MS);
+  const key = `${event.tenantId}\u0000${hour}\u0000${event.operation}`;
+  const counters = rollups.get(key) ?? emptyCounters(event.tenantId, hour, event.operation);
   counters.requests += 1;
   counters.cacheHits += event.cacheHit ? 1 : 0;
   counters.upstreamCalls += event.upstreamCalls;
@@ -74,23 +78,7 @@ export class BatchedUsageRecorder {
     const batch = [...this.pending.values()];
     this.pending = new Map();
     this.scheduled = null;
-    const statements = batch.map((c) =>
-      this.db
-        .insert(usage)
-        .values(c)
-        .onConflictDoUpdate({
-          target: [usage.tenantId, usage.hour, usage.operation],
-          set: {
-            requests: sql`${usage.requests} + ${c.requests}`,
-            cacheHits: sql`${usage.cacheHits} + ${c.cacheHits}`,
-            upstreamCalls: sql`${usage.upstreamCalls} + ${c.upstreamCalls}`,
-            errors: sql`${usage.errors} + ${c.errors}`,
-            quotaSpent: sql`${usage.quotaSpent} + ${c.quotaSpent}`,
-            quotaSaved: sql`${usage.quotaSaved} + ${c.quotaSaved}`,
-          },
-        }),
-    );
-    const [first, ...rest] = statements;
+    const [first, ...rest] = batch.map((counters) => this.upsert(counters));
     if (!first) return;
     try {
       await this.db.batch([first, ...rest]);
@@ -98,5 +86,43 @@ export class BatchedUsageRecorder {
       // Usage is bookkeeping: losing one batch must not fail anything, but it is worth a log line.
       console.error("usage rollup flush failed", error instanceof Error ? error.message : error);
     }
+  }
+
+  /**
+   * Takes credits given back after their request had answered (a job's unspent credits) off the
+   * quota spent of the hour and operation that charged them, at once: the request's own event may
+   * still be in a batch, and the two add up in either order.
+   */
+  async givenBack(
+    charged: { tenantId: string; operation: string; at: number },
+    credits: number,
+  ): Promise<void> {
+    const hour = charged.at - (charged.at % HOUR_MS);
+    try {
+      await this.upsert({
+        ...emptyCounters(charged.tenantId, hour, charged.operation),
+        quotaSpent: -credits,
+      });
+    } catch (error) {
+      console.error("usage refund write failed", error instanceof Error ? error.message : error);
+    }
+  }
+
+  /** Adds `c` to its rollup row, which it starts when there is none. */
+  private upsert(c: Counters) {
+    return this.db
+      .insert(usage)
+      .values(c)
+      .onConflictDoUpdate({
+        target: [usage.tenantId, usage.hour, usage.operation],
+        set: {
+          requests: sql`${usage.requests} + ${c.requests}`,
+          cacheHits: sql`${usage.cacheHits} + ${c.cacheHits}`,
+          upstreamCalls: sql`${usage.upstreamCalls} + ${c.upstreamCalls}`,
+          errors: sql`${usage.errors} + ${c.errors}`,
+          quotaSpent: sql`${usage.quotaSpent} + ${c.quotaSpent}`,
+          quotaSaved: sql`${usage.quotaSaved} + ${c.quotaSaved}`,
+        },
+      });
   }
 }

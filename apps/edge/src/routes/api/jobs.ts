@@ -17,7 +17,7 @@ import { planPlatformQuery } from "@scangate/sql/platform";
 import { z } from "zod";
 import type { PlatformJobRow } from "../../db/schema";
 import { jsonObject, parseJsonBody } from "../../http/json-body";
-import type { PlatformJobs } from "../../jobs/platform-jobs";
+import { JOB_START_OPERATION, type PlatformJobs } from "../../jobs/platform-jobs";
 import { resultPageKey, type ExportOptions } from "../../jobs/platform-run";
 import { exportFilesOf, resultSchemaOf, type PlatformJobKind } from "../../jobs/platform-store";
 import type { JobKind } from "../../jobs/store";
@@ -268,7 +268,7 @@ export const JOB_ROUTES: readonly ApiRoute[] = [
   defineRoute({
     method: "POST",
     path: "/api/v1/query",
-    operation: "query_start",
+    operation: JOB_START_OPERATION.query,
     api: "v1",
     price: jobStartPrice,
     summary: "Start a query job",
@@ -307,7 +307,7 @@ export const JOB_ROUTES: readonly ApiRoute[] = [
   defineRoute({
     method: "POST",
     path: "/api/v1/export",
-    operation: "export_start",
+    operation: JOB_START_OPERATION.export,
     api: "v1",
     price: jobStartPrice,
     summary: "Start an export job",
