@@ -213,6 +213,27 @@ describe("the memory tier in front of D1", () => {
     expect(cache.size).toBe(2);
   });
 
+  it("keeps the bytes of the answer a route renders of a row, for that rendering alone", async () => {
+    // One row of 14 characters: the 26 bytes of its rendered answer fit beside it (40), the plain
+    // bytes asked next replace them (14 + 14), and another row's 14 then bring the total to 42,
+    // over 40, so the first row, used least recently, goes.
+    const { clock, cache } = tiered({ holdMs: 5000, maxChars: 40 });
+    const [first, second] = [key(), key()];
+    const body = '{"n":"xxxxx0"}';
+    await cache.put([{ key: first, doc: doc(body, clock.now()) }]);
+    const enveloped = (text: string) => `{"result":${text}}`;
+    const bytes = cache.bodyBytes(first, body, enveloped);
+    expect(new TextDecoder().decode(bytes)).toBe(`{"result":${body}}`);
+    expect(cache.bodyBytes(first, body, enveloped)).toBe(bytes);
+    const plain = cache.bodyBytes(first, body);
+    expect(new TextDecoder().decode(plain)).toBe(body);
+    expect(cache.bodyBytes(first, body)).toBe(plain);
+    expect(cache.size).toBe(1);
+    await cache.put([{ key: second, doc: doc('{"n":"xxxxx1"}', clock.now()) }]);
+    expect(cache.peek(first)).toBeNull();
+    expect(cache.size).toBe(1);
+  });
+
   it("holds nothing when holdMs is 0", async () => {
     const { clock, cache } = tiered({ holdMs: 0, maxChars: 1_000_000 });
     const k = key();

@@ -132,8 +132,8 @@ export class D1DocumentCache implements DocumentCache {
   }
 
   /** Nothing is held to keep the bytes with: encoded each time. */
-  bodyBytes(_key: DocumentKey, body: string): Uint8Array {
-    return utf8.encode(body);
+  bodyBytes(_key: DocumentKey, body: string, render?: (body: string) => string): Uint8Array {
+    return utf8.encode(render ? render(body) : body);
   }
 
   async getMany(

@@ -43,11 +43,13 @@ export interface DocumentCache {
   /** The row this isolate holds in memory for `key`, without asking D1 (null: none held). */
   peek(key: DocumentKey): CachedDocument | null;
   /**
-   * The UTF-8 bytes of `body`, the body of the document at `key` as this request got it: kept
-   * with the row while this isolate holds it in memory, so an answer made of the document (a
-   * repeated hit, a bulk answer splicing it in) does not encode the same text on every request.
+   * The UTF-8 bytes of the answer `render` makes of `body` (the body itself without it), the body
+   * of the document at `key` as this request got it: kept with the row while this isolate holds
+   * it in memory, so an answer made of the document (a repeated hit, a bulk answer splicing it
+   * in) is not made and encoded again on every request. `render` is one function for all of its
+   * rows (a route's), not one made per request: bytes are kept for the last one that asked.
    */
-  bodyBytes(key: DocumentKey, body: string): Uint8Array;
+  bodyBytes(key: DocumentKey, body: string, render?: (body: string) => string): Uint8Array;
   /**
    * Documents of one index by id, current ones (`atTime` "") unless a point in time is given;
    * missing ids are absent from the map.

@@ -22,8 +22,9 @@ export interface MemoryTierLimits {
 interface Held {
   readonly doc: CachedDocument;
   readonly until: number;
-  /** The body's UTF-8 bytes, once a request asked for them (`bodyBytes`). */
+  /** The UTF-8 bytes of the answer `renderedBy` made of the body, once a request asked (`bodyBytes`). */
   bytes?: Uint8Array;
+  renderedBy?: (body: string) => string;
 }
 
 const utf8 = new TextEncoder();
@@ -76,16 +77,19 @@ export class MemoryTieredCache implements DocumentCache {
   }
 
   /**
-   * Encodes a held row's body once and keeps the bytes with the row, counted in `maxChars`
-   * (dropped with it, and no longer used once another row replaces it). A body this isolate
-   * does not hold, or holds another version of, is encoded each time.
+   * Renders and encodes a held row's body once and keeps the bytes with the row, counted in
+   * `maxChars` (dropped with it, and no longer used once another row replaces it). A body this
+   * isolate does not hold, or holds another version of, is rendered and encoded each time.
    */
-  bodyBytes(key: DocumentKey, body: string): Uint8Array {
+  bodyBytes(key: DocumentKey, body: string, render?: (body: string) => string): Uint8Array {
     const k = documentKeyOf(key);
     const entry = this.held.get(k);
-    if (!entry || entry.doc.body !== body) return utf8.encode(body);
-    if (!entry.bytes) {
-      entry.bytes = utf8.encode(body);
+    const encoded = () => utf8.encode(render ? render(body) : body);
+    if (!entry || entry.doc.body !== body) return encoded();
+    if (!entry.bytes || entry.renderedBy !== render) {
+      this.chars -= entry.bytes?.length ?? 0;
+      entry.bytes = encoded();
+      entry.renderedBy = render;
       this.chars += entry.bytes.length;
       this.evictOverBound();
     }

@@ -10,8 +10,11 @@ import type { ApiContext } from "./define-route";
 export interface CachedRoute extends CachedFetchSpec {
   /** The answer for a negative row (an unknown document). */
   readonly negativeResponse: (c: ApiContext, doc: CachedDocument) => Response;
-  /** The body and type a cached document is answered with (default: its body as JSON). */
-  readonly documentBody?: (doc: CachedDocument) => { body: string; contentType: string };
+  /**
+   * How a cached document is answered: the answer its body makes (default: the body itself), one
+   * function for every request of the route, and its media type (default: JSON).
+   */
+  readonly answer?: { readonly render?: (body: string) => string; readonly contentType: string };
   /** How the upstream is asked for `path` (default: the legacy upstream, as JSON). */
   readonly fetchUpstream?: (path: string) => Promise<Relayed>;
 }
@@ -59,15 +62,13 @@ function respond(
     for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
     return response;
   }
-  if (route.documentBody) {
-    const { body, contentType } = route.documentBody(doc);
-    return new Response(body, { status: 200, headers: { "content-type": contentType, ...headers } });
-  }
-  // A plain fresh hit answers the bytes the memory tier keeps of the body, not the text encoded again.
+  // A plain fresh hit answers the bytes the memory tier keeps of the answer, not the text made
+  // and encoded again.
   const plainHit = outcome.kind === "fresh" && !outcome.revalidate;
-  return new Response(plainHit ? bytesOf(doc) : doc.body, {
+  const render = route.answer?.render;
+  return new Response(plainHit ? bytesOf(doc) : render ? render(doc.body) : doc.body, {
     status: 200,
-    headers: { "content-type": "application/json", ...headers },
+    headers: { "content-type": route.answer?.contentType ?? "application/json", ...headers },
   });
 }
 
@@ -97,7 +98,8 @@ export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Pr
       route.fetchUpstream ??
       ((path) => relayJson(services.upstream, { method: "GET", path }, services.config.upstreamTimeoutMs)),
   };
-  const bytesOf = (doc: CachedDocument) => services.cache.bodyBytes(route.key, doc.body);
+  const bytesOf = (doc: CachedDocument) =>
+    services.cache.bodyBytes(route.key, doc.body, route.answer?.render);
   const lookup = await lookupDocument(
     deps,
     freshnessPolicy(services.config.cache),

@@ -1,7 +1,6 @@
 import { CREDIT_COSTS, parseRfc3339Nanos, V3_PROBLEM_MEDIA_TYPE } from "@scangate/core";
 import { requestTarget } from "@scangate/core/http";
 import type { z } from "zod";
-import type { CachedDocument } from "../../cache/interface";
 import type { Component } from "../../openapi/components";
 import { serveCachedDocument } from "../../pipeline/cached-document";
 import { type ApiContext, type ApiRoute, defineRoute } from "../../pipeline/define-route";
@@ -93,10 +92,8 @@ function rowOf(kind: AssetKind, relayed: Relayed): { body: string; negative: boo
   return isObject(result) ? { body: JSON.stringify(result), negative: false } : null;
 }
 
-function documentBody(kind: AssetKind, doc: CachedDocument): { body: string; contentType: string } {
-  const body = kind === CERTIFICATE_PEM ? doc.body : `{"result":${doc.body}}`;
-  return { body, contentType: kind.mediaType };
-}
+/** A found asset's answer: its row (kept without the envelope, as a bulk keeps it) in one. */
+const enveloped = (body: string) => `{"result":${body}}`;
 
 async function serveAsset(c: ApiContext, kind: AssetKind, id: string): Promise<Response> {
   const services = c.get("services");
@@ -113,7 +110,8 @@ async function serveAsset(c: ApiContext, kind: AssetKind, id: string): Promise<R
     ttlSeconds: assetTtlSeconds(services, kind, at?.ms ?? null),
     negativeBody: null,
     toRow: (relayed) => rowOf(kind, relayed),
-    documentBody: (doc) => documentBody(kind, doc),
+    // The PEM form is its row's text as it is.
+    answer: { render: kind === CERTIFICATE_PEM ? undefined : enveloped, contentType: kind.mediaType },
     negativeResponse: (_c, doc) =>
       new Response(doc.body, { status: 404, headers: { "content-type": V3_PROBLEM_MEDIA_TYPE } }),
     fetchUpstream: (path) => relayAsset(services, platform, kind, { method: "GET", target: path }),
