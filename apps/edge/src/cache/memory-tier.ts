@@ -82,18 +82,16 @@ export class MemoryTieredCache implements DocumentCache {
    * isolate does not hold, or holds another version of, is rendered and encoded each time.
    */
   bodyBytes(key: DocumentKey, body: string, render?: (body: string) => string): Uint8Array {
-    const k = documentKeyOf(key);
-    const entry = this.held.get(k);
-    const encoded = () => utf8.encode(render ? render(body) : body);
-    if (!entry || entry.doc.body !== body) return encoded();
-    if (!entry.bytes || entry.renderedBy !== render) {
-      this.chars -= entry.bytes?.length ?? 0;
-      entry.bytes = encoded();
-      entry.renderedBy = render;
-      this.chars += entry.bytes.length;
-      this.evictOverBound();
-    }
-    return entry.bytes;
+    const entry = this.held.get(documentKeyOf(key));
+    const held = entry?.doc.body === body ? entry : undefined;
+    if (held?.bytes && held.renderedBy === render) return held.bytes;
+    const bytes = utf8.encode(render ? render(body) : body);
+    if (!held) return bytes;
+    this.chars += bytes.length - (held.bytes?.length ?? 0);
+    held.bytes = bytes;
+    held.renderedBy = render;
+    this.evictOverBound();
+    return bytes;
   }
 
   async getMany(
