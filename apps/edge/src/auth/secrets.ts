@@ -5,7 +5,7 @@
 // from guessing, and nobody can enumerate a 256-bit space. A fast hash also keeps the auth hot
 // path cheap, which a per-request KDF would not.
 
-import { bytesEqual, toBase64Url } from "@scangate/core/http";
+import { textsEqual, toBase64Url } from "@scangate/core/http";
 
 const encoder = new TextEncoder();
 
@@ -50,5 +50,5 @@ export async function hashSecret(secret: string): Promise<string> {
  * 32 bytes first, so neither the content nor the length of the secret leaks through timing.
  */
 export async function secretMatchesHash(secret: string, storedHash: string): Promise<boolean> {
-  return bytesEqual(encoder.encode(await hashSecret(secret)), encoder.encode(storedHash));
+  return textsEqual(await hashSecret(secret), storedHash);
 }

@@ -1,4 +1,4 @@
-import { bytesEqual, type Clock } from "@scangate/core/http";
+import { type Clock, textsEqual } from "@scangate/core/http";
 import type { TenantRow } from "../db/schema";
 import type { Defer } from "../db/statement-meter";
 import { BoundedMemo } from "../http/bounded-memo";
@@ -103,17 +103,15 @@ class HeldRows<V> {
   }
 }
 
-const encoder = new TextEncoder();
-
 interface HeldTenant {
   readonly row: TenantRow;
   /**
    * The secret that last matched `row.secretHash`, kept only as long as the row itself: a caller
-   * presenting it again is compared byte for byte in constant time instead of hashed again
+   * presenting it again is compared character by character in constant time instead of hashed again
    * (hashing is the largest cost of a cache hit). A rotated or disabled tenant reloads the row,
    * and the remembered secret goes with the old entry.
    */
-  verified?: Uint8Array;
+  verified?: string;
 }
 
 /**
@@ -152,11 +150,10 @@ export class TenantAuthenticator {
     if (!entry) return { ok: false, reason: "unknown_api_id" };
     const { row } = entry;
     const now = this.clock.now();
-    const presented = encoder.encode(secret);
-    let matches = entry.verified !== undefined && bytesEqual(entry.verified, presented);
+    let matches = entry.verified !== undefined && textsEqual(entry.verified, secret);
     if (!matches && (await secretMatchesHash(secret, row.secretHash))) {
       matches = true;
-      entry.verified = presented;
+      entry.verified = secret;
     }
     if (!matches && row.previousSecretHash && (row.previousSecretExpiresAt ?? 0) > now) {
       matches = await secretMatchesHash(secret, row.previousSecretHash);
@@ -175,7 +172,7 @@ export class TenantAuthenticator {
   known(apiId: string, secret: string, defer: Defer): TenantRow | null {
     const entry = this.rows.fresh(apiId, defer);
     if (!entry?.verified || entry.row.disabled) return null;
-    return bytesEqual(entry.verified, encoder.encode(secret)) ? entry.row : null;
+    return textsEqual(entry.verified, secret) ? entry.row : null;
   }
 
   /**

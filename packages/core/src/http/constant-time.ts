@@ -9,12 +9,13 @@ export function secretsEqual(a: string, b: string): Promise<boolean> {
 }
 
 /**
- * Equality of two byte strings in time independent of where they differ. The length is not
- * hidden: use it for values whose length is public (digests, MACs, a secret already verified).
+ * Equality of two strings in time independent of where they differ, compared code unit by code
+ * unit with no copy. The length is not hidden: use it for values whose length is public (digests,
+ * MACs, a secret already verified).
  */
-export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.byteLength !== b.byteLength) return false;
+export function textsEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
   let difference = 0;
-  for (let i = 0; i < a.byteLength; i++) difference |= (a[i] ?? 0) ^ (b[i] ?? 0);
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
   return difference === 0;
 }

@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bytesEqual, secretsEqual } from "../../src/http";
-
-const bytes = (text: string) => new TextEncoder().encode(text);
+import { secretsEqual, textsEqual } from "../../src/http";
 
 describe("secretsEqual", () => {
   it("compares strings of any length", async () => {
@@ -12,11 +10,14 @@ describe("secretsEqual", () => {
   });
 });
 
-describe("bytesEqual", () => {
-  it("compares byte strings", () => {
-    expect(bytesEqual(bytes("mac-1"), bytes("mac-1"))).toBe(true);
-    expect(bytesEqual(bytes("mac-1"), bytes("mac-2"))).toBe(false);
-    expect(bytesEqual(bytes("mac-1"), bytes("mac-10"))).toBe(false);
-    expect(bytesEqual(new Uint8Array(0), new Uint8Array(0))).toBe(true);
+describe("textsEqual", () => {
+  it("compares strings code unit by code unit", () => {
+    expect(textsEqual("mac-1", "mac-1")).toBe(true);
+    expect(textsEqual("mac-1", "mac-2")).toBe(false);
+    expect(textsEqual("mac-1", "mac-10")).toBe(false);
+    expect(textsEqual("", "")).toBe(true);
+    // Not a byte comparison that folds code units: "é" (one unit) is not "e" plus an accent.
+    expect(textsEqual("\u00e9", "e\u0301")).toBe(false);
+    expect(textsEqual("\ud83d\ude00", "\ud83d\ude01")).toBe(false);
   });
 });
