@@ -9,6 +9,7 @@ import {
 import { requestTarget } from "@scangate/core/http";
 import { z } from "zod";
 import { UNKNOWN_CERTIFICATE_ENTRY } from "../../cache/bulk-merge";
+import { BoundedMemo } from "../../http/bounded-memo";
 import { renderedError } from "../../http/errors";
 import { component } from "../../openapi/components";
 import { serveCachedDocument } from "../../pipeline/cached-document";
@@ -16,6 +17,13 @@ import { type ApiContext, type ApiRoute, defineRoute } from "../../pipeline/defi
 import { chargedRelay, upstreamPath } from "../../pipeline/exchange";
 import { CERTIFICATE_VIEW_PRICE, V1_VIEW_PRICE } from "../../upstream/legacy-credits";
 import { relayedResponse } from "../../upstream/relay";
+
+/**
+ * The view's parameters by path, parsed once while remembered: a team's clients ask for the same
+ * documents over and over, and the parse depends on the path alone (paths up to 256 characters,
+ * far longer than any id of an index).
+ */
+const parsedPaths = new BoundedMemo<ReturnType<typeof viewParamsSchema.safeParse>>(1024, 256);
 
 const VIEW_DOCUMENT = component(
   "V1Document",
@@ -33,7 +41,9 @@ const notFound = (c: ApiContext) => renderedError(c, "not_found", "v1");
  * so the upstream gives its own answer.
  */
 async function serveView(c: ApiContext, index: string): Promise<Response> {
-  const params = viewParamsSchema.safeParse({ index, id: c.req.param("id") });
+  const params =
+    parsedPaths.get(c.req.path) ??
+    parsedPaths.remember(c.req.path, viewParamsSchema.safeParse({ index, id: c.req.param("id") }));
   if (!params.success || requestTarget(c.req.url).search !== "") {
     return relayedResponse(await chargedRelay(c, { method: "GET", path: upstreamPath(c) }));
   }
