@@ -23,6 +23,9 @@ type Counters = typeof usage.$inferSelect;
 
 const HOUR_MS = 3_600_000;
 
+/** The start of the rollup hour `at` falls in. */
+const hourOf = (at: number) => at - (at % HOUR_MS);
+
 function emptyCounters(tenantId: string, hour: number, operation: string): Counters {
   return {
     tenantId,
@@ -39,7 +42,7 @@ function emptyCounters(tenantId: string, hour: number, operation: string): Count
 
 /** Adds events into per-(tenant, hour, operation) counters. */
 function addToRollups(rollups: Map<string, Counters>, event: UsageEvent): void {
-  const hour = event.at - (event.at % HOUR_MS);
+  const hour = hourOf(event.at);
   const key = `${event.tenantId}\u0000${hour}\u0000${event.operation}`;
   const counters = rollups.get(key) ?? emptyCounters(event.tenantId, hour, event.operation);
   counters.requests += 1;
@@ -97,10 +100,9 @@ export class BatchedUsageRecorder {
     charged: { tenantId: string; operation: string; at: number },
     credits: number,
   ): Promise<void> {
-    const hour = charged.at - (charged.at % HOUR_MS);
     try {
       await this.upsert({
-        ...emptyCounters(charged.tenantId, hour, charged.operation),
+        ...emptyCounters(charged.tenantId, hourOf(charged.at), charged.operation),
         quotaSpent: -credits,
       });
     } catch (error) {
