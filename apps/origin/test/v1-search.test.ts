@@ -1,5 +1,11 @@
 import { env } from "cloudflare:workers";
-import { searchResponseSchema, V1_SEARCH_PAGE_SIZE, v1ErrorSchema } from "@scangate/core";
+import {
+  FIELD_NAME_MAX_CHARS,
+  searchResponseSchema,
+  V1_SEARCH_FIELDS_MAX,
+  V1_SEARCH_PAGE_SIZE,
+  v1ErrorSchema,
+} from "@scangate/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { certificateDocs, v1HostDocs, websiteDocs } from "./support/dataset-facts";
 import { postJson } from "./support/requests";
@@ -160,6 +166,12 @@ describe("POST /api/v1/search/:index", () => {
     ["no query", { page: 1 }, /query/],
     ["a blank query", { query: "   " }, /query is required/],
     ["fields that are not a list", { query: "*", fields: "ip" }, /fields/],
+    [
+      "more fields than a search may name",
+      { query: "*", fields: Array.from({ length: V1_SEARCH_FIELDS_MAX + 1 }, (_, i) => `f${i}`) },
+      new RegExp(`at most ${V1_SEARCH_FIELDS_MAX} fields`),
+    ],
+    ["a field name too long", { query: "*", fields: ["x".repeat(FIELD_NAME_MAX_CHARS + 1)] }, /at most/],
     ["flatten that is not a boolean", { query: "*", flatten: "yes" }, /flatten/],
   ])("refuses %s with a v1 400", async (_what, body, message) => {
     const { res, body: json } = await postJson("/api/v1/search/ipv4", body);

@@ -69,6 +69,13 @@ export const REQUEST_TARGET_MAX_CHARS = 8192;
 export const SEARCH_QUERY_MAX_CHARS = 4096;
 /** Ours: the longest `cursor` a request may send; our cursors are far shorter. */
 export const CURSOR_MAX_CHARS = 1024;
+/**
+ * Ours: the most `fields` a v1 search may name, and the longest name. Every name is looked up in
+ * each of a page's 100 documents; an unbounded list (the 1 MB body holds tens of thousands) would
+ * make one request take seconds.
+ */
+export const V1_SEARCH_FIELDS_MAX = 200;
+export const FIELD_NAME_MAX_CHARS = 256;
 
 export const LIMITS = {
   BULK_MAX_FINGERPRINTS,
@@ -107,4 +114,6 @@ export const LIMITS = {
   REQUEST_TARGET_MAX_CHARS,
   SEARCH_QUERY_MAX_CHARS,
   CURSOR_MAX_CHARS,
+  V1_SEARCH_FIELDS_MAX,
+  FIELD_NAME_MAX_CHARS,
 } as const;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { reportBodySchema, reportResponseSchema, searchBodySchema, searchResponseSchema } from "../src/index";
+import {
+  FIELD_NAME_MAX_CHARS,
+  reportBodySchema,
+  reportResponseSchema,
+  searchBodySchema,
+  searchResponseSchema,
+  V1_SEARCH_FIELDS_MAX,
+} from "../src/index";
 import { accepts, rejects } from "./schema-assertions";
 
 describe("search", () => {
@@ -30,6 +37,12 @@ describe("search", () => {
     rejects(searchBodySchema, { query: "x", page: 0 }, ["page"]);
     rejects(searchBodySchema, { query: "x", page: 1.5 }, ["page"]);
     rejects(searchBodySchema, { query: "x", fields: "ip" }, ["fields"]);
+    const many = Array.from({ length: V1_SEARCH_FIELDS_MAX + 1 }, (_, i) => `f${i}`);
+    rejects(searchBodySchema, { query: "x", fields: many }, ["fields"]);
+    expect(accepts(searchBodySchema, { query: "x", fields: many.slice(1) }).fields).toHaveLength(
+      V1_SEARCH_FIELDS_MAX,
+    );
+    rejects(searchBodySchema, { query: "x", fields: ["x".repeat(FIELD_NAME_MAX_CHARS + 1)] }, ["fields", 0]);
     rejects(searchBodySchema, { query: "x", flatten: "true" }, ["flatten"]);
   });
 

@@ -1,4 +1,9 @@
-import { MAX_REQUEST_BODY_BYTES, REQUEST_TARGET_MAX_CHARS } from "@scangate/core";
+import {
+  FIELD_NAME_MAX_CHARS,
+  MAX_REQUEST_BODY_BYTES,
+  REQUEST_TARGET_MAX_CHARS,
+  V1_SEARCH_FIELDS_MAX,
+} from "@scangate/core";
 
 // The bad-input table: malformed requests to every route of both workers, each with the answer
 // it must get. Data only; bad-input.test.ts runs it. Rows in API_ROWS go to the edge (as a
@@ -173,6 +178,11 @@ export const API_ROWS: BadRequest[] = [
       ["a string page", { query: "*", page: "2" }],
       ["fields as a string", { query: "*", fields: "ip" }],
       ["fields with a number", { query: "*", fields: [1] }],
+      [
+        `${V1_SEARCH_FIELDS_MAX + 1} fields`,
+        { query: "*", fields: Array.from({ length: V1_SEARCH_FIELDS_MAX + 1 }, (_, i) => `f${i}`) },
+      ],
+      ["a field name too long", { query: "*", fields: ["x".repeat(FIELD_NAME_MAX_CHARS + 1)] }],
       ["flatten as a string", { query: "*", flatten: "yes" }],
     ] as const
   ).map(

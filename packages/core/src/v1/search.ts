@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { REPORT_BUCKETS_DEFAULT, REPORT_BUCKETS_MAX } from "../limits";
+import {
+  FIELD_NAME_MAX_CHARS,
+  REPORT_BUCKETS_DEFAULT,
+  REPORT_BUCKETS_MAX,
+  V1_SEARCH_FIELDS_MAX,
+} from "../limits";
 
 // Search and report: POST /api/v1/search/:index, POST /api/v1/report/:index.
 
@@ -10,7 +15,15 @@ export const searchBodySchema = z.object({
   /** One-indexed; the first page when absent. */
   page: z.number().int().min(1).optional(),
   /** Fields to return, in dot notation. */
-  fields: z.array(z.string().min(1)).optional(),
+  fields: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .max(FIELD_NAME_MAX_CHARS, `a field name is at most ${FIELD_NAME_MAX_CHARS} characters`),
+    )
+    .max(V1_SEARCH_FIELDS_MAX, `at most ${V1_SEARCH_FIELDS_MAX} fields per search`)
+    .optional(),
   flatten: z.boolean().default(true),
 });
 export type SearchBody = z.infer<typeof searchBodySchema>;
