@@ -282,6 +282,44 @@ describe("/v3 forwarding", () => {
     expect(edge.upstream.requests).toHaveLength(0);
   });
 
+  it.each([
+    [
+      "an invitation",
+      "POST",
+      "/v3/accounts/organizations/any/invitations",
+      { email: "a@example.com", roles: ["admin"] },
+    ],
+    ["a member's roles", "PATCH", "/v3/accounts/organizations/any/members/u1", { roles: ["admin"] }],
+    ["a member's removal", "DELETE", "/v3/accounts/organizations/any/members/u1", undefined],
+    [
+      "an account write the SDK does not name",
+      "POST",
+      "/v3/accounts/organizations/any/api-keys",
+      { name: "k" },
+    ],
+  ] as const)(
+    "refuses %s with 403 problem+json, for nothing and never forwarded",
+    async (_what, method, path, body) => {
+      const edge = echoEdge();
+      const { tenant, auth } = await tenantWithToken(edge.fetch);
+      const res = await edge.fetch(buildRequest(method, path, { auth, ...(body ? { body } : {}) }));
+      await expectProblem(res, 403, /administrators on the Censys Platform/);
+      expect(edge.upstream.requests).toHaveLength(0);
+      expect(await ledgerUsed(tenant.id)).toBe(0);
+    },
+  );
+
+  it("still forwards reads of the organization (its members, its credits)", async () => {
+    const edge = echoEdge();
+    const { auth } = await tenantWithToken(edge.fetch);
+    for (const path of ["/v3/accounts/organizations/any/members", "/v3/accounts/organizations/any/credits"]) {
+      const res = await edge.fetch(buildRequest("GET", path, { auth }));
+      expect(res.status).toBe(200);
+      expect(new URL((await res.json<Echo>()).result.url).pathname).not.toContain("/any/");
+    }
+    expect(edge.upstream.requests).toHaveLength(2);
+  });
+
   it("charges a host lookup its credit and counts the call in the tenant's usage", async () => {
     const edge = echoEdge();
     const { tenant, auth } = await tenantWithToken(edge.fetch);

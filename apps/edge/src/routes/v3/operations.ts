@@ -1,4 +1,5 @@
 import {
+  ApiError,
   CREDIT_COSTS,
   type CreditOperation,
   creditsFor,
@@ -24,7 +25,7 @@ import {
 import { z } from "zod";
 import { type Component, component } from "../../openapi/components";
 import { type ApiRoute, defineRoute, type RouteSpec } from "../../pipeline/define-route";
-import { inBothModes, type Price } from "../../pipeline/price";
+import { ALWAYS_FREE, inBothModes, type Price } from "../../pipeline/price";
 import { jsonObject } from "../../http/json-body";
 import { censeyeTargetOf, type ForwardOptions, forwardPlatform } from "./passthrough";
 
@@ -94,10 +95,30 @@ const SHAPES: Partial<
   },
 };
 
+/**
+ * The organization's membership is for its administrators to change, on the Platform itself. The
+ * pool's token is the team's shared key: an invitation or a role sent with it would give someone
+ * the organization's credits outside every tenant's budget. So the edge refuses these, for nothing,
+ * and any write under /v3/accounts the SDK does not name (`OTHER_PLATFORM_ROUTES`).
+ */
+const MEMBERSHIP_CHANGES: ReadonlySet<string> = new Set([
+  "v3_organization_invite",
+  "v3_organization_member_update",
+  "v3_organization_member_remove",
+]);
+
+function accountAdministration(): never {
+  throw new ApiError(
+    "forbidden",
+    "the organization's members and settings are changed by its administrators on the Censys Platform, not through scangate",
+  );
+}
+
 function forwarded(row: V3Operation): ApiRoute {
   const shape =
     SHAPES[row.operation] ??
     (row.method === "GET" || row.method === "DELETE" ? { ok: ANY_JSON } : { body: ANY_JSON, ok: ANY_JSON });
+  const refused = MEMBERSHIP_CHANGES.has(row.operation);
   // The one forwarded route priced per asset answered (the others are the cached bulks).
   const idsField = row.operation === "v3_certificates_raw" ? "certificate_ids" : undefined;
   const units = unitsOf(row.operation);
@@ -105,16 +126,20 @@ function forwarded(row: V3Operation): ApiRoute {
     method: row.method,
     path: row.path.replace(/\{([a-z_]+)\}/g, ":$1"),
     operation: row.operation,
-    summary: `${row.sdk} (the Platform SDK's), forwarded`,
+    summary: refused
+      ? `${row.sdk} (the Platform SDK's): refused with 403, for the organization's administrators to do on the Platform`
+      : `${row.sdk} (the Platform SDK's), forwarded`,
     ...shape,
     ok: row.status === 204 ? "empty" : shape.ok,
     ...(row.status === 201 ? { created: true } : {}),
     api: "v3",
-    price: inBothModes(priceOf(row.operation)),
-    handler: forwardPlatform({
-      ...(idsField === undefined ? {} : { idsField }),
-      ...(units ? { units } : {}),
-    }),
+    price: refused ? ALWAYS_FREE : inBothModes(priceOf(row.operation)),
+    handler: refused
+      ? accountAdministration
+      : forwardPlatform({
+          ...(idsField === undefined ? {} : { idsField }),
+          ...(units ? { units } : {}),
+        }),
   });
 }
 
@@ -128,12 +153,14 @@ export function forwardedPlatformRoutes(cached: ReadonlySet<string>): readonly A
 
 /**
  * Any other Platform read or search: forwarded as it is, at one credit (most Platform actions'
- * price). Other methods are the 405 of a path the edge does not know them on.
+ * price), but a write under /v3/accounts, refused as membership changes are. Other methods are
+ * the 405 of a path the edge does not know them on.
  */
 export const OTHER_PLATFORM_OPERATION = "v3_other";
 
-export const OTHER_PLATFORM_ROUTES: readonly ApiRoute[] = (["GET", "POST"] as const).map((method) =>
-  defineRoute({
+export const OTHER_PLATFORM_ROUTES: readonly ApiRoute[] = (["GET", "POST"] as const).map((method) => {
+  const forward = forwardPlatform();
+  return defineRoute({
     method,
     path: "/v3/*",
     operation: OTHER_PLATFORM_OPERATION,
@@ -141,6 +168,9 @@ export const OTHER_PLATFORM_ROUTES: readonly ApiRoute[] = (["GET", "POST"] as co
     price: inBothModes({ credits: 1, per: "request" }),
     summary: "Any other Platform API operation, forwarded with the pool's token and organization",
     ok: ANY_JSON,
-    handler: forwardPlatform(),
-  }),
-);
+    handler:
+      method === "GET"
+        ? forward
+        : (c) => (c.req.path.startsWith("/v3/accounts/") ? accountAdministration() : forward(c)),
+  });
+});
