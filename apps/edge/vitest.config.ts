@@ -48,6 +48,10 @@ export default defineConfig(async () => {
             UPSTREAM_CREDENTIALS: JSON.stringify([
               { api_id: "origin-local", api_secret: "origin-local-secret" },
             ]),
+            // Blank is unset: each test gives the Platform pool it wants, whatever a developer's
+            // .dev.vars beside wrangler.jsonc holds (`pnpm start` writes one with the local pool,
+            // and wrangler merges it into these bindings).
+            PLATFORM_CREDENTIALS: "",
             USAGE_FLUSH_DELAY_MS: "0",
             // The fuzz suite's seed, to replay a failing run (test/reliability/fuzz.test.ts).
             FUZZ_SEED: process.env.FUZZ_SEED ?? "",
