@@ -45,8 +45,8 @@ const LEGACY_SCOPES: Readonly<Record<LegacyIndex, readonly string[]>> = {
 interface Place {
   /** Legacy name prefix inside `field: (...)`, null at the top. */
   prefix: string | null;
-  /** Inside a scope group. */
-  inScope: boolean;
+  /** The legacy scope (`services`) of the scope group the place is inside, null outside one. */
+  scope: string | null;
 }
 
 class Converter {
@@ -94,11 +94,11 @@ class Converter {
         const full = place.prefix === null ? node.field : `${place.prefix}.${node.field}`;
         const scopes = this.registry ? Object.keys(this.registry.scopes) : LEGACY_SCOPES[this.index];
         const scope = [full, node.field].find((name) => scopes.includes(name));
-        if (scope === undefined || place.inScope) {
+        if (scope === undefined || place.scope !== null) {
           // A plain group only prefixes names; its conditions read the same written out in full.
-          return this.convert(node.body, { prefix: scope ?? full, inScope: place.inScope });
+          return this.convert(node.body, { prefix: scope ?? full, scope: place.scope });
         }
-        const body = this.convert(node.body, { prefix: scope, inScope: true });
+        const body = this.convert(node.body, { prefix: scope, scope });
         return { type: "group", field: this.cenqlName(scope, node.position), position: node.position, body };
       }
     }
@@ -114,6 +114,10 @@ class Converter {
         if (found) return found.name;
       }
       if (ownEntry(this.registry.scopes, name)) return name;
+    } else if (place.scope !== null && name.startsWith(`${place.scope}.`)) {
+      // `same_service(services.port: 22)`: the index has no `services.services.*`, so the
+      // compiler's relative reading finds nothing and it reads the name as written.
+      return name;
     }
     return candidates[0] ?? name;
   }
@@ -326,7 +330,7 @@ export function convertLegacyQuery(
   if (!parsed.ok) return parsed;
   return catchQueryError(() => {
     const converter = new Converter(dialect, index, options.registry);
-    const converted = converter.convert(parsed.value, { prefix: null, inScope: false });
+    const converted = converter.convert(parsed.value, { prefix: null, scope: null });
     if (index === "websites") checkOnePortPerProperty(converted);
     // Bare terms alone search hosts; `cert: (...)` keeps a certificate query's full text on certificates.
     const resource = RESOURCE_OF[index];

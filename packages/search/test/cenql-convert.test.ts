@@ -131,6 +131,82 @@ describe("convertLegacyQuery: what the converted queries read like", () => {
   });
 });
 
+/** As the edge converts: without the origin's registry. */
+function convertedWithoutRegistry(text: string): string {
+  const result = convertLegacyQuery(text, "v2", "hosts");
+  if (!result.ok) throw new Error(`${text}: ${result.error.message}`);
+  return result.value;
+}
+
+// same_service(...) fields in full (`services.port`) and relative (`port`), as Censys's docs write both.
+const SAME_SERVICE_SPELLINGS: [full: string, short: string, cenql: string][] = [
+  [
+    "same_service(services.port:22 and services.service_name:SSH)",
+    "same_service(port:22 and service_name:SSH)",
+    "host.services: (port: 22 and protocol: SSH)",
+  ],
+  ["same_service(services.port:22)", "same_service(port:22)", "host.services: (port: 22)"],
+  [
+    "not same_service(services.port: 22 and services.service_name: SSH)",
+    "not same_service(port: 22 and service_name: SSH)",
+    "not host.services: (port: 22 and protocol: SSH)",
+  ],
+  [
+    "same_service(services.service_name: HTTP and services.port: 8080)",
+    "same_service(service_name: HTTP and port: 8080)",
+    "host.services: (protocol: HTTP and port: 8080)",
+  ],
+  [
+    "same_service(services.http.response.html_title: nginx)",
+    "same_service(http.response.html_title: nginx)",
+    "host.services: (endpoints.http.html_title: nginx)",
+  ],
+  [
+    'same_service(services.tls.certificates.leaf_data.subject_dn: "CN=acme")',
+    'same_service(tls.certificates.leaf_data.subject_dn: "CN=acme")',
+    'host.services: (cert.parsed.subject_dn: "CN=acme")',
+  ],
+  [
+    "same_service((services.port: 22 or services.port: 2222) and not services.service_name: HTTP)",
+    "same_service((port: 22 or port: 2222) and not service_name: HTTP)",
+    "host.services: ((port: 22 or port: 2222) and not protocol: HTTP)",
+  ],
+  [
+    "same_service(services.port: 22 and (service_name: SSH or not services.banner: dropbear))",
+    "same_service(port: 22 and (service_name: SSH or not banner: dropbear))",
+    "host.services: (port: 22 and (protocol: SSH or not banner: dropbear))",
+  ],
+  [
+    "services: (services.port: 22 and services.service_name: SSH)",
+    "services: (port: 22 and service_name: SSH)",
+    "host.services: (port: 22 and protocol: SSH)",
+  ],
+];
+
+describe("convertLegacyQuery without a registry: same_service(...) fields in full or relative", () => {
+  it.each(SAME_SERVICE_SPELLINGS)("%j converts as %j does, to %j", (full, short, cenql) => {
+    expect(convertedWithoutRegistry(full)).toBe(cenql);
+    expect(convertedWithoutRegistry(short)).toBe(cenql);
+    expect(convertedWithoutRegistry(full)).toBe(convertedWithoutRegistry(short));
+  });
+
+  // The test registry has the services fields port, service_name and banner, not http or tls.
+  const REGISTERED = SAME_SERVICE_SPELLINGS.filter(([full]) => !/services\.(http|tls)\./.test(full));
+  it.each(REGISTERED)("%j converts with the registry as without it", (full, short) => {
+    const withRegistry = convertLegacyQuery(full, "v2", "hosts", { registry: hostsRegistry });
+    expect(withRegistry).toEqual({ ok: true, value: convertedWithoutRegistry(short) });
+  });
+
+  it("keeps a field that is not a service's inside same_service(...) under services, where nothing has it", () => {
+    const query = "same_service(port: 22 and location.country: Germany)";
+    expect(convertedWithoutRegistry(query)).toBe("host.services: (port: 22 and location.country: Germany)");
+    // The origin's own legacy search refuses it as well.
+    const legacy = compileSearch(query, "v2", hostsRegistry, { now: NOW });
+    expect(legacy.ok).toBe(false);
+    if (!legacy.ok) expect(legacy.error.message).toMatch(/"location\.country" is not a field of services/);
+  });
+});
+
 describe("convertLegacyQuery: what cannot convert is an error naming it", () => {
   const CASES: [string, "v1" | "v2", "hosts" | "certificates" | "websites", number, string, RegExp][] = [
     ["services.port: (22", "v2", "hosts", 15, "(", /unbalanced "\("/],
@@ -171,6 +247,17 @@ function matchingCenql(text: string): string {
     .sort()
     .join("");
 }
+
+describe("convertLegacyQuery without a registry: same_service(...) round trips", () => {
+  it.each([
+    "same_service(services.port: 22 and services.service_name: SSH)",
+    "same_service(services.port: 22)",
+    "not same_service(services.port: 22 and services.service_name: SSH)",
+    "same_service((services.port: 22 or services.port: 80) and not services.service_name: SSH)",
+  ])("%j as CenQL matches the same hosts as the legacy search", (query) => {
+    expect(matchingCenql(convertedWithoutRegistry(query))).toBe(matching(db, query, "v2"));
+  });
+});
 
 // Real queries of the search package's own execution tests, in both dialects.
 const ROUND_TRIPS: [string, Dialect & ("v1" | "v2")][] = [
