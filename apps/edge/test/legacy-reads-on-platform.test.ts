@@ -450,6 +450,19 @@ describe("what the translated reads cost: the credits the origin's organization 
     expect(unknownFirst).toEqual({ status: 404, charged: 0, lost: 0 });
   });
 
+  it("an unknown document a search looked for costs the search; one a lookup missed costs nothing", async () => {
+    // The Platform bills a search that finds nothing, and no lookup it answers 404.
+    for (const path of [
+      "/api/v1/view/websites/nosuch.example",
+      `/api/v2/certificates/${"1".repeat(64)}/hosts`,
+    ]) {
+      expect(await costOf("GET", path), path).toEqual({ status: 404, charged: 1, lost: 1 });
+    }
+    for (const path of ["/api/v1/view/ipv4/10.255.255.254", "/api/v2/hosts/10.255.255.254"]) {
+      expect(await costOf("GET", path), path).toEqual({ status: 404, charged: 0, lost: 0 });
+    }
+  });
+
   it("a refused report or search costs nothing", async () => {
     for (const [path, body] of [
       ["/api/v1/report/ipv4", { query: "*", field: "protocols" }],

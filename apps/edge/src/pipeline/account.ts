@@ -175,16 +175,18 @@ export class RequestAccount {
   }
 
   /**
-   * Gives a charge back (its upstream call failed). A refund that fails keeps the charge and lets
-   * the request answer: the ledger may have made it before the failure was reported, and
-   * retrying could give it back twice.
+   * Gives a charge back (its upstream call failed), but for the `billed` credits the upstream
+   * charged all the same (a Platform search that found nothing). A refund that fails keeps the
+   * charge and lets the request answer: the ledger may have made it before the failure was
+   * reported, and retrying could give it back twice.
    */
-  async refund(charge: Charge | null): Promise<void> {
-    if (!charge) return;
+  async refund(charge: Charge | null, billed = 0): Promise<void> {
+    const credits = charge ? charge.credits - Math.min(Math.max(billed, 0), charge.credits) : 0;
+    if (!charge || credits <= 0) return;
     let quota: QuotaState;
     try {
       quota = await this.deps.ledger().refund({
-        cost: charge.credits,
+        cost: credits,
         resetsAt: charge.resetsAt,
         now: this.deps.clock.now(),
       });
@@ -192,7 +194,7 @@ export class RequestAccount {
       console.error("quota refund failed; the charge stands", messageOf(error));
       return;
     }
-    this.spent -= charge.credits;
+    this.spent -= credits;
     this.note(quota);
   }
 

@@ -6,6 +6,7 @@ import { type DocumentOutcome, fetchDocument, lookupDocument } from "../cache/se
 import { isSuccess, type Relayed, relayedResponse, relayJson, upstreamFailure } from "../upstream/relay";
 import type { Charge } from "./account";
 import type { ApiContext } from "./define-route";
+import { onPlatform } from "./exchange";
 
 export interface CachedRoute extends CachedFetchSpec {
   /** The answer for a negative row (an unknown document). */
@@ -88,6 +89,9 @@ function answersDocument(outcome: DocumentOutcome): boolean {
 export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Promise<Response> {
   const services = c.get("services");
   const account = c.get("account");
+  // A legacy view on a Platform-only upstream: the Platform calls it became that answered, what
+  // the Platform billed for it (a search that found nothing included).
+  const tally = route.fetchUpstream === undefined && onPlatform(c) ? { answered: 0 } : undefined;
   const deps: DocumentFetchDeps = {
     defer: (work) => c.executionCtx.waitUntil(work),
     cache: services.cache,
@@ -96,7 +100,8 @@ export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Pr
     negativeTtlSeconds: services.config.cache.negativeTtlSeconds,
     fetchUpstream:
       route.fetchUpstream ??
-      ((path) => relayJson(services.upstream, { method: "GET", path }, services.config.upstreamTimeoutMs)),
+      ((path) =>
+        relayJson(services.upstream, { method: "GET", path, tally }, services.config.upstreamTimeoutMs)),
   };
   const bytesOf = (doc: CachedDocument) =>
     services.cache.bodyBytes(route.key, doc.body, route.answer?.render);
@@ -129,14 +134,15 @@ export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Pr
       charge = await account.charge();
     });
   } catch (error) {
-    await account.refund(charge);
+    await account.refund(charge, tally?.answered);
     throw error;
   }
   const { outcome, calledUpstream } = served;
   if (calledUpstream) account.upstreamCall();
   const paid = outcome.kind === "miss" && isSuccess(outcome.relayed.status);
-  // The upstream bills nothing for a failed call, nor for one a stale row answered instead.
-  if (!paid) await account.refund(charge);
+  // The upstream bills nothing for a failed call, nor for one a stale row answered instead (but
+  // for the Platform calls that answered).
+  if (!paid) await account.refund(charge, tally?.answered);
   if (outcome.kind !== "miss") account.hit();
   if (outcome.kind === "collapsed") await account.answeredWithoutCall(1, { known: answersDocument(outcome) });
   return respond(c, route, outcome, services.clock.now(), bytesOf);

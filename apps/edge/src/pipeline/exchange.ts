@@ -51,6 +51,11 @@ export async function askUpstream(c: ApiContext, call: UpstreamRequest): Promise
  * Charge, forward, and refund when the upstream fails (an edge-made 502/504, or any non-2xx
  * answer: the upstream spent nothing it would bill for). `keepOnTimeout`: a call whose effect
  * may have happened although its answer never came (a job queued upstream) keeps its charge.
+ *
+ * On a Platform-only upstream the call keeps what the Platform billed, whatever the legacy
+ * answer: one credit per Platform call that answered (every call a translation makes costs one),
+ * up to its price. A search that finds nothing is billed, so the legacy 404 it becomes is paid;
+ * a lookup the Platform answers 404 is not.
  */
 export async function chargedRelay(
   c: ApiContext,
@@ -59,17 +64,19 @@ export async function chargedRelay(
 ): Promise<Relayed> {
   const account = c.get("account");
   const charge = await account.charge();
+  const tally = onPlatform(c) ? { answered: 0 } : undefined;
   let relayed: Relayed;
   try {
-    relayed = await askUpstream(c, call);
+    relayed = await askUpstream(c, tally ? { ...call, tally } : call);
   } catch (error) {
     const timedOut = error instanceof ApiError && error.kind === "upstream_timeout";
-    if (!(timedOut && options.keepOnTimeout)) await account.refund(charge);
+    if (!(timedOut && options.keepOnTimeout)) await account.refund(charge, tally?.answered);
     throw error;
   }
-  if (relayed.status < 200 || relayed.status >= 300) await account.refund(charge);
+  if (tally || relayed.status < 200 || relayed.status >= 300) await account.refund(charge, tally?.answered);
   return relayed;
 }
+
 /**
  * A legacy call on a Platform-only upstream whose Platform calls vary (a search walking pages,
  * a diff reading two hosts): the most it can cost (`units` of its price) is held, then settled
