@@ -21,9 +21,10 @@ import { testEdge } from "./support/test-edge";
 
 /**
  * Text identity of the team's tags and comments: a lone surrogate (which no UTF-8 store can
- * keep) is a 400 in every string the routes read, body or path, and nothing is stored; names are
- * compared in NFC ignoring case, so a composed and a decomposed accent are one name; what is
- * stored is what was sent.
+ * keep) is a 400 in every string the routes read, body or path, and nothing is stored; so is a
+ * control character in a tag name or a comment (but a comment's tabs and line breaks); lengths
+ * count characters, not UTF-16 units; names are compared in NFC ignoring case, so a composed and
+ * a decomposed accent are one name; what is stored is what was sent.
  */
 
 const edge = testEdge();
@@ -156,5 +157,132 @@ describe("names are compared in NFC, ignoring case", () => {
       tagEnvelope,
     );
     expect(renamed.result.name).toBe(composed);
+  });
+});
+
+describe("lengths are counted in characters (code points), not UTF-16 units", () => {
+  const emoji = "\ud83d\ude00"; // one character, two UTF-16 units
+  const contentsOf = async (host: string) =>
+    (
+      await ok(await call("GET", `/api/v2/hosts/${host}/comments`), v2Envelope(hostCommentsResultSchema))
+    ).result.comments.map((c) => c.contents);
+
+  it("a comment of 2,049 emoji (4,098 units) is stored as sent; 4,096 emoji are the most", async () => {
+    for (const [host, n] of [
+      ["192.0.2.40", 2049],
+      ["192.0.2.41", 4096],
+    ] as const) {
+      const added = await ok(
+        await call("POST", `/api/v2/hosts/${host}/comments`, { contents: emoji.repeat(n) }),
+        comment,
+      );
+      expect(added.result.contents).toBe(emoji.repeat(n));
+      expect(await contentsOf(host)).toEqual([emoji.repeat(n)]);
+    }
+  });
+
+  it("a comment of 4,097 emoji is a 400, added or edited, and stores nothing", async () => {
+    const mine = await ok(
+      await call("POST", "/api/v2/hosts/192.0.2.42/comments", { contents: "short" }),
+      comment,
+    );
+    const before = await annotationTables();
+    const tooLong = { contents: emoji.repeat(4097) };
+    await expectError(
+      await call("POST", "/api/v2/hosts/192.0.2.42/comments", tooLong),
+      400,
+      /at most 4096 characters/,
+    );
+    await expectError(
+      await call("PUT", `/api/v2/hosts/192.0.2.42/comments/${mine.result.id}`, tooLong),
+      400,
+      /at most 4096 characters/,
+    );
+    expect(await annotationTables()).toEqual(before);
+    // An edit to 2,049 emoji is within the limit.
+    const edited = await ok(
+      await call("PUT", `/api/v2/hosts/192.0.2.42/comments/${mine.result.id}`, {
+        contents: emoji.repeat(2049),
+      }),
+      comment,
+    );
+    expect(edited.result.contents).toBe(emoji.repeat(2049));
+  });
+
+  it("a tag name of 64 emoji is stored; 65 is a 400 that stores nothing", async () => {
+    const name = emoji.repeat(64);
+    expect((await createTag(name)).name).toBe(name);
+    const before = await annotationTables();
+    await expectError(
+      await call("POST", "/api/v2/tags", { name: emoji.repeat(65) }),
+      400,
+      /at most 64 characters/,
+    );
+    expect(await annotationTables()).toEqual(before);
+  });
+});
+
+describe("a control character is a 400 in the v2 shape and stores nothing", async () => {
+  const tag = await createTag();
+  const mine = await ok(
+    await call("POST", "/api/v2/hosts/192.0.2.32/comments", { contents: "kept" }),
+    comment,
+  );
+  // C0 (NUL, BEL, tab, LF inside a name, ESC, US), DEL, C1 (U+0080, NEL, U+009F).
+  const inNames: Array<[string, string]> = [
+    ["hunt-\u0000", "U+0000"],
+    ["ding\u0007", "U+0007"],
+    ["two\twords", "U+0009"],
+    ["two\nlines", "U+000A"],
+    ["\u001b[31mred", "U+001B"],
+    ["a\u001fb", "U+001F"],
+    ["del\u007f", "U+007F"],
+    ["c1\u0080", "U+0080"],
+    ["next\u0085line", "U+0085"],
+    ["c1\u009f", "U+009F"],
+  ];
+  for (const [name, code] of inNames) {
+    it(`in a tag name, created or renamed: ${JSON.stringify(name)} names ${code}`, async () => {
+      const before = await annotationTables();
+      const message = new RegExp(
+        `^name: name must not hold control characters \\(${code.replace("+", "\\+")}\\)$`,
+      );
+      await expectError(await call("POST", "/api/v2/tags", { name }), 400, message);
+      await expectError(await call("PUT", `/api/v2/tags/${tag.id}`, { name }), 400, message);
+      expect(await annotationTables()).toEqual(before);
+    });
+  }
+
+  const inComments: Array<[string, string]> = [
+    ["seen \u0000 here", "U+0000"],
+    ["\u001b]0;owned\u0007", "U+001B"],
+    ["vertical\u000btab", "U+000B"],
+    ["form\u000cfeed", "U+000C"],
+    ["del\u007f", "U+007F"],
+    ["next\u0085line", "U+0085"],
+  ];
+  for (const [contents, code] of inComments) {
+    it(`in a comment, added or edited: ${JSON.stringify(contents)} names ${code}`, async () => {
+      const before = await annotationTables();
+      const message = new RegExp(`other than tab and line breaks \\(${code.replace("+", "\\+")}\\)$`);
+      await expectError(await call("POST", "/api/v2/hosts/192.0.2.32/comments", { contents }), 400, message);
+      await expectError(
+        await call("PUT", `/api/v2/hosts/192.0.2.32/comments/${mine.result.id}`, { contents }),
+        400,
+        message,
+      );
+      expect(await annotationTables()).toEqual(before);
+    });
+  }
+
+  it("but a comment keeps its tabs and line breaks (LF, CR LF), stored as sent", async () => {
+    const contents = "ports:\r\n\t22\tssh\n\t80\thttp\r";
+    const added = await ok(await call("POST", "/api/v2/hosts/192.0.2.33/comments", { contents }), comment);
+    expect(added.result.contents).toBe(contents);
+    const listed = await ok(
+      await call("GET", "/api/v2/hosts/192.0.2.33/comments"),
+      v2Envelope(hostCommentsResultSchema),
+    );
+    expect(listed.result.comments.map((c) => c.contents)).toEqual([contents]);
   });
 });

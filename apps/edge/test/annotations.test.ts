@@ -616,3 +616,101 @@ describe("the tenant dashboard", () => {
     expect(html).toContain('data-figure="no-annotations"');
   });
 });
+
+describe("a host is one host however its IPv6 address is spelled (RFC 5952)", async () => {
+  const a = await createTenant({ allowance: 10 }, edge.fetch);
+  const comment = v2Envelope(hostCommentSchema);
+  /** The stored `document` of the host rows of `table` whose `column` is `value`. */
+  const storedDocuments = async (table: string, column: string, value: string) =>
+    (
+      await env.DB.prepare(`select document from ${table} where "index" = 'hosts' and ${column} = ?`)
+        .bind(value)
+        .all<{ document: string }>()
+    ).results.map((row) => row.document);
+
+  it("a comment added through one spelling is read, edited and deleted through the others", async () => {
+    const added = await ok(
+      await call(a, "POST", "/api/v2/hosts/2001:DB8:0:0:0:0:0:2a/comments", { contents: "one host" }),
+      comment,
+    );
+    expect(added.result.ip).toBe("2001:db8::2a");
+    expect(await storedDocuments("annotation_comments", "id", added.result.id)).toEqual(["2001:db8::2a"]);
+    for (const spelling of ["2001:db8::2a", "2001:0db8::002A", "2001:db8:0:0:0:0:0:2a"]) {
+      const listed = await ok(
+        await call(a, "GET", `/api/v2/hosts/${spelling}/comments`),
+        v2Envelope(hostCommentsResultSchema),
+      );
+      expect(listed.result).toMatchObject({ ip: "2001:db8::2a", comments: [{ id: added.result.id }] });
+      const one = await ok(
+        await call(a, "GET", `/api/v2/hosts/${spelling}/comments/${added.result.id}`),
+        comment,
+      );
+      expect(one.result.ip).toBe("2001:db8::2a");
+    }
+    const edited = await ok(
+      await call(a, "PUT", `/api/v2/hosts/2001:0DB8::2A/comments/${added.result.id}`, { contents: "edited" }),
+      comment,
+    );
+    expect(edited.result).toMatchObject({ ip: "2001:db8::2a", contents: "edited" });
+    expect(
+      (await call(a, "DELETE", `/api/v2/hosts/2001:db8:0::0:2a/comments/${added.result.id}`)).status,
+    ).toBe(204);
+  });
+
+  it("a tag put on through one spelling is listed, and taken off, through the others", async () => {
+    const tag = await createTag(a);
+    expect((await call(a, "PUT", `/api/v2/hosts/2001:0db8::1:0:0:1/tags/${tag.id}`)).status).toBe(204);
+    // Another spelling of the same address: no second link.
+    const before = await annotationTables();
+    expect((await call(a, "PUT", `/api/v2/hosts/2001:DB8:0:0:1::1/tags/${tag.id}`)).status).toBe(204);
+    expect(await annotationTables()).toEqual(before);
+    expect(await storedDocuments("annotation_tagged", "tag_id", tag.id)).toEqual(["2001:db8::1:0:0:1"]);
+
+    const hosts = await ok(
+      await call(a, "GET", `/api/v2/tags/${tag.id}/hosts`),
+      v2Envelope(tagHostsResultSchema),
+    );
+    expect(hosts.result.hosts.map((h) => h.ip)).toEqual(["2001:db8::1:0:0:1"]);
+    const onHost = await ok(
+      await call(a, "GET", "/api/v2/hosts/2001:db8:0:0:1:0:0:1/tags"),
+      v2Envelope(hostTagsResultSchema),
+    );
+    expect(onHost.result).toMatchObject({ ip: "2001:db8::1:0:0:1", tags: [{ id: tag.id }] });
+
+    expect((await call(a, "DELETE", `/api/v2/hosts/2001:db8::1:0:0:1/tags/${tag.id}`)).status).toBe(204);
+    expect(await storedDocuments("annotation_tagged", "tag_id", tag.id)).toEqual([]);
+  });
+
+  it("an IPv4-mapped address is ::ffff:a.b.c.d, written in hex or dotted", async () => {
+    const tag = await createTag(a);
+    expect((await call(a, "PUT", `/api/v2/hosts/::FFFF:C000:0201/tags/${tag.id}`)).status).toBe(204);
+    const hosts = await ok(
+      await call(a, "GET", `/api/v2/tags/${tag.id}/hosts`),
+      v2Envelope(tagHostsResultSchema),
+    );
+    expect(hosts.result.hosts.map((h) => h.ip)).toEqual(["::ffff:192.0.2.1"]);
+    const onHost = await ok(
+      await call(a, "GET", "/api/v2/hosts/0:0:0:0:0:ffff:192.0.2.1/tags"),
+      v2Envelope(hostTagsResultSchema),
+    );
+    expect(onHost.result).toMatchObject({ ip: "::ffff:192.0.2.1", tags: [{ id: tag.id }] });
+  });
+
+  it("an IPv4 address and a fingerprint keep their one spelling", async () => {
+    const added = await ok(
+      await call(a, "POST", "/api/v2/hosts/192.0.2.77/comments", { contents: "v4" }),
+      comment,
+    );
+    expect(added.result.ip).toBe("192.0.2.77");
+    await expectError(await call(a, "GET", "/api/v2/hosts/192.0.2.077/comments"), 422, /Invalid IP address/);
+    const tag = await createTag(a);
+    expect((await call(a, "PUT", `/api/v2/certificates/${FP.toUpperCase()}/tags/${tag.id}`)).status).toBe(
+      204,
+    );
+    const certs = await ok(
+      await call(a, "GET", `/api/v2/tags/${tag.id}/certificates`),
+      v2Envelope(tagCertificatesResultSchema),
+    );
+    expect(certs.result.certs.map((c) => c.fingerprint)).toEqual([FP]);
+  });
+});

@@ -69,6 +69,29 @@ export function pathText(name: string, value: string): string {
   return value;
 }
 
+// Control characters (C0, DEL, C1) are refused in the text people read back: tag names and
+// comments. A NUL or an escape sequence stored there would end up in every terminal, log and page
+// that shows it; no name needs one, and a comment needs only tab and line breaks.
+
+/** Unicode's control characters (general category Cc): U+0000-U+001F, U+007F-U+009F. */
+const CONTROL_CHARACTER = /\p{Cc}/gu;
+
+/** What a comment may hold of the control characters: tab and line breaks (LF, CR). */
+export const COMMENT_CONTROL_CHARACTERS = "\t\n\r";
+
+/**
+ * The first control character (U+0000-U+001F, U+007F-U+009F) in `text` that is not in `allowed`,
+ * written `U+0000`, or null when there is none.
+ */
+export function controlCharacterIn(text: string, allowed = ""): string | null {
+  for (const [found] of text.matchAll(CONTROL_CHARACTER)) {
+    if (!allowed.includes(found)) {
+      return `U+${found.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+    }
+  }
+  return null;
+}
+
 /**
  * Refuses a query string whose percent-escapes do not decode to UTF-8 (`%FF`, or `%ED%A0%80` for
  * a lone surrogate): left alone they would be read as their raw text, or as U+FFFD. In `q` that

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ApiError } from "../errors";
 import { ipAddressSchema, sha256FingerprintSchema } from "../indexes";
+import { canonicalIpAddress } from "../ip-address";
 import {
   ANNOTATION_COMMENTS_MAX,
   ANNOTATION_TAG_LINKS_MAX,
@@ -24,17 +25,20 @@ export const ANNOTATED_ID_KEYS = { hosts: "ip", certificates: "fingerprint" } as
 >;
 
 /**
- * The stored id of a document named in a path: an IP or a fingerprint, lowercased (hex and IPv6
- * letters match in any case). Text that is not well-formed is a 400; anything else that is not an
- * id is the 422 the v2 views answer for a malformed id. The document need not be in the dataset
- * (the public service tags any IP it is given).
+ * The stored id of a document named in a path: an IP in its canonical spelling (an IPv6 address
+ * in RFC 5952's form, so `2001:DB8::1` and `2001:0db8:0:0:0:0:0:1` are one host), or a
+ * fingerprint lowercased. Text that is not well-formed is a 400; anything else that is not an id
+ * is the 422 the v2 views answer for a malformed id. The document need not be in the dataset (the
+ * public service tags any IP it is given).
  */
 export function annotatedDocumentId(index: AnnotatedIndex, raw: string): string {
   pathText(ANNOTATED_ID_KEYS[index], raw);
   if (index === "hosts") {
     if (!ipAddressSchema.safeParse(raw).success)
       throw new ApiError("invalid_query", `Invalid IP address: ${raw}`);
-  } else if (!sha256FingerprintSchema.safeParse(raw).success) {
+    return canonicalIpAddress(raw);
+  }
+  if (!sha256FingerprintSchema.safeParse(raw).success) {
     throw new ApiError("invalid_query", `Invalid SHA-256 fingerprint: ${raw}`);
   }
   return raw.toLowerCase();

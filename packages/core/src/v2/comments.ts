@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { COMMENT_MAX_CHARS } from "../limits";
+import { COMMENT_CONTROL_CHARACTERS, controlCharacterIn } from "../text";
 import { annotationTimestamp, annotationTimestampSchema, type AnnotatedIndex } from "./annotations";
 
 // Comments on hosts and certificates (GET/POST /v2/{hosts|certificates}/{id}/comments,
@@ -36,15 +37,25 @@ export const certificateCommentsResultSchema = z
   .object({ fingerprint: z.string(), comments: z.array(certificateCommentSchema) })
   .loose();
 
-/** POST .../comments and PUT .../comments/{id}: `{contents}`, what the client sends. */
+/**
+ * POST .../comments and PUT .../comments/{id}: `{contents}`, what the client sends. Its length is
+ * counted in characters (code points) as a tag name's is; of the control characters it may hold
+ * only tab and line breaks.
+ */
 export const commentWriteSchema = z.object({
   contents: z
     .string({ error: "contents is required (a string)" })
+    .max(COMMENT_MAX_CHARS, `contents must be at most ${COMMENT_MAX_CHARS} characters`)
     .refine((value) => value.trim() !== "", "contents must not be empty")
-    .refine(
-      (value) => value.length <= COMMENT_MAX_CHARS,
-      `contents must be at most ${COMMENT_MAX_CHARS} characters`,
-    ),
+    .superRefine((value, ctx) => {
+      const found = controlCharacterIn(value, COMMENT_CONTROL_CHARACTERS);
+      if (found !== null) {
+        ctx.addIssue({
+          code: "custom",
+          message: `contents must not hold control characters other than tab and line breaks (${found})`,
+        });
+      }
+    }),
 });
 export type CommentWrite = z.infer<typeof commentWriteSchema>;
 

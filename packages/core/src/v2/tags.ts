@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { TAG_NAME_MAX_CHARS } from "../limits";
+import { controlCharacterIn } from "../text";
 import { annotationTimestamp, annotationTimestampSchema, type AnnotatedIndex } from "./annotations";
 
 // Tags (GET/POST /v2/tags, GET/PUT/DELETE /v2/tags/{id}, the tag's host and certificate lists,
@@ -29,12 +30,19 @@ export type Tag = z.infer<typeof tagSchema>;
 /**
  * A tag name: stored as sent (trimmed), compared in `nameKey` form (NFC, ignoring case), so
  * `Café` with a composed or a decomposed accent, in any case, is one name (409 for the second).
+ * Its length is counted in characters (code points: zod's `max`, as JSON Schema's `maxLength`), and
+ * it holds no control character.
  */
 const tagNameSchema = z
   .string({ error: "name is required (a string)" })
   .trim()
   .min(1, "name must not be empty")
-  .max(TAG_NAME_MAX_CHARS, `name must be at most ${TAG_NAME_MAX_CHARS} characters`);
+  .max(TAG_NAME_MAX_CHARS, `name must be at most ${TAG_NAME_MAX_CHARS} characters`)
+  .superRefine((name, ctx) => {
+    const found = controlCharacterIn(name);
+    if (found !== null)
+      ctx.addIssue({ code: "custom", message: `name must not hold control characters (${found})` });
+  });
 
 /**
  * POST /v2/tags and PUT /v2/tags/{id}: `{name, metadata?: {color?}}`, what `create_tag` and
