@@ -503,7 +503,24 @@ describe("credits", () => {
     const { auth } = await newTenant({ allowance: 2 });
     const res = await call(auth, "POST", "/api/v1/query", { query: "SELECT ip FROM ipv4 LIMIT 300" });
     expect(res.status).toBe(429);
+    // The allowance is not spent: the refusal says what the job may cost and what is left.
+    expect(v1ErrorSchema.parse(await res.json()).error).toBe(
+      "This request may cost 3 of your quota and 2 is left this billing period.",
+    );
     expect(edge.queued).toHaveLength(0);
+  });
+
+  it("keep nothing of a job whose query the Platform refuses: it billed nothing", async () => {
+    const { auth } = await newTenant();
+    const balance = await originBalance();
+    const used = await quotaUsed(edge.fetch, auth);
+    const { done } = await runQuery(auth, {
+      query: "SELECT ip FROM ipv4 WHERE services.port = 99999999999999999999",
+    });
+    expect(done).toMatchObject({ status: "error", credits_spent: 0 });
+    expect(done.error_message).toMatch(/HTTP 400/);
+    expect(balance - (await originBalance())).toBe(0);
+    expect((await quotaUsed(edge.fetch, auth)) - used).toBe(0);
   });
 });
 

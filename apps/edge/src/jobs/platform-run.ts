@@ -15,7 +15,7 @@ import type { ExportFile, JobOutcome } from "./platform-store";
 // Runs one query or export job over the Platform's search: plans its SQL again (as it was
 // planned when submitted: same instant, same maximum of pages), reads what the plan needs, and
 // stores the result in R2: a query's rows as pages of QUERY_RESULTS_PAGE_SIZE, an export's as
-// files. `stats` counts every Platform call as it is made, so a failed job knows what it spent.
+// files. `stats` counts every Platform call as it answers, so a failed job knows what it spent.
 
 /** Export options as stored with the job (the request's, defaults applied). */
 export interface ExportOptions extends EncodeOptions {

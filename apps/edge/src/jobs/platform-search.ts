@@ -10,7 +10,7 @@ export class JobFailure extends Error {
 /**
  * The Platform's global search as a job's SQL reads it: each call through the edge's token
  * pool, within the upstream deadline. A refused query or an upstream failure ends the job with
- * what the Platform said; the call was made all the same, and the caller counts it.
+ * what the Platform said; the Platform bills nothing for it, and the job does not count it.
  */
 export function platformSearch(platform: PlatformUpstream, timeoutMs: number): PlatformSearch {
   const call = async <T>(target: string, body: unknown): Promise<T> => {

@@ -254,9 +254,15 @@ export class RequestAccount {
       return new Refusal("quota_exceeded", HELD_MESSAGE, { "Retry-After": String(HELD_RETRY_AFTER_SECONDS) });
     }
     const retryAfter = secondsUntilReset(quota, this.deps.clock.now());
+    const left = quota.allowance - quota.used;
+    // Not spent yet, but less is left than this request may cost (a job holds its most pages).
+    const message =
+      left > 0
+        ? `This request may cost ${credits} of your quota and ${left} is left this billing period.`
+        : undefined;
     return new Refusal(
       "quota_exceeded",
-      undefined,
+      message,
       retryAfter === null ? {} : { "Retry-After": String(retryAfter) },
     );
   }

@@ -29,7 +29,10 @@ export interface PlatformSearch {
 export type PlatformOperation = "v3_search_query" | "v3_search_aggregate";
 
 export interface PlatformRunStats {
-  /** Each Platform call made, in order (each costs its operation's credits). */
+  /**
+   * Each Platform call that answered, in order: each costs its operation's credits. One the
+   * Platform refused (a 400) or that failed is not billed, and is not here.
+   */
   calls: PlatformOperation[];
   /** Pages of search hits read. */
   pages: number;
@@ -47,14 +50,16 @@ class Calls {
     readonly stats: PlatformRunStats,
   ) {}
 
-  query(input: V3SearchQueryInput): Promise<V3SearchQueryResponse> {
+  async query(input: V3SearchQueryInput): Promise<V3SearchQueryResponse> {
+    const page = await this.search.query(input);
     this.stats.calls.push("v3_search_query");
-    return this.search.query(input);
+    return page;
   }
 
-  aggregate(input: V3SearchAggregateInput): Promise<V3SearchAggregateResponse> {
+  async aggregate(input: V3SearchAggregateInput): Promise<V3SearchAggregateResponse> {
+    const aggregate = await this.search.aggregate(input);
     this.stats.calls.push("v3_search_aggregate");
-    return this.search.aggregate(input);
+    return aggregate;
   }
 
   async total(query: string): Promise<number> {
