@@ -338,6 +338,21 @@ describe("legacy inputs the translation refuses itself", () => {
     expect(v2ErrorSchema.parse(await field.json()).error, fieldBody).toMatch(/no\.such\.field/);
   });
 
+  it("refuses escapes that are not UTF-8 as the origin does: in q the v2 422, elsewhere a 400", async () => {
+    for (const [path, status] of [
+      ["/api/v2/hosts/search?q=%ED%A0%80", 422],
+      ["/api/v2/hosts/search?q=x&per_page=%zz", 400],
+      ["/api/v2/hosts/aggregate?field=%FF", 400],
+    ] as const) {
+      const res = await get(path);
+      expect(res.status, path).toBe(status);
+      v2ErrorSchema.parse(await res.json());
+      const origin = await askOrigin("GET", path);
+      expect(origin.status, path).toBe(status);
+      await origin.arrayBuffer();
+    }
+  });
+
   it("refuses a v1 search body without a query in the v1 shape", async () => {
     const res = await post("/api/v1/search/certificates", { page: 1 });
     expect(res.status).toBe(400);

@@ -2,7 +2,9 @@ import {
   type ApiVersion,
   type ErrorKind,
   errorStatus,
+  isApiError,
   renderErrorBody,
+  requireUtf8Query,
   type V3SearchAggregateResponse,
   v3SearchAggregateResponseSchema,
   type V3SearchQueryResponse,
@@ -104,6 +106,13 @@ function parsedAs<T extends z.ZodType>(schema: T, input: unknown, version: ApiVe
  * With `lists`, a repeated name is a list (`fields`); else its last value is read.
  */
 export function v2Query<T extends z.ZodType>(schema: T, url: URL, lists = false): z.output<T> {
+  // Escapes that are not UTF-8 would be read as U+FFFD and searched for: refused as the origin does.
+  try {
+    requireUtf8Query(url.href);
+  } catch (error) {
+    if (isApiError(error)) throw legacyError(error.kind, "v2", error.clientMessage);
+    throw error;
+  }
   const params: Record<string, string | string[]> = Object.fromEntries(url.searchParams);
   if (lists) {
     for (const key of Object.keys(params)) {
