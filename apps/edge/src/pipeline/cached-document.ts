@@ -3,6 +3,7 @@ import { ageSeconds, freshnessPolicy, ttlSeconds } from "../cache/freshness";
 import type { CachedDocument } from "../cache/interface";
 import { type CachedFetchSpec, type DocumentFetchDeps, sharedFetch } from "../cache/refresh";
 import { type DocumentOutcome, fetchDocument, lookupDocument } from "../cache/serve-document";
+import type { PlatformTally } from "../upstream/interface";
 import { isSuccess, type Relayed, relayedResponse, relayJson, upstreamFailure } from "../upstream/relay";
 import type { Charge } from "./account";
 import type { ApiContext } from "./define-route";
@@ -89,9 +90,9 @@ function answersDocument(outcome: DocumentOutcome): boolean {
 export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Promise<Response> {
   const services = c.get("services");
   const account = c.get("account");
-  // A legacy view on a Platform-only upstream: the Platform calls it became that answered, what
-  // the Platform billed for it (a search that found nothing included).
-  const tally = route.fetchUpstream === undefined && onPlatform(c) ? { answered: 0 } : undefined;
+  // A legacy view on a Platform-only upstream that misses: the Platform calls it became that
+  // answered, what the Platform billed for it (a search that found nothing included).
+  let tally: PlatformTally | undefined;
   const deps: DocumentFetchDeps = {
     defer: (work) => c.executionCtx.waitUntil(work),
     cache: services.cache,
@@ -127,6 +128,7 @@ export async function serveCachedDocument(c: ApiContext, route: CachedRoute): Pr
     return respond(c, route, lookup, services.clock.now(), bytesOf);
   }
 
+  if (route.fetchUpstream === undefined && onPlatform(c)) tally = { answered: 0 };
   let charge: Charge | null = null;
   let served;
   try {
