@@ -17,6 +17,7 @@ export * from "./v2/host";
 export * from "./v2/hosts-api";
 export * from "./v2/metadata";
 export * from "./v2/annotations";
+export * from "./v2/inputs";
 export * from "./v2/tags";
 export * from "./v2/comments";
 export * from "./v2/links";

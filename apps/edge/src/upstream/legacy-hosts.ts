@@ -10,13 +10,24 @@ import {
   legacyHostEvents,
   legacyHostHit,
   projectLegacyFields,
+  requireFingerprint,
+  requireHostIp,
+  requireInstant,
   V3_AGGREGATE_BUCKETS_MAX,
   V3_PAGE_SIZE_MAX,
   v3DnsIpResolutionsSchema,
   v3HostTimelineSchema,
 } from "@scangate/core";
 import { convertLegacyQuery } from "@scangate/search";
-import { cursorLink, cursorToken, legacyError, type LegacyCall, v2Ok, v2Query } from "./legacy-session";
+import {
+  asLegacy,
+  cursorLink,
+  cursorToken,
+  legacyError,
+  type LegacyCall,
+  v2Ok,
+  v2Query,
+} from "./legacy-session";
 
 // v2 hosts (view, search, aggregate) translated to the Platform's host asset and global search,
 // and the v2 lists about hosts: a host's names (its DNS resolutions), the hosts presenting a
@@ -47,8 +58,13 @@ function hostField(field: string): string {
 }
 
 /** GET /v2/hosts/{ip}[?at_time=...] ← GET /v3/global/asset/host/{ip}[?at_time=...]. */
-export async function translateHostView({ session, id: ip, url }: LegacyCall) {
-  return v2Ok(legacyHost(await session.host(ip, url.searchParams.get("at_time"), "invalid_query")));
+export async function translateHostView({ session, id, url }: LegacyCall) {
+  const atTime = url.searchParams.get("at_time");
+  const ip = asLegacy("v2", () => {
+    if (atTime !== null) requireInstant("at_time", atTime);
+    return requireHostIp(id);
+  });
+  return v2Ok(legacyHost(await session.host(ip, atTime, "invalid_query")));
 }
 
 /** GET /v2/hosts/search ← POST /v3/global/search/query (host hits; page tokens as cursors). */
@@ -100,7 +116,8 @@ const LIST_MISMATCH = "cursor belongs to another list or page size; send the sam
  * host resolved from within the Platform's default window, one per name (the bounds merge a
  * name's ranges), in name order. A page holds at most the Platform's 100.
  */
-export async function translateHostNames({ session, id: ip, url }: LegacyCall) {
+export async function translateHostNames({ session, id, url }: LegacyCall) {
+  const ip = asLegacy("v2", () => requireHostIp(id));
   const { per_page: perPage, cursor } = v2Query(hostNamesQuerySchema, url);
   const list = `names ${ip}`;
   const token = cursorToken(cursor, list, perPage, LIST_MISMATCH);
@@ -134,13 +151,7 @@ const presented = (s: ServiceSeen) => s.cert?.fingerprint_sha256 ?? s.tls?.finge
  * unknown certificate gets.
  */
 export async function translateCertificateHosts({ session, id, url }: LegacyCall) {
-  const fingerprint = id.toLowerCase();
-  if (!/^[0-9a-f]{64}$/.test(fingerprint))
-    throw legacyError(
-      "bad_request",
-      "v2",
-      "the certificate is named by its SHA-256 fingerprint (64 hex digits)",
-    );
+  const fingerprint = asLegacy("v2", () => requireFingerprint(id));
   const { per_page: perPage, cursor } = v2Query(certificateHostsQuerySchema, url);
   const list = `certificate hosts ${fingerprint}`;
   const token = cursorToken(cursor, list, perPage, LIST_MISMATCH);
@@ -197,7 +208,8 @@ const HISTORY_END = "9999-12-31T23:59:59Z";
  * in time order (newest first with `reversed`), `start_time` inclusive and `end_time` exclusive,
  * paged at the edge by a cursor bound to the window, order and page size.
  */
-export async function translateHostEvents({ session, id: ip, url }: LegacyCall) {
+export async function translateHostEvents({ session, id, url }: LegacyCall) {
+  const ip = asLegacy("v2", () => requireHostIp(id));
   const {
     start_time: start,
     end_time: end,
@@ -244,7 +256,12 @@ export async function translateHostEvents({ session, id: ip, url }: LegacyCall) 
  * host, at `at_time_b`), one after the other so that an unknown host A costs nothing more; the
  * patch is core's `diffJson` between their v2 documents, as the origin computes it.
  */
-export async function translateHostDiff({ session, id: ip, url }: LegacyCall) {
+export async function translateHostDiff({ session, id, url }: LegacyCall) {
+  const ip = asLegacy("v2", () => {
+    const other = url.searchParams.get("ip_b");
+    if (other !== null) requireHostIp(other);
+    return requireHostIp(id);
+  });
   const { ip_b: ipB, at_time: atTime, at_time_b: atTimeB } = v2Query(hostDiffQuerySchema, url);
   const a = legacyHost(await session.host(ip, atTime));
   const b = legacyHost(await session.host(ipB ?? ip, atTimeB));

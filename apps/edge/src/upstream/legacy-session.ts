@@ -107,12 +107,7 @@ function parsedAs<T extends z.ZodType>(schema: T, input: unknown, version: ApiVe
  */
 export function v2Query<T extends z.ZodType>(schema: T, url: URL, lists = false): z.output<T> {
   // Escapes that are not UTF-8 would be read as U+FFFD and searched for: refused as the origin does.
-  try {
-    requireUtf8Query(url.href);
-  } catch (error) {
-    if (isApiError(error)) throw legacyError(error.kind, "v2", error.clientMessage);
-    throw error;
-  }
+  asLegacy("v2", () => requireUtf8Query(url.href));
   const params: Record<string, string | string[]> = Object.fromEntries(url.searchParams);
   if (lists) {
     for (const key of Object.keys(params)) {
@@ -121,6 +116,16 @@ export function v2Query<T extends z.ZodType>(schema: T, url: URL, lists = false)
     }
   }
   return parsedAs(schema, params, "v2", "query");
+}
+
+/** `read()`, with an error core's input checks throw as the legacy error of `version`. */
+export function asLegacy<T>(version: ApiVersion, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (isApiError(error)) throw legacyError(error.kind, version, error.clientMessage);
+    throw error;
+  }
 }
 
 /** A v1 request's JSON body read by `schema`; a bad one is the legacy 400 naming its first issue. */

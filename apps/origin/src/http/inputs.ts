@@ -1,11 +1,11 @@
-import { ApiError, ipAddressSchema, parseRfc3339Nanos, requireUtf8Query } from "@scangate/core";
+import { ApiError, requireUtf8Query } from "@scangate/core";
 import type { Context } from "hono";
 import type { AppEnv } from "./context";
 import type { CursorBinding, CursorPosition } from "../services/cursor";
 
 // The inputs every v2 hosts route reads the same way, so each refuses bad input with one answer:
-// an IP or a time that cannot be one is the spec's 422 (as a malformed query is), a cursor the
-// service did not issue for these parameters a 400.
+// an IP or a time that cannot be one is the spec's 422 (core's v2/inputs.ts), a cursor the service
+// did not issue for these parameters a 400.
 
 /** Query parameters as core's schemas expect them: repeated `fields` as a list. */
 export function queryParams(c: Context<AppEnv>): Record<string, unknown> {
@@ -14,26 +14,6 @@ export function queryParams(c: Context<AppEnv>): Record<string, unknown> {
   const fields = c.req.queries("fields");
   if (fields) params.fields = fields;
   return params;
-}
-
-/** A host address from the path (or `ip_b`): anything else is the spec's 422. */
-export function requireHostIp(ip: string): string {
-  if (!ipAddressSchema.safeParse(ip).success) {
-    throw new ApiError("invalid_query", `Invalid IP address: ${ip}`);
-  }
-  return ip;
-}
-
-/** An RFC 3339 instant from the query parameter `name`: anything else is a 422 naming it. */
-export function requireInstant(name: string, text: string): { ms: number; nanos: string } {
-  const instant = parseRfc3339Nanos(text);
-  if (!instant) {
-    throw new ApiError(
-      "invalid_query",
-      `Invalid ${name}: expected an RFC 3339 timestamp, got ${JSON.stringify(text)}`,
-    );
-  }
-  return instant;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ApiError } from "../errors";
-import { ipAddressSchema, sha256FingerprintSchema } from "../indexes";
 import { canonicalIpAddress } from "../ip-address";
+import { requireFingerprint, requireHostIp } from "./inputs";
 import {
   ANNOTATION_COMMENTS_MAX,
   ANNOTATION_TAG_LINKS_MAX,
@@ -33,15 +33,7 @@ export const ANNOTATED_ID_KEYS = { hosts: "ip", certificates: "fingerprint" } as
  */
 export function annotatedDocumentId(index: AnnotatedIndex, raw: string): string {
   pathText(ANNOTATED_ID_KEYS[index], raw);
-  if (index === "hosts") {
-    if (!ipAddressSchema.safeParse(raw).success)
-      throw new ApiError("invalid_query", `Invalid IP address: ${raw}`);
-    return canonicalIpAddress(raw);
-  }
-  if (!sha256FingerprintSchema.safeParse(raw).success) {
-    throw new ApiError("invalid_query", `Invalid SHA-256 fingerprint: ${raw}`);
-  }
-  return raw.toLowerCase();
+  return index === "hosts" ? canonicalIpAddress(requireHostIp(raw)) : requireFingerprint(raw);
 }
 
 /**

@@ -4,7 +4,7 @@ import {
   certificateHostsParamsSchema,
   certificateHostsQuerySchema,
   certificateHostsResultSchema,
-  sha256FingerprintSchema,
+  requireFingerprint,
   v2Envelope,
   wrapV2,
   type CertificateHostsResult,
@@ -34,11 +34,7 @@ export const certificateHostsView = defineRoute(
   }),
   { operation: "certificate_hosts", cost: 1 },
   async (c) => {
-    const raw = c.req.param("sha256");
-    if (!sha256FingerprintSchema.safeParse(raw).success) {
-      throw new ApiError("invalid_query", `Invalid SHA-256 fingerprint: ${raw}`);
-    }
-    const fingerprint = raw.toLowerCase();
+    const fingerprint = requireFingerprint(c.req.param("sha256"));
     const params = parseInput(certificateHostsQuerySchema, queryParams(c));
     const { dataset, cursors } = c.var.services;
     const binding: CursorBinding = { q: `certificate hosts ${fingerprint}`, perPage: params.per_page };

@@ -13,6 +13,8 @@ import {
   type HostDiffSide,
   type HostEventsResult,
   diffJson,
+  requireHostIp,
+  requireInstant,
 } from "@scangate/core";
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
@@ -21,7 +23,7 @@ import { defineRoute, jsonResponse, V2_ERRORS } from "../../routing";
 import type { CursorBinding } from "../../services/cursor";
 import { hostEvents } from "../../services/host-events";
 import { pageByOffset } from "../../services/offset-page";
-import { decodeCursor, queryParams, requireHostIp, requireInstant } from "../../http/inputs";
+import { decodeCursor, queryParams } from "../../http/inputs";
 
 interface Instant {
   text: string;

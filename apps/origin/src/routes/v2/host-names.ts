@@ -7,13 +7,14 @@ import {
   v2Envelope,
   wrapV2,
   type HostNamesResult,
+  requireHostIp,
 } from "@scangate/core";
 import { parseInput } from "../../http/validation";
 import { defineRoute, jsonResponse, V2_ERRORS } from "../../routing";
 import type { CursorBinding } from "../../services/cursor";
 import { hostNames, presentedCertificates } from "../../services/host-names";
 import { pageByOffset } from "../../services/offset-page";
-import { decodeCursor, queryParams, requireHostIp } from "../../http/inputs";
+import { decodeCursor, queryParams } from "../../http/inputs";
 
 /**
  * GET /api/v2/hosts/{ip}/names (`view_host_names`): the names the host answers for now, from

@@ -12,12 +12,14 @@ import {
   wrapV2,
   type HostsAggregateResult,
   type HostsSearchResult,
+  requireHostIp,
+  requireInstant,
 } from "@scangate/core";
 import { parseInput } from "../../http/validation";
 import { defineRoute, jsonResponse, V2_ERRORS } from "../../routing";
 import type { CursorBinding } from "../../services/cursor";
 import { compileSearch } from "../../services/search-engine";
-import { decodeCursor, queryParams, requireHostIp, requireInstant } from "../../http/inputs";
+import { decodeCursor, queryParams } from "../../http/inputs";
 
 /** GET /api/v2/hosts/search: keyset pages of matching hosts, with signed cursors. */
 export const hostsSearch = defineRoute(
