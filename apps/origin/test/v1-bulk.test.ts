@@ -1,4 +1,10 @@
-import { BULK_MAX_FINGERPRINTS, bulkResponseSchema, v1ErrorSchema } from "@scangate/core";
+import {
+  BULK_FINGERPRINT_MAX_CHARS,
+  BULK_MAX_FINGERPRINTS,
+  bulkResponseSchema,
+  bulkUnknownCertificateSchema,
+  v1ErrorSchema,
+} from "@scangate/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { certificateDocs } from "./support/dataset-facts";
 import { call, getJson, postJson } from "./support/requests";
@@ -39,14 +45,82 @@ describe("POST /api/v1/bulk/certificates", () => {
     expect(await usedQuota()).toBe(before + 1);
   });
 
+  it("answers strings that are not fingerprints as unknown certificates, keyed as sent, beside the known ones", async () => {
+    const [first, second] = await certificateDocs();
+    const requested = [
+      first!.sha256,
+      "zz",
+      "g".repeat(64),
+      second!.sha256.toUpperCase(),
+      "",
+      "__proto__",
+      UNKNOWN,
+    ];
+    const before = await usedQuota();
+    const { res, body } = await postJson("/api/v1/bulk/certificates", { fingerprints: requested });
+    expect(res.status).toBe(200);
+    bulkResponseSchema.parse(body);
+    expect(Object.keys(body)).toEqual(requested);
+    expect(body).toEqual({
+      [first!.sha256]: first!.doc,
+      zz: { error: "certificate zz not found", error_type: "unknown", status: "error" },
+      ["g".repeat(64)]: {
+        error: `certificate ${"g".repeat(64)} not found`,
+        error_type: "unknown",
+        status: "error",
+      },
+      [second!.sha256.toUpperCase()]: second!.doc,
+      "": { error: "certificate  not found", error_type: "unknown", status: "error" },
+      ["__proto__"]: { error: "certificate __proto__ not found", error_type: "unknown", status: "error" },
+      [UNKNOWN]: { error: `certificate ${UNKNOWN} not found`, error_type: "unknown", status: "error" },
+    });
+    expect(await usedQuota()).toBe(before + 1);
+  });
+
+  it("answers 50 strings that are not fingerprints with 50 unknown entries", async () => {
+    const fingerprints = Array.from({ length: BULK_MAX_FINGERPRINTS }, (_, i) => `not-a-fingerprint-${i}`);
+    const { res, body } = await postJson("/api/v1/bulk/certificates", { fingerprints });
+    expect(res.status).toBe(200);
+    expect(Object.keys(body)).toEqual(fingerprints);
+    for (const fingerprint of fingerprints) {
+      expect(bulkUnknownCertificateSchema.parse(body[fingerprint])).toEqual({
+        error: `certificate ${fingerprint} not found`,
+        error_type: "unknown",
+        status: "error",
+      });
+    }
+  });
+
+  it("refuses a fingerprint string in place of the list with one message", async () => {
+    const { res, body } = await postJson("/api/v1/bulk/certificates", { fingerprints: UNKNOWN });
+    expect(res.status).toBe(400);
+    expect(body).toEqual({
+      error_code: 400,
+      error: "fingerprints: expected a list of 1 to 50 fingerprints (strings)",
+    });
+  });
+
   it.each([
     [
       "51 fingerprints",
       { fingerprints: Array.from({ length: 51 }, (_, i) => i.toString(16).padStart(64, "0")) },
       /at most 50/,
     ],
-    ["a non-array", { fingerprints: "a".repeat(64) }, /fingerprints/],
-    ["a non-hex value", { fingerprints: ["g".repeat(64)] }, /fingerprints\.0: expected a SHA-256/],
+    [
+      "a non-array",
+      { fingerprints: { 0: UNKNOWN } },
+      /^fingerprints: expected a list of 1 to 50 fingerprints/,
+    ],
+    [
+      "a non-string entry",
+      { fingerprints: [UNKNOWN, 7] },
+      /^fingerprints\.1: expected a fingerprint string$/,
+    ],
+    [
+      "an entry longer than the bound",
+      { fingerprints: [UNKNOWN, "a".repeat(BULK_FINGERPRINT_MAX_CHARS + 1)] },
+      /^fingerprints\.1: at most 256 characters per fingerprint$/,
+    ],
     ["an empty list", { fingerprints: [] }, /at least one/],
     ["no fingerprints key", {}, /fingerprints/],
     ["a JSON array body", [UNKNOWN], /expected object/],

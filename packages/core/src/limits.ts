@@ -5,6 +5,8 @@
 const HOUR_MS = 60 * 60 * 1000;
 
 export const BULK_MAX_FINGERPRINTS = 50;
+/** Ours: the longest string a bulk request may ask for, so the answer's keys stay small. */
+export const BULK_FINGERPRINT_MAX_CHARS = 256;
 export const REPORT_BUCKETS_DEFAULT = 50;
 export const REPORT_BUCKETS_MAX = 500;
 export const AGGREGATE_BUCKETS_DEFAULT = 50;
@@ -79,6 +81,7 @@ export const FIELD_NAME_MAX_CHARS = 256;
 
 export const LIMITS = {
   BULK_MAX_FINGERPRINTS,
+  BULK_FINGERPRINT_MAX_CHARS,
   REPORT_BUCKETS_DEFAULT,
   REPORT_BUCKETS_MAX,
   AGGREGATE_BUCKETS_DEFAULT,

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { accountSchema, bulkBodySchema, bulkParamsSchema, bulkResponseSchema } from "../src/index";
+import { z } from "zod";
+import {
+  accountSchema,
+  BULK_FINGERPRINT_MAX_CHARS,
+  bulkBodySchema,
+  bulkLookupIds,
+  bulkParamsSchema,
+  bulkResponseSchema,
+} from "../src/index";
 import { FP, FP2, FP_UPPER, certificateDocument } from "./fixtures";
 import { accepts, rejects } from "./schema-assertions";
 
@@ -14,11 +22,43 @@ describe("bulk", () => {
     accepts(bulkBodySchema, { fingerprints: Array.from({ length: 50 }, () => FP) });
   });
 
-  it("body refuses 51 fingerprints, none, a non-hex one and a missing list", () => {
+  it("body takes strings that are not fingerprints, up to the length bound, as asked", () => {
+    const longest = "x".repeat(BULK_FINGERPRINT_MAX_CHARS);
+    const body = accepts(bulkBodySchema, { fingerprints: [FP, "not-a-fingerprint", "", longest] });
+    expect(body.fingerprints).toEqual([FP, "not-a-fingerprint", "", longest]);
+  });
+
+  it("body refuses 51 fingerprints, none, a non-string one, an overlong one and a missing list", () => {
     rejects(bulkBodySchema, { fingerprints: Array.from({ length: 51 }, () => FP) }, ["fingerprints"]);
     rejects(bulkBodySchema, { fingerprints: [] }, ["fingerprints"]);
-    rejects(bulkBodySchema, { fingerprints: [FP, "not-a-fingerprint"] }, ["fingerprints", 1]);
+    rejects(bulkBodySchema, { fingerprints: [FP, 7] }, ["fingerprints", 1]);
+    rejects(bulkBodySchema, { fingerprints: [FP, "x".repeat(BULK_FINGERPRINT_MAX_CHARS + 1)] }, [
+      "fingerprints",
+      1,
+    ]);
     rejects(bulkBodySchema, {}, ["fingerprints"]);
+  });
+
+  it("body refuses a single fingerprint string in place of the list with one message", () => {
+    const result = bulkBodySchema.safeParse({ fingerprints: FP });
+    expect(result.error?.issues.map(({ path, message }) => ({ path, message }))).toEqual([
+      { path: ["fingerprints"], message: "expected a list of 1 to 50 fingerprints (strings)" },
+    ]);
+  });
+
+  it("body's JSON Schema still bounds the list to 1..50 strings of at most 256 characters", () => {
+    const schema = z.toJSONSchema(bulkBodySchema, { io: "input" });
+    expect(schema.properties?.fingerprints).toMatchObject({
+      type: "array",
+      minItems: 1,
+      maxItems: 50,
+      items: { type: "string", maxLength: BULK_FINGERPRINT_MAX_CHARS },
+    });
+  });
+
+  it("looks up only the well-formed fingerprints, in lower case, each once, in first-seen order", () => {
+    expect(bulkLookupIds([FP_UPPER, "zz", FP2, FP, "", "g".repeat(64)])).toEqual([FP, FP2]);
+    expect(bulkLookupIds(["zz", "not-a-fingerprint"])).toEqual([]);
   });
 
   it("response maps each fingerprint to a document or an unknown-certificate entry", () => {

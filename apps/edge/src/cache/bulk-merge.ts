@@ -9,11 +9,6 @@ export const UNKNOWN_CERTIFICATE_ENTRY: BulkUnknownCertificate = {
   status: "error",
 };
 
-/** Fingerprints as cache keys: lower case, each once, in first-seen order. */
-export function uniqueFingerprints(requested: readonly string[]): string[] {
-  return [...new Set(requested.map((fp) => fp.toLowerCase()))];
-}
-
 const utf8 = new TextEncoder();
 const UNKNOWN_ENTRY_BYTES = utf8.encode(JSON.stringify(UNKNOWN_CERTIFICATE_ENTRY));
 
@@ -23,7 +18,8 @@ const CLOSE = utf8.encode("}");
 /**
  * The bulk answer, as a Blob of byte pieces: one key per requested fingerprint, spelled and
  * ordered as requested (a repeated spelling appears once), each mapped to its entry's JSON text
- * from `entries` (keyed by lower-case fingerprint). Entries are spliced as they are, so documents
+ * from `entries` (keyed by lower-case fingerprint; one without, a string that is not a
+ * fingerprint too, is the unknown certificate). Entries are spliced as they are, so documents
  * keep their bytes; `bytesOf` gives an entry's UTF-8 bytes (the cache keeps those of the rows it
  * holds, so a cached answer is the runtime copying them into one buffer, instead of one long
  * string built and encoded on every request).

@@ -1,5 +1,6 @@
 import {
   bulkBodySchema,
+  bulkLookupIds,
   legacyCertificate,
   legacyIpv4,
   legacyWebsite,
@@ -206,15 +207,20 @@ export async function translateCertificateView({ session, id }: LegacyCall) {
 
 /**
  * POST /v1/bulk/certificates ← the certificate assets and their PEMs, one call each: every
- * requested fingerprint keyed as asked, the unknown ones as the legacy unknown entry.
+ * requested fingerprint keyed as asked, the unknown ones as the legacy unknown entry. Strings
+ * that are not SHA-256 fingerprints are unknown without asking: the Platform refuses a whole
+ * call for one bad certificate id.
  */
 export async function translateCertificateBulk({ session, call }: LegacyCall) {
   const requested = v1Body(bulkBodySchema, call).fingerprints;
-  const ids = [...new Set(requested.map((fp) => fp.toLowerCase()))];
-  const [assets, raws] = await Promise.all([
-    session.result("POST", "/v3/global/asset/certificate", { certificate_ids: ids }),
-    session.result("POST", "/v3/global/asset/certificate/raw", { certificate_ids: ids }),
-  ]);
+  const ids = bulkLookupIds(requested);
+  const [assets, raws] =
+    ids.length === 0
+      ? [[], []]
+      : await Promise.all([
+          session.result("POST", "/v3/global/asset/certificate", { certificate_ids: ids }),
+          session.result("POST", "/v3/global/asset/certificate/raw", { certificate_ids: ids }),
+        ]);
   const pems = new Map<string, string>();
   for (const entry of Array.isArray(raws) ? raws : []) {
     const { certificate_id: id, pem } = entry as { certificate_id?: unknown; pem?: unknown };

@@ -277,12 +277,8 @@ export const API_ROWS: BadRequest[] = [
       ["a number in the list", { fingerprints: [1] }],
       ["null in the list", { fingerprints: [null] }],
       ["51 fingerprints", { fingerprints: Array.from({ length: 51 }, (_, i) => hex64(i + 1)) }],
-      ["a non-hex fingerprint", { fingerprints: ["g".repeat(64)] }],
-      ["a 63-character fingerprint", { fingerprints: ["a".repeat(63)] }],
-      ["a 65-character fingerprint", { fingerprints: ["a".repeat(65)] }],
-      ["a SQL injection fingerprint", { fingerprints: ["' OR 1=1 --"] }],
-      ["a path traversal fingerprint", { fingerprints: ["../../../../etc/passwd"] }],
-      ["one bad among good ones", { fingerprints: [hex64(1), "zz", hex64(2)] }],
+      // Any shorter string is asked for (one that is not a fingerprint is answered unknown).
+      ["a 257-character fingerprint", { fingerprints: [hex64(1), "a".repeat(257)] }],
     ] as const
   ).map(
     ([what, body]): BadRequest => ({

@@ -4,7 +4,7 @@ import { requestLimitProblem } from "@scangate/core/http";
 import { bodyLimit } from "hono/body-limit";
 import type { z } from "zod";
 
-/** One line naming each failed input and why: `fingerprints.3: expected a SHA-256 fingerprint`. */
+/** One line naming each failed input and why: `fingerprints.0: at most 256 characters per fingerprint`. */
 export function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 5)

@@ -1,10 +1,10 @@
-import { bulkBodySchema, bulkResponseSchema } from "@scangate/core";
+import { bulkBodySchema, bulkLookupIds, bulkResponseSchema } from "@scangate/core";
 import { lookupCachedBulk, serveBulkPerAsset } from "../../pipeline/cached-bulk";
 import { defineRoute } from "../../pipeline/define-route";
 import { chargedRelay, onPlatform, readRequestBody, upstreamPath } from "../../pipeline/exchange";
-import type { BulkFetchDeps } from "../../cache/bulk-fetch";
+import type { BulkCodec } from "../../cache/bulk-fetch";
 import type { BulkRequest } from "../../cache/bulk-answers";
-import { certificatesBulkCodec, mergeBulk, uniqueFingerprints } from "../../cache/bulk-merge";
+import { certificatesBulkCodec, mergeBulk } from "../../cache/bulk-merge";
 import { cacheStatus } from "../../cache/cache-status";
 import { bulkCacheOutcome, type BulkOutcome, bulkFromCache, fetchMissingBulk } from "../../cache/serve-bulk";
 import type { EdgeServices } from "../../services";
@@ -13,9 +13,10 @@ import { relayedResponse, relayJson } from "../../upstream/relay";
 import { component } from "../../openapi/components";
 
 /**
- * The cacheable bulk request a body holds (its fingerprints, spelled as sent and as cache keys),
- * or null when it holds none: not UTF-8, not JSON, or not the bulk body's shape. A body whose
- * answer the isolate keeps (`bulkAnswers`) was read before and is not parsed again.
+ * The cacheable bulk request a body holds (its fingerprints, spelled as sent, and the
+ * well-formed ones as cache keys), or null when it holds none: not UTF-8, not JSON, or not the
+ * bulk body's shape. A body whose answer the isolate keeps (`bulkAnswers`) was read before and
+ * is not parsed again.
  */
 function readBulkRequest(services: EdgeServices, body: Uint8Array | undefined): BulkRequest | null {
   let text: string;
@@ -35,23 +36,24 @@ function readBulkRequest(services: EdgeServices, body: Uint8Array | undefined): 
   const parsed = bulkBodySchema.safeParse(json);
   if (!parsed.success) return null;
   const requested = parsed.data.fingerprints;
-  return { text, requested, unique: uniqueFingerprints(requested) };
+  return { text, requested, unique: bulkLookupIds(requested) };
 }
 
 /**
- * The answer for an outcome that has entries: every requested key, in request order. One the
- * cache gave whole is kept for the same request again (`services.bulkAnswers`).
+ * The answer for an outcome that has entries: every requested key, in request order, the ones
+ * without an entry (unknown, or not a fingerprint) as the unknown certificate. One the cache
+ * gave whole is kept for the same request again (`services.bulkAnswers`).
  */
 function respond(
   services: EdgeServices,
-  deps: BulkFetchDeps,
+  codec: BulkCodec,
   request: BulkRequest,
   outcome: Exclude<BulkOutcome, { kind: "failed" }>,
 ): Response {
-  const { index, atTime } = deps.codec;
+  const { index, atTime } = codec;
   const assemble = () =>
     mergeBulk(request.requested, outcome.entries, (id, entry) =>
-      deps.cache.bodyBytes({ index, id, atTime }, entry),
+      services.cache.bodyBytes({ index, id, atTime }, entry),
     );
   const body =
     outcome.kind === "fresh" ? services.bulkAnswers.body(request, outcome.entries, assemble) : assemble();
@@ -68,8 +70,9 @@ function respond(
 /**
  * POST /api/v1/bulk/certificates through the shared cache: cached certificates (from earlier
  * bulk or view calls) are served from D1, and ONE upstream bulk call asks for the rest. The
- * answer keeps every requested key in request order. Bodies the cache cannot read (another
- * index, a malformed list) are forwarded for the upstream's own answer.
+ * answer keeps every requested key in request order. Strings that are not SHA-256 fingerprints
+ * are answered unknown by the edge itself: never looked up, sent upstream or charged. Bodies the
+ * cache cannot read (another index, a malformed list) are forwarded for the upstream's own answer.
  *
  * A call costs 1, as a legacy query did. With a Platform-only upstream it costs what the
  * Platform bills for it: per certificate its calls answered, held before them and settled after
@@ -94,16 +97,17 @@ export const bulkRoute = defineRoute({
     }
     const account = c.get("account");
     const { cache, upstreamTimeoutMs } = services.config;
-    const { deps, lookup } = await lookupCachedBulk(
-      c,
-      request.unique,
-      certificatesBulkCodec(cache.ttlSeconds.certificates),
-      (bulk) =>
-        relayJson(
-          services.upstream,
-          { method: "POST", path: "/v1/bulk/certificates", body: bulk, contentType: "application/json" },
-          upstreamTimeoutMs,
-        ),
+    const codec = certificatesBulkCodec(cache.ttlSeconds.certificates);
+    if (request.unique.length === 0) {
+      // Not one fingerprint to look up: every key is unknown, and nothing was served to charge.
+      return respond(services, codec, request, { kind: "fresh", entries: new Map(), age: 0, revalidate: [] });
+    }
+    const { deps, lookup } = await lookupCachedBulk(c, request.unique, codec, (bulk) =>
+      relayJson(
+        services.upstream,
+        { method: "POST", path: "/v1/bulk/certificates", body: bulk, contentType: "application/json" },
+        upstreamTimeoutMs,
+      ),
     );
     if (onPlatform(c)) {
       const outcome = await serveBulkPerAsset(c, deps, lookup);
@@ -111,13 +115,13 @@ export const bulkRoute = defineRoute({
         if ("error" in outcome.failure) throw outcome.failure.error;
         return relayedResponse(outcome.failure.relayed);
       }
-      return respond(services, deps, request, outcome);
+      return respond(services, codec, request, outcome);
     }
 
     if (lookup.toFetch.length === 0) {
       account.hit();
       await account.answeredWithoutCall(1);
-      return respond(services, deps, request, bulkFromCache(lookup));
+      return respond(services, codec, request, bulkFromCache(lookup));
     }
 
     // Charged before the upstream is asked, so an exhausted quota never reaches it.
@@ -136,6 +140,6 @@ export const bulkRoute = defineRoute({
       account.hit();
       await account.answeredWithoutCall(1);
     }
-    return respond(services, deps, request, outcome);
+    return respond(services, codec, request, outcome);
   },
 });

@@ -2,6 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import {
   ApiError,
   bulkBodySchema,
+  bulkLookupIds,
   bulkParamsSchema,
   bulkResponseSchema,
   type BulkResponse,
@@ -17,7 +18,8 @@ function unknownCertificate(fingerprint: string): BulkUnknownCertificate {
 
 /**
  * POST /api/v1/bulk/{index}: up to 50 certificates by SHA-256. Every requested fingerprint is a
- * key of the answer, spelled as requested; unknown ones carry a per-key error object.
+ * key of the answer, spelled as requested; unknown ones carry a per-key error object, and so do
+ * strings that are not SHA-256 fingerprints (never looked up).
  */
 export const bulk = defineRoute(
   createRoute({
@@ -31,12 +33,13 @@ export const bulk = defineRoute(
   async (c) => {
     if (!bulkParamsSchema.safeParse({ index: c.req.param("index") }).success) throw new ApiError("not_found");
     const { fingerprints } = parseInput(bulkBodySchema, await readJsonBody(c));
-    const found = await c.var.services.dataset.readCertificates(fingerprints);
-    const body: BulkResponse = {};
-    for (const fingerprint of fingerprints) {
+    const found = await c.var.services.dataset.readCertificates(bulkLookupIds(fingerprints));
+    const entry = (fingerprint: string) => {
       const document = found.get(fingerprint.toLowerCase());
-      body[fingerprint] = document ? (document as CertificateDocument) : unknownCertificate(fingerprint);
-    }
+      return document ? (document as CertificateDocument) : unknownCertificate(fingerprint);
+    };
+    // Keys made as data properties: any string may be asked for, `__proto__` too.
+    const body: BulkResponse = Object.fromEntries(fingerprints.map((fp) => [fp, entry(fp)]));
     return c.json(body);
   },
 );
