@@ -162,6 +162,18 @@ describe("v1 reports from the Platform's aggregate", () => {
     }
   });
 
+  it("counts a field of several values a document (ports) at most once a document in nonnull_count", async () => {
+    const body = { query: "*", field: "ports", buckets: 3 };
+    const res = await post("/api/v1/report/ipv4", body);
+    expect(res.status).toBe(200);
+    const { metadata } = reportResponseSchema.parse(await res.json());
+    const legacy = reportResponseSchema.parse(await origin("POST", "/api/v1/report/ipv4", body)).metadata;
+    expect(metadata.count).toBe(legacy.count);
+    // The Platform's buckets count a host once per port; documents with a port are at most all of them.
+    expect(metadata.nonnull_count).toBeLessThanOrEqual(metadata.count);
+    expect(metadata.nonnull_count).toBe(legacy.nonnull_count);
+  });
+
   it("refuses a derived field, a query that does not parse and a body without a field, in the v1 shape", async () => {
     for (const body of [
       { query: "*", field: "protocols" },

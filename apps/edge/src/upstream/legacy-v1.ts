@@ -140,7 +140,8 @@ export async function translateV1Search({ session, id: name, call }: LegacyCall)
 /**
  * POST /v1/report/{index} ← POST /v3/global/search/aggregate: the field converted by
  * `@scangate/search` (a per-port field counts only that port's values), `count` the query's
- * hits, `nonnull_count` what the buckets and the rest hold.
+ * hits, `nonnull_count` what the buckets and the rest hold, at most `count`: the Platform counts
+ * a document once per value, so a field of several values (ports) would count some twice.
  */
 export async function translateV1Report({ session, id: name, call }: LegacyCall) {
   const index = indexOf(name);
@@ -165,7 +166,7 @@ export async function translateV1Report({ session, id: name, call }: LegacyCall)
     metadata: {
       count: aggregate.total_count,
       backend_time: aggregate.query_duration_millis,
-      nonnull_count: listed + aggregate.other_count,
+      nonnull_count: Math.min(listed + aggregate.other_count, aggregate.total_count),
       other_result_count: aggregate.other_count,
       buckets: results.length,
       error_bound: 0,
