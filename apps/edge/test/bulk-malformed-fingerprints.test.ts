@@ -215,3 +215,19 @@ describe("v1 bulk with strings that are not fingerprints, Platform upstream", ()
     expect(await ledgerUsed(tenant.id)).toBe(0);
   });
 });
+
+describe("v1 bulk with a lone surrogate in a requested string", () => {
+  it.each([
+    ["legacy", {}],
+    ["Platform", PLATFORM_VARS],
+  ] as const)(
+    "is a v1 400 on a %s upstream, as any text no answer can hold, charging nothing",
+    async (_, vars) => {
+      const { edge, tenant } = await setup(vars);
+      const res = await bulk(edge, tenant, { fingerprints: [CERT_A, "x\ud800"] });
+      expect(res.status).toBe(400);
+      expect(v1ErrorSchema.parse(await res.json()).error).toMatch(/fingerprints.*1.*lone surrogate/);
+      expect(await ledgerUsed(tenant.id)).toBe(0);
+    },
+  );
+});

@@ -32,6 +32,7 @@ describe("bulk", () => {
     rejects(bulkBodySchema, { fingerprints: Array.from({ length: 51 }, () => FP) }, ["fingerprints"]);
     rejects(bulkBodySchema, { fingerprints: [] }, ["fingerprints"]);
     rejects(bulkBodySchema, { fingerprints: [FP, 7] }, ["fingerprints", 1]);
+    rejects(bulkBodySchema, { fingerprints: [FP, "x\ud800"] }, ["fingerprints", 1]);
     rejects(bulkBodySchema, { fingerprints: [FP, "x".repeat(BULK_FINGERPRINT_MAX_CHARS + 1)] }, [
       "fingerprints",
       1,

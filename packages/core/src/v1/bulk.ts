@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { bulkUnknownCertificateSchema } from "../errors";
 import { sha256FingerprintSchema } from "../indexes";
+import { isWellFormedText } from "../text";
 import { BULK_FINGERPRINT_MAX_CHARS, BULK_MAX_FINGERPRINTS } from "../limits";
 import { certificateDocumentSchema } from "./certificate";
 
@@ -19,7 +20,12 @@ export const bulkBodySchema = z.object({
     .array(
       z
         .string({ error: "expected a fingerprint string" })
-        .max(BULK_FINGERPRINT_MAX_CHARS, `at most ${BULK_FINGERPRINT_MAX_CHARS} characters per fingerprint`),
+        .max(BULK_FINGERPRINT_MAX_CHARS, `at most ${BULK_FINGERPRINT_MAX_CHARS} characters per fingerprint`)
+        // Keys of the answer: text no UTF-8 answer can hold is refused, as everywhere (text.ts).
+        .refine(
+          isWellFormedText,
+          "holds a lone surrogate (\\ud800-\\udfff unpaired); text must be well-formed Unicode",
+        ),
       { error: `expected a list of 1 to ${BULK_MAX_FINGERPRINTS} fingerprints (strings)` },
     )
     // Refinements, not .min()/.max(): zod runs those on anything with a length, so a string in
