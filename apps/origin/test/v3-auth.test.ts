@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { v3AuthenticationErrorSchema, V3_OPERATIONS } from "@scangate/core";
+import { v3AuthenticationErrorSchema, V3_BULK_QUERY_FORMS, V3_OPERATIONS } from "@scangate/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../src/app";
 import { ORIGIN_ROUTES } from "../src/routes";
@@ -53,7 +53,7 @@ describe("Platform API authentication", () => {
   const requests = v3Requests(account.organization_id);
 
   it("covers every v3 route", () => {
-    expect(requests.length).toBe(V3_OPERATIONS.length);
+    expect(requests.length).toBe(V3_OPERATIONS.length + V3_BULK_QUERY_FORMS.length);
   });
 
   for (const request of requests) {

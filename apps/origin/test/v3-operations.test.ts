@@ -1,4 +1,11 @@
-import { CREDIT_COSTS, creditsFor, v3InvalidInputStatus, v3Operation, V3_OPERATIONS } from "@scangate/core";
+import {
+  CREDIT_COSTS,
+  creditsFor,
+  v3InvalidInputStatus,
+  v3Operation,
+  V3_BULK_QUERY_FORMS,
+  V3_OPERATIONS,
+} from "@scangate/core";
 import { describe, expect, it } from "vitest";
 import { ORIGIN_ROUTES } from "../src/routes";
 
@@ -29,7 +36,7 @@ describe("the Platform operations table", () => {
     const registered = new Map(
       v3Routes.map((route) => [key(route.definition.method, route.definition.path), route]),
     );
-    for (const operation of V3_OPERATIONS) {
+    for (const operation of [...V3_OPERATIONS, ...V3_BULK_QUERY_FORMS]) {
       const route = registered.get(key(operation.method, operation.path));
       expect(route, operation.sdk).toBeDefined();
       const definition = route!.definition as unknown as Definition;
@@ -43,7 +50,16 @@ describe("the Platform operations table", () => {
       const types = Object.keys(success[0]?.[1].content ?? {});
       expect(types, operation.sdk).toEqual(operation.mediaType === null ? [] : [operation.mediaType]);
     }
-    expect(v3Routes).toHaveLength(V3_OPERATIONS.length);
+    expect(v3Routes).toHaveLength(V3_OPERATIONS.length + V3_BULK_QUERY_FORMS.length);
+  });
+
+  it("gives each bulk lookup the GET form the SDKs before 0.6 send, priced as its POST", () => {
+    expect(V3_BULK_QUERY_FORMS.map((o) => `${o.method} ${o.path} ${o.operationId}`)).toEqual([
+      "GET /v3/global/asset/host v3-globaldata-asset-host-list",
+      "GET /v3/global/asset/certificate v3-globaldata-asset-certificate-list",
+      "GET /v3/global/asset/webproperty v3-globaldata-asset-webproperty-list",
+    ]);
+    for (const form of V3_BULK_QUERY_FORMS) expect(form.operation).toBe(v3Operation(form.sdk).operation);
   });
 
   it("prices every operation from CREDIT_COSTS", () => {

@@ -61,22 +61,6 @@ export function parseV3<S extends z.ZodType>(
   return result.data;
 }
 
-/** Each id of the body's `field` that fails `valid` is named in one 400 (`body.host_ids[2]`). */
-export function requireIds(
-  field: string,
-  ids: readonly string[],
-  valid: (id: string) => boolean,
-  message: string,
-): void {
-  const errors: V3ErrorDetail[] = ids.flatMap((id, i) =>
-    valid(id) ? [] : [{ location: `body.${field}[${i}]`, message, value: id }],
-  );
-  const first = errors[0];
-  if (first) {
-    throw new V3InputError("bad_request", `validation failed: ${first.location}: ${message}`, { errors });
-  }
-}
-
 /**
  * The JSON body, validated. Malformed JSON, an empty body, non-UTF-8 bytes or a string holding
  * a lone surrogate are a 400 (the body cannot be read as well-formed text); a body that reads

@@ -128,6 +128,34 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
   op("threatHuntingListThreats", "v3-threathunting-threats-list", "GET", "/v3/threat-hunting/threats", "v3_threats", 200, json, [400, 403, 422]),
 ];
 
+/**
+ * The bulk lookups' GET form: the same SDK functions as the POST rows above, as the SDKs before
+ * the Platform's POST bulks send them (Python 0.5.1, TypeScript before 0.6, Go before 0.20):
+ * `GET` with the ids in the query (core v3/bulk.ts `v3BulkInputOfQuery`), under those SDKs'
+ * operationIds. Not rows of V3_OPERATIONS (no SDK function of their own): the same function,
+ * price, success and problems as the POST row each names.
+ */
+export const V3_BULK_QUERY_FORMS: readonly V3Operation[] = (
+  [
+    ["globalDataGetHosts", "v3-globaldata-asset-host-list"],
+    ["globalDataGetCertificates", "v3-globaldata-asset-certificate-list"],
+    ["globalDataGetWebProperties", "v3-globaldata-asset-webproperty-list"],
+  ] as const
+).map(([sdk, operationId]) => {
+  const post = V3_OPERATIONS.find((row) => row.sdk === sdk);
+  if (!post) throw new Error(`no Platform operation ${sdk}`);
+  return { ...post, operationId, method: "GET" };
+});
+
+const QUERY_FORM_BY_SDK = new Map(V3_BULK_QUERY_FORMS.map((o) => [o.sdk, o]));
+
+/** The GET form of a bulk lookup's SDK function; throws for one that has none. */
+export function v3BulkQueryForm(sdk: string): V3Operation {
+  const found = QUERY_FORM_BY_SDK.get(sdk);
+  if (!found) throw new Error(`no GET form of Platform operation ${sdk}`);
+  return found;
+}
+
 const BY_SDK = new Map(V3_OPERATIONS.map((o) => [o.sdk, o]));
 
 /** The operation of an SDK function; throws for a name the table lacks (a programming error). */

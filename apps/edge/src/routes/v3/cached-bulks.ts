@@ -1,10 +1,12 @@
 import {
   CREDIT_COSTS,
   renderV3Problem,
+  v3BulkInputOfQuery,
   v3CertificateListInputSchema,
   v3HostListInputSchema,
   v3WebpropertyListInputSchema,
 } from "@scangate/core";
+import type { z } from "zod";
 import { requestTarget } from "@scangate/core/http";
 import type { Component } from "../../openapi/components";
 import { lookupCachedBulk, serveBulkPerAsset } from "../../pipeline/cached-bulk";
@@ -27,7 +29,9 @@ import { isObject, jsonOf } from "../../http/json-body";
 // unknown ids left out. The cache keeps each asset (without the envelope, so a single lookup's row
 // serves a bulk and back) and a negative row for each id left out. A body the cache cannot read
 // (not the SDK's model, an id the upstream refuses) is forwarded as the pass-through forwards it,
-// for the upstream's own answer.
+// for the upstream's own answer. Each bulk has two forms: the POST with a JSON body (the SDKs
+// since 0.6) and the GET with the ids in the query (`?host_ids=a,b`, the SDKs before); both read
+// into one request, served alike and asked upstream with the POST, so they share cached rows.
 
 /** The problem a single lookup of an unknown asset answers, kept for ids a bulk left out. */
 export function notFoundProblem(kind: AssetKind, key: string): string {
@@ -123,15 +127,9 @@ interface BulkRequest {
   readonly at: Instant | null;
 }
 
-/** The ids and point in time of a bulk body, or null when the cache cannot describe it. */
-export function readBulkRequest(
-  kind: AssetKind,
-  body: Uint8Array | undefined,
-  search: string,
-): BulkRequest | null {
-  const params = new URLSearchParams(search);
-  if (![...params.keys()].every((name) => name === "organization_id")) return null;
-  const input = BODY_SCHEMAS[kind.idsField].safeParse(jsonOf(body));
+/** The ids and point in time of a bulk input (the POST body's shape), or null when the cache cannot describe it. */
+function bulkRequestOf(kind: AssetKind, body: unknown): BulkRequest | null {
+  const input = BODY_SCHEMAS[kind.idsField].safeParse(body);
   if (!input.success) return null;
   const ids = (input.data as Record<string, unknown>)[kind.idsField] as string[];
   const keys = ids.map((id) => kind.key(id));
@@ -142,11 +140,54 @@ export function readBulkRequest(
   return { keys: [...new Set(keys as string[])], at };
 }
 
+/** The request of a POST bulk: its JSON body, with no query but `organization_id`. */
+export function readBulkRequest(
+  kind: AssetKind,
+  body: Uint8Array | undefined,
+  search: string,
+): BulkRequest | null {
+  const params = new URLSearchParams(search);
+  if (![...params.keys()].every((name) => name === "organization_id")) return null;
+  return bulkRequestOf(kind, jsonOf(body));
+}
+
+/** The query parameters of a GET bulk: its ids, `at_time` where the kind takes it, `organization_id`. */
+function queryParameters(kind: AssetKind): ReadonlySet<string> {
+  return new Set(["organization_id", kind.idsField, ...(kind.atTime ? ["at_time"] : [])]);
+}
+
+/** The request of a GET bulk: its query read as the POST body (core v3BulkInputOfQuery). */
+export function readBulkQuery(kind: AssetKind, search: string): BulkRequest | null {
+  const params = new URLSearchParams(search);
+  const known = queryParameters(kind);
+  if (![...params.keys()].every((name) => known.has(name))) return null;
+  return bulkRequestOf(kind, v3BulkInputOfQuery(params, kind.idsField));
+}
+
+/** The distinct ids a GET bulk's query asks for (the most its answer can hold). */
+function idsInQuery(kind: AssetKind, search: string): number {
+  const ids = v3BulkInputOfQuery(new URLSearchParams(search), kind.idsField)[kind.idsField];
+  return Array.isArray(ids) ? new Set(ids).size : 0;
+}
+
+/**
+ * A bulk the cache cannot describe, forwarded as sent for the upstream's own answer. A POST holds
+ * its body's ids and settles to the assets answered; the pass-through reads no query, so a GET is
+ * charged its query's ids before the call (given back when the upstream refuses it).
+ */
+function forwardBulk(c: ApiContext, kind: AssetKind, search: string): Promise<Response> {
+  if (c.req.method === "POST") return forwardPlatform({ idsField: kind.idsField })(c);
+  return forwardPlatform({ units: () => idsInQuery(kind, search) })(c);
+}
+
 async function serveBulk(c: ApiContext, kind: AssetKind, platform: PlatformUpstream): Promise<Response> {
   const services = c.get("services");
   const { pathname, search } = requestTarget(c.req.url);
-  const request = readBulkRequest(kind, await readRequestBody(c), search);
-  if (!request) return forwardPlatform({ idsField: kind.idsField })(c);
+  const request =
+    c.req.method === "POST"
+      ? readBulkRequest(kind, await readRequestBody(c), search)
+      : readBulkQuery(kind, search);
+  if (!request) return forwardBulk(c, kind, search);
   const unattributed: string[] = [];
   const codec = platformBulkCodec(
     kind,
@@ -177,26 +218,35 @@ async function serveBulk(c: ApiContext, kind: AssetKind, platform: PlatformUpstr
   });
 }
 
-export function cachedBulkRoute(
+/**
+ * The two routes of a bulk lookup at `path`: the POST with its JSON body (`shape.body`) and the
+ * GET with the ids in its query (`shape.query`), one operation and price, served alike.
+ */
+export function cachedBulkRoutes(
   kind: AssetKind,
   path: string,
   summary: string,
-  shape: { body: Component; ok: Component },
-): ApiRoute {
-  return defineRoute({
-    method: "POST",
-    path,
-    operation: kind.bulkOperation,
-    api: "v3",
-    price: inBothModes({ credits: CREDIT_COSTS[kind.bulkOperation].credits, per: "asset" }),
-    cache: { kind: "bulk" },
-    summary,
-    ...shape,
-    handler: async (c) => {
-      const { platform } = c.get("services");
-      // Without a Platform upstream the forwarder gives its 503.
-      if (!platform) return forwardPlatform({ idsField: kind.idsField })(c);
-      return serveBulk(c, kind, platform);
-    },
-  });
+  shape: { body: Component; query: z.ZodObject; ok: Component },
+): ApiRoute[] {
+  const forms = [
+    { method: "POST", summary, body: shape.body },
+    { method: "GET", summary: `${summary}; the ids in the query, comma-separated`, query: shape.query },
+  ] as const;
+  return forms.map((form) =>
+    defineRoute({
+      ...form,
+      path,
+      operation: kind.bulkOperation,
+      api: "v3",
+      price: inBothModes({ credits: CREDIT_COSTS[kind.bulkOperation].credits, per: "asset" }),
+      cache: { kind: "bulk" },
+      ok: shape.ok,
+      handler: async (c) => {
+        const { platform } = c.get("services");
+        // Without a Platform upstream the forwarder gives its 503.
+        if (!platform) return forwardPlatform()(c);
+        return serveBulk(c, kind, platform);
+      },
+    }),
+  );
 }

@@ -2,21 +2,27 @@ import {
   v3AtTimeQuerySchema,
   v3CertificateAssetSchema,
   v3CertificateListInputSchema,
+  v3CertificateListQuerySchema,
   v3Envelope,
   v3HostAssetSchema,
   v3HostListInputSchema,
+  v3HostListQuerySchema,
   v3WebpropertyAssetSchema,
   v3WebpropertyListInputSchema,
+  v3WebpropertyListQuerySchema,
 } from "@scangate/core";
 import { z } from "zod";
 import { component } from "../../openapi/components";
 import type { ApiRoute } from "../../pipeline/define-route";
 import { CERTIFICATE, CERTIFICATE_PEM, HOST, WEBPROPERTY } from "./asset-kinds";
 import { cachedAssetRoute } from "./cached-assets";
-import { cachedBulkRoute } from "./cached-bulks";
+import { cachedBulkRoutes } from "./cached-bulks";
 import { forwardedPlatformRoutes, OTHER_PLATFORM_ROUTES } from "./operations";
 
-/** The asset lookups and bulk lookups the edge answers through its document cache. */
+/**
+ * The asset lookups and bulk lookups the edge answers through its document cache; each bulk both
+ * as the POST the SDKs send and as the GET with its ids in the query that SDKs before 0.6 sent.
+ */
 const CACHED_ROUTES: readonly ApiRoute[] = [
   cachedAssetRoute(
     HOST,
@@ -24,12 +30,13 @@ const CACHED_ROUTES: readonly ApiRoute[] = [
     "One host, now or at `at_time` (cached; a past point in time never expires)",
     { query: v3AtTimeQuerySchema, ok: component("V3HostResponse", v3Envelope(v3HostAssetSchema)) },
   ),
-  cachedBulkRoute(
+  ...cachedBulkRoutes(
     HOST,
     "/v3/global/asset/host",
     "Several hosts (`host_ids`, optional `at_time`): cached ones from the cache, the rest in one upstream call",
     {
       body: component("V3HostListInput", v3HostListInputSchema),
+      query: v3HostListQuerySchema,
       ok: component("V3HostsResponse", v3Envelope(z.array(v3HostAssetSchema))),
     },
   ),
@@ -45,12 +52,13 @@ const CACHED_ROUTES: readonly ApiRoute[] = [
     "One certificate by SHA-256 fingerprint (cached)",
     { ok: component("V3CertificateResponse", v3Envelope(v3CertificateAssetSchema)) },
   ),
-  cachedBulkRoute(
+  ...cachedBulkRoutes(
     CERTIFICATE,
     "/v3/global/asset/certificate",
     "Several certificates (`certificate_ids`): cached ones from the cache, the rest in one upstream call",
     {
       body: component("V3CertificateListInput", v3CertificateListInputSchema),
+      query: v3CertificateListQuerySchema,
       ok: component("V3CertificatesResponse", v3Envelope(z.array(v3CertificateAssetSchema))),
     },
   ),
@@ -63,12 +71,13 @@ const CACHED_ROUTES: readonly ApiRoute[] = [
       ok: component("V3WebpropertyResponse", v3Envelope(v3WebpropertyAssetSchema)),
     },
   ),
-  cachedBulkRoute(
+  ...cachedBulkRoutes(
     WEBPROPERTY,
     "/v3/global/asset/webproperty",
     "Several web properties (`webproperty_ids`, optional `at_time`): cached ones from the cache, the rest in one upstream call",
     {
       body: component("V3WebpropertyListInput", v3WebpropertyListInputSchema),
+      query: v3WebpropertyListQuerySchema,
       ok: component("V3WebpropertiesResponse", v3Envelope(z.array(v3WebpropertyAssetSchema))),
     },
   ),

@@ -4,8 +4,10 @@ import {
   ipAddressSchema,
   parseRfc3339Nanos,
   v3AtTimeQuerySchema,
+  v3BulkQueryForm,
   v3HostAssetSchema,
   v3HostListInputSchema,
+  v3HostListQuerySchema,
   v3HostTimelineQuerySchema,
   v3HostTimelineSchema,
   V3_MEDIA_TYPES,
@@ -14,11 +16,12 @@ import {
 import { z } from "zod";
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/context";
-import { parseV3, requireIds, v3Body, v3Json, v3Query } from "../../http/v3-inputs";
+import { parseV3, v3Json, v3Query } from "../../http/v3-inputs";
 import { jsonBody } from "../../routing";
 import { presentedCertificates, v3Host } from "../../services/v3-host";
 import { rescanned } from "../../services/v3-scans";
 import { historyCertificates, hostTimelineEvents } from "../../services/v3-timeline";
+import { type BulkForm, type BulkIds, readBulkInput } from "./bulk-input";
 import { platformRoute } from "./operation";
 
 /** Epoch ms of an RFC 3339 text already validated by a core schema. */
@@ -77,28 +80,40 @@ export const getHost = platformRoute(
   },
 );
 
+const HOST_IDS: BulkIds = {
+  field: "host_ids",
+  valid: (id) => ipAddressSchema.safeParse(id).success,
+  message: "not an IP address",
+};
+
 /**
- * POST /v3/global/asset/host: several hosts (`host_ids`), optionally at `at_time`. The answer
- * lists the hosts found, in the order asked (each once); an address the dataset does not hold
- * is left out and costs nothing, while text that is no address is a 400 naming it.
+ * Several hosts (`host_ids`), optionally at `at_time`, read from `form`. The answer lists the
+ * hosts found, in the order asked (each once); an address the dataset does not hold is left out
+ * and costs nothing, while text that is no address is a 400 naming it.
  */
+async function answerHosts(c: Context<AppEnv>, form: BulkForm): Promise<Response> {
+  const input = await readBulkInput(c, form, v3HostListInputSchema, HOST_IDS);
+  const atMs = input.at_time === undefined ? undefined : msOf(input.at_time);
+  const ips = [...new Set(input.host_ids)];
+  const assets = atMs === undefined ? await currentHostAssets(c, ips) : await hostAssetsAt(c, ips, atMs);
+  c.set("creditAssets", assets.length);
+  return v3Json(c, wrapV3(assets), V3_MEDIA_TYPES.host);
+}
+
+const hostsResult = z.array(v3HostAssetSchema);
+
+/** POST /v3/global/asset/host: several hosts, the ids in the JSON body. */
 export const getHosts = platformRoute(
   "globalDataGetHosts",
-  { request: { body: jsonBody(v3HostListInputSchema) }, result: z.array(v3HostAssetSchema) },
-  async (c) => {
-    const input = await v3Body(c, v3HostListInputSchema);
-    requireIds(
-      "host_ids",
-      input.host_ids,
-      (id) => ipAddressSchema.safeParse(id).success,
-      "not an IP address",
-    );
-    const atMs = input.at_time === undefined ? undefined : msOf(input.at_time);
-    const ips = [...new Set(input.host_ids)];
-    const assets = atMs === undefined ? await currentHostAssets(c, ips) : await hostAssetsAt(c, ips, atMs);
-    c.set("creditAssets", assets.length);
-    return v3Json(c, wrapV3(assets), V3_MEDIA_TYPES.host);
-  },
+  { request: { body: jsonBody(v3HostListInputSchema) }, result: hostsResult },
+  (c) => answerHosts(c, "body"),
+);
+
+/** GET /v3/global/asset/host?host_ids=a,b: the same, as the SDKs before 0.6 ask. */
+export const getHostsByQuery = platformRoute(
+  v3BulkQueryForm("globalDataGetHosts"),
+  { request: { query: v3HostListQuerySchema }, result: hostsResult },
+  (c) => answerHosts(c, "query"),
 );
 
 /**
@@ -138,4 +153,4 @@ export const getHostTimeline = platformRoute(
   },
 );
 
-export const v3HostRoutes = [getHosts, getHostTimeline, getHost];
+export const v3HostRoutes = [getHosts, getHostsByQuery, getHostTimeline, getHost];

@@ -1,5 +1,13 @@
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
-import { ApiError, creditsFor, v3Envelope, v3Operation, wrapV3, type CreditUnits } from "@scangate/core";
+import {
+  ApiError,
+  creditsFor,
+  v3Envelope,
+  v3Operation,
+  wrapV3,
+  type CreditUnits,
+  type V3Operation,
+} from "@scangate/core";
 import type { Context } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "../../http/context";
@@ -51,8 +59,13 @@ export async function chargeBefore(c: Context<AppEnv>, units: CreditUnits = {}):
   c.set("v3Charged", true);
 }
 
-export function platformRoute(sdk: string, spec: PlatformRouteSpec, handler: PlatformHandler): OriginRoute {
-  const operation = v3Operation(sdk);
+/** `of`: an SDK function's name (its row of V3_OPERATIONS), or a row itself (a bulk's GET form). */
+export function platformRoute(
+  of: string | V3Operation,
+  spec: PlatformRouteSpec,
+  handler: PlatformHandler,
+): OriginRoute {
+  const operation = typeof of === "string" ? v3Operation(of) : of;
   const success =
     spec.success ??
     (operation.mediaType === null || spec.result === undefined
