@@ -21,6 +21,8 @@ export const ipAddressSchema = z.union([ipv4Schema, ipv6Schema], {
 });
 
 const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
+/** Whether `text` is a SHA-256 fingerprint (64 hex digits, any case): the schema's check, without a parse. */
+export const isSha256Fingerprint = (text: string): boolean => SHA256_HEX.test(text);
 export const sha256FingerprintSchema = z
   .string()
   .regex(SHA256_HEX, "expected a SHA-256 fingerprint (64 hex characters)");

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { bulkUnknownCertificateSchema } from "../errors";
-import { sha256FingerprintSchema } from "../indexes";
+import { isSha256Fingerprint } from "../indexes";
 import { isWellFormedText } from "../text";
 import { BULK_FINGERPRINT_MAX_CHARS, BULK_MAX_FINGERPRINTS } from "../limits";
 import { certificateDocumentSchema } from "./certificate";
@@ -47,7 +47,7 @@ export type BulkBody = z.infer<typeof bulkBodySchema>;
 export function bulkLookupIds(requested: readonly string[]): string[] {
   const ids = new Set<string>();
   for (const fingerprint of requested) {
-    if (sha256FingerprintSchema.safeParse(fingerprint).success) ids.add(fingerprint.toLowerCase());
+    if (isSha256Fingerprint(fingerprint)) ids.add(fingerprint.toLowerCase());
   }
   return [...ids];
 }
