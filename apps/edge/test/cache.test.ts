@@ -402,7 +402,9 @@ describe("v1 bulk cache", () => {
 
   it("makes one upstream call for concurrent bulk misses of the same certificates", async () => {
     const { edge, tenant } = await setup();
-    slowOrigin(edge);
+    // Long enough that all five start while the first call is under way, even on a loaded machine
+    // (at 50 ms a CI run once saw a fifth request start after it ended).
+    slowOrigin(edge, 250);
     const responses = await Promise.all(
       Array.from({ length: 5 }, () => bulk(edge, tenant, [CERT_A, CERT_C])),
     );
