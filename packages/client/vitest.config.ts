@@ -98,7 +98,8 @@ export default defineConfig(async () => {
   };
   return {
     test: {
-      projects: [{ test: { name: "unit", include: ["test/unit/**/*.test.ts"] } }, workers],
+      // The unit files mock nothing global, so they share one process (`isolate: false`).
+      projects: [{ test: { name: "unit", include: ["test/unit/**/*.test.ts"], isolate: false } }, workers],
     },
   };
 });
