@@ -419,6 +419,22 @@ beforeAll(async () => {
 });
 
 describe("CenQL against the dataset", () => {
+  it("binds only a query's own values: catalogue ids are written into the SQL", () => {
+    // `web.endpoints.http.status_code` stands for a leaf per endpoint the dataset holds; a
+    // seven-port OR of it (a public script's query) must fit D1's bound values however many.
+    const { where } = compileCenql("web.endpoints.http.status_code: 200", NOW, registries);
+    const leaves = where.sql.match(/SELECT v\.doc FROM field_values v/g) ?? [];
+    expect(leaves.length).toBeGreaterThan(1);
+    expect(where.params).toEqual(leaves.map(() => 200));
+    const ports = [443, 80, 8443, 8080, 8000, 7443, 8888];
+    const query = ports
+      .map((port) => `web.port: ${port} and web.endpoints.http.status_code: 200`)
+      .join(" or ");
+    expect(compileCenql(query, NOW, registries).where.params).toHaveLength(
+      ports.length * (1 + leaves.length),
+    );
+  });
+
   it("runs at least 80 queries over hosts, certificates and web properties", () => {
     expect(cases.length).toBeGreaterThanOrEqual(80);
     expect(new Set(cases.map((c) => RESOURCE_OF[c.index]))).toEqual(new Set(["host", "cert", "web"]));

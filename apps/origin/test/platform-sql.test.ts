@@ -145,7 +145,15 @@ interface Case {
 
 const firstCountry = (d: Documents) => String((d.hosts[0]!.location as Json).country);
 const firstIp = (d: Documents) => String(d.hosts[0]!.ip);
-const firstName = (d: Documents) => String(((d.certificates[0]!.parsed as Json).names as string[])[0]);
+/** The first certificate name (of every certificate's, in order) that `wanted` accepts. */
+function certificateName(d: Documents, wanted: (name: string) => boolean): string {
+  const names = d.certificates.flatMap((c) => (c.parsed as Json).names as string[]);
+  const name = names.find(wanted);
+  if (name === undefined) throw new Error("the seeded dataset has no such certificate name");
+  return name;
+}
+const plainName = (d: Documents) => certificateName(d, (name) => !name.includes("*"));
+const wildcardName = (d: Documents) => certificateName(d, (name) => name.startsWith("*."));
 const firstDomain = (d: Documents) => d.websites[0]!.domain;
 const sshProduct = "OpenSSH";
 
@@ -316,9 +324,18 @@ const CASES: Case[] = [
   },
   {
     name: "a certificate by one of its names",
-    sql: (d) => `SELECT parsed.fingerprint_sha256 FROM certificates WHERE parsed.names = '${firstName(d)}'`,
+    sql: (d) => `SELECT parsed.fingerprint_sha256 FROM certificates WHERE parsed.names = '${plainName(d)}'`,
     kind: "rows",
-    pushed: (d) => `cert.names = "${firstName(d)}"`,
+    pushed: (d) => `cert.names = "${plainName(d)}"`,
+    calls: 1,
+  },
+  {
+    // A star in a CenQL value is a wildcard: the name's own star is escaped to match only itself.
+    name: "a certificate by a wildcard name",
+    sql: (d) =>
+      `SELECT parsed.fingerprint_sha256 FROM certificates WHERE parsed.names = '${wildcardName(d)}'`,
+    kind: "rows",
+    pushed: (d) => `cert.names = "\\${wildcardName(d)}"`,
     calls: 1,
   },
   {

@@ -39,13 +39,17 @@ interface LeafContext {
 }
 
 /**
- * `alias.field = ?`, or for several fields `alias.field IN (1, 2, 3)`: catalogue ids are
- * integers the registry holds, never query text, so a list of them is written into the SQL.
+ * `alias.field = 7`, or for several fields `alias.field IN (1, 2, 3)`: catalogue ids are
+ * integers the registry holds, never query text, so they are written into the SQL and the
+ * statement's bound values (D1 allows 100) are left to the query's own values. A field that
+ * stands for several leaves (`web.endpoints.http.status_code`, one per endpoint) costs one.
  */
 function fieldIs(alias: string, id: number | readonly number[]): Expr {
-  if (typeof id === "number") return expr(`${alias}.field = ?`, [id], 2);
-  if (!id.every((one) => Number.isSafeInteger(one))) throw new Error("catalogue ids must be integers");
-  return expr(`${alias}.field IN (${id.join(", ")})`, [], 2);
+  const ids = typeof id === "number" ? [id] : id;
+  if (!ids.every((one) => Number.isSafeInteger(one))) throw new Error("catalogue ids must be integers");
+  return ids.length === 1
+    ? expr(`${alias}.field = ${ids[0]}`, [], 2)
+    : expr(`${alias}.field IN (${ids.join(", ")})`, [], 2);
 }
 
 /**
