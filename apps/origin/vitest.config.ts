@@ -27,6 +27,8 @@ export default defineConfig(async () => {
       // and so does seeding the test dataset in a file's beforeAll.
       testTimeout: 30_000,
       hookTimeout: 30_000,
+      // One runtime for every file, each file starting on emptied storage (test/apply-migrations.ts).
+      isolate: false,
       include: ["test/**/*.test.ts"],
       exclude: ["test/**/*.node.test.ts"],
       setupFiles: ["./test/apply-migrations.ts"],

@@ -12,7 +12,9 @@ import { websiteRows } from "../../src/dataset/websites";
  * Hosts a test adds to the seeded dataset, indexed as the seed indexes the generated ones: the
  * same row functions (rows.ts, websites.ts), the v1 face read off the v2 document, and leaf
  * rows numbered after the catalogue already written. Afterwards the dataset's fingerprint
- * changes, so the worker reads the catalogue (and every kept total) afresh.
+ * changes by what was planted, so the worker reads the catalogue (and every kept total) afresh,
+ * and two different plantings never share a fingerprint (the origin's test files share one
+ * runtime, and with it the worker's kept catalogue).
  */
 
 export interface PlantedHost {
@@ -33,6 +35,13 @@ interface CatalogRow {
 async function maxOf(sql: string): Promise<number> {
   const row = await env.DB.prepare(sql).first<{ n: number | null }>();
   return row?.n ?? 0;
+}
+
+/** A short digest of the planted hosts, for the dataset's fingerprint. */
+async function digestOf(planted: readonly PlantedHost[]): Promise<string> {
+  const bytes = new TextEncoder().encode(JSON.stringify(planted));
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return [...digest.slice(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 export async function plantHosts(planted: readonly PlantedHost[]): Promise<void> {
@@ -94,7 +103,9 @@ export async function plantHosts(planted: readonly PlantedHost[]): Promise<void>
         .bind(bodies[i], bodies[i + 1]),
     );
   prepared.push(
-    db.prepare("UPDATE dataset_meta SET value = value || ? WHERE key = 'dataset'").bind(`+${planted.length}`),
+    db
+      .prepare("UPDATE dataset_meta SET value = value || ? WHERE key = 'dataset'")
+      .bind(`+${await digestOf(planted)}`),
   );
   for (let i = 0; i < prepared.length; i += 25) await db.batch(prepared.slice(i, i + 25));
 }
