@@ -122,8 +122,8 @@ interface RoundAnswers {
  *
  * Each timed round is followed by a round of the same view, now cached: what 50 concurrent
  * requests cost with no upstream call at all. The D1 statement counts come from COUNTED_ROUNDS
- * more rounds off the clock, whose requests send X-D1-Statements: counting is per-request work
- * (and those requests skip the edge's hit lane), so the timed rounds do not ask.
+ * more rounds off the clock, whose requests send X-D1-Statements: counting is per-request work,
+ * so the timed rounds do not ask.
  */
 export async function collapsedRounds(run: CollapsedRounds): Promise<ScenarioOutcome> {
   const getter = new Getter();
