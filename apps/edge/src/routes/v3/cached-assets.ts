@@ -78,16 +78,15 @@ export function requestedInstant(kind: AssetKind, params: URLSearchParams): Inst
   return instant ?? undefined;
 }
 
-/** A 404 problem kept as the upstream sent it (only a JSON one). */
-function negativeRow(relayed: Relayed): { body: string; negative: true } | null {
-  return jsonObject(relayed.body) ? { body: new TextDecoder().decode(relayed.body), negative: true } : null;
-}
-
-/** The row a lookup keeps: a found asset without its envelope (as a bulk keeps it), or the PEM text. */
+/**
+ * The row a lookup keeps: a found asset without its envelope (as a bulk keeps it), or the PEM
+ * text; a 404 problem as the upstream sent it (only a JSON one).
+ */
 function rowOf(kind: AssetKind, relayed: Relayed): { body: string; negative: boolean } | null {
-  if (relayed.status === 404) return negativeRow(relayed);
+  const text = () => new TextDecoder().decode(relayed.body);
+  if (relayed.status === 404) return jsonObject(relayed.body) ? { body: text(), negative: true } : null;
   if (relayed.status !== 200) return null;
-  if (kind === CERTIFICATE_PEM) return { body: new TextDecoder().decode(relayed.body), negative: false };
+  if (kind === CERTIFICATE_PEM) return { body: text(), negative: false };
   const result = resultOf(relayed.body);
   return isObject(result) ? { body: JSON.stringify(result), negative: false } : null;
 }
