@@ -173,15 +173,15 @@ async function owned(c: ApiContext, kind: PlatformJobKind): Promise<PlatformJobR
 
 function queryStatusBody(job: PlatformJobRow): QueryJob & ReturnType<typeof creditsOf> {
   // A query's pages expire with its retention; its status then says error, as the spec's statuses allow.
-  const status = job.status === "expired" ? "error" : job.status;
+  const errorMessage =
+    job.status === "expired"
+      ? "the job's results expired 24 hours after it ended"
+      : job.status === "error" && job.errorMessage;
   return {
-    status,
+    status: job.status === "expired" ? "error" : job.status,
     job_id: job.id,
     configuration: { query: job.query },
-    ...(job.status === "error" && job.errorMessage ? { error_message: job.errorMessage } : {}),
-    ...(job.status === "expired"
-      ? { error_message: "the job's results expired 24 hours after it ended" }
-      : {}),
+    ...(errorMessage ? { error_message: errorMessage } : {}),
     ...creditsOf(job),
   };
 }
