@@ -18,9 +18,9 @@ import { cacheStatus } from "../../cache/cache-status";
 import { bulkCacheOutcome } from "../../cache/serve-bulk";
 import { type Relayed, relayedResponse } from "../../upstream/relay";
 import { type AssetKind, comparableAddress, HOST } from "./asset-kinds";
-import { assetTtlSeconds, type Instant, instantOf, relayAsset, resultOf } from "./cached-assets";
+import { assetTtlSeconds, type Instant, instantOf, relayAsset } from "./cached-assets";
 import { forwardPlatform } from "./passthrough";
-import { isObject, jsonOf } from "../../http/json-body";
+import { isObject, jsonObject, jsonOf } from "../../http/json-body";
 
 // Platform bulk lookups through the shared document cache: the ids the cache holds are answered
 // from it, and ONE upstream call asks for the rest (joining calls under way for some). The answer
@@ -93,7 +93,7 @@ function platformBulkCodec(
       ),
     readAnswer: (keys, relayed: Relayed) => {
       if (relayed.status !== 200) return null;
-      const result = resultOf(relayed.body);
+      const result = jsonObject(relayed.body)?.result;
       if (!Array.isArray(result)) return null;
       const split = splitPlatformBulk(kind, keys, result);
       unattributed.push(...split.unattributed);
