@@ -186,25 +186,21 @@ function queryStatusBody(job: PlatformJobRow): QueryJob & ReturnType<typeof cred
   };
 }
 
-function exportConfiguration(job: PlatformJobRow) {
-  const options = JSON.parse(job.options ?? "{}") as ExportOptions;
-  return {
-    format: options.format,
-    compress: options.compress,
-    headers: options.headers,
-    // The spec: "the delimiter is null or false when unset".
-    delimiter: options.delimiterGiven ? options.delimiter : null,
-    flatten: options.flatten,
-    query: job.query,
-  };
-}
-
 function exportStatusBody(c: ApiContext, job: PlatformJobRow): ExportJob & ReturnType<typeof creditsOf> {
+  const options = JSON.parse(job.options ?? "{}") as ExportOptions;
   const finished = job.status === "success" || job.status === "expired";
   return {
     status: job.status,
     job_id: job.id,
-    configuration: exportConfiguration(job),
+    configuration: {
+      format: options.format,
+      compress: options.compress,
+      headers: options.headers,
+      // The spec: "the delimiter is null or false when unset".
+      delimiter: options.delimiterGiven ? options.delimiter : null,
+      flatten: options.flatten,
+      query: job.query,
+    },
     statistics: { backend_time: job.backendTimeMs, result_count: finished ? job.resultRows : null },
     ...(job.status === "success"
       ? { download_paths: exportFilesOf(job).map((_, i) => edgeFileUrl(c, job.id, i + 1)) }
