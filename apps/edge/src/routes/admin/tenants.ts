@@ -11,10 +11,8 @@ import {
   tenantSchema,
   tenantWithSecretSchema,
 } from "@scangate/core";
-import type { Context } from "hono";
 import { balanceOf, balancesOf } from "../../ledger/balances";
-import { type AdminRoute, defineAdminRoute } from "../../pipeline/define-route";
-import type { AppEnv } from "../../app-env";
+import { type AdminRoute, type ApiContext, defineAdminRoute } from "../../pipeline/define-route";
 import { parseJsonBody } from "../../http/json-body";
 import {
   ADMIN_ACTOR,
@@ -28,7 +26,7 @@ import {
 import { tenantToWire } from "../../tenants/store";
 import { component } from "../../openapi/components";
 
-async function existingTenant(c: Context<AppEnv>) {
+async function existingTenant(c: ApiContext) {
   const row = await c.get("services").tenants.get(c.req.param("id") ?? "");
   if (!row) throw new ApiError("not_found", "no tenant with this id");
   return row;

@@ -11,6 +11,7 @@ import type { EdgeServices } from "../../services";
 import { CERTIFICATE_BULK_PRICE } from "../../upstream/legacy-credits";
 import { relayedResponse, relayJson } from "../../upstream/relay";
 import { component } from "../../openapi/components";
+import { jsonOfText } from "../../http/json-body";
 
 /**
  * The cacheable bulk request a body holds (its fingerprints, spelled as sent, and the
@@ -27,29 +28,28 @@ function readBulkRequest(services: EdgeServices, body: Uint8Array | undefined): 
   }
   const kept = services.bulkAnswers.request(text);
   if (kept) return kept;
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  const parsed = bulkBodySchema.safeParse(json);
+  const parsed = bulkBodySchema.safeParse(jsonOfText(text));
   if (!parsed.success) return null;
   const requested = parsed.data.fingerprints;
   return { text, requested, unique: bulkLookupIds(requested) };
 }
 
 /**
- * The answer for an outcome that has entries: every requested key, in request order, the ones
- * without an entry (unknown, or not a fingerprint) as the unknown certificate. One the cache
- * gave whole is kept for the same request again (`services.bulkAnswers`).
+ * The answer for an outcome: every requested key, in request order, the ones without an entry
+ * (unknown, or not a fingerprint) as the unknown certificate. One the cache gave whole is kept
+ * for the same request again (`services.bulkAnswers`). A failed one is the upstream's own answer
+ * (or its error, thrown).
  */
 function respond(
   services: EdgeServices,
   codec: BulkCodec,
   request: BulkRequest,
-  outcome: Exclude<BulkOutcome, { kind: "failed" }>,
+  outcome: BulkOutcome,
 ): Response {
+  if (outcome.kind === "failed") {
+    if ("error" in outcome.failure) throw outcome.failure.error;
+    return relayedResponse(outcome.failure.relayed);
+  }
   const { index, atTime } = codec;
   const assemble = () =>
     mergeBulk(request.requested, outcome.entries, (id, entry) =>
@@ -109,14 +109,7 @@ export const bulkRoute = defineRoute({
         upstreamTimeoutMs,
       ),
     );
-    if (onPlatform(c)) {
-      const outcome = await serveBulkPerAsset(c, deps, lookup);
-      if (outcome.kind === "failed") {
-        if ("error" in outcome.failure) throw outcome.failure.error;
-        return relayedResponse(outcome.failure.relayed);
-      }
-      return respond(services, codec, request, outcome);
-    }
+    if (onPlatform(c)) return respond(services, codec, request, await serveBulkPerAsset(c, deps, lookup));
 
     if (lookup.toFetch.length === 0) {
       account.hit();
@@ -128,13 +121,9 @@ export const bulkRoute = defineRoute({
     const charge = await account.charge();
     const outcome = await fetchMissingBulk(deps, lookup);
     if (outcome.kind !== "collapsed" && outcome.calledUpstream) account.upstreamCall();
-    if (outcome.kind === "failed") {
-      await account.refund(charge);
-      if ("error" in outcome.failure) throw outcome.failure.error;
-      return relayedResponse(outcome.failure.relayed);
-    }
-    // Paid only for an answer its own call brought: stale rows the upstream's failure let answer
-    // are free, and so is another request's call (answered without a call of its own).
+    // Paid only for an answer its own call brought: a failed call is given back, stale rows the
+    // upstream's failure let answer are free, and so is another request's call (answered without
+    // a call of its own).
     if (outcome.kind !== "miss") await account.refund(charge);
     if (outcome.kind === "collapsed") {
       account.hit();

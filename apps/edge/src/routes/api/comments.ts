@@ -43,7 +43,8 @@ function commentRoutes(index: AnnotatedIndex): ApiRoute[] {
   const documentOf = (c: ApiContext) => annotatedDocumentId(index, c.req.param(param) ?? "");
 
   /** The comment named in the path, on the document named in the path; else 404. */
-  async function existingComment(c: ApiContext, document: string): Promise<CommentRow> {
+  async function existingComment(c: ApiContext): Promise<CommentRow> {
+    const document = documentOf(c);
     const id = pathText("comment_id", c.req.param("comment_id") ?? "");
     const comment = await c.get("services").annotations.comment(id);
     if (!comment || comment.index !== index || comment.document !== document) {
@@ -52,14 +53,16 @@ function commentRoutes(index: AnnotatedIndex): ApiRoute[] {
     return comment;
   }
 
-  /** Only the author changes a comment. */
-  function requireAuthor(c: ApiContext, comment: CommentRow): void {
+  /** The comment named in the path, to change: only its author changes a comment (403). */
+  async function authorsComment(c: ApiContext): Promise<CommentRow> {
+    const comment = await existingComment(c);
     if (comment.authorId !== c.get("account").tenant.id) {
       throw new ApiError(
         "forbidden",
         `Comment ${comment.id} was written by another tenant; only its author may change it.`,
       );
     }
+    return comment;
   }
 
   return [
@@ -101,8 +104,7 @@ function commentRoutes(index: AnnotatedIndex): ApiRoute[] {
       summary: `One comment on a ${noun}`,
       ok: one,
       handler: async (c) => {
-        const comment = await existingComment(c, documentOf(c));
-        return c.json(wrapV2(renderComment(index, comment)));
+        return c.json(wrapV2(renderComment(index, await existingComment(c))));
       },
     }),
     annotationRoute({
@@ -113,8 +115,7 @@ function commentRoutes(index: AnnotatedIndex): ApiRoute[] {
       body: COMMENT_WRITE,
       ok: one,
       handler: async (c) => {
-        const before = await existingComment(c, documentOf(c));
-        requireAuthor(c, before);
+        const before = await authorsComment(c);
         const body = await parseJsonBody(c, commentWriteSchema);
         const row = await c.get("services").annotations.updateComment(before.id, body.contents);
         if (!row) throw new ApiError("not_found", `Comment ${before.id} not found.`);
@@ -130,8 +131,7 @@ function commentRoutes(index: AnnotatedIndex): ApiRoute[] {
       summary: `Delete your comment on a ${noun} (403 for another tenant's); 204, no body`,
       ok: "empty",
       handler: async (c) => {
-        const before = await existingComment(c, documentOf(c));
-        requireAuthor(c, before);
+        const before = await authorsComment(c);
         if (!(await c.get("services").annotations.deleteComment(before.id))) {
           throw new ApiError("not_found", `Comment ${before.id} not found.`);
         }

@@ -60,26 +60,31 @@ async function serveCached(c: ApiContext, key: DocumentKey | null, ttlSeconds: n
   });
 }
 
+/** The cache id of the host the path names (its address in lower case), or null for no address. */
+function hostIdOf(c: ApiContext): string | null {
+  const parsed = hostViewParamsSchema.safeParse({ ip: c.req.param("ip") });
+  return parsed.success ? parsed.data.ip.toLowerCase() : null;
+}
+
 /**
  * GET /api/v2/hosts/{ip}[?at_time=...] through the shared cache. A host at a past point in time
  * never changes, so that row never expires; equal instants spelled differently share a row.
  * Anything the cache key cannot describe (a bad ip or time, other parameters) is forwarded as is.
  */
 async function serveHost(c: ApiContext): Promise<Response> {
-  const ip = hostViewParamsSchema.safeParse({ ip: c.req.param("ip") });
+  const id = hostIdOf(c);
   const query = new URL(c.req.url).searchParams;
   const atTimeValues = query.getAll("at_time");
   const atTime = atTimeValues.length === 1 ? parseRfc3339Nanos(atTimeValues[0] ?? "") : null;
-  const cacheable =
-    ip.success &&
-    [...query.keys()].every((key) => key === "at_time") &&
-    (atTimeValues.length === 0 || atTime !== null);
-  if (!ip.success || !cacheable) return serveCached(c, null, null);
+  const onlyAtTime = [...query.keys()].every((key) => key === "at_time");
+  if (id === null || !onlyAtTime || (atTimeValues.length > 0 && atTime === null)) {
+    return serveCached(c, null, null);
+  }
   const services = c.get("services");
   const pastInstant = atTime !== null && atTime.ms <= services.clock.now();
   return serveCached(
     c,
-    { index: "hosts", id: ip.data.ip.toLowerCase(), atTime: atTime?.nanos ?? "" },
+    { index: "hosts", id, atTime: atTime?.nanos ?? "" },
     pastInstant ? null : services.config.cache.ttlSeconds.hosts,
   );
 }
@@ -158,10 +163,7 @@ export const HOST_ROUTES: readonly ApiRoute[] = [
     summary: "The names a host answers for, a page at a time (cached)",
     query: hostNamesQuerySchema,
     ok: component("HostNamesResponse", v2Envelope(hostNamesResultSchema)),
-    idOf: (c) => {
-      const parsed = hostViewParamsSchema.safeParse({ ip: c.req.param("ip") });
-      return parsed.success ? parsed.data.ip.toLowerCase() : null;
-    },
+    idOf: hostIdOf,
   }),
   // With a Platform-only upstream, two host lookups, billed per lookup that answered.
   hostsRoute({

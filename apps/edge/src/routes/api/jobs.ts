@@ -173,38 +173,34 @@ async function owned(c: ApiContext, kind: PlatformJobKind): Promise<PlatformJobR
 
 function queryStatusBody(job: PlatformJobRow): QueryJob & ReturnType<typeof creditsOf> {
   // A query's pages expire with its retention; its status then says error, as the spec's statuses allow.
-  const status = job.status === "expired" ? "error" : job.status;
+  const errorMessage =
+    job.status === "expired"
+      ? "the job's results expired 24 hours after it ended"
+      : job.status === "error" && job.errorMessage;
   return {
-    status,
+    status: job.status === "expired" ? "error" : job.status,
     job_id: job.id,
     configuration: { query: job.query },
-    ...(job.status === "error" && job.errorMessage ? { error_message: job.errorMessage } : {}),
-    ...(job.status === "expired"
-      ? { error_message: "the job's results expired 24 hours after it ended" }
-      : {}),
+    ...(errorMessage ? { error_message: errorMessage } : {}),
     ...creditsOf(job),
   };
 }
 
-function exportConfiguration(job: PlatformJobRow) {
-  const options = JSON.parse(job.options ?? "{}") as ExportOptions;
-  return {
-    format: options.format,
-    compress: options.compress,
-    headers: options.headers,
-    // The spec: "the delimiter is null or false when unset".
-    delimiter: options.delimiterGiven ? options.delimiter : null,
-    flatten: options.flatten,
-    query: job.query,
-  };
-}
-
 function exportStatusBody(c: ApiContext, job: PlatformJobRow): ExportJob & ReturnType<typeof creditsOf> {
+  const options = JSON.parse(job.options ?? "{}") as ExportOptions;
   const finished = job.status === "success" || job.status === "expired";
   return {
     status: job.status,
     job_id: job.id,
-    configuration: exportConfiguration(job),
+    configuration: {
+      format: options.format,
+      compress: options.compress,
+      headers: options.headers,
+      // The spec: "the delimiter is null or false when unset".
+      delimiter: options.delimiterGiven ? options.delimiter : null,
+      flatten: options.flatten,
+      query: job.query,
+    },
     statistics: { backend_time: job.backendTimeMs, result_count: finished ? job.resultRows : null },
     ...(job.status === "success"
       ? { download_paths: exportFilesOf(job).map((_, i) => edgeFileUrl(c, job.id, i + 1)) }

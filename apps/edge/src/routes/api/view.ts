@@ -33,7 +33,6 @@ const VIEW_DOCUMENT = component(
 /** What an unknown document's row keeps: a certificate's bulk entry, or the v1 404 body. */
 const UNKNOWN_CERTIFICATE_BODY = JSON.stringify(UNKNOWN_CERTIFICATE_ENTRY);
 const NOT_FOUND_BODY = JSON.stringify(renderErrorBody("not_found", "v1"));
-const notFound = (c: ApiContext) => renderedError(c, "not_found", "v1");
 
 /**
  * One document through the shared cache. A certificate row is the same one bulk reads and
@@ -53,7 +52,7 @@ async function serveView(c: ApiContext, index: string): Promise<Response> {
     path: upstreamPath(c),
     ttlSeconds: c.get("services").config.cache.ttlSeconds[parsedIndex],
     negativeBody: parsedIndex === "certificates" ? UNKNOWN_CERTIFICATE_BODY : NOT_FOUND_BODY,
-    negativeResponse: notFound,
+    negativeResponse: (ctx) => renderedError(ctx, "not_found", "v1"),
   });
 }
 

@@ -11,7 +11,7 @@ import { describeTier, tenantReport } from "../../reports/tenant-report";
 
 type PageContext = Context<AppEnv>;
 
-export function tierOptions(c: PageContext): TierOption[] {
+function tierOptions(c: PageContext): TierOption[] {
   const config = c.get("services").config;
   return Object.keys(config.rateTiers).map((name) => ({ name, description: describeTier(config, name) }));
 }
@@ -74,7 +74,7 @@ export async function renderTenantAdmin(
   );
 }
 
-export function defaultCreateValues(c: PageContext): Record<string, string> {
+function defaultCreateValues(c: PageContext): Record<string, string> {
   const defaults = c.get("services").config.tenantDefaults;
   return { allowance: String(defaults.allowance), period: defaults.period, tier: defaults.tier };
 }

@@ -17,11 +17,6 @@ import { isObject, jsonObject } from "../../http/json-body";
 // Anything the cache key cannot describe (an id the upstream refuses, other parameters) is
 // forwarded as the pass-through forwards it, for the upstream's own answer.
 
-/** The `result` of a Platform success body, or undefined when it has none. */
-export function resultOf(body: Uint8Array): unknown {
-  return jsonObject(body)?.result;
-}
-
 /**
  * One Platform call for `kind`, asking for its media type (and problem+json for errors), its
  * answer in the shape the cache modules read (the body stays as it came).
@@ -78,17 +73,16 @@ export function requestedInstant(kind: AssetKind, params: URLSearchParams): Inst
   return instant ?? undefined;
 }
 
-/** A 404 problem kept as the upstream sent it (only a JSON one). */
-function negativeRow(relayed: Relayed): { body: string; negative: true } | null {
-  return jsonObject(relayed.body) ? { body: new TextDecoder().decode(relayed.body), negative: true } : null;
-}
-
-/** The row a lookup keeps: a found asset without its envelope (as a bulk keeps it), or the PEM text. */
+/**
+ * The row a lookup keeps: a found asset without its envelope (as a bulk keeps it), or the PEM
+ * text; a 404 problem as the upstream sent it (only a JSON one).
+ */
 function rowOf(kind: AssetKind, relayed: Relayed): { body: string; negative: boolean } | null {
-  if (relayed.status === 404) return negativeRow(relayed);
+  const text = () => new TextDecoder().decode(relayed.body);
+  if (relayed.status === 404) return jsonObject(relayed.body) ? { body: text(), negative: true } : null;
   if (relayed.status !== 200) return null;
-  if (kind === CERTIFICATE_PEM) return { body: new TextDecoder().decode(relayed.body), negative: false };
-  const result = resultOf(relayed.body);
+  if (kind === CERTIFICATE_PEM) return { body: text(), negative: false };
+  const result = jsonObject(relayed.body)?.result;
   return isObject(result) ? { body: JSON.stringify(result), negative: false } : null;
 }
 

@@ -16,12 +16,11 @@ import { inBothModes } from "../../pipeline/price";
 import type { BulkAnswerEntry, BulkCodec } from "../../cache/bulk-fetch";
 import { cacheStatus } from "../../cache/cache-status";
 import { bulkCacheOutcome } from "../../cache/serve-bulk";
-import type { PlatformUpstream } from "../../upstream/platform";
 import { type Relayed, relayedResponse } from "../../upstream/relay";
 import { type AssetKind, comparableAddress, HOST } from "./asset-kinds";
-import { assetTtlSeconds, type Instant, instantOf, relayAsset, resultOf } from "./cached-assets";
+import { assetTtlSeconds, type Instant, instantOf, relayAsset } from "./cached-assets";
 import { forwardPlatform } from "./passthrough";
-import { isObject, jsonOf } from "../../http/json-body";
+import { isObject, jsonObject, jsonOf } from "../../http/json-body";
 
 // Platform bulk lookups through the shared document cache: the ids the cache holds are answered
 // from it, and ONE upstream call asks for the rest (joining calls under way for some). The answer
@@ -74,27 +73,27 @@ export function splitPlatformBulk(
 }
 
 /**
- * The codec of one bulk request: rows of `kind` at `atTime` (its nanosecond key, "" for now),
+ * The codec of one bulk request: rows of `kind` at `at` (keyed by its nanoseconds, "" for now),
  * asked for with the request's own `at_time` text. An asset that names no key asked is kept
  * for this request's answer (`unattributed`), never cached.
  */
-export function platformBulkCodec(
+function platformBulkCodec(
   kind: AssetKind,
-  at: { key: string; text: string | undefined },
+  at: Instant | null,
   ttlSeconds: number | null,
   unattributed: string[],
 ): BulkCodec {
   return {
     index: kind.index,
-    atTime: at.key,
+    atTime: at?.nanos ?? "",
     ttlSeconds,
     requestBody: (keys) =>
       new TextEncoder().encode(
-        JSON.stringify({ [kind.idsField]: keys, ...(at.text === undefined ? {} : { at_time: at.text }) }),
+        JSON.stringify({ [kind.idsField]: keys, ...(at ? { at_time: at.text } : {}) }),
       ),
     readAnswer: (keys, relayed: Relayed) => {
       if (relayed.status !== 200) return null;
-      const result = resultOf(relayed.body);
+      const result = jsonObject(relayed.body)?.result;
       if (!Array.isArray(result)) return null;
       const split = splitPlatformBulk(kind, keys, result);
       unattributed.push(...split.unattributed);
@@ -140,28 +139,28 @@ function bulkRequestOf(kind: AssetKind, body: unknown): BulkRequest | null {
   return { keys: [...new Set(keys as string[])], at };
 }
 
+/** Whether a query names no parameter but `names`. */
+function onlyParameters(search: string, names: readonly string[]): boolean {
+  return [...new URLSearchParams(search).keys()].every((name) => names.includes(name));
+}
+
 /** The request of a POST bulk: its JSON body, with no query but `organization_id`. */
 export function readBulkRequest(
   kind: AssetKind,
   body: Uint8Array | undefined,
   search: string,
 ): BulkRequest | null {
-  const params = new URLSearchParams(search);
-  if (![...params.keys()].every((name) => name === "organization_id")) return null;
-  return bulkRequestOf(kind, jsonOf(body));
+  return onlyParameters(search, ["organization_id"]) ? bulkRequestOf(kind, jsonOf(body)) : null;
 }
 
-/** The query parameters of a GET bulk: its ids, `at_time` where the kind takes it, `organization_id`. */
-function queryParameters(kind: AssetKind): ReadonlySet<string> {
-  return new Set(["organization_id", kind.idsField, ...(kind.atTime ? ["at_time"] : [])]);
-}
-
-/** The request of a GET bulk: its query read as the POST body (core v3BulkInputOfQuery). */
-export function readBulkQuery(kind: AssetKind, search: string): BulkRequest | null {
-  const params = new URLSearchParams(search);
-  const known = queryParameters(kind);
-  if (![...params.keys()].every((name) => known.has(name))) return null;
-  return bulkRequestOf(kind, v3BulkInputOfQuery(params, kind.idsField));
+/**
+ * The request of a GET bulk: its ids, `at_time` where the kind takes it, and `organization_id`,
+ * read as the POST body (core v3BulkInputOfQuery).
+ */
+function readBulkQuery(kind: AssetKind, search: string): BulkRequest | null {
+  const known = ["organization_id", kind.idsField, ...(kind.atTime ? ["at_time"] : [])];
+  if (!onlyParameters(search, known)) return null;
+  return bulkRequestOf(kind, v3BulkInputOfQuery(new URLSearchParams(search), kind.idsField));
 }
 
 /** The distinct ids a GET bulk's query asks for (the most its answer can hold). */
@@ -180,8 +179,11 @@ function forwardBulk(c: ApiContext, kind: AssetKind, search: string): Promise<Re
   return forwardPlatform({ units: () => idsInQuery(kind, search) })(c);
 }
 
-async function serveBulk(c: ApiContext, kind: AssetKind, platform: PlatformUpstream): Promise<Response> {
+async function serveBulk(c: ApiContext, kind: AssetKind): Promise<Response> {
   const services = c.get("services");
+  const { platform } = services;
+  // Without a Platform upstream the forwarder gives its 503.
+  if (!platform) return forwardPlatform()(c);
   const { pathname, search } = requestTarget(c.req.url);
   const request =
     c.req.method === "POST"
@@ -189,12 +191,8 @@ async function serveBulk(c: ApiContext, kind: AssetKind, platform: PlatformUpstr
       : readBulkQuery(kind, search);
   if (!request) return forwardBulk(c, kind, search);
   const unattributed: string[] = [];
-  const codec = platformBulkCodec(
-    kind,
-    { key: request.at?.nanos ?? "", text: request.at?.text },
-    assetTtlSeconds(services, kind, request.at?.ms ?? null),
-    unattributed,
-  );
+  const ttlSeconds = assetTtlSeconds(services, kind, request.at?.ms ?? null);
+  const codec = platformBulkCodec(kind, request.at, ttlSeconds, unattributed);
   const { deps, lookup } = await lookupCachedBulk(c, request.keys, codec, (body) =>
     relayAsset(services, platform, kind, {
       method: "POST",
@@ -241,12 +239,7 @@ export function cachedBulkRoutes(
       price: inBothModes({ credits: CREDIT_COSTS[kind.bulkOperation].credits, per: "asset" }),
       cache: { kind: "bulk" },
       ok: shape.ok,
-      handler: async (c) => {
-        const { platform } = c.get("services");
-        // Without a Platform upstream the forwarder gives its 503.
-        if (!platform) return forwardPlatform()(c);
-        return serveBulk(c, kind, platform);
-      },
+      handler: (c) => serveBulk(c, kind),
     }),
   );
 }

@@ -36,7 +36,7 @@ import { censeyeTargetOf, type ForwardOptions, forwardPlatform } from "./passthr
 // price most Platform actions have.
 
 /** The price of a cost table entry, and how a request's units are counted (passthrough.ts). */
-export function priceOf(operation: CreditOperation): Price {
+function priceOf(operation: CreditOperation): Price {
   const { credits, per } = CREDIT_COSTS[operation];
   // A CensEye job costs its target kind's credits: counted one credit at a time.
   if (per === "target") return { credits: 1, per: "credit" };
@@ -119,9 +119,6 @@ function forwarded(row: V3Operation): ApiRoute {
     SHAPES[row.operation] ??
     (row.method === "GET" || row.method === "DELETE" ? { ok: ANY_JSON } : { body: ANY_JSON, ok: ANY_JSON });
   const refused = MEMBERSHIP_CHANGES.has(row.operation);
-  // The one forwarded route priced per asset answered (the others are the cached bulks).
-  const idsField = row.operation === "v3_certificates_raw" ? "certificate_ids" : undefined;
-  const units = unitsOf(row.operation);
   return defineRoute({
     method: row.method,
     path: row.path.replace(/\{([a-z_]+)\}/g, ":$1"),
@@ -137,8 +134,9 @@ function forwarded(row: V3Operation): ApiRoute {
     handler: refused
       ? accountAdministration
       : forwardPlatform({
-          ...(idsField === undefined ? {} : { idsField }),
-          ...(units ? { units } : {}),
+          // The one forwarded route priced per asset answered (the others are the cached bulks).
+          idsField: row.operation === "v3_certificates_raw" ? "certificate_ids" : undefined,
+          units: unitsOf(row.operation),
         }),
   });
 }
@@ -156,14 +154,12 @@ export function forwardedPlatformRoutes(cached: ReadonlySet<string>): readonly A
  * price), but a write under /v3/accounts, refused as membership changes are. Other methods are
  * the 405 of a path the edge does not know them on.
  */
-export const OTHER_PLATFORM_OPERATION = "v3_other";
-
 export const OTHER_PLATFORM_ROUTES: readonly ApiRoute[] = (["GET", "POST"] as const).map((method) => {
   const forward = forwardPlatform();
   return defineRoute({
     method,
     path: "/v3/*",
-    operation: OTHER_PLATFORM_OPERATION,
+    operation: "v3_other",
     api: "v3",
     price: inBothModes({ credits: 1, per: "request" }),
     summary: "Any other Platform API operation, forwarded with the pool's token and organization",

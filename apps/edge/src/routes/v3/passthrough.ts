@@ -27,9 +27,9 @@ export function answeredAssets(answer: Uint8Array): number | null {
 
 export interface ForwardOptions {
   /** For a route priced per asset: the body's list of ids (the most the answer can hold). */
-  readonly idsField?: string;
+  readonly idsField?: string | undefined;
   /** For a route priced per condition or per credit: the units its body asks for. */
-  readonly units?: (body: Uint8Array | undefined) => number;
+  readonly units?: ((body: Uint8Array | undefined) => number) | undefined;
 }
 
 /**
