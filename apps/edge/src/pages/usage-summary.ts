@@ -51,10 +51,7 @@ export function creditFigures(
   return figures;
 }
 
-export const emptyCounters = (): UsageCounters =>
-  Object.fromEntries(COUNTERS.map((counter) => [counter, 0])) as UsageCounters;
-
-export function startOfDay(ms: number): number {
+function startOfDay(ms: number): number {
   return ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
 }
 
@@ -64,7 +61,7 @@ export function windowStart(now: number, days = USAGE_WINDOW_DAYS): number {
 }
 
 export function totalsOf(rows: readonly UsageCounters[]): UsageCounters {
-  const sum = emptyCounters();
+  const sum = Object.fromEntries(COUNTERS.map((counter) => [counter, 0])) as UsageCounters;
   for (const row of rows) for (const counter of COUNTERS) sum[counter] += row[counter];
   return sum;
 }
