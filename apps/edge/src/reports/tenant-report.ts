@@ -58,7 +58,6 @@ export async function tenantReport(services: EdgeServices, env: Env, tenant: Ten
     organizationBalances(services, env),
     usageByOperation(services.db, since ?? 0, tenant.id),
   ]);
-  const previous = token.previous_token_expires_at ? Date.parse(token.previous_token_expires_at) : null;
   return {
     now,
     tenant,
@@ -79,7 +78,7 @@ export async function tenantReport(services: EdgeServices, env: Env, tenant: Ten
       /** When the current period began; null for one-time credits (every rollup counts). */
       periodStart: since,
       /** Whether the tenant holds a Platform token (a current one, or an old one still in its grace). */
-      platformToken: token.token_id !== null || (previous !== null && previous > now),
+      platformToken: token.token_id !== null || token.previous_token_expires_at !== null,
       platformConfigured: services.platform !== null,
       /** The upstream organizations' remaining credits (shared by every tenant), in the pool's order. */
       balances,
