@@ -94,31 +94,25 @@ function UsageStats(props: { report: TenantReport }) {
   );
 }
 
-function UsageChartCard(props: { report: TenantReport }) {
-  const { chart, days } = props.report;
-  return (
-    <Card name="usage" title="Requests per day by operation" note={`last ${days} days, UTC`}>
-      <UsageChartView
-        chart={chart}
-        label={`Requests per day over the last ${days} days, stacked by operation`}
-      />
-    </Card>
-  );
-}
-
 /** The figures the tenant's dashboard and the admin's page of the tenant both show. */
 export function TenantFigures(props: { report: TenantReport }) {
+  const { report } = props;
   return (
     <>
       <div class="grid grid-main">
-        <QuotaCard report={props.report} />
-        <UsageStats report={props.report} />
+        <QuotaCard report={report} />
+        <UsageStats report={report} />
       </div>
       <div class="grid">
-        <CreditsCard report={props.report} />
+        <CreditsCard report={report} />
       </div>
       <div class="grid">
-        <UsageChartCard report={props.report} />
+        <Card name="usage" title="Requests per day by operation" note={`last ${report.days} days, UTC`}>
+          <UsageChartView
+            chart={report.chart}
+            label={`Requests per day over the last ${report.days} days, stacked by operation`}
+          />
+        </Card>
       </div>
     </>
   );
