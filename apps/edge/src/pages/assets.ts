@@ -52,7 +52,6 @@ label { display: block; font-size: 13px; font-weight: 600; margin-bottom: 5px; c
 input[type=text], input[type=password], input[type=email], input[type=number], select {
   width: 100%; font: inherit; padding: 9px 11px; border: 1px solid var(--border-strong); border-radius: 8px; background: #fff; color: var(--text);
 }
-input::placeholder { color: var(--faint); }
 .check { display: flex; gap: 8px; align-items: flex-start; font-weight: 450; font-size: 14px; color: var(--text); margin: 4px 0 14px; }
 .check input { margin-top: 3px; }
 .hint { font-size: 13px; color: var(--muted); margin: 4px 0 0; }
@@ -87,8 +86,6 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 .pill { display: inline-flex; align-items: center; gap: 6px; font-size: 12px; font-weight: 600; padding: 3px 10px; border-radius: 999px; background: var(--accent-soft); color: var(--accent); white-space: nowrap; }
 .pill-ok { background: var(--ok-soft); color: #15803d; }
 .pill-off { background: #f1f5f9; color: #475569; }
-.pill-warn { background: var(--warn-soft); color: #b45309; }
-.pill-danger { background: var(--danger-soft); color: #b91c1c; }
 .banner { border-radius: 10px; padding: 12px 14px; margin-bottom: 18px; font-size: 14px; border: 1px solid; }
 .banner strong { display: block; margin-bottom: 2px; }
 .banner-error { background: var(--danger-soft); border-color: #fecaca; color: #991b1b; }
