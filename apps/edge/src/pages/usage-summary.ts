@@ -7,7 +7,7 @@ import { NO_ROUTE } from "../usage/recorder";
 export const DAY_MS = 86_400_000;
 export const USAGE_WINDOW_DAYS = 30;
 /** Operations drawn as their own colour; the rest are summed as "other". */
-export const MAX_CHART_SERIES = 6;
+const MAX_CHART_SERIES = 6;
 
 const COUNTERS = ["requests", "cacheHits", "upstreamCalls", "errors", "quotaSpent", "quotaSaved"] as const;
 export type UsageCounters = Record<(typeof COUNTERS)[number], number>;
@@ -129,10 +129,7 @@ export function axisTicks(max: number, count = 4): number[] {
   const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) ?? 10 * magnitude;
   const wholeStep = Math.max(1, Math.round(step));
   const ticks: number[] = [];
-  for (let tick = 0; tick < max + wholeStep; tick += wholeStep) {
-    ticks.push(tick);
-    if (tick >= max) break;
-  }
+  for (let tick = 0; tick < max + wholeStep; tick += wholeStep) ticks.push(tick);
   return ticks;
 }
 
