@@ -19,7 +19,7 @@ import { organizationBalances } from "./organization-credits";
 import { dailyUsage, usageByOperation } from "./usage-queries";
 
 /** How many of each the dashboard lists. */
-export const RECENT_ANNOTATIONS = 10;
+const RECENT_ANNOTATIONS = 10;
 
 export function describeTier(config: EdgeConfig, name: string): string {
   const tier = config.rateTiers[name];
@@ -37,7 +37,7 @@ function quotaSavedByCache(config: EdgeConfig, rows: readonly DailyOperationUsag
 }
 
 /** When the period that ends at `quota.resetsAt` began; null when it never resets (one-time credits). */
-export function periodStart(tenant: TenantRow, quota: QuotaState): number | null {
+function periodStart(tenant: TenantRow, quota: QuotaState): number | null {
   const seconds = periodSeconds(tenant.period, quota.resetsAt);
   return quota.resetsAt === null || seconds === null ? null : quota.resetsAt - seconds * 1000;
 }
