@@ -93,14 +93,12 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 .banner-info { background: var(--accent-soft); border-color: #c7d2fe; color: #3730a3; }
 .banner-warn { background: var(--warn-soft); border-color: #fde68a; color: #92400e; }
 
-/* Gauge */
+/* Gauge; its levels colour the table bars too */
+.level-ok { --level: var(--accent); } .level-warn { --level: var(--warn); } .level-full { --level: var(--danger); }
 .gauge-box { display: flex; flex-direction: column; align-items: center; text-align: center; }
 .gauge { width: 100%; max-width: 240px; height: auto; }
 .gauge-track { fill: none; stroke: #e9edf3; stroke-width: 18; stroke-linecap: round; }
-.gauge-fill { fill: none; stroke-width: 18; stroke-linecap: round; }
-.gauge-fill.level-ok { stroke: var(--accent); }
-.gauge-fill.level-warn { stroke: var(--warn); }
-.gauge-fill.level-full { stroke: var(--danger); }
+.gauge-fill { fill: none; stroke: var(--level); stroke-width: 18; stroke-linecap: round; }
 .gauge-pct { font-size: 34px; font-weight: 700; fill: var(--text); letter-spacing: -.02em; }
 .gauge-cap { font-size: 13px; fill: var(--muted); }
 .gauge-figures { font-size: 15px; margin-top: 6px; }
@@ -110,9 +108,7 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 /* Small bar in tables */
 .bar { display: inline-block; width: 72px; height: 8px; vertical-align: middle; margin-right: 8px; }
 .bar-track { fill: #e9edf3; }
-.bar-fill.level-ok { fill: var(--accent); }
-.bar-fill.level-warn { fill: var(--warn); }
-.bar-fill.level-full { fill: var(--danger); }
+.bar-fill { fill: var(--level); }
 
 /* Chart */
 .chart { width: 100%; height: auto; display: block; }
