@@ -1,7 +1,7 @@
 import type { AuditEntry } from "@scangate/core";
 import type { FleetReport, TenantSort } from "../reports/fleet-report";
 import { OrganizationBalancesCard } from "./components/credits-panels";
-import { UsageBar, Gauge, UsedOf } from "./components/gauge";
+import { UsageBar, Gauge } from "./components/gauge";
 import { Stat, statusPill } from "./components/tenant-panels";
 import { CsrfField, QuotaFields, type TierOption } from "./components/tenant-form-fields";
 import { UsageChartView } from "./components/usage-chart";
@@ -61,11 +61,7 @@ function UpstreamCard(props: { report: FleetReport }) {
               used={status.account.quota.used}
               allowance={status.account.quota.allowance}
               caption="of its allowance used"
-            />
-            <UsedOf
               figure="upstream"
-              used={status.account.quota.used}
-              allowance={status.account.quota.allowance}
             />
             <div class="gauge-reset">
               <code>{status.apiId}</code> · resets {status.account.quota.resets_at} UTC

@@ -1,4 +1,5 @@
 import type { AuditEntry, PlatformTokenStatus } from "@scangate/core";
+import type { TenantRow } from "../db/schema";
 import type { TenantReport } from "../reports/tenant-report";
 import { AuditCard } from "./admin-console";
 import {
@@ -147,13 +148,7 @@ export function AdminTenantPage(props: TenantAdminProps) {
       </div>
 
       <div class="grid grid-2">
-        <PlatformTokenCard
-          tenantId={tenant.id}
-          tenantName={tenant.name}
-          status={props.platformToken}
-          now={report.now}
-          csrf={props.csrf}
-        />
+        <PlatformTokenCard tenant={tenant} status={props.platformToken} csrf={props.csrf} />
       </div>
 
       <div class="grid grid-2">
@@ -168,17 +163,12 @@ export function AdminTenantPage(props: TenantAdminProps) {
  * The tenant page's card for its Platform (/v3) bearer token: whether it has one, issue or
  * rotate it (the old one kept for a grace period), revoke it.
  */
-export function PlatformTokenCard(props: {
-  tenantId: string;
-  tenantName: string;
-  status: PlatformTokenStatus;
-  now: number;
-  csrf: string;
-}) {
-  const { status } = props;
-  const base = `/admin/console/tenants/${props.tenantId}/platform-token`;
-  const previous = status.previous_token_expires_at ? Date.parse(status.previous_token_expires_at) : null;
-  const held = status.token_id !== null || (previous !== null && previous > props.now);
+function PlatformTokenCard(props: { tenant: TenantRow; status: PlatformTokenStatus; csrf: string }) {
+  const { status, tenant } = props;
+  const base = `/admin/console/tenants/${tenant.id}/platform-token`;
+  // The status names an old token only while its grace period lasts.
+  const previous = status.previous_token_expires_at;
+  const held = status.token_id !== null || previous !== null;
   return (
     <Card name="platform-token" title="Platform API token" id="platform-token">
       <p class="hint">
@@ -192,10 +182,10 @@ export function PlatformTokenCard(props: {
             ? "none"
             : `issued ${dateTime(Date.parse(status.issued_at))}`}
         </dd>
-        {previous !== null && previous > props.now && (
+        {previous && (
           <>
             <dt>Old token</dt>
-            <dd>accepted until {dateTime(previous)}</dd>
+            <dd>accepted until {dateTime(Date.parse(previous))}</dd>
           </>
         )}
       </dl>
@@ -204,7 +194,7 @@ export function PlatformTokenCard(props: {
         {status.token_id !== null && (
           <GraceField id="token-grace" what="token" choices={[3600, 0, 86_400, 7 * 86_400]} />
         )}
-        <ConfirmBox>I will hand the token to {props.tenantName}</ConfirmBox>
+        <ConfirmBox>I will hand the token to {tenant.name}</ConfirmBox>
         <button class="btn btn-secondary" type="submit" data-action="issue-platform-token">
           {status.token_id === null ? "Issue token" : "Rotate token"}
         </button>
@@ -212,7 +202,7 @@ export function PlatformTokenCard(props: {
       {held && (
         <form method="post" action={`${base}/revoke`}>
           <CsrfField token={props.csrf} />
-          <ConfirmBox>Stop every Platform token of {props.tenantName}</ConfirmBox>
+          <ConfirmBox>Stop every Platform token of {tenant.name}</ConfirmBox>
           <button class="btn btn-danger" type="submit" data-action="revoke-platform-token">
             Revoke token
           </button>

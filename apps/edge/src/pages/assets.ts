@@ -52,7 +52,6 @@ label { display: block; font-size: 13px; font-weight: 600; margin-bottom: 5px; c
 input[type=text], input[type=password], input[type=email], input[type=number], select {
   width: 100%; font: inherit; padding: 9px 11px; border: 1px solid var(--border-strong); border-radius: 8px; background: #fff; color: var(--text);
 }
-input::placeholder { color: var(--faint); }
 .check { display: flex; gap: 8px; align-items: flex-start; font-weight: 450; font-size: 14px; color: var(--text); margin: 4px 0 14px; }
 .check input { margin-top: 3px; }
 .hint { font-size: 13px; color: var(--muted); margin: 4px 0 0; }
@@ -87,8 +86,6 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 .pill { display: inline-flex; align-items: center; gap: 6px; font-size: 12px; font-weight: 600; padding: 3px 10px; border-radius: 999px; background: var(--accent-soft); color: var(--accent); white-space: nowrap; }
 .pill-ok { background: var(--ok-soft); color: #15803d; }
 .pill-off { background: #f1f5f9; color: #475569; }
-.pill-warn { background: var(--warn-soft); color: #b45309; }
-.pill-danger { background: var(--danger-soft); color: #b91c1c; }
 .banner { border-radius: 10px; padding: 12px 14px; margin-bottom: 18px; font-size: 14px; border: 1px solid; }
 .banner strong { display: block; margin-bottom: 2px; }
 .banner-error { background: var(--danger-soft); border-color: #fecaca; color: #991b1b; }
@@ -96,14 +93,12 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 .banner-info { background: var(--accent-soft); border-color: #c7d2fe; color: #3730a3; }
 .banner-warn { background: var(--warn-soft); border-color: #fde68a; color: #92400e; }
 
-/* Gauge */
+/* Gauge; its levels colour the table bars too */
+.level-ok { --level: var(--accent); } .level-warn { --level: var(--warn); } .level-full { --level: var(--danger); }
 .gauge-box { display: flex; flex-direction: column; align-items: center; text-align: center; }
 .gauge { width: 100%; max-width: 240px; height: auto; }
 .gauge-track { fill: none; stroke: #e9edf3; stroke-width: 18; stroke-linecap: round; }
-.gauge-fill { fill: none; stroke-width: 18; stroke-linecap: round; }
-.gauge-fill.level-ok { stroke: var(--accent); }
-.gauge-fill.level-warn { stroke: var(--warn); }
-.gauge-fill.level-full { stroke: var(--danger); }
+.gauge-fill { fill: none; stroke: var(--level); stroke-width: 18; stroke-linecap: round; }
 .gauge-pct { font-size: 34px; font-weight: 700; fill: var(--text); letter-spacing: -.02em; }
 .gauge-cap { font-size: 13px; fill: var(--muted); }
 .gauge-figures { font-size: 15px; margin-top: 6px; }
@@ -113,9 +108,7 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 /* Small bar in tables */
 .bar { display: inline-block; width: 72px; height: 8px; vertical-align: middle; margin-right: 8px; }
 .bar-track { fill: #e9edf3; }
-.bar-fill.level-ok { fill: var(--accent); }
-.bar-fill.level-warn { fill: var(--warn); }
-.bar-fill.level-full { fill: var(--danger); }
+.bar-fill { fill: var(--level); }
 
 /* Chart */
 .chart { width: 100%; height: auto; display: block; }

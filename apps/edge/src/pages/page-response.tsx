@@ -18,26 +18,6 @@ export class PageError extends Error {
   }
 }
 
-/** A refusal or failure, said plainly, with the way back. */
-function ErrorPage(props: { area: Area; status: number; title: string; message: string }) {
-  return (
-    <Layout title={props.title} area={props.area}>
-      <div class="auth">
-        <div class="card">
-          <p class="muted small">Error {props.status}</p>
-          <h1>{props.title}</h1>
-          <p class="lede">{props.message}</p>
-          <p>
-            <a class="btn btn-secondary" href={AREAS[props.area].home}>
-              Back to the {props.area === "tenant" ? "dashboard" : "console"}
-            </a>
-          </p>
-        </div>
-      </div>
-    </Layout>
-  );
-}
-
 export async function renderPage(
   c: PageContext,
   page: JSX.Element,
@@ -47,6 +27,7 @@ export async function renderPage(
   return c.html(`<!doctype html>${html}`, status);
 }
 
+/** A refusal or failure, said plainly, with the way back. */
 export function errorPage(
   c: PageContext,
   area: Area,
@@ -55,7 +36,23 @@ export function errorPage(
   message: string,
 ): Promise<Response> {
   const status = ERROR_TABLE[kind].v2.status as ContentfulStatusCode;
-  return renderPage(c, <ErrorPage area={area} status={status} title={title} message={message} />, status);
+  const page = (
+    <Layout title={title} area={area}>
+      <div class="auth">
+        <div class="card">
+          <p class="muted small">Error {status}</p>
+          <h1>{title}</h1>
+          <p class="lede">{message}</p>
+          <p>
+            <a class="btn btn-secondary" href={AREAS[area].home}>
+              Back to the {area === "tenant" ? "dashboard" : "console"}
+            </a>
+          </p>
+        </div>
+      </div>
+    </Layout>
+  );
+  return renderPage(c, page, status);
 }
 
 /** Wraps a page handler so refusals and failures become HTML pages, never a JSON body or a bare 500. */

@@ -7,7 +7,7 @@ import { NO_ROUTE } from "../usage/recorder";
 export const DAY_MS = 86_400_000;
 export const USAGE_WINDOW_DAYS = 30;
 /** Operations drawn as their own colour; the rest are summed as "other". */
-export const MAX_CHART_SERIES = 6;
+const MAX_CHART_SERIES = 6;
 
 const COUNTERS = ["requests", "cacheHits", "upstreamCalls", "errors", "quotaSpent", "quotaSaved"] as const;
 export type UsageCounters = Record<(typeof COUNTERS)[number], number>;
@@ -51,10 +51,7 @@ export function creditFigures(
   return figures;
 }
 
-export const emptyCounters = (): UsageCounters =>
-  Object.fromEntries(COUNTERS.map((counter) => [counter, 0])) as UsageCounters;
-
-export function startOfDay(ms: number): number {
+function startOfDay(ms: number): number {
   return ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS);
 }
 
@@ -64,7 +61,7 @@ export function windowStart(now: number, days = USAGE_WINDOW_DAYS): number {
 }
 
 export function totalsOf(rows: readonly UsageCounters[]): UsageCounters {
-  const sum = emptyCounters();
+  const sum = Object.fromEntries(COUNTERS.map((counter) => [counter, 0])) as UsageCounters;
   for (const row of rows) for (const counter of COUNTERS) sum[counter] += row[counter];
   return sum;
 }
@@ -132,10 +129,7 @@ export function axisTicks(max: number, count = 4): number[] {
   const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) ?? 10 * magnitude;
   const wholeStep = Math.max(1, Math.round(step));
   const ticks: number[] = [];
-  for (let tick = 0; tick < max + wholeStep; tick += wholeStep) {
-    ticks.push(tick);
-    if (tick >= max) break;
-  }
+  for (let tick = 0; tick < max + wholeStep; tick += wholeStep) ticks.push(tick);
   return ticks;
 }
 

@@ -5,7 +5,6 @@ import type { Env } from "../env";
 import {
   type CreditFigures,
   creditFigures,
-  emptyCounters,
   totalsOf,
   usageChart,
   USAGE_WINDOW_DAYS,
@@ -17,7 +16,7 @@ import type { QuotaState } from "../tenants/periods";
 import { balancesOf } from "../ledger/balances";
 import { CACHED_OPERATIONS } from "../pipeline/catalog";
 import { organizationBalances } from "./organization-credits";
-import { dailyUsage, type OperationUsage, usageByOperation, usageByTenant } from "./usage-queries";
+import { dailyUsage, type OperationUsage, usageByOperation } from "./usage-queries";
 
 const UPSTREAM_ACCOUNT_TIMEOUT_MS = 5000;
 
@@ -86,28 +85,14 @@ async function upstreamAccount(services: EdgeServices, apiId: string): Promise<U
   }
 }
 
-function creditsByTenant(
-  rows: readonly OperationUsage[],
-  legacyOnPlatform: boolean,
-): Map<string, CreditFigures> {
-  const byTenant = new Map<string, CreditFigures>();
-  for (const row of rows) {
-    const own = creditFigures([row], legacyOnPlatform);
-    const sum = byTenant.get(row.tenantId) ?? { spent: 0, saved: 0 };
-    byTenant.set(row.tenantId, { spent: sum.spent + own.spent, saved: sum.saved + own.saved });
-  }
-  return byTenant;
-}
-
 /** Everything the admin console's overview shows. */
 export type FleetReport = Awaited<ReturnType<typeof fleetReport>>;
 
 export async function fleetReport(services: EdgeServices, env: Env, sort: TenantSort) {
   const now = services.clock.now();
   const since = windowStart(now);
-  const [rows, perTenant, daily, upstream, operations, balances] = await Promise.all([
+  const [rows, daily, upstream, operations, balances] = await Promise.all([
     services.tenants.list(),
-    usageByTenant(services.db, since),
     dailyUsage(services.db, since),
     Promise.all(
       services.config.upstreamCredentials.map((credential) => upstreamAccount(services, credential.apiId)),
@@ -116,14 +101,18 @@ export async function fleetReport(services: EdgeServices, env: Env, sort: Tenant
     organizationBalances(services, env),
   ]);
   const legacyOnPlatform = services.config.upstreamApi === "platform";
-  const credits = creditsByTenant(operations, legacyOnPlatform);
+  const byTenant = new Map<string, OperationUsage[]>();
+  for (const row of operations) byTenant.set(row.tenantId, [...(byTenant.get(row.tenantId) ?? []), row]);
   const quotas = await balancesOf(services, rows);
-  const lines = rows.map((row) => ({
-    row,
-    quota: quotas.get(row.id) ?? { used: 0, allowance: row.allowance, resetsAt: null },
-    usage: perTenant.get(row.id) ?? emptyCounters(),
-    credits: credits.get(row.id) ?? { spent: 0, saved: 0 },
-  }));
+  const lines = rows.map((row) => {
+    const own = byTenant.get(row.id) ?? [];
+    return {
+      row,
+      quota: quotas.get(row.id) ?? { used: 0, allowance: row.allowance, resetsAt: null },
+      usage: totalsOf(own),
+      credits: creditFigures(own, legacyOnPlatform),
+    };
+  });
   return {
     now,
     days: USAGE_WINDOW_DAYS,

@@ -16,7 +16,7 @@ export const BALANCE_TTL_MS = 60_000;
 /** A failed read is retried sooner: the upstream may be back. */
 export const BALANCE_FAILURE_TTL_MS = 15_000;
 /** A page waits at most this long for the upstream; past it the balance is "unavailable". */
-export const BALANCE_TIMEOUT_MS = 5_000;
+const BALANCE_TIMEOUT_MS = 5_000;
 
 export type OrganizationBalance =
   | { organizationId: string; ok: true; balance: number; readAt: number }

@@ -19,7 +19,7 @@ import { organizationBalances } from "./organization-credits";
 import { dailyUsage, usageByOperation } from "./usage-queries";
 
 /** How many of each the dashboard lists. */
-export const RECENT_ANNOTATIONS = 10;
+const RECENT_ANNOTATIONS = 10;
 
 export function describeTier(config: EdgeConfig, name: string): string {
   const tier = config.rateTiers[name];
@@ -37,7 +37,7 @@ function quotaSavedByCache(config: EdgeConfig, rows: readonly DailyOperationUsag
 }
 
 /** When the period that ends at `quota.resetsAt` began; null when it never resets (one-time credits). */
-export function periodStart(tenant: TenantRow, quota: QuotaState): number | null {
+function periodStart(tenant: TenantRow, quota: QuotaState): number | null {
   const seconds = periodSeconds(tenant.period, quota.resetsAt);
   return quota.resetsAt === null || seconds === null ? null : quota.resetsAt - seconds * 1000;
 }
@@ -58,7 +58,6 @@ export async function tenantReport(services: EdgeServices, env: Env, tenant: Ten
     organizationBalances(services, env),
     usageByOperation(services.db, since ?? 0, tenant.id),
   ]);
-  const previous = token.previous_token_expires_at ? Date.parse(token.previous_token_expires_at) : null;
   return {
     now,
     tenant,
@@ -79,7 +78,7 @@ export async function tenantReport(services: EdgeServices, env: Env, tenant: Ten
       /** When the current period began; null for one-time credits (every rollup counts). */
       periodStart: since,
       /** Whether the tenant holds a Platform token (a current one, or an old one still in its grace). */
-      platformToken: token.token_id !== null || (previous !== null && previous > now),
+      platformToken: token.token_id !== null || token.previous_token_expires_at !== null,
       platformConfigured: services.platform !== null,
       /** The upstream organizations' remaining credits (shared by every tenant), in the pool's order. */
       balances,

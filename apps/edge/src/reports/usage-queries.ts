@@ -4,7 +4,7 @@ import { usage } from "../db/schema";
 import { DAY_MS, type DailyOperationUsage, type UsageCounters } from "../pages/usage-summary";
 
 // Reads of the hourly usage rollups (written by usage/recorder.ts), summed in SQL so a page
-// reads at most one row per day and operation, or one per tenant.
+// reads at most one row per day and operation, or one per tenant and operation.
 
 const sums = {
   requests: sql<number>`sum(${usage.requests})`,
@@ -33,16 +33,6 @@ export async function dailyUsage(
     .where(rollupsSince(since, tenantId))
     .groupBy(day, usage.operation)
     .orderBy(day, usage.operation);
-}
-
-/** Rollups since `since`, summed per tenant. */
-export async function usageByTenant(db: EdgeDb, since: number): Promise<Map<string, UsageCounters>> {
-  const rows = await db
-    .select({ tenantId: usage.tenantId, ...sums })
-    .from(usage)
-    .where(gte(usage.hour, since))
-    .groupBy(usage.tenantId);
-  return new Map(rows.map(({ tenantId, ...counters }) => [tenantId, counters]));
 }
 
 export interface OperationUsage extends UsageCounters {

@@ -13,7 +13,7 @@ export type KeyPurpose =
   | "admin-csrf"
   | "credential-fingerprint";
 
-export const SESSION_SECRET_MIN_LENGTH = 32;
+const SESSION_SECRET_MIN_LENGTH = 32;
 
 const encoder = new TextEncoder();
 const derived = new Map<string, Promise<ArrayBuffer>>();

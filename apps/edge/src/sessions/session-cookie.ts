@@ -71,10 +71,7 @@ export async function credentialFingerprint(
   return (await mac(root, "credential-fingerprint", `${kind.signingKey}\u0000${credential}`)).slice(0, 22);
 }
 
-/**
- * Signs the session into an HttpOnly, SameSite=Strict cookie (Secure, with the `__Secure-`
- * prefix, over https) that lives for the kind's lifetime.
- */
+/** Signs a new session into the kind's cookie (`cookieOptions`), for the kind's lifetime. */
 export async function openSession(
   c: Context,
   kind: SessionKind,

@@ -1,5 +1,5 @@
 import type { Tenant } from "@scangate/core";
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { hashSecret, newApiId, newApiSecret, newRecordId } from "../auth/secrets";
 import type { Clock } from "@scangate/core/http";
 import type { EdgeDb } from "../db/client";
@@ -35,6 +35,9 @@ export function tenantToWire(row: TenantRow, quota: QuotaState, now: number): Te
     job_max_pages: row.jobMaxPages,
   };
 }
+
+/** A newer updated_at than the row's is what makes the tenant's ledger take the new allowance and period. */
+const nextUpdatedAt = (now: number) => sql<number>`max(${now}, ${tenants.updatedAt} + 1)`;
 
 /** Tenant records in D1. The secret exists in clear only in the return value of create/rotate. */
 export class TenantStore {
@@ -79,13 +82,9 @@ export class TenantStore {
   }
 
   async update(id: string, changes: TenantChanges): Promise<TenantRow | null> {
-    const now = this.clock.now();
-    const current = await this.get(id);
-    if (!current) return null;
-    // A newer updated_at is what makes the tenant's ledger take the new allowance and period.
     const [row] = await this.db
       .update(tenants)
-      .set({ ...changes, updatedAt: Math.max(now, current.updatedAt + 1) })
+      .set({ ...changes, updatedAt: nextUpdatedAt(this.clock.now()) })
       .where(eq(tenants.id, id))
       .returning();
     return row ?? null;
@@ -94,16 +93,15 @@ export class TenantStore {
   /** A new secret; the old one keeps working for `graceSeconds` (0: stops at once). */
   async rotate(id: string, graceSeconds: number): Promise<{ row: TenantRow; secret: string } | null> {
     const now = this.clock.now();
-    const current = await this.get(id);
-    if (!current) return null;
     const secret = newApiSecret();
     const [row] = await this.db
       .update(tenants)
       .set({
         secretHash: await hashSecret(secret),
-        previousSecretHash: graceSeconds > 0 ? current.secretHash : null,
+        // An UPDATE's expressions read the row as it was: this keeps the old secret's hash.
+        previousSecretHash: graceSeconds > 0 ? sql`${tenants.secretHash}` : null,
         previousSecretExpiresAt: graceSeconds > 0 ? now + graceSeconds * 1000 : null,
-        updatedAt: Math.max(now, current.updatedAt + 1),
+        updatedAt: nextUpdatedAt(now),
       })
       .where(eq(tenants.id, id))
       .returning();

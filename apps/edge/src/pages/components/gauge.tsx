@@ -9,43 +9,42 @@ function levelOf(fraction: number): "ok" | "warn" | "full" {
 const ARC = "M 24 104 A 76 76 0 0 1 176 104";
 const ARC_LENGTH = Math.PI * 76;
 
-/** A half-circle gauge of `used` against `allowance`. */
-export function Gauge(props: { used: number; allowance: number; caption: string }) {
+/**
+ * A half-circle gauge of `used` against `allowance`, with both figures below it; `figure` names
+ * them for the tests (`quota-used`, `quota-allowance`, ...).
+ */
+export function Gauge(props: { used: number; allowance: number; caption: string; figure: string }) {
   const fraction = ratio(props.used, props.allowance);
   const percent = formatPercent(fraction);
   return (
-    <svg class="gauge" viewBox="0 0 200 124" role="img" aria-label={`${percent} ${props.caption}`}>
-      <path class="gauge-track" d={ARC} />
-      {fraction > 0 && (
-        <path
-          class={`gauge-fill level-${levelOf(fraction)}`}
-          d={ARC}
-          stroke-dasharray={`${(fraction * ARC_LENGTH).toFixed(2)} ${ARC_LENGTH.toFixed(2)}`}
-        />
-      )}
-      <text class="gauge-pct" x="100" y="96" text-anchor="middle">
-        {percent}
-      </text>
-      <text class="gauge-cap" x="100" y="118" text-anchor="middle">
-        {props.caption}
-      </text>
-    </svg>
-  );
-}
-
-/** "`used` of `allowance` used"; `figure` names both figures for the tests (`quota-used`, ...). */
-export function UsedOf(props: { figure: string; used: number; allowance: number }) {
-  return (
-    <div class="gauge-figures">
-      <strong data-figure={`${props.figure}-used`} data-value={props.used}>
-        {formatCount(props.used)}
-      </strong>{" "}
-      of{" "}
-      <strong data-figure={`${props.figure}-allowance`} data-value={props.allowance}>
-        {formatCount(props.allowance)}
-      </strong>{" "}
-      used
-    </div>
+    <>
+      <svg class="gauge" viewBox="0 0 200 124" role="img" aria-label={`${percent} ${props.caption}`}>
+        <path class="gauge-track" d={ARC} />
+        {fraction > 0 && (
+          <path
+            class={`gauge-fill level-${levelOf(fraction)}`}
+            d={ARC}
+            stroke-dasharray={`${(fraction * ARC_LENGTH).toFixed(2)} ${ARC_LENGTH.toFixed(2)}`}
+          />
+        )}
+        <text class="gauge-pct" x="100" y="96" text-anchor="middle">
+          {percent}
+        </text>
+        <text class="gauge-cap" x="100" y="118" text-anchor="middle">
+          {props.caption}
+        </text>
+      </svg>
+      <div class="gauge-figures">
+        <strong data-figure={`${props.figure}-used`} data-value={props.used}>
+          {formatCount(props.used)}
+        </strong>{" "}
+        of{" "}
+        <strong data-figure={`${props.figure}-allowance`} data-value={props.allowance}>
+          {formatCount(props.allowance)}
+        </strong>{" "}
+        used
+      </div>
+    </>
   );
 }
 

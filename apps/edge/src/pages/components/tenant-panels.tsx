@@ -5,7 +5,7 @@ import { dateTime, formatCount, formatPercent, fromNow, isoDay } from "../displa
 import { operationLabel, ratio } from "../usage-summary";
 import { CreditsCard } from "./credits-panels";
 import { Card, Table } from "../layout";
-import { Gauge, UsedOf } from "./gauge";
+import { Gauge } from "./gauge";
 import { UsageChartView } from "./usage-chart";
 
 /** One headline figure; `figure` names it for the browser tests (data-figure). */
@@ -32,8 +32,12 @@ function QuotaCard(props: { report: TenantReport }) {
   const { account, quota, now, tenant } = props.report;
   return (
     <Card name="quota" title="Quota this period" class="card gauge-box">
-      <Gauge used={quota.used} allowance={quota.allowance} caption="of allowance used" />
-      <UsedOf figure="quota" used={account.quota.used} allowance={account.quota.allowance} />
+      <Gauge
+        used={account.quota.used}
+        allowance={account.quota.allowance}
+        caption="of allowance used"
+        figure="quota"
+      />
       <div class="gauge-reset">
         {quota.resetsAt === null ? (
           <span data-figure="quota-resets-at" data-value={NEVER_RESETS_AT}>
@@ -94,31 +98,25 @@ function UsageStats(props: { report: TenantReport }) {
   );
 }
 
-function UsageChartCard(props: { report: TenantReport }) {
-  const { chart, days } = props.report;
-  return (
-    <Card name="usage" title="Requests per day by operation" note={`last ${days} days, UTC`}>
-      <UsageChartView
-        chart={chart}
-        label={`Requests per day over the last ${days} days, stacked by operation`}
-      />
-    </Card>
-  );
-}
-
 /** The figures the tenant's dashboard and the admin's page of the tenant both show. */
 export function TenantFigures(props: { report: TenantReport }) {
+  const { report } = props;
   return (
     <>
       <div class="grid grid-main">
-        <QuotaCard report={props.report} />
-        <UsageStats report={props.report} />
+        <QuotaCard report={report} />
+        <UsageStats report={report} />
       </div>
       <div class="grid">
-        <CreditsCard report={props.report} />
+        <CreditsCard report={report} />
       </div>
       <div class="grid">
-        <UsageChartCard report={props.report} />
+        <Card name="usage" title="Requests per day by operation" note={`last ${report.days} days, UTC`}>
+          <UsageChartView
+            chart={report.chart}
+            label={`Requests per day over the last ${report.days} days, stacked by operation`}
+          />
+        </Card>
       </div>
     </>
   );
