@@ -15,7 +15,7 @@ import { fromBase64Url, toBase64Url } from "@scangate/core/http";
 import type { z } from "zod";
 import { jsonOf, jsonOfText } from "../http/json-body";
 import type { PlatformTally, UpstreamCall } from "./interface";
-import type { PlatformUpstream } from "./platform";
+import { PLATFORM_REFUSED, type PlatformUpstream } from "./platform";
 
 // What every legacy-on-Platform translation shares: the /v3 calls of one request through the
 // Platform pool, the legacy request read (query, body, cursor), and the legacy answers (success
@@ -38,24 +38,19 @@ export class LegacyAnswer extends Error {
   }
 }
 
-export function legacyJson(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return Response.json(body, { status, headers });
-}
-
 /** A legacy error body of `kind` in `version`, with its status unless `status` says another. */
 export function legacyError(
   kind: ErrorKind,
   version: ApiVersion,
   message?: string,
   extra?: Record<string, unknown>,
-  status = errorStatus(kind, version),
-  headers: Record<string, string> = {},
+  { status = errorStatus(kind, version), headers }: ResponseInit = {},
 ) {
-  return new LegacyAnswer(legacyJson(renderErrorBody(kind, version, message, extra), status, headers));
+  return new LegacyAnswer(Response.json(renderErrorBody(kind, version, message, extra), { status, headers }));
 }
 
 /** The v2 success envelope around `result`. */
-export const v2Ok = (result: unknown): Response => legacyJson(wrapV2(result));
+export const v2Ok = (result: unknown): Response => Response.json(wrapV2(result));
 
 const problemDetail = (answer: V3Answer): string | undefined => {
   const body = answer.json;
@@ -77,17 +72,17 @@ function legacyProblem(answer: V3Answer, version: ApiVersion, inputKind: ErrorKi
     case 422:
       return legacyError(inputKind, version, problemDetail(answer));
     case 401:
-      return legacyError("unauthorized", version, undefined, undefined, 401);
+      return legacyError("unauthorized", version, undefined, undefined, { status: 401 });
     case 429: {
-      const headers: Record<string, string> = answer.retryAfter ? { "retry-after": answer.retryAfter } : {};
-      return legacyError("rate_limited", version, undefined, undefined, 429, headers);
+      const headers = answer.retryAfter ? { "retry-after": answer.retryAfter } : undefined;
+      return legacyError("rate_limited", version, undefined, undefined, { headers });
     }
     default:
       return legacyError(
         "upstream_error",
         version,
         answer.status === 403
-          ? "the Platform refused the gateway's tokens; tell the endpoint's operator"
+          ? PLATFORM_REFUSED
           : `the Platform upstream answered HTTP ${answer.status}; retry later`,
       );
   }
