@@ -105,7 +105,7 @@ export class PlatformJobs {
         error instanceof JobFailure ? error.message : "the job failed unexpectedly; start it again";
       if (!(error instanceof JobFailure)) console.error(`job ${job.id} failed`, error);
       await store.fail(job.id, message, creditsOf(stats), clock.now() - started);
-      // No partial result survives a failure (a query's pages are written as they fill).
+      // No partial result survives a failure (pages and files are written as they fill).
       await deleteJobFiles(this.deps.files, job.id);
     }
     await this.refund(job.id);

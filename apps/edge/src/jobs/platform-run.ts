@@ -165,24 +165,18 @@ export async function runExportJob(
     text = [];
     textBytes = 0;
   };
-  try {
-    for await (const batch of results(job, plan, deps, stats)) {
-      for (const row of batch) {
-        const record = rowEncoder.encode(row);
-        const size = encoder.encode(record).byteLength;
-        if (textBytes > 0 && textBytes + size > EXPORT_FILE_TEXT_BYTES) await store();
-        text.push(record);
-        textBytes += size;
-        rows += 1;
-      }
+  for await (const batch of results(job, plan, deps, stats)) {
+    for (const row of batch) {
+      const record = rowEncoder.encode(row);
+      const size = encoder.encode(record).byteLength;
+      if (textBytes > 0 && textBytes + size > EXPORT_FILE_TEXT_BYTES) await store();
+      text.push(record);
+      textBytes += size;
+      rows += 1;
     }
-    // An empty result still gets one file (its header only).
-    if (textBytes > 0 || files.length === 0) await store();
-  } catch (error) {
-    // No partial export survives a failure.
-    await deleteJobFiles(deps.files, job.id);
-    throw error;
   }
+  // An empty result still gets one file (its header only).
+  if (textBytes > 0 || files.length === 0) await store();
   return {
     rows,
     pages: files.length,
