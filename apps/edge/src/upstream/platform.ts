@@ -109,6 +109,13 @@ export type PlatformRelayed = Omit<Relayed, "text" | "json">;
 
 export const PLATFORM_REFUSED = "the Platform refused the gateway's tokens; tell the endpoint's operator";
 
+/** What a Platform problem document says went wrong (its `detail`, else its `title`), if it says. */
+export function problemDetail(json: unknown): string | undefined {
+  if (json === null || typeof json !== "object") return undefined;
+  const { detail, title } = json as { detail?: unknown; title?: unknown };
+  return typeof detail === "string" ? detail : typeof title === "string" ? title : undefined;
+}
+
 /**
  * Sends `call` and reads the whole answer within `timeoutMs` (a 504 past it, a 502 when the
  * upstream cannot be reached). A 401 means the upstream refused every token of the pool: the
