@@ -29,8 +29,6 @@ export interface JobQueue {
   send(message: JobMessage): Promise<void>;
 }
 
-/** How long a job may run: every call within the upstream deadline, the whole well within the sweep's patience. */
-export const JOB_TIME_LIMIT_MS = 10 * 60 * 1000;
 /** Ended jobs are forgotten this long after their results expired. */
 const FORGET_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
 const LOST_MESSAGE =
@@ -90,7 +88,6 @@ export class PlatformJobs {
       search: platformSearch(this.deps.platform, this.deps.upstreamTimeoutMs),
       files: this.deps.files,
       heartbeat: (spent: number) => store.beat(job.id, spent),
-      timeLimitMs: JOB_TIME_LIMIT_MS,
       now: () => clock.now(),
     };
     const started = clock.now();
