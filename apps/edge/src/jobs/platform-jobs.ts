@@ -29,8 +29,6 @@ export interface JobQueue {
   send(message: JobMessage): Promise<void>;
 }
 
-/** How long a job may run: every call within the upstream deadline, the whole well within the sweep's patience. */
-export const JOB_TIME_LIMIT_MS = 10 * 60 * 1000;
 /** Ended jobs are forgotten this long after their results expired. */
 const FORGET_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
 const LOST_MESSAGE =
@@ -90,7 +88,6 @@ export class PlatformJobs {
       search: platformSearch(this.deps.platform, this.deps.upstreamTimeoutMs),
       files: this.deps.files,
       heartbeat: (spent: number) => store.beat(job.id, spent),
-      timeLimitMs: JOB_TIME_LIMIT_MS,
       now: () => clock.now(),
     };
     const started = clock.now();
@@ -105,7 +102,7 @@ export class PlatformJobs {
         error instanceof JobFailure ? error.message : "the job failed unexpectedly; start it again";
       if (!(error instanceof JobFailure)) console.error(`job ${job.id} failed`, error);
       await store.fail(job.id, message, creditsOf(stats), clock.now() - started);
-      // No partial result survives a failure (a query's pages are written as they fill).
+      // No partial result survives a failure (pages and files are written as they fill).
       await deleteJobFiles(this.deps.files, job.id);
     }
     await this.refund(job.id);

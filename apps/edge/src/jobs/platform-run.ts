@@ -29,10 +29,11 @@ export interface RunDeps {
   files: R2Bucket;
   /** Called between pages and slices of work, with the credits spent so far. */
   heartbeat: (spent: number) => Promise<void>;
-  timeLimitMs: number;
   now: () => number;
 }
 
+/** How long a job may run: every call within the upstream deadline, the whole well within the sweep's patience. */
+const JOB_TIME_LIMIT_MS = 10 * 60 * 1000;
 /**
  * An export file holds at most this much text before compression: a job reads at most
  * JOB_MAX_PAGES_LIMIT pages, so its files are few, and each is built in memory and stored whole.
@@ -78,8 +79,8 @@ async function* results(job: PlatformJobRow, plan: PlatformPlan, deps: RunDeps, 
       plan,
       deps.search,
       {
-        deadline: started + deps.timeLimitMs,
-        timeLimitMs: deps.timeLimitMs,
+        deadline: started + JOB_TIME_LIMIT_MS,
+        timeLimitMs: JOB_TIME_LIMIT_MS,
         now: deps.now,
         maxRows: job.kind === "query" ? QUERY_MAX_ROWS : EXPORT_MAX_ROWS,
         pause,
@@ -165,24 +166,18 @@ export async function runExportJob(
     text = [];
     textBytes = 0;
   };
-  try {
-    for await (const batch of results(job, plan, deps, stats)) {
-      for (const row of batch) {
-        const record = rowEncoder.encode(row);
-        const size = encoder.encode(record).byteLength;
-        if (textBytes > 0 && textBytes + size > EXPORT_FILE_TEXT_BYTES) await store();
-        text.push(record);
-        textBytes += size;
-        rows += 1;
-      }
+  for await (const batch of results(job, plan, deps, stats)) {
+    for (const row of batch) {
+      const record = rowEncoder.encode(row);
+      const size = encoder.encode(record).byteLength;
+      if (textBytes > 0 && textBytes + size > EXPORT_FILE_TEXT_BYTES) await store();
+      text.push(record);
+      textBytes += size;
+      rows += 1;
     }
-    // An empty result still gets one file (its header only).
-    if (textBytes > 0 || files.length === 0) await store();
-  } catch (error) {
-    // No partial export survives a failure.
-    await deleteJobFiles(deps.files, job.id);
-    throw error;
   }
+  // An empty result still gets one file (its header only).
+  if (textBytes > 0 || files.length === 0) await store();
   return {
     rows,
     pages: files.length,

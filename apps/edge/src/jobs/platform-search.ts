@@ -1,6 +1,7 @@
 import type { PlatformSearch } from "@scangate/sql/platform";
 import { withDeadline } from "../upstream/relay";
-import type { PlatformUpstream } from "../upstream/platform";
+import { type PlatformUpstream, problemDetail } from "../upstream/platform";
+import { jsonOfText } from "../http/json-body";
 
 /** A failure the job's owner is told about (`error_message`); anything else is retried. */
 export class JobFailure extends Error {
@@ -14,7 +15,7 @@ export class JobFailure extends Error {
  */
 export function platformSearch(platform: PlatformUpstream, timeoutMs: number): PlatformSearch {
   const call = async <T>(target: string, body: unknown): Promise<T> => {
-    const { status, text } = await withDeadline(timeoutMs, async (signal) => {
+    const { status, json } = await withDeadline(timeoutMs, async (signal) => {
       const { response } = await platform.call({
         method: "POST",
         target,
@@ -22,24 +23,19 @@ export function platformSearch(platform: PlatformUpstream, timeoutMs: number): P
         contentType: "application/json",
         signal,
       });
-      return { status: response.status, text: await response.text() };
+      return { status: response.status, json: jsonOfText(await response.text()) };
     }).catch((error: unknown) => {
       throw new JobFailure(
         `the Platform search could not be reached or did not answer in time (${String(error)}); retry the job`,
       );
     });
     if (status < 200 || status >= 300) {
-      let detail = "";
-      try {
-        const problem = JSON.parse(text) as { detail?: unknown; title?: unknown };
-        const said = typeof problem.detail === "string" ? problem.detail : problem.title;
-        if (typeof said === "string") detail = `: ${said}`;
-      } catch {
-        // not a problem document
-      }
-      throw new JobFailure(`the Platform search answered HTTP ${status}${detail}`);
+      const detail = problemDetail(json);
+      throw new JobFailure(
+        `the Platform search answered HTTP ${status}${detail === undefined ? "" : `: ${detail}`}`,
+      );
     }
-    const result = (JSON.parse(text) as { result?: T }).result;
+    const result = (json as { result?: T } | undefined)?.result;
     if (result === undefined)
       throw new JobFailure("the Platform search answered with no result; retry the job");
     return result;

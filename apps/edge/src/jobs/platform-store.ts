@@ -1,6 +1,6 @@
 import type { SchemaField } from "@scangate/core";
 import type { Clock } from "@scangate/core/http";
-import { and, eq, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import type { EdgeDb } from "../db/client";
 import { platformJobs, type PlatformJobRow } from "../db/schema";
 
@@ -190,18 +190,16 @@ export class PlatformJobStore {
    * (an export says so; a query's pages are gone). Returns them, to delete their files.
    */
   async expire(cutoff: number, limit: number): Promise<PlatformJobRow[]> {
-    const rows = await this.db
-      .select()
+    const due = this.db
+      .select({ id: platformJobs.id })
       .from(platformJobs)
       .where(and(eq(platformJobs.status, "success"), lte(platformJobs.completedAt, cutoff)))
       .limit(limit);
-    for (const row of rows) {
-      await this.db
-        .update(platformJobs)
-        .set({ status: "expired" })
-        .where(and(eq(platformJobs.id, row.id), eq(platformJobs.status, "success")));
-    }
-    return rows;
+    return this.db
+      .update(platformJobs)
+      .set({ status: "expired" })
+      .where(and(inArray(platformJobs.id, due), eq(platformJobs.status, "success")))
+      .returning();
   }
 
   /** Forgets jobs that ended at or before `cutoff` (their files are gone already). */

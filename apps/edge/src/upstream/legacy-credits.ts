@@ -1,5 +1,5 @@
 import { CREDIT_COSTS } from "@scangate/core";
-import type { RoutePrice } from "../pipeline/price";
+import { FREE, type Price, type RoutePrice } from "../pipeline/price";
 import { V1_SEARCH_PAGE_MAX } from "./legacy-v1";
 
 // What a legacy call costs when the upstream speaks only the Platform API (UPSTREAM_API=platform):
@@ -9,11 +9,12 @@ import { V1_SEARCH_PAGE_MAX } from "./legacy-v1";
 
 const ONE_QUERY = { credits: 1, per: "request" } as const;
 
-/** One query with a legacy upstream; `credits` per `per` (request, asset, page) on the Platform. */
-const onPlatform = (credits: number, per: "request" | "asset" | "page" = "request"): RoutePrice => ({
-  legacy: ONE_QUERY,
-  platform: { credits, per },
-});
+/** `legacy` (one query) with a legacy upstream; `credits` per `per` (request, asset, page) on the Platform. */
+const onPlatform = (
+  credits: number,
+  per: "request" | "asset" | "page" = "request",
+  legacy: Price = ONE_QUERY,
+): RoutePrice => ({ legacy, platform: { credits, per } });
 
 /** A host view (at a point in time too): the host asset. */
 export const HOST_VIEW_PRICE = onPlatform(CREDIT_COSTS.v3_host.credits);
@@ -56,10 +57,7 @@ export const HOST_NAMES_PRICE = onPlatform(CREDIT_COSTS.v3_dns_ip_bounds.credits
 export const CERTIFICATE_HOSTS_PRICE = onPlatform(CREDIT_COSTS.v3_search_query.credits);
 
 /** Host metadata (free with a legacy upstream): one aggregate of the service names. */
-export const HOSTS_METADATA_PRICE: RoutePrice = {
-  legacy: { credits: 0, per: "request" },
-  platform: { credits: CREDIT_COSTS.v3_search_aggregate.credits, per: "request" },
-};
+export const HOSTS_METADATA_PRICE = onPlatform(CREDIT_COSTS.v3_search_aggregate.credits, "request", FREE);
 
 /**
  * The most Platform searches a v1 search page costs: one when an earlier page left its token

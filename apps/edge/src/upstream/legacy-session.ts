@@ -15,7 +15,7 @@ import { fromBase64Url, toBase64Url } from "@scangate/core/http";
 import type { z } from "zod";
 import { jsonOf, jsonOfText } from "../http/json-body";
 import type { PlatformTally, UpstreamCall } from "./interface";
-import type { PlatformUpstream } from "./platform";
+import { PLATFORM_REFUSED, type PlatformUpstream, problemDetail } from "./platform";
 
 // What every legacy-on-Platform translation shares: the /v3 calls of one request through the
 // Platform pool, the legacy request read (query, body, cursor), and the legacy answers (success
@@ -38,31 +38,19 @@ export class LegacyAnswer extends Error {
   }
 }
 
-export function legacyJson(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return Response.json(body, { status, headers });
-}
-
 /** A legacy error body of `kind` in `version`, with its status unless `status` says another. */
 export function legacyError(
   kind: ErrorKind,
   version: ApiVersion,
   message?: string,
   extra?: Record<string, unknown>,
-  status = errorStatus(kind, version),
-  headers: Record<string, string> = {},
+  { status = errorStatus(kind, version), headers }: ResponseInit = {},
 ) {
-  return new LegacyAnswer(legacyJson(renderErrorBody(kind, version, message, extra), status, headers));
+  return new LegacyAnswer(Response.json(renderErrorBody(kind, version, message, extra), { status, headers }));
 }
 
 /** The v2 success envelope around `result`. */
-export const v2Ok = (result: unknown): Response => legacyJson(wrapV2(result));
-
-const problemDetail = (answer: V3Answer): string | undefined => {
-  const body = answer.json;
-  if (body === null || typeof body !== "object") return undefined;
-  const { detail, title } = body as { detail?: unknown; title?: unknown };
-  return typeof detail === "string" ? detail : typeof title === "string" ? title : undefined;
-};
+export const v2Ok = (result: unknown): Response => Response.json(wrapV2(result));
 
 /**
  * A Platform problem as the legacy error: 404 stays a 404, a refused input (400, 422) is the
@@ -75,19 +63,19 @@ function legacyProblem(answer: V3Answer, version: ApiVersion, inputKind: ErrorKi
       return legacyError("not_found", version);
     case 400:
     case 422:
-      return legacyError(inputKind, version, problemDetail(answer));
+      return legacyError(inputKind, version, problemDetail(answer.json));
     case 401:
-      return legacyError("unauthorized", version, undefined, undefined, 401);
+      return legacyError("unauthorized", version, undefined, undefined, { status: 401 });
     case 429: {
-      const headers: Record<string, string> = answer.retryAfter ? { "retry-after": answer.retryAfter } : {};
-      return legacyError("rate_limited", version, undefined, undefined, 429, headers);
+      const headers = answer.retryAfter ? { "retry-after": answer.retryAfter } : undefined;
+      return legacyError("rate_limited", version, undefined, undefined, { headers });
     }
     default:
       return legacyError(
         "upstream_error",
         version,
         answer.status === 403
-          ? "the Platform refused the gateway's tokens; tell the endpoint's operator"
+          ? PLATFORM_REFUSED
           : `the Platform upstream answered HTTP ${answer.status}; retry later`,
       );
   }
@@ -108,14 +96,11 @@ function parsedAs<T extends z.ZodType>(schema: T, input: unknown, version: ApiVe
 export function v2Query<T extends z.ZodType>(schema: T, url: URL, lists = false): z.output<T> {
   // Escapes that are not UTF-8 would be read as U+FFFD and searched for: refused as the origin does.
   asLegacy("v2", () => requireUtf8Query(url.href));
-  const params: Record<string, string | string[]> = Object.fromEntries(url.searchParams);
-  if (lists) {
-    for (const key of Object.keys(params)) {
-      const values = url.searchParams.getAll(key);
-      params[key] = values.length === 1 ? (values[0] ?? "") : values;
-    }
-  }
-  return parsedAs(schema, params, "v2", "query");
+  const params = [...new Set(url.searchParams.keys())].map((key) => {
+    const values = url.searchParams.getAll(key);
+    return [key, lists && values.length > 1 ? values : values.at(-1)];
+  });
+  return parsedAs(schema, Object.fromEntries(params), "v2", "query");
 }
 
 /** `read()`, with an error core's input checks throw as the legacy error of `version`. */

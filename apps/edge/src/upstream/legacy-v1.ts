@@ -12,7 +12,7 @@ import {
 } from "@scangate/core";
 import { convertLegacyQuery, convertLegacyReportField } from "@scangate/search";
 import { UNKNOWN_CERTIFICATE_ENTRY } from "../cache/bulk-merge";
-import { legacyError, legacyJson, type LegacyCall, type PlatformSession, v1Body } from "./legacy-session";
+import { legacyError, type LegacyCall, type PlatformSession, v1Body } from "./legacy-session";
 
 // The v1 indexes (ipv4, websites, certificates) searched and reported from the Platform's global
 // search and aggregate; ipv4 and websites documents viewed from the host asset and the web
@@ -124,7 +124,7 @@ export async function translateV1Search({ session, id: name, call }: LegacyCall)
     return document === null ? [] : [projectLegacyFields(document, picked, flatten)];
   });
   const count = result.total_hits;
-  return legacyJson({
+  return Response.json({
     status: "ok",
     metadata: {
       count,
@@ -160,7 +160,7 @@ export async function translateV1Report({ session, id: name, call }: LegacyCall)
   const aggregate = await session.aggregate(body, "invalid_query");
   const results = aggregate.buckets.map(({ key, count }) => ({ key: legacyKey(key), doc_count: count }));
   const listed = results.reduce((sum, bucket) => sum + bucket.doc_count, 0);
-  return legacyJson({
+  return Response.json({
     status: "ok",
     results,
     metadata: {
@@ -177,7 +177,7 @@ export async function translateV1Report({ session, id: name, call }: LegacyCall)
 
 /** GET /v1/view/ipv4/{ip} ← GET /v3/global/asset/host/{ip}. */
 export async function translateIpv4View({ session, id: ip }: LegacyCall) {
-  return legacyJson(legacyIpv4(await session.host(ip, undefined)));
+  return Response.json(legacyIpv4(await session.host(ip, undefined)));
 }
 
 /**
@@ -191,7 +191,7 @@ export async function translateWebsiteView({ session, id: name }: LegacyCall) {
   const page = await searchPage(session, `web.hostname = "${domain}"`, null);
   const properties = page.hits.flatMap((hit) => (hit.webproperty_v1 ? [hit.webproperty_v1.resource] : []));
   if (properties.length === 0) throw legacyError("not_found", "v1");
-  return legacyJson(legacyWebsite(domain, properties));
+  return Response.json(legacyWebsite(domain, properties));
 }
 
 /** GET /v1/view/certificates/{sha256} ← the certificate asset and its PEM. */
@@ -201,7 +201,7 @@ export async function translateCertificateView({ session, id }: LegacyCall) {
     session.send("GET", `/v3/global/asset/certificate/${id}/raw`),
   ]);
   const pem = raw.status === 200 ? raw.text : undefined;
-  return legacyJson(
+  return Response.json(
     legacyCertificate((asset as { resource?: unknown }).resource, pem, { now: session.now() }),
   );
 }
@@ -237,5 +237,5 @@ export async function translateCertificateBulk({ session, call }: LegacyCall) {
   }
   const entry = (fingerprint: string) =>
     documents.get(fingerprint.toLowerCase()) ?? UNKNOWN_CERTIFICATE_ENTRY;
-  return legacyJson(Object.fromEntries(requested.map((fingerprint) => [fingerprint, entry(fingerprint)])));
+  return Response.json(Object.fromEntries(requested.map((fingerprint) => [fingerprint, entry(fingerprint)])));
 }

@@ -2,7 +2,8 @@ import type { Clock } from "@scangate/core/http";
 import type { PlatformCredential } from "../config";
 import { RotatingPool } from "./credential-pool";
 import type { Transport, UpstreamAnswer } from "./interface";
-import { guardAnswer, readWithin } from "./relay";
+import { tryRequest } from "./pooled";
+import { guardAnswer, readWithin, type Relayed } from "./relay";
 
 // The Censys Platform API (/v3) upstream: a pool of personal access tokens, each with the
 // organization it acts for. The official SDKs send the token as `Authorization: Bearer` and the
@@ -88,20 +89,12 @@ export class PlatformUpstream {
   call(call: PlatformCall): Promise<UpstreamAnswer> {
     return this.pool.firstAccepted(this.pool.candidates(), (credential) => {
       const target = withOrganization(call.target, credential.organizationId).replace(/^\/+/, "");
-      const headers = new Headers({
+      const headers = {
         accept: call.accept ?? "application/json",
         authorization: `Bearer ${credential.token}`,
         "x-organization-id": credential.organizationId,
-      });
-      if (call.contentType) headers.set("content-type", call.contentType);
-      return this.transport(
-        new Request(new URL(target, this.base), {
-          method: call.method,
-          headers,
-          body: call.body ?? null,
-          signal: call.signal,
-        }),
-      );
+      };
+      return this.transport(tryRequest(new URL(target, this.base), call, headers));
     });
   }
 
@@ -112,12 +105,15 @@ export class PlatformUpstream {
 }
 
 /** A Platform answer read in full within the deadline: status, bytes and type as the upstream sent them. */
-export interface PlatformRelayed {
-  readonly status: number;
-  readonly body: Uint8Array;
-  readonly contentType: string | null;
-  readonly retryAfter: string | null;
-  readonly credentialId: string;
+export type PlatformRelayed = Omit<Relayed, "text" | "json">;
+
+export const PLATFORM_REFUSED = "the Platform refused the gateway's tokens; tell the endpoint's operator";
+
+/** What a Platform problem document says went wrong (its `detail`, else its `title`), if it says. */
+export function problemDetail(json: unknown): string | undefined {
+  if (json === null || typeof json !== "object") return undefined;
+  const { detail, title } = json as { detail?: unknown; title?: unknown };
+  return typeof detail === "string" ? detail : typeof title === "string" ? title : undefined;
 }
 
 /**
@@ -131,20 +127,7 @@ export async function relayPlatform(
   call: Omit<PlatformCall, "signal">,
   timeoutMs: number,
 ): Promise<PlatformRelayed> {
-  const { response, credentialId, body } = await readWithin(timeoutMs, (signal) =>
-    upstream.call({ ...call, signal }),
-  );
-  guardAnswer(
-    upstream,
-    response.status,
-    new TextDecoder().decode(body),
-    "the Platform refused the gateway's tokens; tell the endpoint's operator",
-  );
-  return {
-    status: response.status,
-    body,
-    contentType: response.headers.get("content-type"),
-    retryAfter: response.headers.get("retry-after"),
-    credentialId,
-  };
+  const relayed = await readWithin(timeoutMs, (signal) => upstream.call({ ...call, signal }));
+  guardAnswer(upstream, relayed.status, new TextDecoder().decode(relayed.body), PLATFORM_REFUSED);
+  return relayed;
 }

@@ -23,14 +23,8 @@ export class PooledUpstream implements Upstream {
     const url = new URL(call.path.replace(/^\/+/, ""), this.base);
     const pinned = call.credentialId ? this.pool.find(call.credentialId) : undefined;
     return this.pool.firstAccepted(pinned ? [pinned] : this.pool.candidates(), (credential) => {
-      const headers = new Headers({
-        accept: "application/json",
-        authorization: this.pool.authorization(credential),
-      });
-      if (call.contentType) headers.set("content-type", call.contentType);
-      return this.transport(
-        new Request(url, { method: call.method, headers, body: call.body ?? null, signal: call.signal }),
-      );
+      const authorization = this.pool.authorization(credential);
+      return this.transport(tryRequest(url, call, { accept: "application/json", authorization }));
     });
   }
 
@@ -49,4 +43,19 @@ export class PooledUpstream implements Upstream {
     const request = this.ownsEveryUrl ? new URL(target.pathname + target.search, this.base) : target;
     return this.transport(new Request(request, { headers, signal }));
   }
+}
+
+/** One try of a call: its method, body and type sent to `url` with the try's `headers` (its credential). */
+export function tryRequest(
+  url: URL,
+  call: Pick<UpstreamCall, "method" | "body" | "contentType" | "signal">,
+  headers: Record<string, string>,
+): Request {
+  const all = call.contentType ? { ...headers, "content-type": call.contentType } : headers;
+  return new Request(url, {
+    method: call.method,
+    headers: all,
+    body: call.body ?? null,
+    signal: call.signal,
+  });
 }

@@ -45,14 +45,23 @@ export function upstreamFailure(error: unknown): ApiError {
   });
 }
 
-/** Sends with `send` and reads the whole answer within `timeoutMs`: a 504 past it, a 502 when unreachable. */
+/**
+ * Sends with `send` and reads the whole answer within `timeoutMs`: a 504 past it, a 502 when
+ * unreachable. A body with no type is taken as JSON.
+ */
 export async function readWithin(
   timeoutMs: number,
   send: (signal: AbortSignal) => Promise<UpstreamAnswer>,
-): Promise<UpstreamAnswer & { body: Uint8Array }> {
+): Promise<Omit<Relayed, "text" | "json">> {
   return withDeadline(timeoutMs, async (signal) => {
-    const answer = await send(signal);
-    return { ...answer, body: new Uint8Array(await answer.response.arrayBuffer()) };
+    const { response, credentialId } = await send(signal);
+    return {
+      status: response.status,
+      body: new Uint8Array(await response.arrayBuffer()),
+      contentType: response.headers.get("content-type") ?? "application/json",
+      retryAfter: response.headers.get("retry-after"),
+      credentialId,
+    };
   }).catch((error: unknown) => {
     throw upstreamFailure(error);
   });
@@ -89,27 +98,17 @@ export async function relayJson(
   call: Omit<UpstreamCall, "signal">,
   timeoutMs: number,
 ): Promise<Relayed> {
-  const { response, credentialId, body } = await readWithin(timeoutMs, (signal) =>
-    upstream.call({ ...call, signal }),
-  );
+  const relayed = await readWithin(timeoutMs, (signal) => upstream.call({ ...call, signal }));
   let json: unknown;
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body);
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(relayed.body);
     json = JSON.parse(text);
   } catch (cause) {
-    throw new ApiError("upstream_error", NOT_JSON, { upstream_status: response.status }, { cause });
+    throw new ApiError("upstream_error", NOT_JSON, { upstream_status: relayed.status }, { cause });
   }
-  guardAnswer(upstream, response.status, text);
-  return {
-    status: response.status,
-    body,
-    text,
-    json,
-    contentType: response.headers.get("content-type") ?? "application/json",
-    retryAfter: response.headers.get("retry-after"),
-    credentialId,
-  };
+  guardAnswer(upstream, relayed.status, text);
+  return { ...relayed, text, json };
 }
 
 /** The upstream's answer as the caller gets it: status, bytes and content type unchanged, with `headers` of the edge's own. */
