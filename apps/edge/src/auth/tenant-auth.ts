@@ -7,11 +7,12 @@ import type { TenantStore } from "../tenants/store";
 import type { FailedAuthentications } from "./failed-authentications";
 import { hashSecret, secretMatchesHash } from "./secrets";
 
-export type AuthOutcome<Refusal = "unknown_api_id" | "wrong_secret" | "disabled"> =
+export type AuthRefusal = "unknown_api_id" | "wrong_secret" | "disabled";
+export type TokenRefusal = "unknown_token" | "grace_ended" | "disabled";
+
+export type AuthOutcome<Refusal = AuthRefusal> =
   | { ok: true; tenant: TenantRow }
   | { ok: false; reason: Refusal };
-
-export type TokenAuthOutcome = AuthOutcome<"unknown_token" | "grace_ended" | "disabled">;
 
 const MAX_HELD_ROWS = 10_000;
 
@@ -204,7 +205,7 @@ export class PlatformTokenAuthenticator {
     this.holders = new HeldRows(clock, ttlMs, (hash) => store.holderOf(hash));
   }
 
-  async authenticate(token: string, defer?: Defer): Promise<TokenAuthOutcome> {
+  async authenticate(token: string, defer?: Defer): Promise<AuthOutcome<TokenRefusal>> {
     const hash = this.hashes.get(token) ?? this.hashes.remember(token, await hashSecret(token));
     const holder = await this.holders.get(hash, defer);
     if (!holder) return { ok: false, reason: "unknown_token" };
