@@ -67,31 +67,20 @@ export async function withAccount(c: Context<AppEnv>, tenant: TenantRow, next: N
   }
   let stub: LedgerClient | undefined;
   const ledger = () => (stub ??= services.ledgers(tenant.id));
-  const terms = termsOf(tenant);
   const remember = (quota: QuotaState) => quotas.remember(tenant.id, quota, clock.now());
-  const known = quotas.get(tenant.id);
-  let quota: QuotaState;
-  if (known) {
-    quota = known.quota;
-    if (now - known.at >= quotas.refreshMs) {
-      // A failed read leaves the known quota as it is; the next request tries again.
-      defer(() =>
-        ledger()
-          .read({ terms, now })
-          .then(
-            (reading) => remember(reading.quota),
-            () => undefined,
-          ),
-      );
-    }
-  } else {
-    quota = (
-      await ledger()
-        .read({ terms, now })
-        .catch((error: unknown) => Promise.reject(ledgerUnavailable(error)))
-    ).quota;
+  const read = async () => {
+    const { quota } = await ledger().read({ terms: termsOf(tenant), now });
     remember(quota);
-  }
+    return quota;
+  };
+  const known = quotas.get(tenant.id);
+  // A failed read in the background leaves the known quota as it is; the next request tries again.
+  if (known && now - known.at >= quotas.refreshMs) defer(() => read().catch(() => undefined));
+  const quota =
+    known?.quota ??
+    (await read().catch((error: unknown) => {
+      throw ledgerUnavailable(error);
+    }));
   const account = new RequestAccount(tenant, quota, {
     ledger,
     charge: (request) =>
