@@ -118,24 +118,23 @@ export async function fetchDocument(
   beforeFetch?: () => Promise<void>,
 ): Promise<{ outcome: DocumentOutcome; calledUpstream: boolean }> {
   const { fwd, fallback } = lookup;
-  const options: SharedFetchOptions = { recheck: fwd !== "request" };
-  const refusal: { error?: unknown } = {};
-  const paying: SharedFetchOptions = beforeFetch
-    ? {
-        ...options,
-        beforeFetch: () =>
-          beforeFetch().catch((error: unknown) => {
-            refusal.error = error;
-            throw error;
-          }),
-      }
-    : options;
+  let refused: { error: unknown } | undefined;
+  const options: SharedFetchOptions = {
+    recheck: fwd !== "request",
+    beforeFetch:
+      beforeFetch &&
+      (() =>
+        beforeFetch().catch((error: unknown) => {
+          refused = { error };
+          throw error;
+        })),
+  };
   let shared: Answered;
   try {
-    shared = await answeredFetch(deps, spec, paying);
+    shared = await answeredFetch(deps, spec, options);
   } catch (error) {
     // This request's own refusal (its charge) is its answer; only an upstream failure may be hidden.
-    if ("error" in refusal && error === refusal.error) throw error;
+    if (refused && error === refused.error) throw error;
     const failure: ApiError = upstreamFailure(error);
     if (fallback) {
       // Counted as no upstream call: none answered.
