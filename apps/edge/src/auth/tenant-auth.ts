@@ -1,7 +1,7 @@
 import { type Clock, textsEqual } from "@scangate/core/http";
 import type { TenantRow } from "../db/schema";
 import type { Defer } from "../db/statement-meter";
-import { BoundedMemo } from "../http/bounded-memo";
+import { BoundedMemo, setBounded } from "../http/bounded-memo";
 import type { PlatformTokenStore, TokenHolder } from "../tenants/platform-tokens";
 import type { TenantStore } from "../tenants/store";
 import type { FailedAuthentications } from "./failed-authentications";
@@ -95,11 +95,7 @@ class HeldRows<V> {
     this.held.delete(key);
     if (!value) return null;
     if (generation !== this.generation) return value;
-    if (this.held.size >= MAX_HELD_ROWS) {
-      const oldest = this.held.keys().next();
-      if (!oldest.done) this.held.delete(oldest.value);
-    }
-    this.held.set(key, { value, loadedAt: now });
+    setBounded(this.held, key, { value, loadedAt: now }, MAX_HELD_ROWS);
     return value;
   }
 }
