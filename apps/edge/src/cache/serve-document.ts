@@ -1,5 +1,6 @@
 import type { ApiError } from "@scangate/core";
 import { isSuccess, type Relayed, upstreamFailure } from "../upstream/relay";
+import type { CacheForwarded } from "./cache-status";
 import { type Freshness, freshness, type FreshnessPolicy } from "./freshness";
 import { type CachedDocument, documentKeyOf } from "./interface";
 import {
@@ -11,8 +12,8 @@ import {
   sharedFetch,
 } from "./refresh";
 
-/** Why a request went upstream (the Cache-Status `fwd` parameter). */
-export type Forwarded = "uri-miss" | "stale" | "request";
+/** Why a document request went upstream (a bulk one may also be `partial`). */
+export type Forwarded = Exclude<CacheForwarded, "partial">;
 
 /**
  * How one document request was served:
