@@ -4,7 +4,7 @@ import { type Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import type { AppEnv } from "./app-env";
-import { errorResponse, renderedError } from "./http/errors";
+import { errorResponse } from "./http/errors";
 import { RememberedRoutes } from "./http/remembered-routes";
 import { isPlatformPath, problemResponse } from "./http/problem";
 import { adminAuth } from "./middleware/admin-auth";
@@ -20,8 +20,6 @@ import { ADMIN_ROUTES } from "./routes/admin";
 import { API_ROUTES } from "./routes/api";
 import { registerDashboardRoutes } from "./routes/dashboard/register";
 import { PLATFORM_ROUTES } from "./routes/v3";
-
-export type { AppEnv } from "./app-env";
 
 /**
  * Builds the edge app: one pipeline, read top to bottom in the order a request meets it.
@@ -45,7 +43,7 @@ export type { AppEnv } from "./app-env";
 export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Hono<AppEnv> {
   const app = new Hono<AppEnv>({ router: new RememberedRoutes() });
   /** An error in the shape of the path's API: problem+json on /v3, v1 or v2 bodies elsewhere. */
-  const errorFor = (c: Context<AppEnv>, error: ApiError, version: ApiVersion) =>
+  const errorFor = (c: Context<AppEnv>, error: ApiError, version = versionOfPath(c.req.path)) =>
     isPlatformPath(c.req.path) ? problemResponse(c, error) : errorResponse(c, error, version);
   app.use(requestIds());
   app.use(
@@ -53,7 +51,7 @@ export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Ho
       app,
       onMethodNotAllowed: (c, methods) => {
         c.header("Allow", methods.join(", "));
-        return errorFor(c, new ApiError("method_not_allowed"), versionOfPath(c.req.path));
+        return errorFor(c, new ApiError("method_not_allowed"));
       },
     }),
   );
@@ -66,9 +64,7 @@ export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Ho
     }
     console.error(`edge config invalid: ${resolved.problems.join("; ")}`);
     const message = `edge misconfigured: ${resolved.problems.join("; ")}`;
-    if (isPlatformPath(c.req.path))
-      return Promise.resolve(problemResponse(c, new ApiError("internal", message)));
-    return Promise.resolve(renderedError(c, "internal", versionOfPath(c.req.path), message));
+    return Promise.resolve(errorFor(c, new ApiError("internal", message)));
   });
 
   app.get("/health", (c) => c.json({ status: "ok", service: "edge" }));
@@ -93,7 +89,7 @@ export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Ho
   app.use("/admin/*", adminAuth());
   registerAdminRoutes(app, ADMIN_ROUTES);
 
-  app.notFound((c) => errorFor(c, new ApiError("not_found"), versionOfPath(c.req.path)));
+  app.notFound((c) => errorFor(c, new ApiError("not_found")));
   app.onError((error, c) => {
     // Unset when the error happened before the version middleware ran.
     const version: ApiVersion = c.get("version") ?? versionOfPath(c.req.path);

@@ -221,6 +221,9 @@ const envSchema = z.object({
   JOB_MAX_PAGES: intVar(1, JOB_MAX_PAGES_LIMIT, 100),
 });
 
+/** The name of each var and secret config.ts reads. */
+export type EdgeVar = keyof typeof envSchema.shape;
+
 /** Validates the worker's vars, secrets and bindings; problems name the variable and never its value. */
 export function loadConfig(env: Env): { ok: true; config: EdgeConfig } | { ok: false; problems: string[] } {
   const parsed = envSchema.safeParse(env);

@@ -60,22 +60,25 @@ export interface ServiceOverrides {
   jobQueue?: JobQueue;
 }
 
-/** Base URL of the origin behind the service binding (the host is not resolved, only routed). */
-export const SERVICE_BINDING_BASE_URL = "http://scangate-origin.internal/api";
-
-/** Base URL of the origin's Platform API behind the service binding (its /v3 is at the root). */
-export const SERVICE_BINDING_PLATFORM_URL = "http://scangate-origin.internal";
+/** The origin behind the service binding (the host is not resolved, only routed): its /v3 is at the root. */
+const SERVICE_BINDING_URL = "http://scangate-origin.internal";
 
 /**
- * How requests reach an upstream: the test's transport, else the internet for a URL upstream,
- * else the ORIGIN service binding.
+ * The base URL of `target` (`serviceUrl` behind the service binding) and how requests reach it:
+ * the test's transport, else the internet for a URL upstream, else the ORIGIN service binding.
  */
-function transportTo(env: Env, kind: "service" | "url", override: Transport | undefined): Transport {
-  if (override) return override;
-  if (kind === "url") return (request) => fetch(request);
+function reach(
+  env: Env,
+  target: PlatformUpstreamConfig["target"],
+  serviceUrl: string,
+  override: Transport | undefined,
+): { baseUrl: string; transport: Transport } {
+  const baseUrl = target.kind === "url" ? target.baseUrl : serviceUrl;
+  if (override) return { baseUrl, transport: override };
+  if (target.kind === "url") return { baseUrl, transport: (request) => fetch(request) };
   const origin = env.ORIGIN;
   if (!origin) throw new Error("no ORIGIN service binding (config validation should have said so)");
-  return (request) => origin.fetch(request);
+  return { baseUrl, transport: (request) => origin.fetch(request) };
 }
 
 function upstreamFrom(
@@ -92,13 +95,9 @@ function upstreamFrom(
       );
     return new LegacyOnPlatformUpstream(`${platform.baseUrl}/api`, platform, clock);
   }
-  const { upstream } = config;
-  return new PooledUpstream(
-    upstream.kind === "url" ? upstream.baseUrl : SERVICE_BINDING_BASE_URL,
-    transportTo(env, upstream.kind, transport),
-    new CredentialPool(config.upstreamCredentials, clock),
-    upstream.kind === "service",
-  );
+  const legacy = reach(env, config.upstream, `${SERVICE_BINDING_URL}/api`, transport);
+  const pool = new CredentialPool(config.upstreamCredentials, clock);
+  return new PooledUpstream(legacy.baseUrl, legacy.transport, pool, config.upstream.kind === "service");
 }
 
 /** A Platform upstream over `platform`'s credentials, reached as its target says. */
@@ -108,11 +107,8 @@ export function platformUpstreamOf(
   clock: Clock,
   transport?: Transport,
 ): PlatformUpstream {
-  return new PlatformUpstream(
-    target.kind === "url" ? target.baseUrl : SERVICE_BINDING_PLATFORM_URL,
-    transportTo(env, target.kind, transport),
-    new PlatformPool(credentials, clock),
-  );
+  const { baseUrl, transport: reached } = reach(env, target, SERVICE_BINDING_URL, transport);
+  return new PlatformUpstream(baseUrl, reached, new PlatformPool(credentials, clock));
 }
 
 /** The one place that picks each implementation from the bindings. */

@@ -1,4 +1,5 @@
 import type { Clock } from "@scangate/core/http";
+import { setBounded } from "../http/bounded-memo";
 import type { RateDecision, RateLimiter } from "../ratelimit/interface";
 
 // What a refused credential costs on /api and /v3. A flood of bad credentials must not slow the
@@ -63,11 +64,7 @@ export class FailedAuthentications {
    */
   async failed(credential: string | undefined, address: string | undefined): Promise<void> {
     if (credential !== undefined && credential.length <= MAX_REMEMBERED_LENGTH) {
-      if (this.refused.size >= REMEMBERED_REFUSALS) {
-        const oldest = this.refused.keys().next();
-        if (!oldest.done) this.refused.delete(oldest.value);
-      }
-      this.refused.set(credential, this.clock.now());
+      setBounded(this.refused, credential, this.clock.now(), REMEMBERED_REFUSALS);
     }
     if (address === undefined) return;
     const decision = await this.limiter.check(address, "auth_failures");

@@ -1,17 +1,18 @@
 import { type Clock, textsEqual } from "@scangate/core/http";
 import type { TenantRow } from "../db/schema";
 import type { Defer } from "../db/statement-meter";
-import { BoundedMemo } from "../http/bounded-memo";
+import { BoundedMemo, setBounded } from "../http/bounded-memo";
 import type { PlatformTokenStore, TokenHolder } from "../tenants/platform-tokens";
 import type { TenantStore } from "../tenants/store";
 import type { FailedAuthentications } from "./failed-authentications";
 import { hashSecret, secretMatchesHash } from "./secrets";
 
-export type AuthOutcome<Refusal = "unknown_api_id" | "wrong_secret" | "disabled"> =
+export type AuthRefusal = "unknown_api_id" | "wrong_secret" | "disabled";
+export type TokenRefusal = "unknown_token" | "grace_ended" | "disabled";
+
+export type AuthOutcome<Refusal = AuthRefusal> =
   | { ok: true; tenant: TenantRow }
   | { ok: false; reason: Refusal };
-
-export type TokenAuthOutcome = AuthOutcome<"unknown_token" | "grace_ended" | "disabled">;
 
 const MAX_HELD_ROWS = 10_000;
 
@@ -94,11 +95,7 @@ class HeldRows<V> {
     this.held.delete(key);
     if (!value) return null;
     if (generation !== this.generation) return value;
-    if (this.held.size >= MAX_HELD_ROWS) {
-      const oldest = this.held.keys().next();
-      if (!oldest.done) this.held.delete(oldest.value);
-    }
-    this.held.set(key, { value, loadedAt: now });
+    setBounded(this.held, key, { value, loadedAt: now }, MAX_HELD_ROWS);
     return value;
   }
 }
@@ -204,7 +201,7 @@ export class PlatformTokenAuthenticator {
     this.holders = new HeldRows(clock, ttlMs, (hash) => store.holderOf(hash));
   }
 
-  async authenticate(token: string, defer?: Defer): Promise<TokenAuthOutcome> {
+  async authenticate(token: string, defer?: Defer): Promise<AuthOutcome<TokenRefusal>> {
     const hash = this.hashes.get(token) ?? this.hashes.remember(token, await hashSecret(token));
     const holder = await this.holders.get(hash, defer);
     if (!holder) return { ok: false, reason: "unknown_token" };

@@ -1,9 +1,8 @@
 import type { ApiError } from "@scangate/core";
-import type { Clock } from "@scangate/core/http";
 import { type Relayed, upstreamFailure } from "../upstream/relay";
-import type { CachedDocument, DocumentCache, DocumentIndex } from "./interface";
-import { cachedRow, storeSoon } from "./refresh";
-import { awaitFlight, type SingleFlight } from "./single-flight";
+import type { CachedDocument, DocumentIndex } from "./interface";
+import { cachedRow, type CacheFetchDeps, storeSoon } from "./refresh";
+import { awaitFlight } from "./single-flight";
 
 /** One id of an upstream bulk answer, as the cache keeps it and as the answer shows it. */
 export interface BulkAnswerEntry {
@@ -36,18 +35,10 @@ export interface BulkCodec {
   entryOf(doc: CachedDocument): string;
 }
 
-/** What a bulk fetch needs: the cache, the time, the codec, and one upstream bulk POST. */
-export interface BulkFetchDeps {
-  readonly cache: DocumentCache;
-  readonly clock: Clock;
-  /** Concurrent calls for one document share one upstream call. */
-  readonly flights: SingleFlight<unknown>;
+export interface BulkFetchDeps extends CacheFetchDeps {
   readonly codec: BulkCodec;
-  readonly negativeTtlSeconds: number;
   /** One upstream bulk POST of `body`, bounded by the upstream deadline. */
   postBulk(body: Uint8Array): Promise<Relayed>;
-  /** Keeps work going after the response (the request's waitUntil): the cache's D1 writes. */
-  defer(work: Promise<void>): void;
 }
 
 /** One upstream bulk call's outcome: entry texts by id (and the ids it knew), or why there are none. */

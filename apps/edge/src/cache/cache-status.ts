@@ -4,11 +4,13 @@
  * `request` (the caller sent Cache-Control: no-cache), `partial` (a bulk call with some
  * documents cached).
  */
+export type CacheForwarded = "uri-miss" | "stale" | "request" | "partial";
+
 export type CacheOutcome =
   | { hit: true; ttl: number | null; detail?: "stale-while-revalidate" | "collapsed" }
   | {
       hit: false;
-      fwd: "uri-miss" | "stale" | "request" | "partial";
+      fwd: CacheForwarded;
       stored: boolean;
       fwdStatus?: number;
       detail?: "stale-if-error";

@@ -21,17 +21,20 @@ export interface CachedFetchSpec {
   readonly toRow?: (relayed: Relayed) => { body: string; negative: boolean } | null;
 }
 
-/** What fetching a document needs: the cache, the time, and one upstream GET. */
-export interface DocumentFetchDeps {
+/** What filling the cache from the upstream needs, for a document or a bulk lookup. */
+export interface CacheFetchDeps {
   readonly cache: DocumentCache;
   readonly clock: Clock;
   /** Concurrent fetches of one document share one upstream call. */
   readonly flights: SingleFlight<unknown>;
   readonly negativeTtlSeconds: number;
-  /** One upstream GET of `path` (below the API base), bounded by the upstream deadline. */
-  fetchUpstream(path: string): Promise<Relayed>;
   /** Keeps work going after the response (the request's waitUntil): the cache's D1 writes. */
   defer(work: Promise<void>): void;
+}
+
+export interface DocumentFetchDeps extends CacheFetchDeps {
+  /** One upstream GET of `path` (below the API base), bounded by the upstream deadline. */
+  fetchUpstream(path: string): Promise<Relayed>;
 }
 
 export interface Refreshed {
@@ -54,7 +57,7 @@ export function cachedRow(
  * A failed store is logged, not fatal: false.
  */
 export async function storeSoon(
-  deps: Pick<DocumentFetchDeps, "cache" | "defer">,
+  deps: Pick<CacheFetchDeps, "cache" | "defer">,
   rows: Array<{ key: DocumentKey; doc: CachedDocument }>,
 ): Promise<boolean> {
   try {

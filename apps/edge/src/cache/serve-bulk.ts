@@ -1,12 +1,9 @@
 import type { ApiError } from "@scangate/core";
 import type { Relayed } from "../upstream/relay";
 import { type BulkFetch, type BulkFetchDeps, fetchBulk, sharedBulkFetch } from "./bulk-fetch";
-import type { CacheOutcome } from "./cache-status";
+import type { CacheForwarded, CacheOutcome } from "./cache-status";
 import { ageSeconds, type Freshness, freshness, type FreshnessPolicy } from "./freshness";
 import type { CachedDocument } from "./interface";
-
-/** Why a bulk request went upstream (the Cache-Status `fwd` parameter). */
-export type BulkForwarded = "uri-miss" | "stale" | "request" | "partial";
 
 /**
  * How one bulk request was served, with the entry text of every certificate it answers and
@@ -23,7 +20,7 @@ export type BulkOutcome =
   | (Entries &
       Fetched & {
         readonly kind: "miss" | "stale";
-        readonly fwd: BulkForwarded;
+        readonly fwd: CacheForwarded;
         readonly calledUpstream: boolean;
       })
   | {
@@ -123,7 +120,7 @@ export async function fetchMissingBulk(
     }
   }
   if (failure) return { kind: "failed", failure, calledUpstream: called };
-  const fwd: BulkForwarded = lookup.revalidationAsked
+  const fwd: CacheForwarded = lookup.revalidationAsked
     ? "request"
     : lookup.toFetch.length < lookup.wanted.length
       ? "partial"

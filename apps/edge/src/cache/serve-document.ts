@@ -1,5 +1,6 @@
 import type { ApiError } from "@scangate/core";
 import { isSuccess, type Relayed, upstreamFailure } from "../upstream/relay";
+import type { CacheForwarded } from "./cache-status";
 import { type Freshness, freshness, type FreshnessPolicy } from "./freshness";
 import { type CachedDocument, documentKeyOf } from "./interface";
 import {
@@ -11,8 +12,8 @@ import {
   sharedFetch,
 } from "./refresh";
 
-/** Why a request went upstream (the Cache-Status `fwd` parameter). */
-export type Forwarded = "uri-miss" | "stale" | "request";
+/** Why a document request went upstream (a bulk one may also be `partial`). */
+export type Forwarded = Exclude<CacheForwarded, "partial">;
 
 /**
  * How one document request was served:
@@ -118,24 +119,23 @@ export async function fetchDocument(
   beforeFetch?: () => Promise<void>,
 ): Promise<{ outcome: DocumentOutcome; calledUpstream: boolean }> {
   const { fwd, fallback } = lookup;
-  const options: SharedFetchOptions = { recheck: fwd !== "request" };
-  const refusal: { error?: unknown } = {};
-  const paying: SharedFetchOptions = beforeFetch
-    ? {
-        ...options,
-        beforeFetch: () =>
-          beforeFetch().catch((error: unknown) => {
-            refusal.error = error;
-            throw error;
-          }),
-      }
-    : options;
+  let refused: { error: unknown } | undefined;
+  const options: SharedFetchOptions = {
+    recheck: fwd !== "request",
+    beforeFetch:
+      beforeFetch &&
+      (() =>
+        beforeFetch().catch((error: unknown) => {
+          refused = { error };
+          throw error;
+        })),
+  };
   let shared: Answered;
   try {
-    shared = await answeredFetch(deps, spec, paying);
+    shared = await answeredFetch(deps, spec, options);
   } catch (error) {
     // This request's own refusal (its charge) is its answer; only an upstream failure may be hidden.
-    if ("error" in refusal && error === refusal.error) throw error;
+    if (refused && error === refused.error) throw error;
     const failure: ApiError = upstreamFailure(error);
     if (fallback) {
       // Counted as no upstream call: none answered.

@@ -24,3 +24,12 @@ export class BoundedMemo<V> {
     return value;
   }
 }
+
+/** Sets `key` in `map`, first forgetting its oldest entry when it already holds `max`. */
+export function setBounded<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
+  if (map.size >= max) {
+    const oldest = map.keys().next();
+    if (!oldest.done) map.delete(oldest.value);
+  }
+  map.set(key, value);
+}

@@ -44,6 +44,12 @@ export type Spend =
       readonly held: number;
     };
 
+/** The balance as it reads: the quota, and the credits of this period held by calls in flight. */
+export interface LedgerReading {
+  readonly quota: QuotaState;
+  readonly held: number;
+}
+
 /** What the old D1 ledger held for a tenant, moved into its object once (ledger/imports.ts). */
 export interface ImportedBalance {
   readonly used: number;
@@ -73,7 +79,7 @@ export class Balance {
   }
 
   /** The balance as it stands at `now`, without changing it: an ended period reads as a new one. */
-  reading(now: number): { quota: QuotaState; held: number } {
+  reading(now: number): LedgerReading {
     const ended = this.state.resetsAt !== null && this.state.resetsAt <= now;
     return { quota: effectiveQuota(this.state, now), held: ended ? 0 : this.held() };
   }

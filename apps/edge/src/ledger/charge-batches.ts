@@ -65,7 +65,10 @@ export class ChargeBatches {
         throw self.outcome.error;
       }
       // Not answered and no call in flight: no call carried this charge, so it sends one.
-      if (!charges.sending) return this.send(tenantId, charges, self, ledger, keepAlive);
+      if (!charges.sending) {
+        await this.send(tenantId, charges, self, ledger, keepAlive);
+        continue;
+      }
       // The sender's promise (not one of this request's own), so workerd resumes this request
       // in its own context when the call ends; with a timer of its own (awaitFlight says why).
       const joined = await awaitFlight(charges.sending, this.callWaitMs);
@@ -78,20 +81,20 @@ export class ChargeBatches {
     }
   }
 
+  /** Sends `self` with the charges waiting behind it, setting the outcome of each. */
   private async send(
     tenantId: string,
     charges: TenantCharges,
     self: Waiting,
     ledger: () => LedgerClient,
     keepAlive: (work: Promise<unknown>) => void,
-  ): Promise<ChargeAnswer> {
+  ): Promise<void> {
     let ended = () => undefined as void;
     charges.sending = new Promise<void>((resolve) => (ended = resolve));
     keepAlive(charges.sending);
-    const batch = [self, ...charges.waiting.filter((waiting) => waiting !== self).slice(0, MAX_BATCH - 1)];
-    const carried = new Set(batch);
-    const left = charges.waiting.filter((waiting) => !carried.has(waiting));
-    charges.waiting.splice(0, charges.waiting.length, ...left);
+    // `self` is still waiting: nothing carried it yet.
+    charges.waiting.splice(charges.waiting.indexOf(self), 1);
+    const batch = [self, ...charges.waiting.splice(0, MAX_BATCH - 1)];
     try {
       const answers = await ledger().charge(batch.map((waiting) => waiting.request));
       if (answers.length !== batch.length)
@@ -104,8 +107,5 @@ export class ChargeBatches {
       if (charges.waiting.length === 0) this.tenants.delete(tenantId);
       ended();
     }
-    const own = self.outcome as Outcome;
-    if ("answer" in own) return own.answer;
-    throw own.error;
   }
 }

@@ -1,3 +1,4 @@
+import { setBounded } from "../http/bounded-memo";
 import type { QuotaState } from "../tenants/periods";
 
 // The last ledger answer for each tenant in this isolate: what a request that does not ask the
@@ -17,11 +18,7 @@ export class KnownQuotas {
 
   remember(tenantId: string, quota: QuotaState, at: number): void {
     this.known.delete(tenantId);
-    if (this.known.size >= MAX_KNOWN) {
-      const oldest = this.known.keys().next();
-      if (!oldest.done) this.known.delete(oldest.value);
-    }
-    this.known.set(tenantId, { quota, at });
+    setBounded(this.known, tenantId, { quota, at }, MAX_KNOWN);
   }
 
   forget(tenantId: string): void {

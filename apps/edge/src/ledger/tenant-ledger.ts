@@ -5,6 +5,7 @@ import {
   type BalanceState,
   type CreditHold,
   type ImportedBalance,
+  type LedgerReading,
   type LedgerTerms,
   type Spend,
 } from "./balance";
@@ -30,11 +31,6 @@ export interface ChargeRequest {
 
 /** A charge's answer; a hold's carries the id that settles it. */
 export type ChargeAnswer = Spend & { readonly holdId?: string };
-
-export interface LedgerReading {
-  readonly quota: QuotaState;
-  readonly held: number;
-}
 
 /** The calls a tenant's ledger answers (Workers RPC on its object). */
 export type TenantLedgerApi = Pick<

@@ -1,13 +1,13 @@
 import { ApiError } from "@scangate/core";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
-import type { TokenAuthOutcome } from "../auth/tenant-auth";
-import { clientAddress } from "../sessions/signin-throttle";
-import { authScheme, deferFor, withAccount, refuseCheaply } from "./tenant-auth";
+import type { TokenRefusal } from "../auth/tenant-auth";
+import type { Defer } from "../db/statement-meter";
+import { authenticate, authScheme } from "./tenant-auth";
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
-const REFUSALS: Record<Exclude<TokenAuthOutcome, { ok: true }>["reason"], string> = {
+const REFUSALS: Record<TokenRefusal, string> = {
   unknown_token: "The bearer token is not valid: unknown, revoked, or replaced by a newer one.",
   grace_ended: "This token was replaced by a newer one and its grace period has ended.",
   disabled: "This tenant is disabled; ask the endpoint's administrator.",
@@ -26,27 +26,20 @@ const BASIC_ON_PLATFORM =
  */
 export function platformAuth(): MiddlewareHandler<AppEnv> {
   return async function platformAuth(c, next) {
-    const services = c.get("services");
+    const { tokens } = c.get("services").auth;
     const header = c.req.header("Authorization");
     const token = header === undefined ? undefined : BEARER.exec(header)?.[1];
     const refusal = (detail?: string) => {
       c.header("WWW-Authenticate", 'Bearer realm="scangate"');
       return new ApiError("unauthorized", detail);
     };
-    if (token === undefined) {
-      throw refusal(authScheme(header) === "basic" ? BASIC_ON_PLATFORM : undefined);
-    }
-    const defer = deferFor(c);
-    const known = services.auth.tokens.known(token, defer);
-    refuseCheaply(c, token, known !== null, () => refusal(REFUSALS.unknown_token));
-    // A token this isolate checked lately is not checked again.
-    const outcome: TokenAuthOutcome = known
-      ? { ok: true, tenant: known }
-      : await services.auth.tokens.authenticate(token, defer);
-    if (!outcome.ok) {
-      if (outcome.reason !== "disabled") await services.auth.failures.failed(token, clientAddress(c.req.raw));
-      throw refusal(REFUSALS[outcome.reason]);
-    }
-    await withAccount(c, outcome.tenant, next);
+    if (token === undefined) throw refusal(authScheme(header) === "basic" ? BASIC_ON_PLATFORM : undefined);
+    const check = {
+      known: (defer: Defer) => tokens.known(token, defer),
+      authenticate: (defer: Defer) => tokens.authenticate(token, defer),
+    };
+    await authenticate(c, next, token, check, (reason: TokenRefusal = "unknown_token") =>
+      refusal(REFUSALS[reason]),
+    );
   };
 }

@@ -2,9 +2,10 @@ import { ApiError } from "@scangate/core";
 import { type BasicCredentials, parseBasicAuth } from "@scangate/core/http";
 import type { Context, MiddlewareHandler, Next } from "hono";
 import type { AppEnv } from "../app-env";
-import type { AuthOutcome } from "../auth/tenant-auth";
+import type { AuthOutcome, AuthRefusal } from "../auth/tenant-auth";
 import { BoundedMemo } from "../http/bounded-memo";
 import type { TenantRow } from "../db/schema";
+import { termsOf } from "../ledger/balances";
 import type { LedgerClient } from "../ledger/ledgers";
 import { type Defer, unmetered } from "../db/statement-meter";
 import { ledgerUnavailable, RequestAccount, Refusal } from "../pipeline/account";
@@ -66,31 +67,20 @@ export async function withAccount(c: Context<AppEnv>, tenant: TenantRow, next: N
   }
   let stub: LedgerClient | undefined;
   const ledger = () => (stub ??= services.ledgers(tenant.id));
-  const terms = { allowance: tenant.allowance, period: tenant.period, version: tenant.updatedAt };
   const remember = (quota: QuotaState) => quotas.remember(tenant.id, quota, clock.now());
-  const known = quotas.get(tenant.id);
-  let quota: QuotaState;
-  if (known) {
-    quota = known.quota;
-    if (now - known.at >= quotas.refreshMs) {
-      // A failed read leaves the known quota as it is; the next request tries again.
-      defer(() =>
-        ledger()
-          .read({ terms, now })
-          .then(
-            (reading) => remember(reading.quota),
-            () => undefined,
-          ),
-      );
-    }
-  } else {
-    quota = (
-      await ledger()
-        .read({ terms, now })
-        .catch((error: unknown) => Promise.reject(ledgerUnavailable(error)))
-    ).quota;
+  const read = async () => {
+    const { quota } = await ledger().read({ terms: termsOf(tenant), now });
     remember(quota);
-  }
+    return quota;
+  };
+  const known = quotas.get(tenant.id);
+  // A failed read in the background leaves the known quota as it is; the next request tries again.
+  if (known && now - known.at >= quotas.refreshMs) defer(() => read().catch(() => undefined));
+  const quota =
+    known?.quota ??
+    (await read().catch((error: unknown) => {
+      throw ledgerUnavailable(error);
+    }));
   const account = new RequestAccount(tenant, quota, {
     ledger,
     charge: (request) =>
@@ -113,25 +103,45 @@ export async function withAccount(c: Context<AppEnv>, tenant: TenantRow, next: N
  */
 const HOLD_DEADLINES = 2;
 
+/** A tenant credential as its authenticator checks it (auth/tenant-auth.ts). */
+interface CredentialCheck<Reason extends string> {
+  /** The tenant, when this isolate checked the credential lately and found it good (no D1). */
+  known(defer: Defer): TenantRow | null;
+  authenticate(defer: Defer): Promise<AuthOutcome<Reason>>;
+}
+
 /**
- * Refuses a credential from memory or an address past its failure limit, before anything is
- * read: `known` says whether the credential is one this isolate has checked and found good.
+ * Authenticates a tenant request, then runs the rest of it in the tenant's account. A credential
+ * this isolate checked lately is not checked again. One refused lately, or one not known good
+ * from an address past its failure limit, is refused before anything is read. A refusal costs
+ * its caller (`credential`, remembered a few seconds, and its address), except a disabled
+ * tenant's: only someone holding the credential learns that, which is no guess.
  */
-export function refuseCheaply(
+export async function authenticate<Reason extends string>(
   c: Context<AppEnv>,
+  next: Next,
   credential: string | undefined,
-  known: boolean,
-  refusal: () => ApiError,
-): void {
+  check: CredentialCheck<Reason>,
+  refusal: (reason?: Reason) => ApiError,
+): Promise<void> {
   const { failures } = c.get("services").auth;
+  const defer = deferFor(c);
+  const known = check.known(defer);
   if (credential !== undefined && failures.recentlyRefused(credential)) throw refusal();
-  if (known) return;
-  const decision = failures.addressRefusal(clientAddress(c.req.raw));
-  if (!decision.allowed) {
-    throw new Refusal("rate_limited", "Too many failed authentications from this address; retry later.", {
-      "Retry-After": String(decision.retryAfterSeconds),
-    });
+  if (!known) {
+    const decision = failures.addressRefusal(clientAddress(c.req.raw));
+    if (!decision.allowed) {
+      throw new Refusal("rate_limited", "Too many failed authentications from this address; retry later.", {
+        "Retry-After": String(decision.retryAfterSeconds),
+      });
+    }
   }
+  const outcome = known ? { ok: true as const, tenant: known } : await check.authenticate(defer);
+  if (!outcome.ok) {
+    if (outcome.reason !== "disabled") await failures.failed(credential, clientAddress(c.req.raw));
+    throw refusal(outcome.reason);
+  }
+  await withAccount(c, outcome.tenant, next);
 }
 
 const BEARER_ON_LEGACY =
@@ -145,10 +155,10 @@ const BEARER_ON_LEGACY =
  */
 export function tenantAuth(): MiddlewareHandler<AppEnv> {
   return async function tenantAuth(c, next) {
-    const services = c.get("services");
+    const { auth } = c.get("services");
     const header = c.req.header("Authorization");
     const credentials = basicCredentialsOf(c.req.raw);
-    const refusal = (reason?: "disabled") => {
+    const refusal = (reason?: AuthRefusal) => {
       c.header("WWW-Authenticate", 'Basic realm="scangate"');
       return new ApiError(
         "unauthorized",
@@ -160,19 +170,11 @@ export function tenantAuth(): MiddlewareHandler<AppEnv> {
       );
     };
     if (!credentials) throw refusal();
-    const defer = deferFor(c);
-    const known = services.auth.known(credentials.username, credentials.password, defer);
-    refuseCheaply(c, header, known !== null, refusal);
-    // A credential this isolate checked lately is not checked again.
-    const outcome: AuthOutcome = known
-      ? { ok: true, tenant: known }
-      : await services.auth.authenticate(credentials.username, credentials.password, defer);
-    if (!outcome.ok) {
-      // Only someone holding the secret learns that the tenant is disabled: not a guess.
-      if (outcome.reason === "disabled") throw refusal("disabled");
-      await services.auth.failures.failed(header, clientAddress(c.req.raw));
-      throw refusal();
-    }
-    await withAccount(c, outcome.tenant, next);
+    const { username, password } = credentials;
+    const check = {
+      known: (defer: Defer) => auth.known(username, password, defer),
+      authenticate: (defer: Defer) => auth.authenticate(username, password, defer),
+    };
+    await authenticate(c, next, header, check, refusal);
   };
 }

@@ -21,6 +21,9 @@ export interface UsageEvent {
 /** One rollup row: a tenant's counters for an hour and operation. */
 type Counters = typeof usage.$inferSelect;
 
+/** The columns of a rollup row that add up. */
+const COUNTERS = ["requests", "cacheHits", "upstreamCalls", "errors", "quotaSpent", "quotaSaved"] as const;
+
 const HOUR_MS = 3_600_000;
 
 /** The start of the rollup hour `at` falls in. */
@@ -117,14 +120,7 @@ export class BatchedUsageRecorder {
       .values(c)
       .onConflictDoUpdate({
         target: [usage.tenantId, usage.hour, usage.operation],
-        set: {
-          requests: sql`${usage.requests} + ${c.requests}`,
-          cacheHits: sql`${usage.cacheHits} + ${c.cacheHits}`,
-          upstreamCalls: sql`${usage.upstreamCalls} + ${c.upstreamCalls}`,
-          errors: sql`${usage.errors} + ${c.errors}`,
-          quotaSpent: sql`${usage.quotaSpent} + ${c.quotaSpent}`,
-          quotaSaved: sql`${usage.quotaSaved} + ${c.quotaSaved}`,
-        },
+        set: Object.fromEntries(COUNTERS.map((name) => [name, sql`${usage[name]} + ${c[name]}`])),
       });
   }
 }
