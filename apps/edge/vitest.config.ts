@@ -74,6 +74,8 @@ export default defineConfig(async () => {
       }),
     ],
     test: {
+      // Every file runs in one runtime; each starts on emptied storage (test/apply-migrations.ts).
+      isolate: false,
       include: ["test/**/*.test.ts"],
       setupFiles: ["./test/apply-migrations.ts", "./test/watch-secrets.ts"],
     },

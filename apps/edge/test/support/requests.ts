@@ -1,6 +1,7 @@
 import { platformTokenWithSecretSchema, tenantSchema, type TenantWithSecret } from "@scangate/core";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import type { Env } from "../../src/env";
 import worker from "../../src/index";
 import { suiteSecretWatch } from "../reliability/secret-watch";
 
@@ -23,7 +24,19 @@ export interface CallOptions {
 export type Fetch = (request: Request) => Promise<Response>;
 
 /**
- * The real worker entry (src/index.ts), called as the runtime calls it: the test's bindings and an
+ * The bindings the worker entry is called with. The entry builds its services (memory tier, auth
+ * cache, failed-authentication counts) once per bindings object, and the test files share one
+ * runtime and this module: each file gets a copy of its own (`freshWorkerEnv`, from the setup
+ * file), so it meets new services, as a runtime of its own would start.
+ */
+let workerEnv: Env = { ...env };
+
+export function freshWorkerEnv(): void {
+  workerEnv = { ...env };
+}
+
+/**
+ * The real worker entry (src/index.ts), called as the runtime calls it: this file's bindings and an
  * execution context of its own, whose `waitUntil` work is done before the answer is returned.
  * Every response is checked for upstream secrets. Not through `exports.default.fetch`: in the
  * Workers vitest pool each call made that way costs more than the one before
@@ -31,7 +44,7 @@ export type Fetch = (request: Request) => Promise<Response>;
  */
 export const workerFetch: Fetch = suiteSecretWatch.watch(async (request) => {
   const ctx = createExecutionContext();
-  const response = await worker.fetch(request, env, ctx);
+  const response = await worker.fetch(request, workerEnv, ctx);
   await waitOnExecutionContext(ctx);
   return response;
 });
