@@ -25,7 +25,7 @@ describe("a tenant's ledger object", () => {
     });
   });
 
-  it("lets exactly the allowance through 500 concurrent charges", async () => {
+  it("lets exactly the allowance through 500 concurrent charges", { timeout: 60_000 }, async () => {
     const ledger = ledgerOf("concurrent");
     const answers = await Promise.all(
       Array.from({ length: 500 }, () => chargeOne(ledger, { terms: terms(20), cost: 1, now: NOW })),
@@ -34,24 +34,31 @@ describe("a tenant's ledger object", () => {
     expect((await ledger.read({ terms: terms(20), now: NOW })).quota.used).toBe(20);
   });
 
-  it("never overspends a small balance under 500 concurrent holds, and settles each once", async () => {
-    const ledger = ledgerOf("holds");
-    const answers = await Promise.all(
-      Array.from({ length: 500 }, (_, i) =>
-        chargeOne(ledger, { terms: terms(30), cost: 1 + (i % 3), now: NOW, holdMs: 60_000 }),
-      ),
-    );
-    const held = answers.flatMap((a) => (a.ok && a.holdId ? [a.holdId] : []));
-    const reading = await ledger.read({ terms: terms(30), now: NOW });
-    expect(reading.quota.used).toBeLessThanOrEqual(30);
-    expect(reading.quota.used).toBe(reading.held);
-    // Each hold settles to nothing spent: the balance returns to zero, and a second settlement gives nothing.
-    await Promise.all(held.map((holdId) => ledger.settle({ holdId, spent: 0, now: NOW })));
-    expect(await Promise.all(held.map((holdId) => ledger.settle({ holdId, spent: 0, now: NOW })))).toEqual(
-      held.map(() => null),
-    );
-    expect(await ledger.read({ terms: terms(30), now: NOW })).toMatchObject({ quota: { used: 0 }, held: 0 });
-  });
+  it(
+    "never overspends a small balance under 500 concurrent holds, and settles each once",
+    { timeout: 60_000 },
+    async () => {
+      const ledger = ledgerOf("holds");
+      const answers = await Promise.all(
+        Array.from({ length: 500 }, (_, i) =>
+          chargeOne(ledger, { terms: terms(30), cost: 1 + (i % 3), now: NOW, holdMs: 60_000 }),
+        ),
+      );
+      const held = answers.flatMap((a) => (a.ok && a.holdId ? [a.holdId] : []));
+      const reading = await ledger.read({ terms: terms(30), now: NOW });
+      expect(reading.quota.used).toBeLessThanOrEqual(30);
+      expect(reading.quota.used).toBe(reading.held);
+      // Each hold settles to nothing spent: the balance returns to zero, and a second settlement gives nothing.
+      await Promise.all(held.map((holdId) => ledger.settle({ holdId, spent: 0, now: NOW })));
+      expect(await Promise.all(held.map((holdId) => ledger.settle({ holdId, spent: 0, now: NOW })))).toEqual(
+        held.map(() => null),
+      );
+      expect(await ledger.read({ terms: terms(30), now: NOW })).toMatchObject({
+        quota: { used: 0 },
+        held: 0,
+      });
+    },
+  );
 
   it("keeps its balance and holds in its own storage across a restart", async () => {
     const ledger = ledgerOf("stored");
