@@ -38,6 +38,31 @@ export const exportJobConfigurationSchema = z.object({
 });
 export type ExportJobConfiguration = z.infer<typeof exportJobConfigurationSchema>;
 
+/** The options an export job keeps, as both workers store them with the job. */
+export interface StoredExportOptions {
+  readonly format: ExportFormat;
+  readonly compress: boolean;
+  readonly headers: boolean;
+  /** The delimiter used (`,` unless given). */
+  readonly delimiter: string;
+  /** Whether the request gave `delimeter` (the job's configuration shows null when not). */
+  readonly delimiterGiven: boolean;
+  readonly flatten: boolean;
+}
+
+/** A job's `configuration`, from the options it keeps and its query. */
+export function exportJobConfiguration(options: StoredExportOptions, query: string): ExportJobConfiguration {
+  return {
+    format: options.format,
+    compress: options.compress,
+    headers: options.headers,
+    // The spec: "the delimiter is null or false when unset".
+    delimiter: options.delimiterGiven ? options.delimiter : null,
+    flatten: options.flatten,
+    query,
+  };
+}
+
 /**
  * Start body has status, job_id, configuration; the status body adds statistics and
  * download_paths (populated on success). Failure reason in `error_message`, never `error`.

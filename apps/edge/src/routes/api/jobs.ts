@@ -1,6 +1,7 @@
 import {
   ApiError,
   JOB_MAX_PAGES_LIMIT,
+  exportJobConfiguration,
   exportJobSchema,
   exportStartBodySchema,
   queryJobSchema,
@@ -192,15 +193,7 @@ function exportStatusBody(c: ApiContext, job: PlatformJobRow): ExportJob & Retur
   return {
     status: job.status,
     job_id: job.id,
-    configuration: {
-      format: options.format,
-      compress: options.compress,
-      headers: options.headers,
-      // The spec: "the delimiter is null or false when unset".
-      delimiter: options.delimiterGiven ? options.delimiter : null,
-      flatten: options.flatten,
-      query: job.query,
-    },
+    configuration: exportJobConfiguration(options, job.query),
     statistics: { backend_time: job.backendTimeMs, result_count: finished ? job.resultRows : null },
     ...(job.status === "success"
       ? { download_paths: exportFilesOf(job).map((_, i) => edgeFileUrl(c, job.id, i + 1)) }

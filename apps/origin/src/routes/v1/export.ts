@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import {
   ApiError,
+  exportJobConfiguration,
   exportJobParamsSchema,
   exportJobSchema,
   exportStartBodySchema,
@@ -22,16 +23,7 @@ import { planJobSqlIn } from "../../jobs/job-sql";
 import { defineRoute, fileResponse, jsonBody, jsonResponse, V1_ERRORS } from "../../routing";
 
 function configurationOf(job: JobRow): ExportJobConfiguration {
-  const options = JSON.parse(job.options ?? "{}") as ExportOptions;
-  return {
-    format: options.format,
-    compress: options.compress,
-    headers: options.headers,
-    // The spec: "the delimiter is null or false when unset".
-    delimiter: options.delimiterGiven ? options.delimiter : null,
-    flatten: options.flatten,
-    query: job.query,
-  };
+  return exportJobConfiguration(JSON.parse(job.options ?? "{}") as ExportOptions, job.query);
 }
 
 function downloadUrl(c: Context, job: JobRow, name: string): string {
