@@ -76,6 +76,9 @@ export default defineConfig(async () => {
     test: {
       // Every file runs in one runtime; each starts on emptied storage (test/apply-migrations.ts).
       isolate: false,
+      // Late in the one runtime, and on a loaded machine, a test of many requests can pass 5 s.
+      testTimeout: 30_000,
+      hookTimeout: 30_000,
       include: ["test/**/*.test.ts"],
       setupFiles: ["./test/apply-migrations.ts", "./test/watch-secrets.ts"],
     },
