@@ -1,11 +1,14 @@
-import type { TenantLedger, TenantLedgerApi } from "./tenant-ledger";
+import type { TenantLedger } from "./tenant-ledger";
 
 // How the edge reaches each tenant's ledger object. A stub is made per request: workerd ties a
 // stub to the request that made it, and another request's call through it fails ("Cannot
 // perform I/O on behalf of a different request"). The object's id is pure and kept.
 
-/** The ledger calls as the edge makes them, on the tenant's object (or a test's stand-in). */
-export type LedgerClient = TenantLedgerApi;
+/** The calls a tenant's ledger answers: Workers RPC on its object, or a test's stand-in. */
+export type LedgerClient = Pick<
+  TenantLedger,
+  "charge" | "settle" | "refund" | "read" | "configure" | "absorb" | "erase"
+>;
 
 /** The ledger of a tenant, by its id. */
 export type Ledgers = (tenantId: string) => LedgerClient;

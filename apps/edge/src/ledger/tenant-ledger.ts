@@ -32,12 +32,6 @@ export interface ChargeRequest {
 /** A charge's answer; a hold's carries the id that settles it. */
 export type ChargeAnswer = Spend & { readonly holdId?: string };
 
-/** The calls a tenant's ledger answers (Workers RPC on its object). */
-export type TenantLedgerApi = Pick<
-  TenantLedger,
-  "charge" | "settle" | "refund" | "read" | "configure" | "absorb" | "erase"
->;
-
 /** The one record the object stores, rewritten whole by each change (a tenant's holds are few). */
 interface Stored {
   readonly state: BalanceState;
