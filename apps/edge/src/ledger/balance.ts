@@ -34,21 +34,16 @@ export interface BalanceState {
   resetsAt: number | null;
 }
 
-/** A charge's outcome: the quota after it, or why it was refused. */
-export type Spend =
-  | { readonly ok: true; readonly quota: QuotaState }
-  | {
-      readonly ok: false;
-      readonly quota: QuotaState;
-      /** Credits of this period held by calls in flight: they may come back within seconds. */
-      readonly held: number;
-    };
-
 /** The balance as it reads: the quota, and the credits of this period held by calls in flight. */
 export interface LedgerReading {
   readonly quota: QuotaState;
   readonly held: number;
 }
+
+/** A charge's outcome: the quota after it, or a refusal (held credits may come back within seconds). */
+export type Spend =
+  | { readonly ok: true; readonly quota: QuotaState }
+  | ({ readonly ok: false } & LedgerReading);
 
 /** What the old D1 ledger held for a tenant, moved into its object once (ledger/imports.ts). */
 export interface ImportedBalance {

@@ -30,8 +30,7 @@ export async function balancesOf(
   const balances = new Map<string, QuotaState>();
   for (let start = 0; start < rows.length; start += PARALLEL_READS) {
     const slice = rows.slice(start, start + PARALLEL_READS);
-    const quotas = await Promise.all(slice.map((row) => balanceOf(deps, row)));
-    slice.forEach((row, i) => balances.set(row.id, quotas[i] as QuotaState));
+    await Promise.all(slice.map(async (row) => balances.set(row.id, await balanceOf(deps, row))));
   }
   return balances;
 }

@@ -1,7 +1,8 @@
 import { ApiError } from "@scangate/core";
 import type { Clock } from "@scangate/core/http";
 import type { TenantRow } from "../db/schema";
-import type { LedgerTerms } from "../ledger/balance";
+import type { LedgerReading } from "../ledger/balance";
+import { termsOf } from "../ledger/balances";
 import type { LedgerClient } from "../ledger/ledgers";
 import type { ChargeAnswer, ChargeRequest } from "../ledger/tenant-ledger";
 import { quotaHeaders } from "./quota-headers";
@@ -115,15 +116,11 @@ export class RequestAccount {
     return effectiveQuota({ ...this.quota, period: this.tenant.period }, this.deps.clock.now());
   }
 
-  private get terms(): LedgerTerms {
-    return { allowance: this.tenant.allowance, period: this.tenant.period, version: this.tenant.updatedAt };
-  }
-
   /** Reads the balance from the ledger (the account answer: never a remembered one). */
-  async read(): Promise<{ quota: QuotaState; held: number }> {
+  async read(): Promise<LedgerReading> {
     const reading = await this.deps
       .ledger()
-      .read({ terms: this.terms, now: this.deps.clock.now() })
+      .read({ terms: termsOf(this.tenant), now: this.deps.clock.now() })
       .catch((error: unknown) => Promise.reject(ledgerUnavailable(error)));
     this.note(reading.quota);
     return reading;
@@ -147,7 +144,7 @@ export class RequestAccount {
     const credits = this.price.credits * units;
     if (credits <= 0) return null;
     const answer = await this.deps
-      .charge({ terms: this.terms, cost: credits, now: this.deps.clock.now(), holdMs })
+      .charge({ terms: termsOf(this.tenant), cost: credits, now: this.deps.clock.now(), holdMs })
       .catch((error: unknown) => Promise.reject(ledgerUnavailable(error)));
     this.note(answer.quota);
     if (!answer.ok) throw this.refusal(answer.quota, answer.held, credits);
