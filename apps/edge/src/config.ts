@@ -9,26 +9,31 @@ import { z } from "zod";
 import type { Env } from "./env";
 
 /** One upstream account of the pool. Never logged, never echoed. */
-export interface UpstreamCredential {
-  readonly apiId: string;
-  readonly apiSecret: string;
-}
+const upstreamCredentialSchema = z
+  .strictObject({ api_id: z.string().min(1), api_secret: z.string().min(1) })
+  .transform((c) => ({ apiId: c.api_id, apiSecret: c.api_secret }));
+export type UpstreamCredential = Readonly<z.infer<typeof upstreamCredentialSchema>>;
+const UPSTREAM_CREDENTIALS_EXAMPLE = '[{"api_id":"...","api_secret":"..."}]';
 
 /**
  * One Platform (/v3) credential of the pool: a personal access token and the organization it
  * acts for. Never logged, never echoed.
  */
-export interface PlatformCredential {
-  readonly token: string;
-  readonly organizationId: string;
-}
+const platformCredentialSchema = z
+  .strictObject({ token: z.string().min(1), organization_id: z.string().min(1).max(200) })
+  .transform((c) => ({ token: c.token, organizationId: c.organization_id }));
+export type PlatformCredential = Readonly<z.infer<typeof platformCredentialSchema>>;
+const PLATFORM_CREDENTIALS_EXAMPLE = '[{"token":"...","organization_id":"..."}]';
+
+/** Where requests go: the ORIGIN service binding, or a URL over the internet. */
+type UpstreamTarget = { readonly kind: "service" } | { readonly kind: "url"; readonly baseUrl: string };
 
 /**
  * Where /v3 goes, with which credentials: PLATFORM_URL over the internet, or the ORIGIN service
  * binding when the legacy upstream is the origin too (the local default).
  */
 export interface PlatformUpstreamConfig {
-  readonly target: { readonly kind: "service" } | { readonly kind: "url"; readonly baseUrl: string };
+  readonly target: UpstreamTarget;
   readonly credentials: readonly PlatformCredential[];
 }
 
@@ -50,8 +55,8 @@ export interface EdgeConfig {
    * translating what has a Platform equivalent and answering 501 for the rest.
    */
   readonly upstreamApi: "legacy" | "platform";
-  /** Where requests go: the ORIGIN service binding, or UPSTREAM_URL over the internet. */
-  readonly upstream: { readonly kind: "service" } | { readonly kind: "url"; readonly baseUrl: string };
+  /** The ORIGIN service binding, or UPSTREAM_URL. */
+  readonly upstream: UpstreamTarget;
   readonly upstreamCredentials: readonly UpstreamCredential[];
   readonly upstreamTimeoutMs: number;
   /** The /v3 upstream; null when none is configured (/v3 then answers a 502 that says so). */
@@ -157,6 +162,14 @@ const boolVar = (fallback: boolean) =>
 
 const urlVar = () =>
   z.preprocess(blankAsUnset, z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional());
+/** A secret holding a JSON array of at least one credential. */
+const credentialsVar = <T extends z.ZodType>(credential: T, example: string) =>
+  jsonVar(
+    z
+      .array(credential, { error: `must be a JSON array like ${example}` })
+      .min(1, "must hold at least one credential")
+      .optional(),
+  );
 
 const rateTierSchema = z.union([
   z.strictObject({ unlimited: z.literal(true) }),
@@ -179,30 +192,10 @@ const envSchema = z.object({
     z.enum(["legacy", "platform"], { error: 'must be "legacy" or "platform"' }).default("legacy"),
   ),
   // Required unless UPSTREAM_API is platform (checked below, with the same message).
-  UPSTREAM_CREDENTIALS: jsonVar(
-    z
-      .array(
-        z
-          .strictObject({ api_id: z.string().min(1), api_secret: z.string().min(1) })
-          .transform((c): UpstreamCredential => ({ apiId: c.api_id, apiSecret: c.api_secret })),
-        { error: 'must be a JSON array like [{"api_id":"...","api_secret":"..."}]' },
-      )
-      .min(1, "must hold at least one credential")
-      .optional(),
-  ),
+  UPSTREAM_CREDENTIALS: credentialsVar(upstreamCredentialSchema, UPSTREAM_CREDENTIALS_EXAMPLE),
   UPSTREAM_TIMEOUT_MS: intVar(1, 600_000, 90_000),
   PLATFORM_URL: urlVar(),
-  PLATFORM_CREDENTIALS: jsonVar(
-    z
-      .array(
-        z
-          .strictObject({ token: z.string().min(1), organization_id: z.string().min(1).max(200) })
-          .transform((c): PlatformCredential => ({ token: c.token, organizationId: c.organization_id })),
-        { error: 'must be a JSON array like [{"token":"...","organization_id":"..."}]' },
-      )
-      .min(1, "must hold at least one credential")
-      .optional(),
-  ),
+  PLATFORM_CREDENTIALS: credentialsVar(platformCredentialSchema, PLATFORM_CREDENTIALS_EXAMPLE),
   CACHE_TTL_SECONDS: jsonVar(z.partialRecord(z.enum(CACHE_INDEXES), z.number().int().min(0)).optional()),
   CACHE_NEGATIVE_TTL_SECONDS: intVar(0, 30 * 24 * HOUR, 300),
   CACHE_STALE_WHILE_REVALIDATE_SECONDS: intVar(0, 30 * 24 * HOUR, HOUR),
@@ -238,7 +231,7 @@ export function loadConfig(env: Env): { ok: true; config: EdgeConfig } | { ok: f
   const platformOnly = vars.UPSTREAM_API === "platform";
   if (!platformOnly && !vars.UPSTREAM_CREDENTIALS) {
     problems.push(
-      'UPSTREAM_CREDENTIALS: is not set (a secret: JSON array like [{"api_id":"...","api_secret":"..."}])',
+      `UPSTREAM_CREDENTIALS: is not set (a secret: JSON array like ${UPSTREAM_CREDENTIALS_EXAMPLE})`,
     );
   }
   if (!platformOnly && !vars.UPSTREAM_URL && !env.ORIGIN) {
@@ -246,12 +239,12 @@ export function loadConfig(env: Env): { ok: true; config: EdgeConfig } | { ok: f
   }
   if (vars.PLATFORM_URL && !vars.PLATFORM_CREDENTIALS) {
     problems.push(
-      'PLATFORM_CREDENTIALS: is not set but PLATFORM_URL is (a secret: JSON array like [{"token":"...","organization_id":"..."}])',
+      `PLATFORM_CREDENTIALS: is not set but PLATFORM_URL is (a secret: JSON array like ${PLATFORM_CREDENTIALS_EXAMPLE})`,
     );
   }
   // Without PLATFORM_URL the /v3 upstream is the origin, and only when the legacy one is too: an
   // edge in front of the public legacy API never sends Platform tokens to a leftover binding.
-  const platformTarget: PlatformUpstreamConfig["target"] | null = vars.PLATFORM_URL
+  const platformTarget: UpstreamTarget | null = vars.PLATFORM_URL
     ? { kind: "url", baseUrl: vars.PLATFORM_URL.replace(/\/+$/, "") }
     : !vars.UPSTREAM_URL && env.ORIGIN
       ? { kind: "service" }
