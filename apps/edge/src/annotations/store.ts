@@ -13,12 +13,9 @@ import {
   annotationComments,
   annotationTagged,
   annotationTags,
-  type AnnotationCommentRow,
-  type AnnotationTagRow,
+  type CommentRow,
+  type TagRow,
 } from "../db/schema";
-
-export type TagRow = AnnotationTagRow;
-export type CommentRow = AnnotationCommentRow;
 
 /** A tag change: `color` undefined keeps the stored color, null clears it. */
 export interface TagChange {
@@ -53,8 +50,7 @@ export class AnnotationStore {
   }
 
   async tag(id: string): Promise<TagRow | null> {
-    const rows = await this.db.select().from(annotationTags).where(eq(annotationTags.id, id));
-    return rows[0] ?? null;
+    return (await this.db.select().from(annotationTags).where(eq(annotationTags.id, id)).get()) ?? null;
   }
 
   async createTag(change: TagChange, by: string): Promise<TagWriteResult> {
@@ -196,8 +192,9 @@ export class AnnotationStore {
   }
 
   async comment(id: string): Promise<CommentRow | null> {
-    const rows = await this.db.select().from(annotationComments).where(eq(annotationComments.id, id));
-    return rows[0] ?? null;
+    return (
+      (await this.db.select().from(annotationComments).where(eq(annotationComments.id, id)).get()) ?? null
+    );
   }
 
   /** Adds the comment unless a cap (the document's, the team's) is reached. */

@@ -200,7 +200,7 @@ export const annotationTags = sqliteTable(
   },
   (t) => [index("annotation_tags_created_by").on(t.createdBy, t.createdAt)],
 );
-export type AnnotationTagRow = typeof annotationTags.$inferSelect;
+export type TagRow = typeof annotationTags.$inferSelect;
 
 /** Which documents carry which tag: `index` is hosts or certificates, `document` its id. */
 export const annotationTagged = sqliteTable(
@@ -238,7 +238,7 @@ export const annotationComments = sqliteTable(
     index("annotation_comments_author").on(t.authorId, t.createdAt),
   ],
 );
-export type AnnotationCommentRow = typeof annotationComments.$inferSelect;
+export type CommentRow = typeof annotationComments.$inferSelect;
 
 /**
  * What the D1 ledger held for each tenant when balances moved into the tenants' ledger objects

@@ -15,7 +15,7 @@ import {
   wrapV2,
   type AnnotatedIndex,
 } from "@scangate/core";
-import type { CommentRow } from "../../annotations/store";
+import type { CommentRow } from "../../db/schema";
 import type { ApiRoute } from "../../pipeline/define-route";
 import type { ApiContext } from "../../pipeline/exchange";
 import { parseJsonBody } from "../../http/json-body";

@@ -19,7 +19,7 @@ import {
   type AnnotatedIndex,
   type AuditAction,
 } from "@scangate/core";
-import type { TagRow } from "../../annotations/store";
+import type { TagRow } from "../../db/schema";
 import { defineRoute, type ApiRoute, type RouteSpec } from "../../pipeline/define-route";
 import { ALWAYS_FREE } from "../../pipeline/price";
 import type { ApiContext } from "../../pipeline/exchange";
