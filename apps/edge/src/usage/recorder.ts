@@ -21,8 +21,9 @@ export interface UsageEvent {
 /** One rollup row: a tenant's counters for an hour and operation. */
 type Counters = typeof usage.$inferSelect;
 
-/** The columns of a rollup row that add up. */
-const COUNTERS = ["requests", "cacheHits", "upstreamCalls", "errors", "quotaSpent", "quotaSaved"] as const;
+/** The columns of a rollup row that add up, each at zero. */
+const ZERO = { requests: 0, cacheHits: 0, upstreamCalls: 0, errors: 0, quotaSpent: 0, quotaSaved: 0 };
+const COUNTERS = Object.keys(ZERO) as (keyof typeof ZERO)[];
 
 const HOUR_MS = 3_600_000;
 
@@ -30,17 +31,7 @@ const HOUR_MS = 3_600_000;
 const hourOf = (at: number) => at - (at % HOUR_MS);
 
 function emptyCounters(tenantId: string, hour: number, operation: string): Counters {
-  return {
-    tenantId,
-    hour,
-    operation,
-    requests: 0,
-    cacheHits: 0,
-    upstreamCalls: 0,
-    errors: 0,
-    quotaSpent: 0,
-    quotaSaved: 0,
-  };
+  return { tenantId, hour, operation, ...ZERO };
 }
 
 /** Adds events into per-(tenant, hour, operation) counters. */
