@@ -8,9 +8,7 @@ import type { QuotaState } from "./periods";
 
 type NewTenant = Pick<TenantRow, "name" | "email" | "allowance" | "period" | "tier">;
 
-type TenantChanges = Partial<
-  Pick<TenantRow, "name" | "email" | "allowance" | "period" | "tier" | "disabled" | "jobMaxPages">
->;
+type TenantChanges = Partial<NewTenant & Pick<TenantRow, "disabled" | "jobMaxPages">>;
 
 export const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -52,14 +50,10 @@ export class TenantStore {
     const [row] = await this.db
       .insert(tenants)
       .values({
+        ...input,
         id: newRecordId("tnt"),
-        name: input.name,
-        email: input.email,
         apiId: newApiId(),
         secretHash: await hashSecret(secret),
-        allowance: input.allowance,
-        period: input.period,
-        tier: input.tier,
         disabled: false,
         createdAt: now,
         updatedAt: now,
