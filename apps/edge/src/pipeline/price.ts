@@ -30,13 +30,10 @@ export interface RoutePrice {
 export const FREE: Price = { credits: 0, per: "request" };
 
 /** One credit per request, in either mode. */
-export const ONE_PER_REQUEST: RoutePrice = {
-  legacy: { credits: 1, per: "request" },
-  platform: { credits: 1, per: "request" },
-};
+export const ONE_PER_REQUEST = inBothModes({ credits: 1, per: "request" });
 
 /** Free in either mode (answered by the edge itself). */
-export const ALWAYS_FREE: RoutePrice = { legacy: FREE, platform: FREE };
+export const ALWAYS_FREE = inBothModes(FREE);
 
 /** The same price in both modes (the Platform's own routes: /v3 goes to the Platform either way). */
 export function inBothModes(price: Price): RoutePrice {
