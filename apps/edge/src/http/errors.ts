@@ -4,8 +4,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 
 /** Renders an ApiError from core's one error table; headers already set on `c` are kept. */
 export function errorResponse(c: Context, error: ApiError, version: ApiVersion): Response {
-  const { status, body } = error.render(version);
-  return c.json(body, status as ContentfulStatusCode);
+  return renderedError(c, error.kind, version, error.clientMessage, error.extra);
 }
 
 export function renderedError(c: Context, ...args: Parameters<typeof renderError>): Response {

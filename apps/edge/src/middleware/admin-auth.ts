@@ -2,8 +2,7 @@ import { ApiError } from "@scangate/core";
 import { secretsEqual } from "@scangate/core/http";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
-
-const BEARER = /^Bearer +(\S+) *$/i;
+import { BEARER } from "./platform-auth";
 
 /** The admin API takes `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time. */
 export function adminAuth(): MiddlewareHandler<AppEnv> {

@@ -5,7 +5,8 @@ import type { TokenRefusal } from "../auth/tenant-auth";
 import type { Defer } from "../db/statement-meter";
 import { authenticate, authScheme } from "./tenant-auth";
 
-const BEARER = /^Bearer +(\S+) *$/i;
+/** An Authorization value of the Bearer scheme, and its token. */
+export const BEARER = /^Bearer +(\S+) *$/i;
 
 const REFUSALS: Record<TokenRefusal, string> = {
   unknown_token: "The bearer token is not valid: unknown, revoked, or replaced by a newer one.",
