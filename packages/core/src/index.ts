@@ -33,6 +33,7 @@ export * from "./admin/tenants";
 export * from "./admin/audit";
 export * from "./admin/usage";
 export * from "./admin/cache-purge";
+export * from "./admin/ledger-imports";
 export * from "./admin/comments";
 // The Censys Platform API (v3).
 export * from "./v3";

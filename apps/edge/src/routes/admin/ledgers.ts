@@ -1,12 +1,7 @@
-import { z } from "zod";
+import { ledgerImportResultSchema } from "@scangate/core";
 import { importLedgers } from "../../ledger/imports";
 import { component } from "../../openapi/components";
 import { defineAdminRoute } from "../../pipeline/define-route";
-
-const ledgerImportResultSchema = z.object({
-  /** Tenants whose balance moved from D1 into their ledger object by this call. */
-  moved: z.number().int().min(0),
-});
 
 /**
  * Moves any balance still waiting in D1 (migration 0006) into its tenant's ledger object: the
