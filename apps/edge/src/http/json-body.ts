@@ -2,7 +2,8 @@ import { ApiError, MAX_REQUEST_BODY_BYTES, requireUtf8Query, requireWellFormedJs
 import type { Context } from "hono";
 import type { z } from "zod";
 
-function describe(error: z.ZodError): string {
+/** Says what is wrong with a value (a body, a query, a form) in one sentence per field. */
+export function describeIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
     .join("; ");
@@ -37,7 +38,7 @@ export async function parseJsonBody<T extends z.ZodType>(
     requireWellFormedJson(value);
   }
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new ApiError("bad_request", describe(parsed.error));
+  if (!parsed.success) throw new ApiError("bad_request", describeIssues(parsed.error));
   return parsed.data;
 }
 
@@ -45,7 +46,7 @@ export async function parseJsonBody<T extends z.ZodType>(
 export function parseQuery<T extends z.ZodType>(c: Context, schema: T): z.infer<T> {
   requireUtf8Query(c.req.url);
   const parsed = schema.safeParse(c.req.query());
-  if (!parsed.success) throw new ApiError("bad_request", describe(parsed.error));
+  if (!parsed.success) throw new ApiError("bad_request", describeIssues(parsed.error));
   return parsed.data;
 }
 

@@ -7,7 +7,6 @@ import {
   type TenantWithSecret,
 } from "@scangate/core";
 import type { Context, Handler, Hono } from "hono";
-import type { z } from "zod";
 import type { AppEnv } from "../../app-env";
 import type { TenantRow } from "../../db/schema";
 import { PlatformTokenOncePage, SecretOncePage } from "../../pages/shown-once";
@@ -22,16 +21,10 @@ import {
   updateTenant,
 } from "../../tenants/actions";
 import { pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
+import { describeIssues } from "../../http/json-body";
 import { ADMIN_SESSION, requireCsrf, requireSameOrigin, type SignedIn } from "../../sessions/session-guard";
 
 type PageContext = Context<AppEnv>;
-
-/** Says what is wrong with a form in one sentence per field. */
-function problems(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
-    .join("; ");
-}
 
 /** A number field: blank is "not given", anything else must parse (zod says what is wrong). */
 function numberField(form: URLSearchParams, name: string): number | undefined {
@@ -121,7 +114,7 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
         period: textField(form, "period") || undefined,
         tier: textField(form, "tier") || undefined,
       });
-      const error = parsed.success ? unknownTier(c, parsed.data.tier) : problems(parsed.error);
+      const error = parsed.success ? unknownTier(c, parsed.data.tier) : describeIssues(parsed.error);
       if (!parsed.success || error) return renderConsole(c, admin, { values, error }, 400);
       const tenant = await createTenant(c.get("services"), parsed.data, CONSOLE_ACTOR);
       return secretOnce(c, admin, tenant, "created", 201);
@@ -138,7 +131,7 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
         tier: textField(form, "tier") || undefined,
         ...(form.get("reset_used") === "1" ? { used: 0 } : {}),
       });
-      const error = parsed.success ? unknownTier(c, parsed.data.tier) : problems(parsed.error);
+      const error = parsed.success ? unknownTier(c, parsed.data.tier) : describeIssues(parsed.error);
       if (!parsed.success || error)
         return renderTenantAdmin(c, admin, before.id, { settings: { values, error: error ?? "" } }, 400);
       if (!(await updateTenant(c.get("services"), before, parsed.data, CONSOLE_ACTOR))) throw noSuchTenant();
@@ -151,7 +144,7 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
     tenantAction("Not rotated", async (c, { admin, form, tenant: before }) => {
       const parsed = tenantRotateBodySchema.safeParse({ grace_seconds: numberField(form, "grace_seconds") });
       if (!parsed.success) {
-        return notDone(c, admin, before.id, `Not rotated: ${problems(parsed.error)}`);
+        return notDone(c, admin, before.id, `Not rotated: ${describeIssues(parsed.error)}`);
       }
       const tenant = await rotateSecret(c.get("services"), before, parsed.data.grace_seconds, CONSOLE_ACTOR);
       if (!tenant) throw noSuchTenant();
@@ -166,7 +159,7 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
         grace_seconds: numberField(form, "grace_seconds"),
       });
       if (!parsed.success) {
-        return notDone(c, admin, tenant.id, `No token issued: ${problems(parsed.error)}`);
+        return notDone(c, admin, tenant.id, `No token issued: ${describeIssues(parsed.error)}`);
       }
       const issued = await issuePlatformToken(
         c.get("services"),
