@@ -90,14 +90,13 @@ export class Balance {
    * Takes newer terms: a new allowance applies at once; a new period starts now (the next reset
    * follows its calendar) and keeps what was used. Older or equal versions change nothing.
    */
-  adopt(terms: LedgerTerms, now: number): boolean {
-    if (terms.version <= this.state.termsVersion) return false;
+  adopt(terms: LedgerTerms, now: number): void {
+    if (terms.version <= this.state.termsVersion) return;
     const periodChanged = terms.period !== this.state.period;
     this.state.allowance = terms.allowance;
     this.state.period = terms.period;
     this.state.termsVersion = terms.version;
     if (periodChanged) this.state.resetsAt = nextReset(terms.period, now);
-    return true;
   }
 
   /** Starts a new period once the current one has ended: nothing used, its holds forgotten. */

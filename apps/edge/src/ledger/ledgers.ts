@@ -10,7 +10,6 @@ export type LedgerClient = Pick<
   "charge" | "settle" | "refund" | "read" | "configure" | "absorb" | "erase"
 >;
 
-/** The ledger of a tenant, by its id. */
 export type Ledgers = (tenantId: string) => LedgerClient;
 
 const KEPT_IDS = 1024;
