@@ -24,11 +24,13 @@ export function runMetered<T>(meter: StatementMeter, work: () => T): T {
  */
 export type Defer = (work: () => Promise<unknown>) => void;
 
-/** Counts one ledger call into the meter of the request making it (none outside one). */
-export function countLedgerCall(): void {
+/** Counts into the meter of the request running now (none outside one). */
+function count(what: keyof StatementMeter, n: number): void {
   const meter = current.getStore();
-  if (meter) meter.ledgerCalls += 1;
+  if (meter) meter[what] += n;
 }
+
+export const countLedgerCall = () => count("ledgerCalls", 1);
 
 /**
  * Starts `work` outside any request's count: background work a request hands to `waitUntil`
@@ -54,7 +56,7 @@ function metered(statement: D1PreparedStatement): D1PreparedStatement {
       if (property === "bind") return (...args: unknown[]) => metered(method(...args) as D1PreparedStatement);
       if (RUNS.has(property))
         return (...args: unknown[]) => {
-          count(1);
+          count("statements", 1);
           return method(...args);
         };
       return method;
@@ -62,11 +64,6 @@ function metered(statement: D1PreparedStatement): D1PreparedStatement {
   });
   unwrapped.set(proxy, statement);
   return proxy;
-}
-
-function count(statements: number): void {
-  const meter = current.getStore();
-  if (meter) meter.statements += statements;
 }
 
 /**
@@ -83,7 +80,7 @@ export function meteredD1(d1: D1Database): D1Database {
       }
       if (property === "batch") {
         return (statements: D1PreparedStatement[]) => {
-          count(statements.length);
+          count("statements", statements.length);
           return target.batch(statements.map((s) => unwrapped.get(s) ?? s));
         };
       }
