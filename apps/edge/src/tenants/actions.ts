@@ -18,7 +18,6 @@ import { tenantToWire } from "./store";
 // ledger told its new terms, the auth cache dropped at once, and one audit entry whose actor
 // says where the change came from.
 
-/** What the tenant changes need of the edge's services. */
 export type TenantActionDeps = Pick<
   EdgeServices,
   "tenants" | "platformTokens" | "audit" | "auth" | "clock" | "config" | "ledgers" | "quotas" | "platformJobs"

@@ -27,14 +27,12 @@ const COUNTERS = Object.keys(ZERO) as (keyof typeof ZERO)[];
 
 const HOUR_MS = 3_600_000;
 
-/** The start of the rollup hour `at` falls in. */
 const hourOf = (at: number) => at - (at % HOUR_MS);
 
 function emptyCounters(tenantId: string, hour: number, operation: string): Counters {
   return { tenantId, hour, operation, ...ZERO };
 }
 
-/** Adds events into per-(tenant, hour, operation) counters. */
 function addToRollups(rollups: Map<string, Counters>, event: UsageEvent): void {
   const hour = hourOf(event.at);
   const key = `${event.tenantId}\u0000${hour}\u0000${event.operation}`;
