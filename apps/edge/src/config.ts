@@ -1,10 +1,4 @@
-import {
-  CACHE_INDEXES,
-  type CacheIndex,
-  JOB_MAX_PAGES_LIMIT,
-  tenantPeriodSchema,
-  type TenantPeriod,
-} from "@scangate/core";
+import { CACHE_INDEXES, type CacheIndex, JOB_MAX_PAGES_LIMIT, tenantPeriodSchema } from "@scangate/core";
 import { z } from "zod";
 import type { Env } from "./env";
 
@@ -46,50 +40,6 @@ export type RateTier =
       readonly limit: number;
       readonly periodSeconds: number;
     };
-
-export interface EdgeConfig {
-  readonly adminToken: string;
-  /**
-   * What the legacy routes (/api/v1, /api/v2) are answered from: `legacy`, the upstream's own
-   * legacy API (UPSTREAM_URL or the origin); `platform`, the Platform upstream alone, the edge
-   * translating what has a Platform equivalent and answering 501 for the rest.
-   */
-  readonly upstreamApi: "legacy" | "platform";
-  /** The ORIGIN service binding, or UPSTREAM_URL. */
-  readonly upstream: UpstreamTarget;
-  readonly upstreamCredentials: readonly UpstreamCredential[];
-  readonly upstreamTimeoutMs: number;
-  /** The /v3 upstream; null when none is configured (/v3 then answers a 502 that says so). */
-  readonly platform: PlatformUpstreamConfig | null;
-  readonly cache: {
-    readonly ttlSeconds: Readonly<Record<CacheIndex, number>>;
-    readonly negativeTtlSeconds: number;
-    readonly staleWhileRevalidateSeconds: number;
-    readonly staleIfErrorSeconds: number;
-    readonly maxRows: number;
-    /** Whether a cache hit costs quota like an upstream call (default: free). */
-    readonly hitsCharged: boolean;
-    /** The per-isolate memory tier in front of D1: how long it holds a row, and its size bound. */
-    readonly memoryHoldMs: number;
-    readonly memoryMaxChars: number;
-  };
-  readonly tenantDefaults: {
-    readonly allowance: number;
-    readonly period: TenantPeriod;
-    readonly tier: string;
-  };
-  readonly rateTiers: Readonly<Record<string, RateTier>>;
-  /** How long an authenticated tenant is trusted from memory; at most 5 s (issue 5). */
-  readonly authCacheTtlMs: number;
-  readonly usageFlushDelayMs: number;
-  /**
-   * The most pages of Platform search results a query or export job may read, unless its tenant
-   * has its own (`job_max_pages`): what it holds in credits before it starts (UPSTREAM_API=platform).
-   */
-  readonly jobMaxPages: number;
-  /** Answer each API request with `X-D1-Statements`: the D1 statements it ran before answering (for the bench). */
-  readonly statementsHeader: boolean;
-}
 
 /** The tier called `name`, looked up by own key: an inherited name such as `constructor` is no tier. */
 export function rateTierNamed(tiers: Readonly<Record<string, RateTier>>, name: string): RateTier | undefined {
@@ -281,41 +231,67 @@ export function loadConfig(env: Env): { ok: true; config: EdgeConfig } | { ok: f
     );
   }
   if (problems.length > 0) return { ok: false, problems };
+  const platform =
+    platformTarget && vars.PLATFORM_CREDENTIALS
+      ? { target: platformTarget, credentials: vars.PLATFORM_CREDENTIALS }
+      : null;
+  return { ok: true, config: configFrom(vars, platform, rateTiers) };
+}
 
+/** The edge's settings: what `configFrom` makes of vars that passed every check of `loadConfig`. */
+export type EdgeConfig = ReturnType<typeof configFrom>;
+
+function configFrom(
+  vars: z.output<typeof envSchema>,
+  platform: PlatformUpstreamConfig | null,
+  rateTiers: Readonly<Record<string, RateTier>>,
+) {
+  const upstream: UpstreamTarget = vars.UPSTREAM_URL
+    ? { kind: "url", baseUrl: vars.UPSTREAM_URL.replace(/\/+$/, "") }
+    : { kind: "service" };
   return {
-    ok: true,
-    config: {
-      adminToken: vars.ADMIN_TOKEN,
-      upstreamApi: vars.UPSTREAM_API,
-      upstream: vars.UPSTREAM_URL
-        ? { kind: "url", baseUrl: vars.UPSTREAM_URL.replace(/\/+$/, "") }
-        : { kind: "service" },
-      upstreamCredentials: vars.UPSTREAM_CREDENTIALS ?? [],
-      upstreamTimeoutMs: vars.UPSTREAM_TIMEOUT_MS,
-      platform:
-        platformTarget && vars.PLATFORM_CREDENTIALS
-          ? { target: platformTarget, credentials: vars.PLATFORM_CREDENTIALS }
-          : null,
-      cache: {
-        ttlSeconds: { ...DEFAULT_TTL_SECONDS, ...vars.CACHE_TTL_SECONDS },
-        negativeTtlSeconds: vars.CACHE_NEGATIVE_TTL_SECONDS,
-        staleWhileRevalidateSeconds: vars.CACHE_STALE_WHILE_REVALIDATE_SECONDS,
-        staleIfErrorSeconds: vars.CACHE_STALE_IF_ERROR_SECONDS,
-        maxRows: vars.CACHE_MAX_ROWS,
-        hitsCharged: vars.CACHE_HITS_CHARGED,
-        memoryHoldMs: vars.CACHE_MEMORY_HOLD_MS,
-        memoryMaxChars: vars.CACHE_MEMORY_MAX_BYTES,
-      },
-      tenantDefaults: {
-        allowance: vars.DEFAULT_ALLOWANCE,
-        period: vars.DEFAULT_PERIOD,
-        tier: vars.DEFAULT_TIER,
-      },
-      rateTiers,
-      authCacheTtlMs: vars.AUTH_CACHE_TTL_MS,
-      usageFlushDelayMs: vars.USAGE_FLUSH_DELAY_MS,
-      statementsHeader: vars.D1_STATEMENTS_HEADER,
-      jobMaxPages: vars.JOB_MAX_PAGES,
+    adminToken: vars.ADMIN_TOKEN,
+    /**
+     * What the legacy routes (/api/v1, /api/v2) are answered from: `legacy`, the upstream's own
+     * legacy API (UPSTREAM_URL or the origin); `platform`, the Platform upstream alone, the edge
+     * translating what has a Platform equivalent and answering 501 for the rest.
+     */
+    upstreamApi: vars.UPSTREAM_API,
+    /** The ORIGIN service binding, or UPSTREAM_URL. */
+    upstream,
+    upstreamCredentials: (vars.UPSTREAM_CREDENTIALS ?? []) as readonly UpstreamCredential[],
+    upstreamTimeoutMs: vars.UPSTREAM_TIMEOUT_MS,
+    /** The /v3 upstream; null when none is configured (/v3 then answers a 502 that says so). */
+    platform,
+    cache: {
+      ttlSeconds: { ...DEFAULT_TTL_SECONDS, ...vars.CACHE_TTL_SECONDS } as Readonly<
+        Record<CacheIndex, number>
+      >,
+      negativeTtlSeconds: vars.CACHE_NEGATIVE_TTL_SECONDS,
+      staleWhileRevalidateSeconds: vars.CACHE_STALE_WHILE_REVALIDATE_SECONDS,
+      staleIfErrorSeconds: vars.CACHE_STALE_IF_ERROR_SECONDS,
+      maxRows: vars.CACHE_MAX_ROWS,
+      /** Whether a cache hit costs quota like an upstream call (default: free). */
+      hitsCharged: vars.CACHE_HITS_CHARGED,
+      /** The per-isolate memory tier in front of D1: how long it holds a row, and its size bound. */
+      memoryHoldMs: vars.CACHE_MEMORY_HOLD_MS,
+      memoryMaxChars: vars.CACHE_MEMORY_MAX_BYTES,
     },
-  };
+    tenantDefaults: {
+      allowance: vars.DEFAULT_ALLOWANCE,
+      period: vars.DEFAULT_PERIOD,
+      tier: vars.DEFAULT_TIER,
+    },
+    rateTiers,
+    /** How long an authenticated tenant is trusted from memory; at most 5 s (issue 5). */
+    authCacheTtlMs: vars.AUTH_CACHE_TTL_MS,
+    usageFlushDelayMs: vars.USAGE_FLUSH_DELAY_MS,
+    /** Answer each API request with `X-D1-Statements`: the D1 statements it ran before answering (for the bench). */
+    statementsHeader: vars.D1_STATEMENTS_HEADER,
+    /**
+     * The most pages of Platform search results a query or export job may read, unless its tenant
+     * has its own (`job_max_pages`): what it holds in credits before it starts (UPSTREAM_API=platform).
+     */
+    jobMaxPages: vars.JOB_MAX_PAGES,
+  } as const;
 }
