@@ -79,24 +79,22 @@ class HeldRows<V> {
     this.generation += 1;
   }
 
+  /** One read of `key` for whoever asks while it is under way; not kept if `forgetWhere` ran meanwhile. */
   private async shared(key: string, now: number): Promise<V | null> {
-    const load = this.load(key, now);
+    const generation = this.generation;
+    const load = this.read(key).then((value) => {
+      this.held.delete(key);
+      if (value && generation === this.generation) {
+        setBounded(this.held, key, { value, loadedAt: now }, MAX_HELD_ROWS);
+      }
+      return value;
+    });
     this.loading.set(key, load);
     try {
       return await load;
     } finally {
       if (this.loading.get(key) === load) this.loading.delete(key);
     }
-  }
-
-  private async load(key: string, now: number): Promise<V | null> {
-    const generation = this.generation;
-    const value = await this.read(key);
-    this.held.delete(key);
-    if (!value) return null;
-    if (generation !== this.generation) return value;
-    setBounded(this.held, key, { value, loadedAt: now }, MAX_HELD_ROWS);
-    return value;
   }
 }
 
