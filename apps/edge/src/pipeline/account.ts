@@ -159,16 +159,14 @@ export class RequestAccount {
   async settle(hold: Hold | null, units: number): Promise<void> {
     if (!hold) return;
     const spent = Math.min(Math.max(units, 0) * this.price.credits, hold.credits);
-    let quota: QuotaState | null;
     try {
-      quota = await this.deps.ledger().settle({ holdId: hold.id, spent, now: this.deps.clock.now() });
+      const quota = await this.deps.ledger().settle({ holdId: hold.id, spent, now: this.deps.clock.now() });
+      // Null: the alarm released the hold already, all of it given back.
+      this.spent -= quota === null ? hold.credits : hold.credits - spent;
+      if (quota) this.note(quota);
     } catch (error) {
       console.error("credit hold settlement failed; its alarm releases it", messageOf(error));
-      return;
     }
-    // Null: the alarm released the hold already, all of it given back.
-    this.spent -= quota === null ? hold.credits : hold.credits - spent;
-    if (quota) this.note(quota);
   }
 
   /**
@@ -180,19 +178,17 @@ export class RequestAccount {
   async refund(charge: Charge | null, billed = 0): Promise<void> {
     const credits = charge ? charge.credits - Math.min(Math.max(billed, 0), charge.credits) : 0;
     if (!charge || credits <= 0) return;
-    let quota: QuotaState;
     try {
-      quota = await this.deps.ledger().refund({
+      const quota = await this.deps.ledger().refund({
         cost: credits,
         resetsAt: charge.resetsAt,
         now: this.deps.clock.now(),
       });
+      this.spent -= credits;
+      this.note(quota);
     } catch (error) {
       console.error("quota refund failed; the charge stands", messageOf(error));
-      return;
     }
-    this.spent -= credits;
-    this.note(quota);
   }
 
   /**
