@@ -130,12 +130,7 @@ export async function issuePlatformToken(
     before: before.token_id === null && before.previous_token_expires_at === null ? null : before,
     after: issued.rotated ? { ...issued.status, grace_seconds: graceSeconds } : issued.status,
   });
-  return {
-    ...issued.status,
-    token_id: issued.row.id,
-    issued_at: new Date(issued.row.createdAt).toISOString(),
-    token: issued.token,
-  };
+  return { ...issued.status, token: issued.token };
 }
 
 /** Deletes the tenant: its jobs' files, its row, then its ledger (the tenant's balance goes with it). */

@@ -1,4 +1,4 @@
-import type { PlatformTokenStatus } from "@scangate/core";
+import type { PlatformTokenStatus, PlatformTokenWithSecret } from "@scangate/core";
 import type { Clock } from "@scangate/core/http";
 import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import { hashSecret, newPlatformToken, newRecordId } from "../auth/secrets";
@@ -23,12 +23,12 @@ function platformTokenStatus(
 }
 
 export interface IssuedToken {
-  readonly row: PlatformTokenRow;
   /** The token in clear: exists only in this return value. */
   readonly token: string;
   /** Whether a current token was replaced (a rotation) rather than a first issue. */
   readonly rotated: boolean;
-  readonly status: PlatformTokenStatus;
+  /** The tenant's tokens after the issue, the new one current. */
+  readonly status: Omit<PlatformTokenWithSecret, "token">;
 }
 
 /** A token row with its tenant, as the bearer check reads it. */
@@ -80,11 +80,12 @@ export class PlatformTokenStore {
     const row = inserted[0];
     if (!row) throw new Error("platform token insert returned no row");
     const kept = graceSeconds > 0 ? replacedRows : [];
+    const status = platformTokenStatus(tenantId, [row, ...kept], now);
+    const issuedAt = new Date(row.createdAt).toISOString();
     return {
-      row,
       token,
       rotated: replacedRows.length > 0,
-      status: platformTokenStatus(tenantId, [row, ...kept], now),
+      status: { ...status, token_id: row.id, issued_at: issuedAt },
     };
   }
 
