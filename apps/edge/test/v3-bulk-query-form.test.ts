@@ -5,6 +5,7 @@ import {
   v3OrganizationCreditsSchema,
   v3ProblemSchema,
 } from "@scangate/core";
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { suiteSecretWatch } from "./reliability/secret-watch";
 import { ORIGIN_PLATFORM, originFacts, type OriginFacts, seedOrigin } from "./support/origin-data";
@@ -150,6 +151,36 @@ describe("GET bulk lookups through the cache", () => {
     expect(res.headers.get("content-type")).toBe("application/problem+json");
     expect(callsTo(edge, HOSTS)).toHaveLength(0);
     expect(await used(edge.fetch, id)).toBe(0);
+  });
+
+  it("sends a repeated bulk the cache answered whole its kept body, per form, and assembles anew once a row changed", async () => {
+    const { edge, id, auth } = await setup();
+    const [a, b] = [host(8), host(9)];
+    await edge.fetch(post(HOSTS, auth, { host_ids: [a, b] }));
+    const first = await (await edge.fetch(post(HOSTS, auth, { host_ids: [a, b] }))).text();
+    const again = await edge.fetch(post(HOSTS, auth, { host_ids: [a, b] }));
+    expect(again.headers.get("Cache-Status")).toBe("scangate; hit");
+    expect(await again.text()).toBe(first);
+    const byGet = await (await edge.fetch(get(hostsQuery([a, b]), auth))).text();
+    expect(await (await edge.fetch(get(hostsQuery([a, b]), auth))).text()).toBe(byGet);
+    expect(byGet).toBe(first);
+    // One kept answer for each form: they are different requests with the same answer.
+    expect(edge.services().bulkAnswers.size).toBe(2);
+    expect(callsTo(edge, HOSTS)).toHaveLength(1);
+    expect(await used(edge.fetch, id)).toBe(2);
+
+    // Another version of b in D1, found once the memory tier no longer holds the old one.
+    const [assetA, assetB] = (JSON.parse(first) as { result: Array<Record<string, unknown>> }).result;
+    const marked = { ...assetB, marked: true };
+    await env.DB.prepare("update documents set body = ? where id = ?").bind(JSON.stringify(marked), b).run();
+    edge.clock.advance(6_000);
+    for (const request of [post(HOSTS, auth, { host_ids: [a, b] }), get(hostsQuery([a, b]), auth)]) {
+      const changed = await edge.fetch(request);
+      expect(changed.headers.get("Cache-Status")).toBe("scangate; hit");
+      const { result } = await changed.json<{ result: unknown[] }>();
+      expect(result).toEqual([assetA, marked]);
+    }
+    expect(callsTo(edge, HOSTS)).toHaveLength(1);
   });
 });
 

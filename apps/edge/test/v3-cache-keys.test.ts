@@ -10,7 +10,7 @@ import {
 
 const FP = "AB".repeat(32);
 const asset = (resource: Record<string, unknown>) => ({ resource, extensions: {} });
-const encode = (body: unknown) => new TextEncoder().encode(JSON.stringify(body));
+const bodyOf = (body: unknown) => JSON.stringify(body);
 
 describe("v3 cache keys", () => {
   it("keys ids as the upstream reads them, and refuses what it refuses", () => {
@@ -48,21 +48,21 @@ describe("v3 cache keys", () => {
   });
 
   it("reads a bulk body into unique keys in first-asked order, or null when the cache cannot key it", () => {
-    expect(readBulkRequest(CERTIFICATE, encode({ certificate_ids: [FP, FP.toLowerCase()] }), "")).toEqual({
-      keys: [FP.toLowerCase()],
+    expect(readBulkRequest(CERTIFICATE, bodyOf({ certificate_ids: [FP, FP.toLowerCase()] }), "")).toEqual({
+      unique: [FP.toLowerCase()],
       at: null,
     });
     const atTime = readBulkRequest(
       HOST,
-      encode({ host_ids: ["1.1.1.1"], at_time: "2026-01-01T00:00:00Z" }),
+      bodyOf({ host_ids: ["1.1.1.1"], at_time: "2026-01-01T00:00:00Z" }),
       "",
     );
     expect(atTime?.at?.text).toBe("2026-01-01T00:00:00Z");
-    expect(readBulkRequest(HOST, encode({ host_ids: ["1.1.1.1", "nope"] }), "")).toBeNull();
-    expect(readBulkRequest(HOST, encode({ host_ids: [] }), "")).toBeNull();
-    expect(readBulkRequest(HOST, encode({ host_ids: ["1.1.1.1"] }), "?x=1")).toBeNull();
-    expect(readBulkRequest(HOST, encode({ host_ids: ["1.1.1.1"] }), "?organization_id=o")).not.toBeNull();
-    expect(readBulkRequest(HOST, new TextEncoder().encode("not json"), "")).toBeNull();
+    expect(readBulkRequest(HOST, bodyOf({ host_ids: ["1.1.1.1", "nope"] }), "")).toBeNull();
+    expect(readBulkRequest(HOST, bodyOf({ host_ids: [] }), "")).toBeNull();
+    expect(readBulkRequest(HOST, bodyOf({ host_ids: ["1.1.1.1"] }), "?x=1")).toBeNull();
+    expect(readBulkRequest(HOST, bodyOf({ host_ids: ["1.1.1.1"] }), "?organization_id=o")).not.toBeNull();
+    expect(readBulkRequest(HOST, "not json", "")).toBeNull();
   });
 });
 
@@ -93,16 +93,16 @@ describe("v3 bulk answers", () => {
     expect(entries.get("192.0.2.1")?.present).toBe(false);
   });
 
-  it("merges entries in the order asked, leaving unknown ones out", () => {
+  it("merges entries in the order asked, leaving unknown ones out", async () => {
     const entries = new Map([
       ["b", '{"resource":{"ip":"b"}}'],
       ["a", '{"resource":{"ip":"a"}}'],
       ["x", ""],
     ]);
-    expect(JSON.parse(mergePlatformBulk(["a", "x", "b"], entries, []))).toEqual({
+    expect(JSON.parse(await mergePlatformBulk(["a", "x", "b"], entries, []).text())).toEqual({
       result: [{ resource: { ip: "a" } }, { resource: { ip: "b" } }],
     });
-    expect(mergePlatformBulk(["x"], entries, [])).toBe('{"result":[]}');
+    expect(await mergePlatformBulk(["x"], entries, []).text()).toBe('{"result":[]}');
   });
 
   it("writes the not-found problem a single lookup answers", () => {

@@ -3,7 +3,7 @@ import { lookupCachedBulk, serveBulkPerAsset } from "../../pipeline/cached-bulk"
 import { defineRoute } from "../../pipeline/define-route";
 import { chargedRelay, onPlatform, readRequestBody, upstreamPath } from "../../pipeline/exchange";
 import type { BulkCodec } from "../../cache/bulk-fetch";
-import type { BulkRequest } from "../../cache/bulk-answers";
+import { type BulkRequest, bodyText } from "../../cache/bulk-answers";
 import { certificatesBulkCodec, mergeBulk } from "../../cache/bulk-merge";
 import { cacheStatus } from "../../cache/cache-status";
 import { bulkCacheOutcome, type BulkOutcome, bulkFromCache, fetchMissingBulk } from "../../cache/serve-bulk";
@@ -14,24 +14,18 @@ import { component } from "../../openapi/components";
 import { jsonOfText } from "../../http/json-body";
 
 /**
- * The cacheable bulk request a body holds (its fingerprints, spelled as sent, and the
- * well-formed ones as cache keys), or null when it holds none: not UTF-8, not JSON, or not the
- * bulk body's shape. A body whose answer the isolate keeps (`bulkAnswers`) was read before and
- * is not parsed again.
+ * The cacheable bulk request a body's text holds (its fingerprints, spelled as sent, and the
+ * well-formed ones as cache keys), or null when it holds none: not JSON, or not the bulk body's
+ * shape. A body whose answer the isolate keeps (`bulkAnswers`, by `key`) was read before and is
+ * not parsed again.
  */
-function readBulkRequest(services: EdgeServices, body: Uint8Array | undefined): BulkRequest | null {
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body);
-  } catch {
-    return null;
-  }
-  const kept = services.bulkAnswers.request(text);
+function readBulkRequest(services: EdgeServices, key: string, text: string): BulkRequest | null {
+  const kept = services.bulkAnswers.request<BulkRequest>(key);
   if (kept) return kept;
   const parsed = bulkBodySchema.safeParse(jsonOfText(text));
   if (!parsed.success) return null;
   const requested = parsed.data.fingerprints;
-  return { text, requested, unique: bulkLookupIds(requested) };
+  return { requested, unique: bulkLookupIds(requested) };
 }
 
 /**
@@ -43,6 +37,7 @@ function readBulkRequest(services: EdgeServices, body: Uint8Array | undefined): 
 function respond(
   services: EdgeServices,
   codec: BulkCodec,
+  key: string,
   request: BulkRequest,
   outcome: BulkOutcome,
 ): Response {
@@ -56,7 +51,9 @@ function respond(
       services.cache.bodyBytes({ index, id, atTime }, entry),
     );
   const body =
-    outcome.kind === "fresh" ? services.bulkAnswers.body(request, outcome.entries, assemble) : assemble();
+    outcome.kind === "fresh"
+      ? services.bulkAnswers.body(key, request, outcome.entries, assemble)
+      : assemble();
   return new Response(body, {
     status: 200,
     headers: {
@@ -91,7 +88,10 @@ export const bulkRoute = defineRoute({
   handler: async (c) => {
     const body = await readRequestBody(c);
     const services = c.get("services");
-    const request = c.req.param("index") === "certificates" ? readBulkRequest(services, body) : null;
+    const text = c.req.param("index") === "certificates" ? bodyText(body) : null;
+    // Kept answers are keyed by API, route and body text.
+    const key = `v1 bulk\n${text}`;
+    const request = text === null ? null : readBulkRequest(services, key, text);
     if (!request) {
       return relayedResponse(await chargedRelay(c, { method: "POST", path: upstreamPath(c), body }));
     }
@@ -100,7 +100,12 @@ export const bulkRoute = defineRoute({
     const codec = certificatesBulkCodec(cache.ttlSeconds.certificates);
     if (request.unique.length === 0) {
       // Not one fingerprint to look up: every key is unknown, and nothing was served to charge.
-      return respond(services, codec, request, { kind: "fresh", entries: new Map(), age: 0, revalidate: [] });
+      return respond(services, codec, key, request, {
+        kind: "fresh",
+        entries: new Map(),
+        age: 0,
+        revalidate: [],
+      });
     }
     const { deps, lookup } = await lookupCachedBulk(c, request.unique, codec, (bulk) =>
       relayJson(
@@ -109,12 +114,13 @@ export const bulkRoute = defineRoute({
         upstreamTimeoutMs,
       ),
     );
-    if (onPlatform(c)) return respond(services, codec, request, await serveBulkPerAsset(c, deps, lookup));
+    if (onPlatform(c))
+      return respond(services, codec, key, request, await serveBulkPerAsset(c, deps, lookup));
 
     if (lookup.toFetch.length === 0) {
       account.hit();
       await account.answeredWithoutCall(1);
-      return respond(services, codec, request, bulkFromCache(lookup));
+      return respond(services, codec, key, request, bulkFromCache(lookup));
     }
 
     // Charged before the upstream is asked, so an exhausted quota never reaches it.
@@ -129,6 +135,6 @@ export const bulkRoute = defineRoute({
       account.hit();
       await account.answeredWithoutCall(1);
     }
-    return respond(services, codec, request, outcome);
+    return respond(services, codec, key, request, outcome);
   },
 });

@@ -20,7 +20,13 @@ import { type Relayed, relayedResponse } from "../../upstream/relay";
 import { type AssetKind, comparableAddress, HOST } from "./asset-kinds";
 import { assetTtlSeconds, type Instant, instantOf, relayAsset } from "./cached-assets";
 import { forwardPlatform } from "./passthrough";
-import { isObject, jsonObject, jsonOf } from "../../http/json-body";
+import { isObject, jsonObject, jsonOfText } from "../../http/json-body";
+import { bodyText, type KeptBulkRequest } from "../../cache/bulk-answers";
+
+const utf8 = new TextEncoder();
+const RESULT_OPEN = utf8.encode('{"result":[');
+const COMMA = utf8.encode(",");
+const RESULT_CLOSE = utf8.encode("]}");
 
 // Platform bulk lookups through the shared document cache: the ids the cache holds are answered
 // from it, and ONE upstream call asks for the rest (joining calls under way for some). The answer
@@ -88,9 +94,7 @@ function platformBulkCodec(
     atTime: at?.nanos ?? "",
     ttlSeconds,
     requestBody: (keys) =>
-      new TextEncoder().encode(
-        JSON.stringify({ [kind.idsField]: keys, ...(at ? { at_time: at.text } : {}) }),
-      ),
+      utf8.encode(JSON.stringify({ [kind.idsField]: keys, ...(at ? { at_time: at.text } : {}) })),
     readAnswer: (keys, relayed: Relayed) => {
       if (relayed.status !== 200) return null;
       const result = jsonObject(relayed.body)?.result;
@@ -104,14 +108,27 @@ function platformBulkCodec(
   };
 }
 
-/** The bulk answer: the entries of `keys` in that order, unknown ones left out, then any unattributed. */
+/**
+ * The bulk answer: the entries of `keys` in that order, unknown ones left out, then any
+ * unattributed. `bytesOf` gives an entry's UTF-8 bytes (the cache keeps those of the rows it
+ * holds, so a cached answer is the runtime copying them into one buffer).
+ */
 export function mergePlatformBulk(
   keys: readonly string[],
   entries: ReadonlyMap<string, string>,
   unattributed: readonly string[],
-): string {
-  const assets = keys.map((key) => entries.get(key) ?? "").filter((text) => text !== "");
-  return `{"result":[${[...assets, ...unattributed].join(",")}]}`;
+  bytesOf: (key: string, entry: string) => Uint8Array = (_, entry) => utf8.encode(entry),
+): Blob {
+  const assets = keys.flatMap((key) => {
+    const entry = entries.get(key);
+    return entry ? [bytesOf(key, entry)] : [];
+  });
+  const members = [...assets, ...unattributed.map((text) => utf8.encode(text))];
+  return new Blob([
+    RESULT_OPEN,
+    ...members.flatMap((member, i) => (i === 0 ? [member] : [COMMA, member])),
+    RESULT_CLOSE,
+  ]);
 }
 
 const BODY_SCHEMAS = {
@@ -120,14 +137,14 @@ const BODY_SCHEMAS = {
   webproperty_ids: v3WebpropertyListInputSchema,
 } as const;
 
-interface BulkRequest {
+interface PlatformBulkRequest extends KeptBulkRequest {
   /** Each asset once, as cache keys, in the order first asked. */
-  readonly keys: string[];
+  readonly unique: string[];
   readonly at: Instant | null;
 }
 
 /** The ids and point in time of a bulk input (the POST body's shape), or null when the cache cannot describe it. */
-function bulkRequestOf(kind: AssetKind, body: unknown): BulkRequest | null {
+function bulkRequestOf(kind: AssetKind, body: unknown): PlatformBulkRequest | null {
   const input = BODY_SCHEMAS[kind.idsField].safeParse(body);
   if (!input.success) return null;
   const ids = (input.data as Record<string, unknown>)[kind.idsField] as string[];
@@ -136,7 +153,7 @@ function bulkRequestOf(kind: AssetKind, body: unknown): BulkRequest | null {
   const atText = kind.atTime ? (input.data as { at_time?: string }).at_time : undefined;
   const at = atText === undefined ? null : instantOf(atText);
   if (atText !== undefined && at === null) return null;
-  return { keys: [...new Set(keys as string[])], at };
+  return { unique: [...new Set(keys as string[])], at };
 }
 
 /** Whether a query names no parameter but `names`. */
@@ -144,20 +161,16 @@ function onlyParameters(search: string, names: readonly string[]): boolean {
   return [...new URLSearchParams(search).keys()].every((name) => names.includes(name));
 }
 
-/** The request of a POST bulk: its JSON body, with no query but `organization_id`. */
-export function readBulkRequest(
-  kind: AssetKind,
-  body: Uint8Array | undefined,
-  search: string,
-): BulkRequest | null {
-  return onlyParameters(search, ["organization_id"]) ? bulkRequestOf(kind, jsonOf(body)) : null;
+/** The request of a POST bulk: its JSON body's text, with no query but `organization_id`. */
+export function readBulkRequest(kind: AssetKind, text: string, search: string): PlatformBulkRequest | null {
+  return onlyParameters(search, ["organization_id"]) ? bulkRequestOf(kind, jsonOfText(text)) : null;
 }
 
 /**
  * The request of a GET bulk: its ids, `at_time` where the kind takes it, and `organization_id`,
  * read as the POST body (core v3BulkInputOfQuery).
  */
-function readBulkQuery(kind: AssetKind, search: string): BulkRequest | null {
+function readBulkQuery(kind: AssetKind, search: string): PlatformBulkRequest | null {
   const known = ["organization_id", kind.idsField, ...(kind.atTime ? ["at_time"] : [])];
   if (!onlyParameters(search, known)) return null;
   return bulkRequestOf(kind, v3BulkInputOfQuery(new URLSearchParams(search), kind.idsField));
@@ -185,15 +198,19 @@ async function serveBulk(c: ApiContext, kind: AssetKind): Promise<Response> {
   // Without a Platform upstream the forwarder gives its 503.
   if (!platform) return forwardPlatform()(c);
   const { pathname, search } = requestTarget(c.req.url);
+  const text = c.req.method === "POST" ? bodyText(await readRequestBody(c)) : "";
+  // Kept answers are keyed by API, operation, form and what the request asks.
+  const key = `v3 ${kind.bulkOperation} ${c.req.method} ${search}\n${text}`;
   const request =
-    c.req.method === "POST"
-      ? readBulkRequest(kind, await readRequestBody(c), search)
-      : readBulkQuery(kind, search);
+    text === null
+      ? null
+      : (services.bulkAnswers.request<PlatformBulkRequest>(key) ??
+        (c.req.method === "POST" ? readBulkRequest(kind, text, search) : readBulkQuery(kind, search)));
   if (!request) return forwardBulk(c, kind, search);
   const unattributed: string[] = [];
   const ttlSeconds = assetTtlSeconds(services, kind, request.at?.ms ?? null);
   const codec = platformBulkCodec(kind, request.at, ttlSeconds, unattributed);
-  const { deps, lookup } = await lookupCachedBulk(c, request.keys, codec, (body) =>
+  const { deps, lookup } = await lookupCachedBulk(c, request.unique, codec, (body) =>
     relayAsset(services, platform, kind, {
       method: "POST",
       target: pathname,
@@ -206,7 +223,17 @@ async function serveBulk(c: ApiContext, kind: AssetKind): Promise<Response> {
     if ("error" in outcome.failure) throw outcome.failure.error;
     return relayedResponse(outcome.failure.relayed);
   }
-  return new Response(mergePlatformBulk(request.keys, outcome.entries, unattributed), {
+  const { index, atTime } = codec;
+  const assemble = () =>
+    mergePlatformBulk(request.unique, outcome.entries, unattributed, (id, entry) =>
+      services.cache.bodyBytes({ index, id, atTime }, entry),
+    );
+  // A bulk the cache answered whole (nothing unattributed) is kept for the same request again.
+  const body =
+    outcome.kind === "fresh"
+      ? services.bulkAnswers.body(key, request, outcome.entries, assemble)
+      : assemble();
+  return new Response(body, {
     status: 200,
     headers: {
       "content-type": kind.mediaType,
