@@ -1,6 +1,6 @@
 import type { ApiError } from "@scangate/core";
 import type { Relayed } from "../upstream/relay";
-import { type BulkFetch, type BulkFetchDeps, fetchBulk, sharedBulkFetch } from "./bulk-fetch";
+import { type BulkFetch, type BulkFetchDeps, sharedBulkFetch } from "./bulk-fetch";
 import type { CacheForwarded, CacheOutcome } from "./cache-status";
 import { ageSeconds, type Freshness, freshness, type FreshnessPolicy } from "./freshness";
 import type { CachedDocument } from "./interface";
@@ -81,11 +81,6 @@ export async function lookupBulk(
 /** The outcome when the cache answered every certificate. */
 export function bulkFromCache(lookup: BulkLookup): Extract<BulkOutcome, { kind: "fresh" }> {
   return { kind: "fresh", entries: lookup.entries, age: lookup.age, revalidate: lookup.toRevalidate };
-}
-
-/** Refreshes rows served within stale-while-revalidate. */
-export async function revalidateBulk(deps: BulkFetchDeps, fingerprints: readonly string[]): Promise<void> {
-  await fetchBulk(deps, fingerprints);
 }
 
 /**

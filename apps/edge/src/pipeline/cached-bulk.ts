@@ -1,14 +1,16 @@
-import type { BulkCodec, BulkFetchDeps } from "../cache/bulk-fetch";
-import { wantsRevalidation } from "../cache/cache-status";
+import type { KeptBulkRequest } from "../cache/bulk-answers";
+import { type BulkCodec, type BulkFetchDeps, fetchBulk } from "../cache/bulk-fetch";
+import { cacheStatus, wantsRevalidation } from "../cache/cache-status";
 import { freshnessPolicy } from "../cache/freshness";
 import {
   type BulkLookup,
+  bulkCacheOutcome,
   type BulkOutcome,
   bulkFromCache,
   fetchMissingBulk,
   lookupBulk,
-  revalidateBulk,
 } from "../cache/serve-bulk";
+import { relayedResponse } from "../upstream/relay";
 import type { ApiContext } from "./define-route";
 
 // A bulk lookup through the shared cache (the legacy certificates bulk and the Platform's asset
@@ -44,7 +46,8 @@ export async function lookupCachedBulk(
   );
   if (lookup.toRevalidate.length > 0) {
     c.get("account").upstreamCall();
-    c.executionCtx.waitUntil(revalidateBulk(deps, lookup.toRevalidate));
+    // Refreshes the rows served within stale-while-revalidate.
+    c.executionCtx.waitUntil(fetchBulk(deps, lookup.toRevalidate));
   }
   return { deps, lookup };
 }
@@ -93,4 +96,42 @@ export async function serveBulkPerAsset(
   await account.answeredWithoutCall(cached + outcome.known.joined);
   if (outcome.kind === "collapsed") account.hit();
   return outcome;
+}
+
+/**
+ * The answer for a bulk outcome: the body `merge` makes of its entries (each entry's bytes as the
+ * memory tier keeps them), with Cache-Status and Age. One the cache gave whole is kept for the
+ * same request (`kept.key`) again. A failed outcome is the upstream's own answer (or its error,
+ * thrown).
+ */
+export function bulkResponse(
+  c: ApiContext,
+  codec: BulkCodec,
+  kept: { readonly key: string; readonly request: KeptBulkRequest },
+  outcome: BulkOutcome,
+  answer: {
+    readonly contentType: string;
+    merge(entries: ReadonlyMap<string, string>, bytesOf: (id: string, entry: string) => Uint8Array): Blob;
+  },
+): Response {
+  if (outcome.kind === "failed") {
+    if ("error" in outcome.failure) throw outcome.failure.error;
+    return relayedResponse(outcome.failure.relayed);
+  }
+  const { cache, bulkAnswers } = c.get("services");
+  const { index, atTime } = codec;
+  const assemble = () =>
+    answer.merge(outcome.entries, (id, entry) => cache.bodyBytes({ index, id, atTime }, entry));
+  const body =
+    outcome.kind === "fresh"
+      ? bulkAnswers.body(kept.key, kept.request, outcome.entries, assemble)
+      : assemble();
+  return new Response(body, {
+    status: 200,
+    headers: {
+      "content-type": answer.contentType,
+      "Cache-Status": cacheStatus(bulkCacheOutcome(outcome)),
+      Age: String(outcome.age),
+    },
+  });
 }

@@ -1,12 +1,10 @@
 import { bulkBodySchema, bulkLookupIds, bulkResponseSchema } from "@scangate/core";
-import { lookupCachedBulk, serveBulkPerAsset } from "../../pipeline/cached-bulk";
+import { bulkResponse, lookupCachedBulk, serveBulkPerAsset } from "../../pipeline/cached-bulk";
 import { defineRoute } from "../../pipeline/define-route";
 import { chargedRelay, onPlatform, readRequestBody, upstreamPath } from "../../pipeline/exchange";
-import type { BulkCodec } from "../../cache/bulk-fetch";
 import { type BulkRequest, bodyText } from "../../cache/bulk-answers";
 import { certificatesBulkCodec, mergeBulk } from "../../cache/bulk-merge";
-import { cacheStatus } from "../../cache/cache-status";
-import { bulkCacheOutcome, type BulkOutcome, bulkFromCache, fetchMissingBulk } from "../../cache/serve-bulk";
+import { type BulkOutcome, bulkFromCache, fetchMissingBulk } from "../../cache/serve-bulk";
 import type { EdgeServices } from "../../services";
 import { CERTIFICATE_BULK_PRICE } from "../../upstream/legacy-credits";
 import { relayedResponse, relayJson } from "../../upstream/relay";
@@ -26,42 +24,6 @@ function readBulkRequest(services: EdgeServices, key: string, text: string): Bul
   if (!parsed.success) return null;
   const requested = parsed.data.fingerprints;
   return { requested, unique: bulkLookupIds(requested) };
-}
-
-/**
- * The answer for an outcome: every requested key, in request order, the ones without an entry
- * (unknown, or not a fingerprint) as the unknown certificate. One the cache gave whole is kept
- * for the same request again (`services.bulkAnswers`). A failed one is the upstream's own answer
- * (or its error, thrown).
- */
-function respond(
-  services: EdgeServices,
-  codec: BulkCodec,
-  key: string,
-  request: BulkRequest,
-  outcome: BulkOutcome,
-): Response {
-  if (outcome.kind === "failed") {
-    if ("error" in outcome.failure) throw outcome.failure.error;
-    return relayedResponse(outcome.failure.relayed);
-  }
-  const { index, atTime } = codec;
-  const assemble = () =>
-    mergeBulk(request.requested, outcome.entries, (id, entry) =>
-      services.cache.bodyBytes({ index, id, atTime }, entry),
-    );
-  const body =
-    outcome.kind === "fresh"
-      ? services.bulkAnswers.body(key, request, outcome.entries, assemble)
-      : assemble();
-  return new Response(body, {
-    status: 200,
-    headers: {
-      "content-type": "application/json",
-      "Cache-Status": cacheStatus(bulkCacheOutcome(outcome)),
-      Age: String(outcome.age),
-    },
-  });
 }
 
 /**
@@ -98,14 +60,16 @@ export const bulkRoute = defineRoute({
     const account = c.get("account");
     const { cache, upstreamTimeoutMs } = services.config;
     const codec = certificatesBulkCodec(cache.ttlSeconds.certificates);
+    // Every requested key, in request order, the ones without an entry (unknown, or not a
+    // fingerprint) as the unknown certificate.
+    const respond = (outcome: BulkOutcome) =>
+      bulkResponse(c, codec, { key, request }, outcome, {
+        contentType: "application/json",
+        merge: (entries, bytesOf) => mergeBulk(request.requested, entries, bytesOf),
+      });
     if (request.unique.length === 0) {
       // Not one fingerprint to look up: every key is unknown, and nothing was served to charge.
-      return respond(services, codec, key, request, {
-        kind: "fresh",
-        entries: new Map(),
-        age: 0,
-        revalidate: [],
-      });
+      return respond({ kind: "fresh", entries: new Map(), age: 0, revalidate: [] });
     }
     const { deps, lookup } = await lookupCachedBulk(c, request.unique, codec, (bulk) =>
       relayJson(
@@ -114,13 +78,12 @@ export const bulkRoute = defineRoute({
         upstreamTimeoutMs,
       ),
     );
-    if (onPlatform(c))
-      return respond(services, codec, key, request, await serveBulkPerAsset(c, deps, lookup));
+    if (onPlatform(c)) return respond(await serveBulkPerAsset(c, deps, lookup));
 
     if (lookup.toFetch.length === 0) {
       account.hit();
       await account.answeredWithoutCall(1);
-      return respond(services, codec, key, request, bulkFromCache(lookup));
+      return respond(bulkFromCache(lookup));
     }
 
     // Charged before the upstream is asked, so an exhausted quota never reaches it.
@@ -135,6 +98,6 @@ export const bulkRoute = defineRoute({
       account.hit();
       await account.answeredWithoutCall(1);
     }
-    return respond(services, codec, key, request, outcome);
+    return respond(outcome);
   },
 });

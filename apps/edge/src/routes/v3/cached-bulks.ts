@@ -9,14 +9,12 @@ import {
 import type { z } from "zod";
 import { requestTarget } from "@scangate/core/http";
 import type { Component } from "../../openapi/components";
-import { lookupCachedBulk, serveBulkPerAsset } from "../../pipeline/cached-bulk";
+import { bulkResponse, lookupCachedBulk, serveBulkPerAsset } from "../../pipeline/cached-bulk";
 import { type ApiContext, type ApiRoute, defineRoute } from "../../pipeline/define-route";
 import { readRequestBody } from "../../pipeline/exchange";
 import { inBothModes } from "../../pipeline/price";
 import type { BulkAnswerEntry, BulkCodec } from "../../cache/bulk-fetch";
-import { cacheStatus } from "../../cache/cache-status";
-import { bulkCacheOutcome } from "../../cache/serve-bulk";
-import { type Relayed, relayedResponse } from "../../upstream/relay";
+import type { Relayed } from "../../upstream/relay";
 import { type AssetKind, comparableAddress, HOST } from "./asset-kinds";
 import { assetTtlSeconds, type Instant, instantOf, relayAsset } from "./cached-assets";
 import { forwardPlatform } from "./passthrough";
@@ -219,27 +217,10 @@ async function serveBulk(c: ApiContext, kind: AssetKind): Promise<Response> {
     }),
   );
   const outcome = await serveBulkPerAsset(c, deps, lookup, () => unattributed.length);
-  if (outcome.kind === "failed") {
-    if ("error" in outcome.failure) throw outcome.failure.error;
-    return relayedResponse(outcome.failure.relayed);
-  }
-  const { index, atTime } = codec;
-  const assemble = () =>
-    mergePlatformBulk(request.unique, outcome.entries, unattributed, (id, entry) =>
-      services.cache.bodyBytes({ index, id, atTime }, entry),
-    );
-  // A bulk the cache answered whole (nothing unattributed) is kept for the same request again.
-  const body =
-    outcome.kind === "fresh"
-      ? services.bulkAnswers.body(key, request, outcome.entries, assemble)
-      : assemble();
-  return new Response(body, {
-    status: 200,
-    headers: {
-      "content-type": kind.mediaType,
-      "Cache-Status": cacheStatus(bulkCacheOutcome(outcome)),
-      Age: String(outcome.age),
-    },
+  // A bulk the cache answered whole has nothing unattributed.
+  return bulkResponse(c, codec, { key, request }, outcome, {
+    contentType: kind.mediaType,
+    merge: (entries, bytesOf) => mergePlatformBulk(request.unique, entries, unattributed, bytesOf),
   });
 }
 
