@@ -5,7 +5,8 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../app-env";
 import { AREAS, Layout, type Area } from "./layout";
 
-type PageContext = Context<AppEnv>;
+/** The context every page route and page helper works on. */
+export type PageContext = Context<AppEnv>;
 
 /** A refusal a page route raises; rendered as an HTML error page with the status of core's error table. */
 export class PageError extends Error {

@@ -1,5 +1,3 @@
-import type { Context } from "hono";
-import type { AppEnv } from "../app-env";
 import type { TenantRow } from "../db/schema";
 import { secretsEqual } from "@scangate/core/http";
 import { mac, sessionRootSecret } from "./keys";
@@ -12,9 +10,7 @@ import {
   type SessionKind,
   TENANT_SESSION,
 } from "./session-cookie";
-import { PageError } from "../pages/page-response";
-
-type PageContext = Context<AppEnv>;
+import { type PageContext, PageError } from "../pages/page-response";
 
 // CSRF tokens for the forms of a signed-in page: a MAC of the session id under the kind's CSRF
 // key, so a token is worth nothing outside the session (and the kind) it was made for. The

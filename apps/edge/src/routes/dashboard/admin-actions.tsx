@@ -6,7 +6,7 @@ import {
   tenantRotateBodySchema,
   type TenantWithSecret,
 } from "@scangate/core";
-import type { Context, Handler, Hono } from "hono";
+import type { Handler, Hono } from "hono";
 import type { z } from "zod";
 import type { AppEnv } from "../../app-env";
 import type { TenantRow } from "../../db/schema";
@@ -21,10 +21,8 @@ import {
   rotateSecret,
   updateTenant,
 } from "../../tenants/actions";
-import { pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
+import { type PageContext, pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
 import { ADMIN_SESSION, requireCsrf, requireSameOrigin, type SignedIn } from "../../sessions/session-guard";
-
-type PageContext = Context<AppEnv>;
 
 /** Says what is wrong with a form in one sentence per field. */
 function problems(error: z.ZodError): string {

@@ -1,8 +1,15 @@
-import type { Context, Hono } from "hono";
+import type { Hono } from "hono";
 import { secretsEqual as tokensEqual } from "@scangate/core/http";
 import type { AppEnv } from "../../app-env";
 import type { Area } from "../../pages/layout";
-import { noticeNamed, pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
+import {
+  noticeNamed,
+  type PageContext,
+  pageHandler,
+  readForm,
+  renderPage,
+  seeOther,
+} from "../../pages/page-response";
 import { SignInPage } from "../../pages/sign-in";
 import {
   credentialFingerprint,
@@ -24,8 +31,6 @@ import {
   type TenantViewer,
 } from "../../sessions/session-guard";
 import { clientAddress } from "../../sessions/signin-throttle";
-
-type PageContext = Context<AppEnv>;
 
 /** Who a sign-in form's credentials name, and the credential their session is bound to. */
 interface SigningIn {
