@@ -99,10 +99,6 @@ export async function readForm(c: PageContext): Promise<URLSearchParams> {
   return new URLSearchParams(text);
 }
 
-export function seeOther(c: PageContext, location: string): Response {
-  return c.redirect(location, 303);
-}
-
 /**
  * The notice a `?notice=` code names, looked up by own key: `notice=constructor` names none
  * (an inherited name would otherwise render a function).

@@ -114,5 +114,3 @@ export async function requireCsrf(kind: SessionKind, viewer: SignedIn, form: URL
 export function dropStaleSession(c: PageContext, kind: SessionKind): void {
   if (hadSessionCookie(c, kind)) endSession(c, kind);
 }
-
-export { ADMIN_SESSION, TENANT_SESSION };

@@ -21,8 +21,8 @@ import {
   rotateSecret,
   updateTenant,
 } from "../../tenants/actions";
-import { type PageContext, pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
-import { ADMIN_SESSION, requireCsrf, requireSameOrigin, type SignedIn } from "../../sessions/session-guard";
+import { type PageContext, pageHandler, readForm, renderPage } from "../../pages/page-response";
+import { requireCsrf, requireSameOrigin, type SignedIn } from "../../sessions/session-guard";
 
 /** Says what is wrong with a form in one sentence per field. */
 function problems(error: z.ZodError): string {
@@ -77,7 +77,7 @@ function adminAction(handler: (c: PageContext, posted: AdminForm) => Promise<Res
     const admin = await viewerOrRedirect(c, ADMIN_AREA);
     if (admin instanceof Response) return admin;
     const form = await readForm(c);
-    await requireCsrf(ADMIN_SESSION, admin, form);
+    await requireCsrf(ADMIN_AREA.kind, admin, form);
     return handler(c, { admin, form });
   });
 }
@@ -140,7 +140,7 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
       if (!parsed.success || error)
         return renderTenantAdmin(c, admin, before.id, { settings: { values, error: error ?? "" } }, 400);
       if (!(await updateTenant(c.get("services"), before, parsed.data, CONSOLE_ACTOR))) throw noSuchTenant();
-      return seeOther(c, `/admin/console/tenants/${before.id}?done=updated`);
+      return c.redirect(`/admin/console/tenants/${before.id}?done=updated`, 303);
     }),
   );
 
@@ -188,7 +188,7 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
     "/admin/console/tenants/:id/platform-token/revoke",
     tenantAction("Not revoked", async (c, { tenant }) => {
       await revokePlatformTokens(c.get("services"), tenant, CONSOLE_ACTOR);
-      return seeOther(c, `/admin/console/tenants/${tenant.id}?done=token_revoked`);
+      return c.redirect(`/admin/console/tenants/${tenant.id}?done=token_revoked`, 303);
     }),
   );
 
@@ -205,7 +205,10 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
         ) {
           throw noSuchTenant();
         }
-        return seeOther(c, `/admin/console/tenants/${before.id}?done=${disabled ? "disabled" : "enabled"}`);
+        return c.redirect(
+          `/admin/console/tenants/${before.id}?done=${disabled ? "disabled" : "enabled"}`,
+          303,
+        );
       }),
     );
   }
