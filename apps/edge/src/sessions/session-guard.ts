@@ -70,11 +70,6 @@ export async function currentAdmin(c: PageContext): Promise<SignedIn | null> {
   return { session, root, csrf: await csrfToken(root, ADMIN_SESSION, session) };
 }
 
-/** Whether a cookie of this kind came with the request (to tell "ended" from "never signed in"). */
-export function hadSessionCookie(c: PageContext, kind: SessionKind): boolean {
-  return (c.req.header("cookie") ?? "").includes(`${kind.cookieName}=`);
-}
-
 /**
  * Form posts from other sites are refused before anything else is looked at. Browsers send
  * `Sec-Fetch-Site` and `Origin` on every form POST; when present they must say same-origin. A
@@ -110,7 +105,12 @@ export async function requireCsrf(kind: SessionKind, viewer: SignedIn, form: URL
   }
 }
 
-/** Clears a session cookie that no longer opens anything. */
-export function dropStaleSession(c: PageContext, kind: SessionKind): void {
-  if (hadSessionCookie(c, kind)) endSession(c, kind);
+/**
+ * Clears a session cookie that no longer opens anything; says whether the request had one (to
+ * tell "ended" from "never signed in").
+ */
+export function dropStaleSession(c: PageContext, kind: SessionKind): boolean {
+  const had = (c.req.header("cookie") ?? "").includes(`${kind.cookieName}=`);
+  if (had) endSession(c, kind);
+  return had;
 }

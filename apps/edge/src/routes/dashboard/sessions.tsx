@@ -16,7 +16,6 @@ import {
   currentAdmin,
   currentTenant,
   dropStaleSession,
-  hadSessionCookie,
   requireCsrf,
   requireSameOrigin,
   sessionRoot,
@@ -117,8 +116,7 @@ export async function viewerOrRedirect<V extends SignedIn>(
 ): Promise<V | Response> {
   const viewer = await area.current(c);
   if (viewer) return viewer;
-  const ended = hadSessionCookie(c, area.kind);
-  dropStaleSession(c, area.kind);
+  const ended = dropStaleSession(c, area.kind);
   const { home } = AREAS[area.area];
   return c.redirect(ended ? `${home}/login?notice=ended` : `${home}/login`, 303);
 }
