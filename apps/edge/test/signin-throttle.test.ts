@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import {
   ACCOUNT_DELAY_STEPS_MS,
   clientAddress,
-  inMemorySignInLimiters,
   SIGNIN_LIMITS,
   SignInThrottle,
+  workersSignInLimiters,
 } from "../src/sessions/signin-throttle";
 import { ManualClock } from "./support/clock";
 import { adminAuth, createTenant, EDGE } from "./support/requests";
@@ -19,7 +19,7 @@ import { testEdge } from "./support/test-edge";
 function throttle() {
   const clock = new ManualClock();
   const pauses: number[] = [];
-  const signIn = new SignInThrottle(inMemorySignInLimiters(clock), (ms) => {
+  const signIn = new SignInThrottle(workersSignInLimiters({}, clock), (ms) => {
     pauses.push(ms);
     return Promise.resolve();
   });
@@ -131,7 +131,7 @@ describe("dashboard sign-in through the app", () => {
     const edge = testEdge({
       clock,
       overrides: {
-        signInLimiters: inMemorySignInLimiters(clock),
+        signInLimiters: workersSignInLimiters({}, clock),
         pause: (ms) => {
           pauses.push(ms);
           return Promise.resolve();

@@ -3,10 +3,10 @@ import type { FleetReport, TenantSort } from "../reports/fleet-report";
 import { OrganizationBalancesCard } from "./components/credits-panels";
 import { UsageBar, Gauge } from "./components/gauge";
 import { Stat, statusPill } from "./components/tenant-panels";
-import { CsrfField, QuotaFields, type TierOption } from "./components/tenant-form-fields";
+import { QuotaFields, type TierOption } from "./components/tenant-form-fields";
 import { UsageChartView } from "./components/usage-chart";
 import { ago, dateTime, formatCount, formatPercent } from "./display-format";
-import { Banner, Card, Layout, Table } from "./layout";
+import { Banner, Card, Field, Layout, PostForm, Table } from "./layout";
 import { ratio } from "./usage-summary";
 
 export interface CreateFormState {
@@ -91,11 +91,9 @@ function CreateTenantCard(props: { csrf: string; tiers: readonly TierOption[]; c
           {error}
         </Banner>
       )}
-      <form method="post" action="/admin/console/tenants">
-        <CsrfField token={props.csrf} />
+      <PostForm action="/admin/console/tenants" csrf={props.csrf}>
         <div class="field-row">
-          <div class="field">
-            <label for="create-name">Name</label>
+          <Field id="create-name" label="Name">
             <input
               id="create-name"
               name="name"
@@ -104,11 +102,10 @@ function CreateTenantCard(props: { csrf: string; tiers: readonly TierOption[]; c
               maxlength={100}
               value={values.name ?? ""}
             />
-          </div>
-          <div class="field">
-            <label for="create-email">Email (optional)</label>
+          </Field>
+          <Field id="create-email" label="Email (optional)">
             <input id="create-email" name="email" type="email" value={values.email ?? ""} />
-          </div>
+          </Field>
         </div>
         <QuotaFields values={values} tiers={props.tiers} idPrefix="create" />
         <div class="actions">
@@ -117,7 +114,7 @@ function CreateTenantCard(props: { csrf: string; tiers: readonly TierOption[]; c
           </button>
           <span class="hint">The new secret is shown once, on the next page.</span>
         </div>
-      </form>
+      </PostForm>
     </Card>
   );
 }

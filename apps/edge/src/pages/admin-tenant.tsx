@@ -2,16 +2,10 @@ import type { AuditEntry, PlatformTokenStatus } from "@scangate/core";
 import type { TenantRow } from "../db/schema";
 import type { TenantReport } from "../reports/tenant-report";
 import { AuditCard } from "./admin-console";
-import {
-  ConfirmBox,
-  CsrfField,
-  GraceField,
-  QuotaFields,
-  type TierOption,
-} from "./components/tenant-form-fields";
+import { ConfirmBox, GraceField, QuotaFields, type TierOption } from "./components/tenant-form-fields";
 import { RecentErrorsCard, statusPill, TenantFigures } from "./components/tenant-panels";
 import { ago, dateTime } from "./display-format";
-import { Banner, Card, Layout } from "./layout";
+import { Banner, Card, Layout, PostForm } from "./layout";
 
 /** What the last action did, said on the page it lands on. */
 export const DONE_MESSAGES = {
@@ -73,8 +67,7 @@ export function AdminTenantPage(props: TenantAdminProps) {
               {props.settings.error}
             </Banner>
           )}
-          <form method="post" action={`${base}/quota`}>
-            <CsrfField token={props.csrf} />
+          <PostForm action={`${base}/quota`} csrf={props.csrf}>
             <QuotaFields values={settings} tiers={props.tiers} idPrefix="quota" />
             <label class="check">
               <input type="checkbox" name="reset_used" value="1" />
@@ -83,7 +76,7 @@ export function AdminTenantPage(props: TenantAdminProps) {
             <button class="btn" type="submit">
               Save changes
             </button>
-          </form>
+          </PostForm>
         </Card>
         <Card name="facts" title="Details">
           <dl class="facts">
@@ -114,27 +107,24 @@ export function AdminTenantPage(props: TenantAdminProps) {
       <div class="grid grid-2">
         <Card name="rotate" title="Rotate the secret">
           <p class="hint">A new secret is made and shown once. Dashboard sessions of this tenant end.</p>
-          <form method="post" action={`${base}/rotate`}>
-            <CsrfField token={props.csrf} />
+          <PostForm action={`${base}/rotate`} csrf={props.csrf}>
             <GraceField id="grace" what="secret" choices={[0, 3600, 86_400, 7 * 86_400]} />
             <ConfirmBox>I will hand the new secret to {tenant.name}</ConfirmBox>
             <button class="btn btn-secondary" type="submit">
               Rotate secret
             </button>
-          </form>
+          </PostForm>
         </Card>
         <Card name="status" title={tenant.disabled ? "Enable the tenant" : "Disable the tenant"}>
           {tenant.disabled ? (
-            <form method="post" action={`${base}/enable`}>
-              <CsrfField token={props.csrf} />
+            <PostForm action={`${base}/enable`} csrf={props.csrf}>
               <p class="hint">The tenant's credentials work again at once.</p>
               <button class="btn" type="submit">
                 Enable tenant
               </button>
-            </form>
+            </PostForm>
           ) : (
-            <form method="post" action={`${base}/disable`}>
-              <CsrfField token={props.csrf} />
+            <PostForm action={`${base}/disable`} csrf={props.csrf}>
               <p class="hint">
                 Requests with its credentials are refused within seconds; nothing is deleted.
               </p>
@@ -142,7 +132,7 @@ export function AdminTenantPage(props: TenantAdminProps) {
               <button class="btn btn-danger" type="submit">
                 Disable tenant
               </button>
-            </form>
+            </PostForm>
           )}
         </Card>
       </div>
@@ -189,8 +179,7 @@ function PlatformTokenCard(props: { tenant: TenantRow; status: PlatformTokenStat
           </>
         )}
       </dl>
-      <form method="post" action={base}>
-        <CsrfField token={props.csrf} />
+      <PostForm action={base} csrf={props.csrf}>
         {status.token_id !== null && (
           <GraceField id="token-grace" what="token" choices={[3600, 0, 86_400, 7 * 86_400]} />
         )}
@@ -198,15 +187,14 @@ function PlatformTokenCard(props: { tenant: TenantRow; status: PlatformTokenStat
         <button class="btn btn-secondary" type="submit" data-action="issue-platform-token">
           {status.token_id === null ? "Issue token" : "Rotate token"}
         </button>
-      </form>
+      </PostForm>
       {held && (
-        <form method="post" action={`${base}/revoke`}>
-          <CsrfField token={props.csrf} />
+        <PostForm action={`${base}/revoke`} csrf={props.csrf}>
           <ConfirmBox>Stop every Platform token of {tenant.name}</ConfirmBox>
           <button class="btn btn-danger" type="submit" data-action="revoke-platform-token">
             Revoke token
           </button>
-        </form>
+        </PostForm>
       )}
     </Card>
   );

@@ -47,12 +47,11 @@ export function Layout(props: { title: string; area: Area; viewer?: Viewer | und
                 <span class="who-name">
                   Signed in as <strong>{props.viewer.name}</strong>
                 </span>
-                <form method="post" action={`${home}/logout`}>
-                  <input type="hidden" name="csrf" value={props.viewer.csrf} />
+                <PostForm action={`${home}/logout`} csrf={props.viewer.csrf}>
                   <button class="btn btn-quiet btn-small" type="submit">
                     Sign out
                   </button>
-                </form>
+                </PostForm>
               </span>
             )}
           </div>
@@ -118,6 +117,26 @@ export function Table(props: {
         </thead>
         <tbody>{props.children}</tbody>
       </table>
+    </div>
+  );
+}
+
+/** A form of a signed-in page: posted to `action`, carrying the session's CSRF token. */
+export function PostForm(props: { action: string; csrf: string; children: Child }) {
+  return (
+    <form method="post" action={props.action}>
+      <input type="hidden" name="csrf" value={props.csrf} />
+      {props.children}
+    </form>
+  );
+}
+
+/** A labelled form control; `id` is the control's, which the label names. */
+export function Field(props: { id: string; label: string; children: Child }) {
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      {props.children}
     </div>
   );
 }

@@ -5,7 +5,8 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../app-env";
 import { AREAS, Layout, type Area } from "./layout";
 
-type PageContext = Context<AppEnv>;
+/** The context every page route and page helper works on. */
+export type PageContext = Context<AppEnv>;
 
 /** A refusal a page route raises; rendered as an HTML error page with the status of core's error table. */
 export class PageError extends Error {
@@ -27,22 +28,23 @@ export async function renderPage(
   return c.html(`<!doctype html>${html}`, status);
 }
 
+/** What a page says when it fails unexpectedly (the cause goes to the log, never to the page). */
+const PAGE_FAILED = new PageError(
+  "internal",
+  "Something went wrong",
+  "The page could not be built. Try again in a moment.",
+);
+
 /** A refusal or failure, said plainly, with the way back. */
-export function errorPage(
-  c: PageContext,
-  area: Area,
-  kind: ErrorKind,
-  title: string,
-  message: string,
-): Promise<Response> {
-  const status = ERROR_TABLE[kind].v2.status as ContentfulStatusCode;
+export function errorPage(c: PageContext, area: Area, error: PageError): Promise<Response> {
+  const status = ERROR_TABLE[error.kind].v2.status as ContentfulStatusCode;
   const page = (
-    <Layout title={title} area={area}>
+    <Layout title={error.title} area={area}>
       <div class="auth">
         <div class="card">
           <p class="muted small">Error {status}</p>
-          <h1>{title}</h1>
-          <p class="lede">{message}</p>
+          <h1>{error.title}</h1>
+          <p class="lede">{error.message}</p>
           <p>
             <a class="btn btn-secondary" href={AREAS[area].home}>
               Back to the {area === "tenant" ? "dashboard" : "console"}
@@ -61,17 +63,11 @@ export function pageHandler(area: Area, handler: (c: PageContext) => Promise<Res
     try {
       return await handler(c);
     } catch (error) {
-      if (error instanceof PageError) return errorPage(c, area, error.kind, error.title, error.message);
+      if (error instanceof PageError) return errorPage(c, area, error);
       console.error(
         `page ${c.req.method} ${c.req.path} failed: ${error instanceof Error ? error.message : String(error)}`,
       );
-      return errorPage(
-        c,
-        area,
-        "internal",
-        "Something went wrong",
-        "The page could not be built. Try again in a moment.",
-      );
+      return errorPage(c, area, PAGE_FAILED);
     }
   };
 }
@@ -96,10 +92,6 @@ export async function readForm(c: PageContext): Promise<URLSearchParams> {
   const text = await c.req.text();
   if (text.length > MAX_REQUEST_BODY_BYTES) throw tooLarge;
   return new URLSearchParams(text);
-}
-
-export function seeOther(c: PageContext, location: string): Response {
-  return c.redirect(location, 303);
 }
 
 /**

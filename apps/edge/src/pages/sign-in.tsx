@@ -1,4 +1,4 @@
-import { AREAS, Banner, Layout, type Area } from "./layout";
+import { AREAS, Banner, Field, Layout, type Area } from "./layout";
 
 export interface SignInProps {
   area: Area;
@@ -37,8 +37,7 @@ export function SignInPage(props: SignInProps) {
           <form method="post" action={`${AREAS[props.area].home}/login`} autocomplete="on">
             {props.area === "tenant" ? (
               <>
-                <div class="field">
-                  <label for="api_id">API ID</label>
+                <Field id="api_id" label="API ID">
                   <input
                     id="api_id"
                     name="api_id"
@@ -49,17 +48,15 @@ export function SignInPage(props: SignInProps) {
                     autocapitalize="none"
                     value={props.apiId ?? ""}
                   />
-                </div>
-                <div class="field">
-                  <label for="secret">Secret</label>
+                </Field>
+                <Field id="secret" label="Secret">
                   <input id="secret" name="secret" type="password" required autocomplete="current-password" />
-                </div>
+                </Field>
               </>
             ) : (
-              <div class="field">
-                <label for="token">Admin token</label>
+              <Field id="token" label="Admin token">
                 <input id="token" name="token" type="password" required autocomplete="current-password" />
-              </div>
+              </Field>
             )}
             <button class="btn btn-block" type="submit">
               Sign in

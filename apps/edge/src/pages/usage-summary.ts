@@ -9,7 +9,14 @@ export const USAGE_WINDOW_DAYS = 30;
 /** Operations drawn as their own colour; the rest are summed as "other". */
 const MAX_CHART_SERIES = 6;
 
-const COUNTERS = ["requests", "cacheHits", "upstreamCalls", "errors", "quotaSpent", "quotaSaved"] as const;
+export const COUNTERS = [
+  "requests",
+  "cacheHits",
+  "upstreamCalls",
+  "errors",
+  "quotaSpent",
+  "quotaSaved",
+] as const;
 export type UsageCounters = Record<(typeof COUNTERS)[number], number>;
 
 export interface DailyOperationUsage extends UsageCounters {

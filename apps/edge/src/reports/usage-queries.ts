@@ -1,19 +1,14 @@
 import { and, eq, gte, type SQL, sql } from "drizzle-orm";
 import type { EdgeDb } from "../db/client";
 import { usage } from "../db/schema";
-import { DAY_MS, type DailyOperationUsage, type UsageCounters } from "../pages/usage-summary";
+import { COUNTERS, DAY_MS, type DailyOperationUsage, type UsageCounters } from "../pages/usage-summary";
 
 // Reads of the hourly usage rollups (written by usage/recorder.ts), summed in SQL so a page
 // reads at most one row per day and operation, or one per tenant and operation.
 
-const sums = {
-  requests: sql<number>`sum(${usage.requests})`,
-  cacheHits: sql<number>`sum(${usage.cacheHits})`,
-  upstreamCalls: sql<number>`sum(${usage.upstreamCalls})`,
-  errors: sql<number>`sum(${usage.errors})`,
-  quotaSpent: sql<number>`sum(${usage.quotaSpent})`,
-  quotaSaved: sql<number>`sum(${usage.quotaSaved})`,
-};
+const sums = Object.fromEntries(
+  COUNTERS.map((counter) => [counter, sql<number>`sum(${usage[counter]})`]),
+) as Record<keyof UsageCounters, SQL<number>>;
 
 /** Rollups since `since`, of one tenant or of everyone. */
 function rollupsSince(since: number, tenantId: string | undefined): SQL | undefined {

@@ -1,5 +1,3 @@
-import type { Context } from "hono";
-import type { AppEnv } from "../app-env";
 import type { TenantRow } from "../db/schema";
 import { secretsEqual } from "@scangate/core/http";
 import { mac, sessionRootSecret } from "./keys";
@@ -12,9 +10,7 @@ import {
   type SessionKind,
   TENANT_SESSION,
 } from "./session-cookie";
-import { PageError } from "../pages/page-response";
-
-type PageContext = Context<AppEnv>;
+import { type PageContext, PageError } from "../pages/page-response";
 
 // CSRF tokens for the forms of a signed-in page: a MAC of the session id under the kind's CSRF
 // key, so a token is worth nothing outside the session (and the kind) it was made for. The
@@ -74,11 +70,6 @@ export async function currentAdmin(c: PageContext): Promise<SignedIn | null> {
   return { session, root, csrf: await csrfToken(root, ADMIN_SESSION, session) };
 }
 
-/** Whether a cookie of this kind came with the request (to tell "ended" from "never signed in"). */
-export function hadSessionCookie(c: PageContext, kind: SessionKind): boolean {
-  return (c.req.header("cookie") ?? "").includes(`${kind.cookieName}=`);
-}
-
 /**
  * Form posts from other sites are refused before anything else is looked at. Browsers send
  * `Sec-Fetch-Site` and `Origin` on every form POST; when present they must say same-origin. A
@@ -114,9 +105,12 @@ export async function requireCsrf(kind: SessionKind, viewer: SignedIn, form: URL
   }
 }
 
-/** Clears a session cookie that no longer opens anything. */
-export function dropStaleSession(c: PageContext, kind: SessionKind): void {
-  if (hadSessionCookie(c, kind)) endSession(c, kind);
+/**
+ * Clears a session cookie that no longer opens anything; says whether the request had one (to
+ * tell "ended" from "never signed in").
+ */
+export function dropStaleSession(c: PageContext, kind: SessionKind): boolean {
+  const had = (c.req.header("cookie") ?? "").includes(`${kind.cookieName}=`);
+  if (had) endSession(c, kind);
+  return had;
 }
-
-export { ADMIN_SESSION, TENANT_SESSION };

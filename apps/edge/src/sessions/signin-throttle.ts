@@ -43,8 +43,8 @@ export type SignInScope = keyof typeof SIGNIN_LIMITS;
  */
 export const ACCOUNT_DELAY_STEPS_MS = [0, 500, 1_000, 2_000, 4_000] as const;
 
-/** The limiter counting one scope's attempts, keyed by what the scope names. */
-export type SignInLimiters = (scope: SignInScope) => RateLimiter;
+/** The limiter counting each scope's attempts, keyed by what the scope names. */
+export type SignInLimiters = Readonly<Record<SignInScope, RateLimiter>>;
 
 /** The admin console's account key (a tenant's is `["tenant", apiId]`). */
 const ADMIN_ACCOUNT = JSON.stringify(["admin"]);
@@ -80,7 +80,7 @@ export class SignInThrottle {
 
   /** Undefined when the attempt is within the scope's limit, else the refusal. */
   private async count(scope: SignInScope, key: string): Promise<RateDecision | undefined> {
-    const decision = await this.limiters(scope).check(key, scope);
+    const decision = await this.limiters[scope].check(key, scope);
     return decision.allowed
       ? undefined
       : { allowed: false, retryAfterSeconds: SIGNIN_LIMITS[scope].periodSeconds };
@@ -91,7 +91,7 @@ export class SignInThrottle {
    * index picks the delay. Past the last step every attempt waits the longest delay.
    */
   private async accountDelayMs(account: string): Promise<number> {
-    const limiter = this.limiters("account");
+    const limiter = this.limiters.account;
     for (const [step, delayMs] of ACCOUNT_DELAY_STEPS_MS.entries()) {
       if ((await limiter.check(`${account}#${step}`, "account")).allowed) return delayMs;
     }
@@ -99,26 +99,19 @@ export class SignInThrottle {
   }
 }
 
-/** One limiter per scope, made on first use and kept. */
-function perScope(make: (scope: SignInScope) => RateLimiter): SignInLimiters {
-  const limiters = new Map<SignInScope, RateLimiter>();
-  return (scope) => {
-    const limiter = limiters.get(scope) ?? make(scope);
-    limiters.set(scope, limiter);
-    return limiter;
+/**
+ * The Workers Rate Limiting bindings declared in wrangler.jsonc; for each one `env` lacks, exact
+ * fixed windows in this isolate's memory on `clock` (tests pass no bindings and move the clock).
+ */
+export function workersSignInLimiters(env: Partial<Env>, clock: Clock): SignInLimiters {
+  const limiter = (scope: SignInScope) =>
+    bindingRateLimiter(env[SIGNIN_LIMITS[scope].binding], SIGNIN_LIMITS[scope], clock);
+  return {
+    address: limiter("address"),
+    accountAddress: limiter("accountAddress"),
+    adminAddress: limiter("adminAddress"),
+    account: limiter("account"),
   };
-}
-
-/** Exact fixed windows in this isolate's memory, on `clock` (tests move it by hand). */
-export function inMemorySignInLimiters(clock: Clock): SignInLimiters {
-  return perScope((scope) => bindingRateLimiter(undefined, SIGNIN_LIMITS[scope], clock));
-}
-
-/** The Workers Rate Limiting bindings declared in wrangler.jsonc (memory for one a deployment lacks). */
-export function workersSignInLimiters(env: Env, clock: Clock): SignInLimiters {
-  return perScope((scope) =>
-    bindingRateLimiter(env[SIGNIN_LIMITS[scope].binding], SIGNIN_LIMITS[scope], clock),
-  );
 }
 
 /** Longest address kept as a throttle key (an IPv6 address in text is at most 45 characters). */

@@ -1,5 +1,6 @@
 import { TENANT_PERIODS } from "@scangate/core";
 import type { Child } from "hono/jsx";
+import { Field } from "../layout";
 
 export interface TierOption {
   name: string;
@@ -23,8 +24,7 @@ export function QuotaFields(props: {
   return (
     <>
       <div class="field-row">
-        <div class="field">
-          <label for={`${idPrefix}-allowance`}>Allowance</label>
+        <Field id={`${idPrefix}-allowance`} label="Allowance">
           <input
             id={`${idPrefix}-allowance`}
             name="allowance"
@@ -35,9 +35,8 @@ export function QuotaFields(props: {
             required
             value={values.allowance ?? ""}
           />
-        </div>
-        <div class="field">
-          <label for={`${idPrefix}-period`}>Period</label>
+        </Field>
+        <Field id={`${idPrefix}-period`} label="Period">
           <select id={`${idPrefix}-period`} name="period">
             {TENANT_PERIODS.map((period) => (
               <option value={period} selected={values.period === period}>
@@ -45,10 +44,9 @@ export function QuotaFields(props: {
               </option>
             ))}
           </select>
-        </div>
+        </Field>
       </div>
-      <div class="field">
-        <label for={`${idPrefix}-tier`}>Rate tier</label>
+      <Field id={`${idPrefix}-tier`} label="Rate tier">
         <select id={`${idPrefix}-tier`} name="tier">
           {tiers.map((tier) => (
             <option value={tier.name} selected={values.tier === tier.name}>
@@ -56,13 +54,9 @@ export function QuotaFields(props: {
             </option>
           ))}
         </select>
-      </div>
+      </Field>
     </>
   );
-}
-
-export function CsrfField(props: { token: string }) {
-  return <input type="hidden" name="csrf" value={props.token} />;
 }
 
 /** The box a confirmed action's form carries: the action is done only when it is ticked. */
@@ -81,8 +75,7 @@ const GRACE_SPANS: Record<number, string> = { 3600: "1 hour", 86_400: "1 day", [
 export function GraceField(props: { id: string; what: "secret" | "token"; choices: readonly number[] }) {
   const { id, what } = props;
   return (
-    <div class="field">
-      <label for={id}>Old {what}</label>
+    <Field id={id} label={`Old ${what}`}>
       <select id={id} name="grace_seconds">
         {props.choices.map((seconds) => (
           <option value={String(seconds)}>
@@ -90,6 +83,6 @@ export function GraceField(props: { id: string; what: "secret" | "token"; choice
           </option>
         ))}
       </select>
-    </div>
+    </Field>
   );
 }

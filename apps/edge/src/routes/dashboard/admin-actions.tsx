@@ -6,7 +6,7 @@ import {
   tenantRotateBodySchema,
   type TenantWithSecret,
 } from "@scangate/core";
-import type { Context, Handler, Hono } from "hono";
+import type { Handler, Hono } from "hono";
 import type { AppEnv } from "../../app-env";
 import type { TenantRow } from "../../db/schema";
 import { PlatformTokenOncePage, SecretOncePage } from "../../pages/shown-once";
@@ -20,11 +20,9 @@ import {
   rotateSecret,
   updateTenant,
 } from "../../tenants/actions";
-import { pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
+import { type PageContext, pageHandler, readForm, renderPage } from "../../pages/page-response";
 import { describeIssues } from "../../http/json-body";
-import { ADMIN_SESSION, requireCsrf, requireSameOrigin, type SignedIn } from "../../sessions/session-guard";
-
-type PageContext = Context<AppEnv>;
+import { requireCsrf, requireSameOrigin, type SignedIn } from "../../sessions/session-guard";
 
 /** A number field: blank is "not given", anything else must parse (zod says what is wrong). */
 function numberField(form: URLSearchParams, name: string): number | undefined {
@@ -72,7 +70,7 @@ function adminAction(handler: (c: PageContext, posted: AdminForm) => Promise<Res
     const admin = await viewerOrRedirect(c, ADMIN_AREA);
     if (admin instanceof Response) return admin;
     const form = await readForm(c);
-    await requireCsrf(ADMIN_SESSION, admin, form);
+    await requireCsrf(ADMIN_AREA.kind, admin, form);
     return handler(c, { admin, form });
   });
 }
@@ -135,7 +133,7 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
       if (!parsed.success || error)
         return renderTenantAdmin(c, admin, before.id, { settings: { values, error: error ?? "" } }, 400);
       if (!(await updateTenant(c.get("services"), before, parsed.data, CONSOLE_ACTOR))) throw noSuchTenant();
-      return seeOther(c, `/admin/console/tenants/${before.id}?done=updated`);
+      return c.redirect(`/admin/console/tenants/${before.id}?done=updated`, 303);
     }),
   );
 
@@ -183,7 +181,7 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
     "/admin/console/tenants/:id/platform-token/revoke",
     tenantAction("Not revoked", async (c, { tenant }) => {
       await revokePlatformTokens(c.get("services"), tenant, CONSOLE_ACTOR);
-      return seeOther(c, `/admin/console/tenants/${tenant.id}?done=token_revoked`);
+      return c.redirect(`/admin/console/tenants/${tenant.id}?done=token_revoked`, 303);
     }),
   );
 
@@ -200,7 +198,10 @@ export function registerAdminActions(app: Hono<AppEnv>): void {
         ) {
           throw noSuchTenant();
         }
-        return seeOther(c, `/admin/console/tenants/${before.id}?done=${disabled ? "disabled" : "enabled"}`);
+        return c.redirect(
+          `/admin/console/tenants/${before.id}?done=${disabled ? "disabled" : "enabled"}`,
+          303,
+        );
       }),
     );
   }

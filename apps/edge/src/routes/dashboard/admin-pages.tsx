@@ -1,15 +1,13 @@
-import type { Context, Hono } from "hono";
+import type { Hono } from "hono";
 import type { AppEnv } from "../../app-env";
 import { AdminConsolePage, type CreateFormState } from "../../pages/admin-console";
 import { AdminTenantPage, DONE_MESSAGES, type TenantAdminProps } from "../../pages/admin-tenant";
 import type { TierOption } from "../../pages/components/tenant-form-fields";
 import { fleetReport, tenantSortSchema } from "../../reports/fleet-report";
-import { noticeNamed, PageError, pageHandler, renderPage } from "../../pages/page-response";
+import { noticeNamed, type PageContext, PageError, pageHandler, renderPage } from "../../pages/page-response";
 import type { SignedIn } from "../../sessions/session-guard";
 import { ADMIN_AREA, registerSignIn, viewerOrRedirect } from "./sessions";
 import { describeTier, tenantReport } from "../../reports/tenant-report";
-
-type PageContext = Context<AppEnv>;
 
 function tierOptions(c: PageContext): TierOption[] {
   const config = c.get("services").config;

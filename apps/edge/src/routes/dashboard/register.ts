@@ -3,7 +3,7 @@ import type { AppEnv } from "../../app-env";
 import { ASSET_PATHS, CLIENT_SCRIPT, ICON_SVG, STYLESHEET } from "../../pages/assets";
 import { registerAdminActions } from "./admin-actions";
 import { registerAdminPages } from "./admin-pages";
-import { errorPage } from "../../pages/page-response";
+import { errorPage, PageError } from "../../pages/page-response";
 import { pageSecurityHeaders } from "../../middleware/page-security";
 import { registerTenantPages } from "./tenant-pages";
 
@@ -34,10 +34,8 @@ export function registerDashboardRoutes(app: Hono<AppEnv>): void {
   registerAdminActions(app);
 
   // Unknown pages answer as pages (and an unknown /admin/console path never reaches the bearer check).
-  app.get("/dashboard/*", (c) =>
-    errorPage(c, "tenant", "not_found", "Page not found", "There is no such page on the dashboard."),
-  );
-  app.all("/admin/console/*", (c) =>
-    errorPage(c, "admin", "not_found", "Page not found", "There is no such page in the console."),
-  );
+  const notFound = (where: string) =>
+    new PageError("not_found", "Page not found", `There is no such page ${where}.`);
+  app.get("/dashboard/*", (c) => errorPage(c, "tenant", notFound("on the dashboard")));
+  app.all("/admin/console/*", (c) => errorPage(c, "admin", notFound("in the console")));
 }

@@ -1,31 +1,28 @@
-import type { Context, Hono } from "hono";
+import type { Hono } from "hono";
 import { secretsEqual as tokensEqual } from "@scangate/core/http";
 import type { AppEnv } from "../../app-env";
-import type { Area } from "../../pages/layout";
-import { noticeNamed, pageHandler, readForm, renderPage, seeOther } from "../../pages/page-response";
+import { type Area, AREAS } from "../../pages/layout";
+import { noticeNamed, type PageContext, pageHandler, readForm, renderPage } from "../../pages/page-response";
 import { SignInPage } from "../../pages/sign-in";
 import {
+  ADMIN_SESSION,
   credentialFingerprint,
   endSession,
   openSession,
   type SessionKind,
+  TENANT_SESSION,
 } from "../../sessions/session-cookie";
 import {
-  ADMIN_SESSION,
   currentAdmin,
   currentTenant,
   dropStaleSession,
-  hadSessionCookie,
   requireCsrf,
   requireSameOrigin,
   sessionRoot,
   type SignedIn,
-  TENANT_SESSION,
   type TenantViewer,
 } from "../../sessions/session-guard";
 import { clientAddress } from "../../sessions/signin-throttle";
-
-type PageContext = Context<AppEnv>;
 
 /** Who a sign-in form's credentials name, and the credential their session is bound to. */
 interface SigningIn {
@@ -33,11 +30,10 @@ interface SigningIn {
   credential: string;
 }
 
-/** What tells the two signed-in areas apart: their session, their home page and their sign-in form. */
+/** What tells the two signed-in areas apart: their session and their sign-in form (their home page is AREAS'). */
 export interface SessionArea<V extends SignedIn> {
   area: Area;
   kind: SessionKind;
-  home: "/dashboard" | "/admin";
   current: (c: PageContext) => Promise<V | null>;
   /** Checks a posted sign-in form: who signs in, or the form again saying why not. */
   signIn: (c: PageContext, form: URLSearchParams) => Promise<SigningIn | Response>;
@@ -62,7 +58,6 @@ function throttled(c: PageContext, area: Area, retryAfterSeconds: number, apiId?
 export const TENANT_AREA: SessionArea<TenantViewer> = {
   area: "tenant",
   kind: TENANT_SESSION,
-  home: "/dashboard",
   current: currentTenant,
   async signIn(c, form) {
     const apiId = (form.get("api_id") ?? "").trim();
@@ -93,7 +88,6 @@ export const TENANT_AREA: SessionArea<TenantViewer> = {
 export const ADMIN_AREA: SessionArea<SignedIn> = {
   area: "admin",
   kind: ADMIN_SESSION,
-  home: "/admin",
   current: currentAdmin,
   async signIn(c, form) {
     const token = form.get("token") ?? "";
@@ -122,9 +116,9 @@ export async function viewerOrRedirect<V extends SignedIn>(
 ): Promise<V | Response> {
   const viewer = await area.current(c);
   if (viewer) return viewer;
-  const ended = hadSessionCookie(c, area.kind);
-  dropStaleSession(c, area.kind);
-  return seeOther(c, ended ? `${area.home}/login?notice=ended` : `${area.home}/login`);
+  const ended = dropStaleSession(c, area.kind);
+  const { home } = AREAS[area.area];
+  return c.redirect(ended ? `${home}/login?notice=ended` : `${home}/login`, 303);
 }
 
 /**
@@ -132,10 +126,11 @@ export async function viewerOrRedirect<V extends SignedIn>(
  * signed session cookie scoped to the area's path) and its sign-out.
  */
 export function registerSignIn<V extends SignedIn>(app: Hono<AppEnv>, area: SessionArea<V>): void {
+  const { home } = AREAS[area.area];
   app.get(
-    `${area.home}/login`,
+    `${home}/login`,
     pageHandler(area.area, async (c) => {
-      if (await area.current(c)) return seeOther(c, area.home);
+      if (await area.current(c)) return c.redirect(home, 303);
       dropStaleSession(c, area.kind);
       const notice = noticeNamed(area.notices, c.req.query("notice"));
       return renderPage(c, <SignInPage area={area.area} notice={notice} />);
@@ -143,7 +138,7 @@ export function registerSignIn<V extends SignedIn>(app: Hono<AppEnv>, area: Sess
   );
 
   app.post(
-    `${area.home}/login`,
+    `${home}/login`,
     pageHandler(area.area, async (c) => {
       requireSameOrigin(c);
       const signingIn = await area.signIn(c, await readForm(c));
@@ -151,12 +146,12 @@ export function registerSignIn<V extends SignedIn>(app: Hono<AppEnv>, area: Sess
       const root = sessionRoot(c);
       const fp = await credentialFingerprint(root, area.kind, signingIn.credential);
       await openSession(c, area.kind, root, { sub: signingIn.sub, fp }, c.get("services").clock.now());
-      return seeOther(c, area.home);
+      return c.redirect(home, 303);
     }),
   );
 
   app.post(
-    `${area.home}/logout`,
+    `${home}/logout`,
     pageHandler(area.area, async (c) => {
       requireSameOrigin(c);
       const viewer = await area.current(c);
@@ -165,7 +160,7 @@ export function registerSignIn<V extends SignedIn>(app: Hono<AppEnv>, area: Sess
         await c.get("services").endedSessions.end(viewer.session.sid, viewer.session.exp);
       }
       endSession(c, area.kind);
-      return seeOther(c, `${area.home}/login?notice=signed_out`);
+      return c.redirect(`${home}/login?notice=signed_out`, 303);
     }),
   );
 }
