@@ -91,10 +91,9 @@ async function serveHost(c: ApiContext): Promise<Response> {
 
 /** A v2 GET route; one without a handler is forwarded as it is. */
 function hostsRoute(
-  spec: Omit<Parameters<typeof defineRoute>[0], "method" | "api" | "handler"> &
-    Partial<Pick<RouteSpec, "handler">>,
+  spec: Omit<Parameters<typeof defineRoute>[0], "method" | "handler"> & Partial<Pick<RouteSpec, "handler">>,
 ): ApiRoute {
-  return defineRoute({ method: "GET", api: "v2", handler: forward, ...spec });
+  return defineRoute({ method: "GET", handler: forward, ...spec });
 }
 
 /**

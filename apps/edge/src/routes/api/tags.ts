@@ -30,9 +30,9 @@ import { component } from "../../openapi/components";
 // creates is seen, changed and used by every tenant. Free (no quota): nothing is asked upstream.
 // Bounded by core's ANNOTATION_CAPS (a 409 names the cap reached); the lists have no paging.
 
-/** A route of the team's tags or comments: a v2 route, free. */
-export function annotationRoute(spec: Omit<RouteSpec, "api" | "price" | "cache" | "burst">): ApiRoute {
-  return defineRoute({ ...spec, api: "v2", price: ALWAYS_FREE });
+/** A route of the team's tags or comments: free. */
+export function annotationRoute(spec: Omit<RouteSpec, "price" | "cache" | "burst">): ApiRoute {
+  return defineRoute({ ...spec, price: ALWAYS_FREE });
 }
 
 /** Records a tenant's change to the team's tags or comments in the edge's audit log. */
