@@ -3,7 +3,7 @@ import type { Context, Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { openApiOperation, type OperationShape } from "../openapi/operation";
 import { notImplementedResponse } from "./untranslated";
-import { isUntranslated, type Price, priceIn, type RoutePrice, type Untranslated } from "./price";
+import { isUntranslated, priceIn, type RoutePrice } from "./price";
 
 export type ApiContext = Context<AppEnv>;
 
@@ -55,11 +55,6 @@ export interface ApiRoute extends RouteSpec {
   readonly openapi: RouteConfig;
 }
 
-/** The `x-price` of a route: what a request costs in each upstream mode. */
-function describePrice(price: RoutePrice): Record<string, Price | Untranslated> {
-  return { legacy: price.legacy, platform: price.platform };
-}
-
 const TAGS: Record<RouteApi, string> = { v1: "Censys v1", v2: "Censys v2", v3: "Censys Platform" };
 
 export function defineRoute(
@@ -76,7 +71,7 @@ export function defineRoute(
       tags: [TAGS[api]],
       security: [api === "v3" ? { tenantBearer: [] } : { tenantBasic: [] }],
       "x-operation": spec.operation,
-      "x-price": describePrice(spec.price),
+      "x-price": spec.price,
       ...(cache.kind === "none" ? {} : { "x-cached": true }),
     }),
   };
@@ -126,5 +121,5 @@ export function defineAdminRoute(spec: AdminRouteSpec): AdminRoute {
 }
 
 export function registerAdminRoutes(app: Hono<AppEnv>, routes: readonly AdminRoute[]): void {
-  for (const route of routes) app.on(route.method, route.path, (c) => route.handler(c));
+  for (const route of routes) app.on(route.method, route.path, route.handler);
 }

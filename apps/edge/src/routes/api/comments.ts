@@ -16,8 +16,7 @@ import {
   type AnnotatedIndex,
 } from "@scangate/core";
 import type { CommentRow } from "../../annotations/store";
-import type { ApiRoute } from "../../pipeline/define-route";
-import type { ApiContext } from "../../pipeline/exchange";
+import type { ApiContext, ApiRoute } from "../../pipeline/define-route";
 import { parseJsonBody } from "../../http/json-body";
 import { component } from "../../openapi/components";
 import { annotationRoute, auditAnnotation } from "./tags";

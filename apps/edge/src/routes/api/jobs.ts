@@ -23,14 +23,8 @@ import { resultPageKey, type ExportOptions } from "../../jobs/platform-run";
 import { exportFilesOf, resultSchemaOf, type PlatformJobKind } from "../../jobs/platform-store";
 import type { JobKind } from "../../jobs/store";
 import { component } from "../../openapi/components";
-import { type ApiRoute, defineRoute } from "../../pipeline/define-route";
-import {
-  type ApiContext,
-  chargedRelay,
-  onPlatform,
-  readRequestBody,
-  upstreamPath,
-} from "../../pipeline/exchange";
+import { type ApiContext, type ApiRoute, defineRoute } from "../../pipeline/define-route";
+import { chargedRelay, onPlatform, readRequestBody, upstreamPath } from "../../pipeline/exchange";
 import { ALWAYS_FREE, ONE_PER_REQUEST, type RoutePrice } from "../../pipeline/price";
 import { relayFile } from "../../upstream/file";
 import { isSuccess, relayedResponse } from "../../upstream/relay";
@@ -204,20 +198,13 @@ function exportStatusBody(c: ApiContext, job: PlatformJobRow): ExportJob & Retur
 }
 
 async function startPlatformExport(c: ApiContext): Promise<Response> {
-  const body = await parseJsonBody(c, exportBody);
-  const delimiter = body.delimeter ?? ",";
+  const { query, max_pages, delimeter, ...encoding } = await parseJsonBody(c, exportBody);
+  const delimiter = delimeter ?? ",";
   if ([...delimiter].length !== 1 || !isUsableDelimiter(delimiter)) {
     throw new ApiError("bad_request", "delimeter: must be one character, not a double quote or a line break");
   }
-  const options: ExportOptions = {
-    format: body.format,
-    flatten: body.flatten,
-    compress: body.compress,
-    headers: body.headers,
-    delimiter,
-    delimiterGiven: body.delimeter !== undefined,
-  };
-  const job = await submit(c, "export", body.query, body.max_pages, options);
+  const options: ExportOptions = { ...encoding, delimiter, delimiterGiven: delimeter !== undefined };
+  const job = await submit(c, "export", query, max_pages, options);
   const { statistics: _, ...started } = exportStatusBody(c, job);
   return c.json(started);
 }

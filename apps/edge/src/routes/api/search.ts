@@ -1,11 +1,5 @@
-import { defineRoute, type ApiRoute } from "../../pipeline/define-route";
-import {
-  type ApiContext,
-  onPlatform,
-  readRequestBody,
-  talliedRelay,
-  upstreamPath,
-} from "../../pipeline/exchange";
+import { type ApiContext, defineRoute, type ApiRoute } from "../../pipeline/define-route";
+import { onPlatform, readRequestBody, talliedRelay, upstreamPath } from "../../pipeline/exchange";
 import { forward } from "../../pipeline/forward";
 import { CachedPageTokens, pageTokenId } from "../../pipeline/page-tokens";
 import { translatedPrice } from "../../upstream/legacy-credits";

@@ -20,9 +20,8 @@ import {
   type AuditAction,
 } from "@scangate/core";
 import type { TagRow } from "../../annotations/store";
-import { defineRoute, type ApiRoute, type RouteSpec } from "../../pipeline/define-route";
+import { type ApiContext, defineRoute, type ApiRoute, type RouteSpec } from "../../pipeline/define-route";
 import { ALWAYS_FREE } from "../../pipeline/price";
-import type { ApiContext } from "../../pipeline/exchange";
 import { parseJsonBody } from "../../http/json-body";
 import { component } from "../../openapi/components";
 
