@@ -300,11 +300,8 @@ export const JOB_ROUTES: readonly ApiRoute[] = [
       const paths = downloadPaths(relayed.json);
       if (!isSuccess(relayed.status) || paths === null) return relayedResponse(relayed);
       const jobId = c.req.param("job_id") ?? "";
-      const rewritten = {
-        ...(relayed.json as object),
-        download_paths: paths.map((_, i) => edgeFileUrl(c, jobId, i + 1)),
-      };
-      return c.json(rewritten, 200);
+      const download_paths = paths.map((_, i) => edgeFileUrl(c, jobId, i + 1));
+      return c.json({ ...(relayed.json as object), download_paths }, 200);
     },
   }),
   defineRoute({
