@@ -14,12 +14,11 @@ import { tenantAuth } from "./middleware/tenant-auth";
 import { tenantRequest } from "./middleware/tenant-request";
 import { buildOpenApiDocument } from "./openapi/document";
 import { Refusal } from "./pipeline/account";
+import { tenantRoutes } from "./pipeline/catalog";
 import { registerAdminRoutes, registerRoutes } from "./pipeline/define-route";
 import { ServiceRegistry } from "./registry";
 import { ADMIN_ROUTES } from "./routes/admin";
-import { API_ROUTES } from "./routes/api";
 import { registerDashboardRoutes } from "./routes/dashboard/register";
-import { PLATFORM_ROUTES } from "./routes/v3";
 
 /**
  * Builds the edge app: one pipeline, read top to bottom in the order a request meets it.
@@ -81,10 +80,9 @@ export function createApp(registry: ServiceRegistry = new ServiceRegistry()): Ho
   for (const prefix of ["/api/*", "/v3/*"] as const) {
     app.use(prefix, tenantRequest());
     app.use(prefix, prefix === "/api/*" ? tenantAuth() : platformAuth());
-    app.use(prefix, burstLimit([...API_ROUTES, ...PLATFORM_ROUTES]));
+    app.use(prefix, burstLimit(tenantRoutes()));
   }
-  registerRoutes(app, API_ROUTES);
-  registerRoutes(app, PLATFORM_ROUTES);
+  registerRoutes(app, tenantRoutes());
 
   app.use("/admin/*", adminAuth());
   registerAdminRoutes(app, ADMIN_ROUTES);

@@ -1,7 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { ADMIN_ROUTES } from "../routes/admin";
-import { API_ROUTES } from "../routes/api";
-import { PLATFORM_ROUTES } from "../routes/v3";
+import { tenantRoutes } from "../pipeline/catalog";
 import { type Component, jsonSchema } from "./components";
 import { componentsOf } from "./operation";
 
@@ -9,7 +8,7 @@ import { componentsOf } from "./operation";
 export function routeComponents(): Component[] {
   const byName = new Map<string, Component>();
   const shapes = [
-    ...[...API_ROUTES, ...PLATFORM_ROUTES].map((route) => componentsOf(route, route.api)),
+    ...tenantRoutes().map((route) => componentsOf(route, route.api)),
     ...ADMIN_ROUTES.map((route) => componentsOf(route, "admin")),
   ];
   for (const found of shapes.flat()) {
@@ -40,8 +39,7 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
   for (const [name, scheme] of Object.entries(schemes)) {
     registry.registerComponent("securitySchemes", name, { type: "http", ...scheme });
   }
-  for (const route of [...API_ROUTES, ...PLATFORM_ROUTES, ...ADMIN_ROUTES])
-    registry.registerPath(route.openapi);
+  for (const route of [...tenantRoutes(), ...ADMIN_ROUTES]) registry.registerPath(route.openapi);
   return generator.getOpenAPI31Document({
     openapi: "3.1.0",
     info: {

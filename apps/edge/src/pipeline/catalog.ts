@@ -39,7 +39,7 @@ export function operationPrices(): ReadonlyMap<string, Price> {
 
 /** Operations the document cache serves: their requests are what a hit ratio is out of. */
 export const CACHED_OPERATIONS: ReadonlySet<string> = new Set(
-  [...API_ROUTES, ...PLATFORM_ROUTES]
+  tenantRoutes()
     .filter((route) => route.cache.kind !== "none")
     .map((route) => route.operation),
 );

@@ -1,9 +1,9 @@
 import type { RouteConfig } from "@hono/zod-openapi";
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../app-env";
-import { type ErrorFamily, openApiOperation, type OperationShape } from "../openapi/operation";
+import { openApiOperation, type OperationShape } from "../openapi/operation";
 import { notImplementedResponse } from "./untranslated";
-import { isUntranslated, type Price, priceIn, type RoutePrice, type Untranslated } from "./price";
+import { isUntranslated, priceIn, type RoutePrice } from "./price";
 
 export type ApiContext = Context<AppEnv>;
 
@@ -25,6 +25,15 @@ export type BurstBucket = "tier" | "account_reads";
 /** Which API a route belongs to: its error shapes, its auth, its OpenAPI tag. */
 export type RouteApi = "v1" | "v2" | "v3";
 
+const API_PREFIXES = { v1: "/api/v1/", v2: "/api/v2/", v3: "/v3/" } as const;
+
+/** The API a route's path is under. */
+function apiOfPath(path: string): RouteApi {
+  const api = (Object.keys(API_PREFIXES) as RouteApi[]).find((v) => path.startsWith(API_PREFIXES[v]));
+  if (!api) throw new Error(`route ${path} is under none of ${Object.values(API_PREFIXES).join(", ")}`);
+  return api;
+}
+
 /** Everything one tenant route is, written once beside its handler. */
 export interface RouteSpec extends OperationShape {
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -32,7 +41,6 @@ export interface RouteSpec extends OperationShape {
   readonly path: string;
   /** The name usage, dashboards and prices know it by; routes may share one (same price). */
   readonly operation: string;
-  readonly api: RouteApi;
   /** What a request costs in each upstream mode (pipeline/price.ts); charged by its account. */
   readonly price: RoutePrice;
   readonly cache: CachePolicy;
@@ -41,31 +49,29 @@ export interface RouteSpec extends OperationShape {
 }
 
 export interface ApiRoute extends RouteSpec {
+  /** Derived from the path. */
+  readonly api: RouteApi;
   /** The route as OpenAPI describes it (`createRoute`'s input), derived from the facts above. */
   readonly openapi: RouteConfig;
-}
-
-/** The `x-price` of a route: what a request costs in each upstream mode. */
-function describePrice(price: RoutePrice): Record<string, Price | Untranslated> {
-  return { legacy: price.legacy, platform: price.platform };
 }
 
 const TAGS: Record<RouteApi, string> = { v1: "Censys v1", v2: "Censys v2", v3: "Censys Platform" };
 
 export function defineRoute(
-  spec: Omit<RouteSpec, "cache" | "burst"> & { cache?: CachePolicy; burst?: BurstBucket },
+  spec: Omit<RouteSpec, "cache" | "burst"> & { cache?: CachePolicy; burst?: BurstBucket; api?: RouteApi },
 ): ApiRoute {
   const cache = spec.cache ?? { kind: "none" };
-  const family: ErrorFamily = spec.api;
+  const api = spec.api ?? apiOfPath(spec.path);
   return {
     ...spec,
+    api,
     cache,
     burst: spec.burst ?? "tier",
-    openapi: openApiOperation(spec.method, spec.path, spec, family, {
-      tags: [TAGS[spec.api]],
-      security: [spec.api === "v3" ? { tenantBearer: [] } : { tenantBasic: [] }],
+    openapi: openApiOperation(spec.method, spec.path, spec, api, {
+      tags: [TAGS[api]],
+      security: [api === "v3" ? { tenantBearer: [] } : { tenantBasic: [] }],
       "x-operation": spec.operation,
-      "x-price": describePrice(spec.price),
+      "x-price": spec.price,
       ...(cache.kind === "none" ? {} : { "x-cached": true }),
     }),
   };
@@ -115,5 +121,5 @@ export function defineAdminRoute(spec: AdminRouteSpec): AdminRoute {
 }
 
 export function registerAdminRoutes(app: Hono<AppEnv>, routes: readonly AdminRoute[]): void {
-  for (const route of routes) app.on(route.method, route.path, (c) => route.handler(c));
+  for (const route of routes) app.on(route.method, route.path, route.handler);
 }

@@ -92,5 +92,3 @@ export async function talliedRelay(c: ApiContext, call: UpstreamRequest, units: 
     await account.settle(hold, tally.answered);
   }
 }
-
-export type { ApiContext } from "./define-route";

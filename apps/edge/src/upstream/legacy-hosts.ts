@@ -78,8 +78,7 @@ export async function translateHostsSearch({ session, url }: LegacyCall) {
   );
   const query = hostQuery(q);
   // per_page 0 asks for the total alone: the Platform's smallest page is one hit.
-  const body = { query, page_size: Math.max(1, perPage), ...(pageToken ? { page_token: pageToken } : {}) };
-  const page = await session.search(body, "invalid_query");
+  const page = await session.search({ query, page_size: Math.max(1, perPage) }, pageToken, "invalid_query");
   const hosts = perPage === 0 ? [] : page.hits.flatMap((hit) => (hit.host_v1 ? [hit.host_v1.resource] : []));
   const link = (token: string) => (perPage === 0 ? "" : cursorLink(token, q, perPage));
   return v2Ok({
@@ -155,12 +154,8 @@ export async function translateCertificateHosts({ session, id, url }: LegacyCall
   const { per_page: perPage, cursor } = v2Query(certificateHostsQuerySchema, url);
   const list = `certificate hosts ${fingerprint}`;
   const token = cursorToken(cursor, list, perPage, LIST_MISMATCH);
-  const body = {
-    query: `host.services.cert.fingerprint_sha256 = "${fingerprint}"`,
-    page_size: perPage,
-    ...(token === null ? {} : { page_token: token }),
-  };
-  const page = await session.search(body);
+  const query = `host.services.cert.fingerprint_sha256 = "${fingerprint}"`;
+  const page = await session.search({ query, page_size: perPage }, token);
   if (token === null && page.hits.length === 0) throw legacyError("not_found", "v2");
   const hosts = page.hits.flatMap((hit) => {
     const host = hit.host_v1?.resource as { ip?: unknown; services?: ServiceSeen[] } | undefined;

@@ -201,7 +201,7 @@ export class PlatformSession {
     const answer = await this.send(method, target, body);
     if (answer.status < 200 || answer.status >= 300) throw legacyProblem(answer, this.version, inputKind);
     const json = answer.json as { result?: unknown } | undefined;
-    if (json === undefined || json === null || typeof json !== "object" || !("result" in json)) {
+    if (typeof json !== "object" || json === null || !("result" in json)) {
       throw legacyError(
         "upstream_error",
         this.version,
@@ -216,9 +216,14 @@ export class PlatformSession {
     return this.readAs(schema, what, await this.result("GET", target));
   }
 
-  /** One page of the Platform's global search. */
-  async search(body: object, inputKind?: ErrorKind): Promise<V3SearchQueryResponse> {
-    const page = await this.result("POST", "/v3/global/search/query", body, inputKind);
+  /** One page of the Platform's global search: the first, or the one `pageToken` starts. */
+  async search(
+    body: { query: string; page_size: number },
+    pageToken: string | null,
+    inputKind?: ErrorKind,
+  ): Promise<V3SearchQueryResponse> {
+    const asked = pageToken ? { ...body, page_token: pageToken } : body;
+    const page = await this.result("POST", "/v3/global/search/query", asked, inputKind);
     return this.readAs(v3SearchQueryResponseSchema, "a search page", page);
   }
 

@@ -81,8 +81,7 @@ function v1Query(query: string, index: IndexTranslation): string {
 }
 
 async function searchPage(session: PlatformSession, query: string, token: string | null) {
-  const body = { query, page_size: V1_SEARCH_PAGE_SIZE, ...(token ? { page_token: token } : {}) };
-  return session.search(body, "invalid_query");
+  return session.search({ query, page_size: V1_SEARCH_PAGE_SIZE }, token, "invalid_query");
 }
 
 /**

@@ -111,14 +111,19 @@ export async function relayJson(
   return { ...relayed, text, json };
 }
 
-/** The upstream's answer as the caller gets it: status, bytes and content type unchanged, with `headers` of the edge's own. */
+/**
+ * The upstream's answer as the caller gets it: status, bytes and content type unchanged, with
+ * `headers` of the edge's own. Bodies are read whole, so no length or encoding header of the
+ * upstream's is kept; a status that has no body (204, 205, 304) gets none.
+ */
 export function relayedResponse(
   relayed: Pick<Relayed, "status" | "body" | "contentType" | "retryAfter">,
   headers: Readonly<Record<string, string>> = {},
 ): Response {
   const all: Record<string, string> = { ...headers, "content-type": relayed.contentType };
   if (relayed.retryAfter !== null) all["retry-after"] = relayed.retryAfter;
-  return new Response(relayed.body, { status: relayed.status, headers: all });
+  const bodiless = relayed.status === 204 || relayed.status === 205 || relayed.status === 304;
+  return new Response(bodiless ? null : relayed.body, { status: relayed.status, headers: all });
 }
 
 export function isSuccess(status: number): boolean {

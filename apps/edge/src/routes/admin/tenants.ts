@@ -24,12 +24,23 @@ import {
   updateTenant,
 } from "../../tenants/actions";
 import { tenantToWire } from "../../tenants/store";
+import type { TenantRow } from "../../db/schema";
 import { component } from "../../openapi/components";
 
-async function existingTenant(c: ApiContext) {
-  const row = await c.get("services").tenants.get(c.req.param("id") ?? "");
+/** `row`, or the 404 of a tenant that does not exist (or no longer does). */
+function knownTenant<T>(row: T | null | undefined): T {
   if (!row) throw new ApiError("not_found", "no tenant with this id");
   return row;
+}
+
+async function existingTenant(c: ApiContext): Promise<TenantRow> {
+  return knownTenant(await c.get("services").tenants.get(c.req.param("id") ?? ""));
+}
+
+/** The tenant as the admin API shows it, with its quota read from its ledger object. */
+async function tenantAnswer(c: ApiContext, row: TenantRow): Promise<Response> {
+  const services = c.get("services");
+  return c.json(tenantToWire(row, await balanceOf(services, row), services.clock.now()));
 }
 
 // Tenants: create (the secret is shown once), list, show, change allowance/period/tier/disabled,
@@ -75,11 +86,7 @@ export const TENANT_ROUTES: readonly AdminRoute[] = [
     path: "/admin/tenants/:id",
     summary: "Show a tenant",
     ok: component("Tenant", tenantSchema),
-    handler: async (c) => {
-      const services = c.get("services");
-      const row = await existingTenant(c);
-      return c.json(tenantToWire(row, await balanceOf(services, row), services.clock.now()));
-    },
+    handler: async (c) => tenantAnswer(c, await existingTenant(c)),
   }),
 
   defineAdminRoute({
@@ -90,10 +97,8 @@ export const TENANT_ROUTES: readonly AdminRoute[] = [
     ok: component("Tenant", tenantSchema),
     handler: async (c) => {
       const body = await parseJsonBody(c, tenantPatchBodySchema);
-      const services = c.get("services");
-      const after = await updateTenant(services, await existingTenant(c), body, ADMIN_ACTOR);
-      if (!after) throw new ApiError("not_found", "no tenant with this id");
-      return c.json(tenantToWire(after, await balanceOf(services, after), services.clock.now()));
+      const after = await updateTenant(c.get("services"), await existingTenant(c), body, ADMIN_ACTOR);
+      return tenantAnswer(c, knownTenant(after));
     },
   }),
 
@@ -105,14 +110,10 @@ export const TENANT_ROUTES: readonly AdminRoute[] = [
     ok: component("TenantWithSecret", tenantWithSecretSchema),
     handler: async (c) => {
       const body = await parseJsonBody(c, tenantRotateBodySchema, {});
-      const rotated = await rotateSecret(
-        c.get("services"),
-        await existingTenant(c),
-        body.grace_seconds,
-        ADMIN_ACTOR,
+      const tenant = await existingTenant(c);
+      return c.json(
+        knownTenant(await rotateSecret(c.get("services"), tenant, body.grace_seconds, ADMIN_ACTOR)),
       );
-      if (!rotated) throw new ApiError("not_found", "no tenant with this id");
-      return c.json(rotated);
     },
   }),
 
@@ -121,11 +122,8 @@ export const TENANT_ROUTES: readonly AdminRoute[] = [
     path: "/admin/tenants/:id",
     summary: "Delete a tenant",
     ok: component("Tenant", tenantSchema),
-    handler: async (c) => {
-      const removed = await deleteTenant(c.get("services"), await existingTenant(c), ADMIN_ACTOR);
-      if (!removed) throw new ApiError("not_found", "no tenant with this id");
-      return c.json(removed);
-    },
+    handler: async (c) =>
+      c.json(knownTenant(await deleteTenant(c.get("services"), await existingTenant(c), ADMIN_ACTOR))),
   }),
 
   // A tenant's Platform (/v3) bearer token, beside its Basic credentials: issue (or rotate, the
@@ -142,13 +140,11 @@ export const TENANT_ROUTES: readonly AdminRoute[] = [
     created: true,
     handler: async (c) => {
       const body = await parseJsonBody(c, platformTokenIssueBodySchema, {});
-      const issued = await issuePlatformToken(
-        c.get("services"),
-        await existingTenant(c),
-        body.grace_seconds,
-        ADMIN_ACTOR,
+      const tenant = await existingTenant(c);
+      return c.json(
+        await issuePlatformToken(c.get("services"), tenant, body.grace_seconds, ADMIN_ACTOR),
+        201,
       );
-      return c.json(issued, 201);
     },
   }),
 

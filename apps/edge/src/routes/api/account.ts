@@ -12,7 +12,6 @@ export const accountRoute = defineRoute({
   method: "GET",
   path: "/api/v1/account",
   operation: "account",
-  api: "v1",
   price: ALWAYS_FREE,
   // Its own small bucket: a tenant at its burst limit can still see why it is refused.
   burst: "account_reads",

@@ -16,8 +16,7 @@ import {
   type AnnotatedIndex,
 } from "@scangate/core";
 import type { CommentRow } from "../../db/schema";
-import type { ApiRoute } from "../../pipeline/define-route";
-import type { ApiContext } from "../../pipeline/exchange";
+import type { ApiContext, ApiRoute } from "../../pipeline/define-route";
 import { parseJsonBody } from "../../http/json-body";
 import { component } from "../../openapi/components";
 import { annotationRoute, auditAnnotation } from "./tags";
@@ -32,8 +31,8 @@ const COMMENT_WRITE = component("CommentWrite", commentWriteSchema);
 /** The routes of the comments on one host or certificate. */
 function commentRoutes(index: AnnotatedIndex): ApiRoute[] {
   const param = ANNOTATED_ID_KEYS[index];
-  const noun = index === "hosts" ? "host" : "certificate";
   const hosts = index === "hosts";
+  const noun = hosts ? "host" : "certificate";
   const one = hosts
     ? component("HostCommentResponse", v2Envelope(hostCommentSchema))
     : component("CertificateCommentResponse", v2Envelope(certificateCommentSchema));
@@ -103,9 +102,7 @@ function commentRoutes(index: AnnotatedIndex): ApiRoute[] {
       operation: "comment_view",
       summary: `One comment on a ${noun}`,
       ok: one,
-      handler: async (c) => {
-        return c.json(wrapV2(renderComment(index, await existingComment(c))));
-      },
+      handler: async (c) => c.json(wrapV2(renderComment(index, await existingComment(c)))),
     }),
     annotationRoute({
       method: "PUT",

@@ -1,4 +1,5 @@
 import {
+  CREDIT_COSTS,
   certificateHostsParamsSchema,
   certificateHostsQuerySchema,
   certificateHostsResultSchema,
@@ -20,6 +21,7 @@ import {
   v2Envelope,
 } from "@scangate/core";
 import type { z } from "zod";
+import { FREE } from "../../pipeline/price";
 import type { DocumentKey } from "../../cache/interface";
 import { renderedError } from "../../http/errors";
 import { component } from "../../openapi/components";
@@ -28,22 +30,13 @@ import { type ApiContext, type ApiRoute, defineRoute, type RouteSpec } from "../
 import { chargedRelay, onPlatform, talliedRelay, upstreamPath } from "../../pipeline/exchange";
 import { forward } from "../../pipeline/forward";
 import { pageVariant } from "../../pipeline/page-key";
-import {
-  CERTIFICATE_HOSTS_PRICE,
-  HOST_DIFF_PRICE,
-  HOST_EVENTS_PRICE,
-  HOST_NAMES_PRICE,
-  HOST_VIEW_PRICE,
-  HOSTS_METADATA_PRICE,
-  HOSTS_SEARCH_PRICE,
-} from "../../upstream/legacy-credits";
+import { translatedPrice } from "../../upstream/legacy-credits";
 import { relayedResponse } from "../../upstream/relay";
 
 // The v2 hosts routes and a certificate's hosts. Searches, aggregates, diffs, events and the
 // metadata are forwarded as they are; a host and the paged lists go through the shared cache.
-
-/** The two hosts of a diff on a Platform-only upstream: held for both, settled to the lookups made. */
-const HOSTS_IN_A_DIFF = 2;
+// Each costs one query with a legacy upstream, and on a Platform-only one the credits of the
+// Platform calls it becomes.
 
 /**
  * `key`'s document through the shared cache, answering 404 for an unknown one; null (anything the
@@ -91,10 +84,9 @@ async function serveHost(c: ApiContext): Promise<Response> {
 
 /** A v2 GET route; one without a handler is forwarded as it is. */
 function hostsRoute(
-  spec: Omit<Parameters<typeof defineRoute>[0], "method" | "api" | "handler"> &
-    Partial<Pick<RouteSpec, "handler">>,
+  spec: Omit<Parameters<typeof defineRoute>[0], "method" | "handler"> & Partial<Pick<RouteSpec, "handler">>,
 ): ApiRoute {
-  return defineRoute({ method: "GET", api: "v2", handler: forward, ...spec });
+  return defineRoute({ method: "GET", handler: forward, ...spec });
 }
 
 /**
@@ -127,19 +119,20 @@ function cachedListRoute(
 
 /** In the order the app registers them: `aggregate` and `search` before the host they would match. */
 export const HOST_ROUTES: readonly ApiRoute[] = [
+  // One Platform aggregate.
   hostsRoute({
     path: "/api/v2/hosts/aggregate",
     operation: "hosts_aggregate",
-    price: HOSTS_SEARCH_PRICE,
+    price: translatedPrice(CREDIT_COSTS.v3_search_aggregate.credits),
     summary: "Aggregate hosts into buckets",
     query: hostsAggregateQuerySchema,
     ok: component("HostsAggregateResponse", v2Envelope(hostsAggregateResultSchema)),
   }),
-  // Its cursors are the upstream's.
+  // One Platform search; its cursors are the upstream's.
   hostsRoute({
     path: "/api/v2/hosts/search",
     operation: "hosts_search",
-    price: HOSTS_SEARCH_PRICE,
+    price: translatedPrice(CREDIT_COSTS.v3_search_query.credits),
     summary: "Search hosts (cursor pagination)",
     query: hostsSearchQuerySchema,
     ok: component("HostsSearchResponse", v2Envelope(hostsSearchResultSchema)),
@@ -149,7 +142,8 @@ export const HOST_ROUTES: readonly ApiRoute[] = [
     // an ip the upstream refuses (`not-an-ip`) gets the upstream's own 422, as at the origin.
     path: "/api/v2/hosts/:ip",
     operation: "host_view",
-    price: HOST_VIEW_PRICE,
+    // The host asset, at a point in time too.
+    price: translatedPrice(CREDIT_COSTS.v3_host.credits),
     cache: { kind: "document", ttl: "hosts" },
     summary: "One host, optionally at a point in time (cached)",
     query: hostViewQuerySchema,
@@ -159,30 +153,31 @@ export const HOST_ROUTES: readonly ApiRoute[] = [
   cachedListRoute({
     path: "/api/v2/hosts/:ip/names",
     operation: "host_names",
-    price: HOST_NAMES_PRICE,
+    // One page of its DNS resolutions.
+    price: translatedPrice(CREDIT_COSTS.v3_dns_ip_bounds.credits),
     summary: "The names a host answers for, a page at a time (cached)",
     query: hostNamesQuerySchema,
     ok: component("HostNamesResponse", v2Envelope(hostNamesResultSchema)),
     idOf: hostIdOf,
   }),
-  // With a Platform-only upstream, two host lookups, billed per lookup that answered.
+  // With a Platform-only upstream, two host lookups: held for both, billed per lookup that answered.
   hostsRoute({
     path: "/api/v2/hosts/:ip/diff",
     operation: "host_diff",
-    price: HOST_DIFF_PRICE,
+    price: translatedPrice(CREDIT_COSTS.v3_host.credits, "asset"),
     summary: "A host against itself at another time, or against another host (JSON Patch)",
     query: hostDiffQuerySchema,
     ok: component("HostDiffResponse", v2Envelope(hostDiffResultSchema)),
     handler: async (c) =>
       onPlatform(c)
-        ? relayedResponse(await talliedRelay(c, { method: "GET", path: upstreamPath(c) }, HOSTS_IN_A_DIFF))
+        ? relayedResponse(await talliedRelay(c, { method: "GET", path: upstreamPath(c) }, 2))
         : forward(c),
   }),
-  // With a Platform-only upstream, the host's timeline.
+  // With a Platform-only upstream, one read of the host's timeline.
   hostsRoute({
     path: "/api/v2/experimental/hosts/:ip/events",
     operation: "host_events",
-    price: HOST_EVENTS_PRICE,
+    price: translatedPrice(CREDIT_COSTS.v3_host_timeline.credits),
     summary: "A host's history as events, a page at a time",
     query: hostEventsQuerySchema,
     ok: component("HostEventsResponse", v2Envelope(hostEventsResultSchema)),
@@ -190,7 +185,8 @@ export const HOST_ROUTES: readonly ApiRoute[] = [
   cachedListRoute({
     path: "/api/v2/certificates/:sha256/hosts",
     operation: "certificate_hosts",
-    price: CERTIFICATE_HOSTS_PRICE,
+    // One host search on its fingerprint.
+    price: translatedPrice(CREDIT_COSTS.v3_search_query.credits),
     summary: "The hosts presenting a certificate, a page at a time (cached)",
     query: certificateHostsQuerySchema,
     ok: component("CertificateHostsResponse", v2Envelope(certificateHostsResultSchema)),
@@ -199,11 +195,11 @@ export const HOST_ROUTES: readonly ApiRoute[] = [
       return parsed.success ? parsed.data.sha256.toLowerCase() : null;
     },
   }),
-  // Free (`CensysHosts.metadata()`).
+  // Free with a legacy upstream (`CensysHosts.metadata()`); one aggregate of the service names on the Platform.
   hostsRoute({
     path: "/api/v2/metadata/hosts",
     operation: "hosts_metadata",
-    price: HOSTS_METADATA_PRICE,
+    price: translatedPrice(CREDIT_COSTS.v3_search_aggregate.credits, "request", FREE),
     summary: "What the hosts index holds (service names)",
     ok: component("HostsMetadataResponse", v2Envelope(hostsMetadataResultSchema)),
   }),

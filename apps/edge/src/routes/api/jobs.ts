@@ -23,14 +23,8 @@ import { resultPageKey, type ExportOptions } from "../../jobs/platform-run";
 import { exportFilesOf, resultSchemaOf, type PlatformJobKind } from "../../jobs/platform-store";
 import type { JobKind } from "../../jobs/store";
 import { component } from "../../openapi/components";
-import { type ApiRoute, defineRoute } from "../../pipeline/define-route";
-import {
-  type ApiContext,
-  chargedRelay,
-  onPlatform,
-  readRequestBody,
-  upstreamPath,
-} from "../../pipeline/exchange";
+import { type ApiContext, type ApiRoute, defineRoute } from "../../pipeline/define-route";
+import { chargedRelay, onPlatform, readRequestBody, upstreamPath } from "../../pipeline/exchange";
 import { ALWAYS_FREE, ONE_PER_REQUEST, type RoutePrice } from "../../pipeline/price";
 import { relayFile } from "../../upstream/file";
 import { isSuccess, relayedResponse } from "../../upstream/relay";
@@ -204,20 +198,13 @@ function exportStatusBody(c: ApiContext, job: PlatformJobRow): ExportJob & Retur
 }
 
 async function startPlatformExport(c: ApiContext): Promise<Response> {
-  const body = await parseJsonBody(c, exportBody);
-  const delimiter = body.delimeter ?? ",";
+  const { query, max_pages, delimeter, ...encoding } = await parseJsonBody(c, exportBody);
+  const delimiter = delimeter ?? ",";
   if ([...delimiter].length !== 1 || !isUsableDelimiter(delimiter)) {
     throw new ApiError("bad_request", "delimeter: must be one character, not a double quote or a line break");
   }
-  const options: ExportOptions = {
-    format: body.format,
-    flatten: body.flatten,
-    compress: body.compress,
-    headers: body.headers,
-    delimiter,
-    delimiterGiven: body.delimeter !== undefined,
-  };
-  const job = await submit(c, "export", body.query, body.max_pages, options);
+  const options: ExportOptions = { ...encoding, delimiter, delimiterGiven: delimeter !== undefined };
+  const job = await submit(c, "export", query, max_pages, options);
   const { statistics: _, ...started } = exportStatusBody(c, job);
   return c.json(started);
 }
@@ -258,7 +245,6 @@ export const JOB_ROUTES: readonly ApiRoute[] = [
     method: "POST",
     path: "/api/v1/query",
     operation: JOB_START_OPERATION.query,
-    api: "v1",
     price: jobStartPrice,
     summary: "Start a query job",
     body: component("QueryJobStartBody", queryJobStartBodySchema),
@@ -273,7 +259,6 @@ export const JOB_ROUTES: readonly ApiRoute[] = [
     method: "GET",
     path: "/api/v1/query/:job_id",
     operation: "query_status",
-    api: "v1",
     price: ALWAYS_FREE,
     summary: "Status of a query job (its owner only)",
     ok: component("QueryJob", queryJobSchema),
@@ -286,7 +271,6 @@ export const JOB_ROUTES: readonly ApiRoute[] = [
     method: "GET",
     path: "/api/v1/query/:job_id/:page",
     operation: "query_results",
-    api: "v1",
     price: ALWAYS_FREE,
     summary: "A page of a query job's results (its owner only)",
     ok: component("QueryResultsPage", queryResultsPageSchema),
@@ -297,7 +281,6 @@ export const JOB_ROUTES: readonly ApiRoute[] = [
     method: "POST",
     path: "/api/v1/export",
     operation: JOB_START_OPERATION.export,
-    api: "v1",
     price: jobStartPrice,
     summary: "Start an export job",
     body: component("ExportStartBody", exportStartBodySchema),
@@ -308,7 +291,6 @@ export const JOB_ROUTES: readonly ApiRoute[] = [
     method: "GET",
     path: "/api/v1/export/:job_id",
     operation: "export_status",
-    api: "v1",
     price: ALWAYS_FREE,
     summary: "Status of an export job; download_paths point at the edge (its owner only)",
     ok: component("ExportJob", exportJobSchema),
@@ -318,18 +300,14 @@ export const JOB_ROUTES: readonly ApiRoute[] = [
       const paths = downloadPaths(relayed.json);
       if (!isSuccess(relayed.status) || paths === null) return relayedResponse(relayed);
       const jobId = c.req.param("job_id") ?? "";
-      const rewritten = {
-        ...(relayed.json as object),
-        download_paths: paths.map((_, i) => edgeFileUrl(c, jobId, i + 1)),
-      };
-      return c.json(rewritten, 200);
+      const download_paths = paths.map((_, i) => edgeFileUrl(c, jobId, i + 1));
+      return c.json({ ...(relayed.json as object), download_paths }, 200);
     },
   }),
   defineRoute({
     method: "GET",
     path: "/api/v1/export/:job_id/files/:file{[0-9]+}",
     operation: "export_download",
-    api: "v1",
     price: ALWAYS_FREE,
     summary: "Download one file of an export job (edge route, its owner only)",
     ok: "file",

@@ -1,16 +1,12 @@
-import { defineRoute, type ApiRoute } from "../../pipeline/define-route";
-import {
-  type ApiContext,
-  onPlatform,
-  readRequestBody,
-  talliedRelay,
-  upstreamPath,
-} from "../../pipeline/exchange";
+import { type ApiContext, defineRoute, type ApiRoute } from "../../pipeline/define-route";
+import { onPlatform, readRequestBody, talliedRelay, upstreamPath } from "../../pipeline/exchange";
 import { forward } from "../../pipeline/forward";
 import { CachedPageTokens, pageTokenId } from "../../pipeline/page-tokens";
-import { V1_REPORT_PRICE, V1_SEARCH_PRICE, v1SearchPagesHeld } from "../../upstream/legacy-credits";
+import { translatedPrice } from "../../upstream/legacy-credits";
+import { V1_SEARCH_PAGE_MAX } from "../../upstream/legacy-v1";
 import { relayedResponse } from "../../upstream/relay";
 import {
+  CREDIT_COSTS,
   reportBodySchema,
   reportResponseSchema,
   searchBodySchema,
@@ -47,7 +43,10 @@ async function searchOnPlatform(c: ApiContext): Promise<Response> {
   );
   const kept = page > 1 && (await paging.tokenOf(page)) !== null;
   const call = { method: "POST", path: upstreamPath(c), body, paging };
-  const relayed = await talliedRelay(c, call, v1SearchPagesHeld(page, kept));
+  // One search when an earlier page left its token, else one per page up to it (pages past
+  // V1_SEARCH_PAGE_MAX are refused before any).
+  const held = kept ? 1 : Math.min(page, V1_SEARCH_PAGE_MAX);
+  const relayed = await talliedRelay(c, call, held);
   if (relayed.status >= 200 && relayed.status < 300) {
     await paging.save((write) => c.executionCtx.waitUntil(write));
   }
@@ -55,13 +54,13 @@ async function searchOnPlatform(c: ApiContext): Promise<Response> {
 }
 
 export const SEARCH_ROUTES: readonly ApiRoute[] = [
-  // Forwarded as it is; with a Platform-only upstream, translated and billed per Platform search made.
+  // Forwarded as it is; with a Platform-only upstream, translated and billed per Platform search
+  // made (one per page it walks).
   defineRoute({
     method: "POST",
     path: "/api/v1/search/:index",
     operation: "search",
-    api: "v1",
-    price: V1_SEARCH_PRICE,
+    price: translatedPrice(CREDIT_COSTS.v3_search_query.credits, "page"),
     summary: "Search an index",
     body: component("SearchBody", searchBodySchema),
     ok: component("SearchResponse", searchResponseSchema),
@@ -72,8 +71,7 @@ export const SEARCH_ROUTES: readonly ApiRoute[] = [
     method: "POST",
     path: "/api/v1/report/:index",
     operation: "report",
-    api: "v1",
-    price: V1_REPORT_PRICE,
+    price: translatedPrice(CREDIT_COSTS.v3_search_aggregate.credits),
     summary: "Aggregate report over a query",
     body: component("ReportBody", reportBodySchema),
     ok: component("ReportResponse", reportResponseSchema),

@@ -20,9 +20,8 @@ import {
   type AuditAction,
 } from "@scangate/core";
 import type { TagRow } from "../../db/schema";
-import { defineRoute, type ApiRoute, type RouteSpec } from "../../pipeline/define-route";
+import { type ApiContext, defineRoute, type ApiRoute, type RouteSpec } from "../../pipeline/define-route";
 import { ALWAYS_FREE } from "../../pipeline/price";
-import type { ApiContext } from "../../pipeline/exchange";
 import { parseJsonBody } from "../../http/json-body";
 import { component } from "../../openapi/components";
 
@@ -30,9 +29,9 @@ import { component } from "../../openapi/components";
 // creates is seen, changed and used by every tenant. Free (no quota): nothing is asked upstream.
 // Bounded by core's ANNOTATION_CAPS (a 409 names the cap reached); the lists have no paging.
 
-/** A route of the team's tags or comments: a v2 route, free. */
-export function annotationRoute(spec: Omit<RouteSpec, "api" | "price" | "cache" | "burst">): ApiRoute {
-  return defineRoute({ ...spec, api: "v2", price: ALWAYS_FREE });
+/** A route of the team's tags or comments: free. */
+export function annotationRoute(spec: Omit<RouteSpec, "price" | "cache" | "burst">): ApiRoute {
+  return defineRoute({ ...spec, price: ALWAYS_FREE });
 }
 
 /** Records a tenant's change to the team's tags or comments in the edge's audit log. */

@@ -1,4 +1,5 @@
 import {
+  CREDIT_COSTS,
   certificateDocumentSchema,
   ipv4DocumentSchema,
   normalizeDocumentId,
@@ -15,7 +16,7 @@ import { component } from "../../openapi/components";
 import { serveCachedDocument } from "../../pipeline/cached-document";
 import { type ApiContext, type ApiRoute, defineRoute } from "../../pipeline/define-route";
 import { chargedRelay, upstreamPath } from "../../pipeline/exchange";
-import { CERTIFICATE_VIEW_PRICE, V1_VIEW_PRICE } from "../../upstream/legacy-credits";
+import { translatedPrice } from "../../upstream/legacy-credits";
 import { relayedResponse } from "../../upstream/relay";
 
 /**
@@ -57,27 +58,24 @@ async function serveView(c: ApiContext, index: string): Promise<Response> {
 }
 
 export const VIEW_ROUTES: readonly ApiRoute[] = [
-  // With a Platform-only upstream a certificate is its asset and its PEM, two Platform calls
-  // (upstream/legacy-credits.ts).
+  // With a Platform-only upstream a certificate is its asset and its PEM, one Platform call each.
   defineRoute({
     method: "GET",
     path: "/api/v1/view/certificates/:id",
     operation: "view",
-    api: "v1",
-    price: CERTIFICATE_VIEW_PRICE,
+    price: translatedPrice(CREDIT_COSTS.v3_certificate.credits + CREDIT_COSTS.v3_certificate_raw.credits),
     cache: { kind: "document", ttl: "per_index" },
     summary: "One certificate (cached)",
     ok: VIEW_DOCUMENT,
     handler: (c) => serveView(c, "certificates"),
   }),
   // ipv4 and websites. With a Platform-only upstream an ipv4 document is the host asset, a
-  // website the web properties of its name.
+  // website one search for the web properties of its name (1 credit each).
   defineRoute({
     method: "GET",
     path: "/api/v1/view/:index/:id",
     operation: "view",
-    api: "v1",
-    price: V1_VIEW_PRICE,
+    price: translatedPrice(Math.max(CREDIT_COSTS.v3_host.credits, CREDIT_COSTS.v3_search_query.credits)),
     cache: { kind: "document", ttl: "per_index" },
     summary: "One document (cached)",
     ok: VIEW_DOCUMENT,

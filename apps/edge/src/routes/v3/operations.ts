@@ -129,7 +129,6 @@ function forwarded(row: V3Operation): ApiRoute {
     ...shape,
     ok: row.status === 204 ? "empty" : shape.ok,
     ...(row.status === 201 ? { created: true } : {}),
-    api: "v3",
     price: refused ? ALWAYS_FREE : inBothModes(priceOf(row.operation)),
     handler: refused
       ? accountAdministration
@@ -160,7 +159,6 @@ export const OTHER_PLATFORM_ROUTES: readonly ApiRoute[] = (["GET", "POST"] as co
     method,
     path: "/v3/*",
     operation: "v3_other",
-    api: "v3",
     price: inBothModes({ credits: 1, per: "request" }),
     summary: "Any other Platform API operation, forwarded with the pool's token and organization",
     ok: ANY_JSON,

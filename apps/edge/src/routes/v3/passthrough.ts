@@ -4,7 +4,7 @@ import type { ApiContext } from "../../pipeline/define-route";
 import { readRequestBody } from "../../pipeline/exchange";
 import { type PlatformRelayed, relayPlatform } from "../../upstream/platform";
 import { jsonObject } from "../../http/json-body";
-import { isSuccess } from "../../upstream/relay";
+import { isSuccess, relayedResponse } from "../../upstream/relay";
 
 /** The distinct ids a bulk body asks for under `field` (0 for a body that is not that JSON). */
 export function bodyIds(body: Uint8Array | undefined, field: string): number {
@@ -90,10 +90,6 @@ export function forwardPlatform(options: ForwardOptions = {}): (c: ApiContext) =
       }
       if (!isSuccess(relayed.status)) await account.refund(charge);
     }
-    // Bodies are read whole, so the answer keeps no length or encoding header of the upstream's.
-    const headers = new Headers({ "content-type": relayed.contentType ?? "application/json" });
-    if (relayed.retryAfter !== null) headers.set("retry-after", relayed.retryAfter);
-    const bodiless = relayed.status === 204 || relayed.status === 205 || relayed.status === 304;
-    return new Response(bodiless ? null : relayed.body, { status: relayed.status, headers });
+    return relayedResponse(relayed);
   };
 }
