@@ -24,7 +24,7 @@ import {
   type SignInLimiters,
   SignInThrottle,
   wallClockPause,
-  workersSignInLimiters,
+  signInLimiters,
 } from "./sessions/signin-throttle";
 import { AuditLog } from "./tenants/audit";
 import { PlatformTokenStore } from "./tenants/platform-tokens";
@@ -183,7 +183,7 @@ export function createServices(env: Env, config: EdgeConfig, overrides: ServiceO
       bindingRateLimiter(env[ACCOUNT_READ_LIMIT.binding], ACCOUNT_READ_LIMIT, clock),
     /** Dashboard and admin console sign-in attempts. */
     signIn: new SignInThrottle(
-      overrides.signInLimiters ?? workersSignInLimiters(env, clock),
+      overrides.signInLimiters ?? signInLimiters(env, clock),
       overrides.pause ?? wallClockPause,
     ),
     upstream: overrides.upstream ?? upstreamFrom(env, config, clock, overrides.transport, platform),

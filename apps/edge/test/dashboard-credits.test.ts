@@ -184,7 +184,7 @@ describe("tenant dashboard: Platform credits", () => {
     const tenant = await createTenant({ period: "monthly" }, edge.fetch);
     await writeRollups([
       { tenantId: tenant.id, hour: now - 2 * HOUR_MS, operation: "v3_host", quotaSpent: 3, quotaSaved: 0 },
-      // Charged the credits of the Platform calls they became (upstream/legacy-credits.ts).
+      // Charged the credits of the Platform calls they became (each route's `translatedPrice`).
       { tenantId: tenant.id, hour: now - HOUR_MS, operation: "view", quotaSpent: 14, quotaSaved: 2 },
       { tenantId: tenant.id, hour: now - HOUR_MS, operation: "bulk", quotaSpent: 40, quotaSaved: 10 },
     ]);

@@ -4,7 +4,7 @@ import {
   clientAddress,
   SIGNIN_LIMITS,
   SignInThrottle,
-  workersSignInLimiters,
+  signInLimiters,
 } from "../src/sessions/signin-throttle";
 import { ManualClock } from "./support/clock";
 import { adminAuth, createTenant, EDGE } from "./support/requests";
@@ -19,7 +19,7 @@ import { testEdge } from "./support/test-edge";
 function throttle() {
   const clock = new ManualClock();
   const pauses: number[] = [];
-  const signIn = new SignInThrottle(workersSignInLimiters({}, clock), (ms) => {
+  const signIn = new SignInThrottle(signInLimiters({}, clock), (ms) => {
     pauses.push(ms);
     return Promise.resolve();
   });
@@ -131,7 +131,7 @@ describe("dashboard sign-in through the app", () => {
     const edge = testEdge({
       clock,
       overrides: {
-        signInLimiters: workersSignInLimiters({}, clock),
+        signInLimiters: signInLimiters({}, clock),
         pause: (ms) => {
           pauses.push(ms);
           return Promise.resolve();

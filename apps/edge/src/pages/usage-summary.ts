@@ -2,22 +2,12 @@
 // what the pages show: totals, a 30-day stacked series, recent errors. Pure, so it is tested
 // without D1 and the page figures are one function of the rollups.
 
-import { NO_ROUTE } from "../usage/recorder";
+import { COUNTERS, NO_ROUTE, type UsageCounters } from "../usage/recorder";
 
 export const DAY_MS = 86_400_000;
 export const USAGE_WINDOW_DAYS = 30;
 /** Operations drawn as their own colour; the rest are summed as "other". */
 const MAX_CHART_SERIES = 6;
-
-export const COUNTERS = [
-  "requests",
-  "cacheHits",
-  "upstreamCalls",
-  "errors",
-  "quotaSpent",
-  "quotaSaved",
-] as const;
-export type UsageCounters = Record<(typeof COUNTERS)[number], number>;
 
 export interface DailyOperationUsage extends UsageCounters {
   /** Start of the UTC day, epoch ms. */
@@ -41,7 +31,7 @@ export interface CreditFigures {
 /**
  * Credits of some rollups. `spent` counts the Platform operations, and the legacy ones too when
  * the upstream speaks only the Platform API (`legacyOnPlatform`: each legacy call is then charged
- * the credits of the Platform calls it becomes, upstream/legacy-credits.ts); otherwise legacy
+ * the credits of the Platform calls it becomes, pipeline/price.ts, declared in each route); otherwise legacy
  * quota shares the ledger but is not credits. `saved` counts every operation, since a cached
  * Platform document may answer a legacy request too.
  */

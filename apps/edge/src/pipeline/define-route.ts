@@ -58,10 +58,10 @@ export interface ApiRoute extends RouteSpec {
 const TAGS: Record<RouteApi, string> = { v1: "Censys v1", v2: "Censys v2", v3: "Censys Platform" };
 
 export function defineRoute(
-  spec: Omit<RouteSpec, "cache" | "burst"> & { cache?: CachePolicy; burst?: BurstBucket; api?: RouteApi },
+  spec: Omit<RouteSpec, "cache" | "burst"> & { cache?: CachePolicy; burst?: BurstBucket },
 ): ApiRoute {
   const cache = spec.cache ?? { kind: "none" };
-  const api = spec.api ?? apiOfPath(spec.path);
+  const api = apiOfPath(spec.path);
   return {
     ...spec,
     api,

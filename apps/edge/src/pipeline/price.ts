@@ -35,6 +35,18 @@ export const ONE_PER_REQUEST = inBothModes({ credits: 1, per: "request" });
 /** Free in either mode (answered by the edge itself). */
 export const ALWAYS_FREE = inBothModes(FREE);
 
+/**
+ * A legacy route's price: `legacy` (one query, as the legacy API counts them) with a legacy
+ * upstream; with a Platform-only upstream (UPSTREAM_API=platform), `credits` per `per` (request,
+ * asset, page): the credits of the /v3 calls upstream/legacy-on-platform.ts turns it into, by
+ * core's cost table.
+ */
+export const translatedPrice = (
+  credits: number,
+  per: "request" | "asset" | "page" = "request",
+  legacy: Price = { credits: 1, per: "request" },
+): RoutePrice => ({ legacy, platform: { credits, per } });
+
 /** The same price in both modes (the Platform's own routes: /v3 goes to the Platform either way). */
 export function inBothModes(price: Price): RoutePrice {
   return { legacy: price, platform: price };

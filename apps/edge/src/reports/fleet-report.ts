@@ -9,8 +9,8 @@ import {
   usageChart,
   USAGE_WINDOW_DAYS,
   windowStart,
-  type UsageCounters,
 } from "../pages/usage-summary";
+import type { UsageCounters } from "../usage/recorder";
 import type { EdgeServices } from "../services";
 import type { QuotaState } from "../tenants/periods";
 import { balancesOf } from "../ledger/balances";

@@ -1,7 +1,8 @@
 import { and, eq, gte, type SQL, sql } from "drizzle-orm";
 import type { EdgeDb } from "../db/client";
 import { usage } from "../db/schema";
-import { COUNTERS, DAY_MS, type DailyOperationUsage, type UsageCounters } from "../pages/usage-summary";
+import { DAY_MS, type DailyOperationUsage } from "../pages/usage-summary";
+import { COUNTERS, type UsageCounters } from "../usage/recorder";
 
 // Reads of the hourly usage rollups (written by usage/recorder.ts), summed in SQL so a page
 // reads at most one row per day and operation, or one per tenant and operation.

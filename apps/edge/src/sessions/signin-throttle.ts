@@ -103,7 +103,7 @@ export class SignInThrottle {
  * The Workers Rate Limiting bindings declared in wrangler.jsonc; for each one `env` lacks, exact
  * fixed windows in this isolate's memory on `clock` (tests pass no bindings and move the clock).
  */
-export function workersSignInLimiters(env: Partial<Env>, clock: Clock): SignInLimiters {
+export function signInLimiters(env: Partial<Env>, clock: Clock): SignInLimiters {
   const limiter = (scope: SignInScope) =>
     bindingRateLimiter(env[SIGNIN_LIMITS[scope].binding], SIGNIN_LIMITS[scope], clock);
   return {

@@ -21,9 +21,18 @@ export interface UsageEvent {
 /** One rollup row: a tenant's counters for an hour and operation. */
 type Counters = typeof usage.$inferSelect;
 
-/** The columns of a rollup row that add up, each at zero. */
-const ZERO = { requests: 0, cacheHits: 0, upstreamCalls: 0, errors: 0, quotaSpent: 0, quotaSaved: 0 };
-const COUNTERS = Object.keys(ZERO) as (keyof typeof ZERO)[];
+/** The columns of a rollup row that add up. */
+export const COUNTERS = [
+  "requests",
+  "cacheHits",
+  "upstreamCalls",
+  "errors",
+  "quotaSpent",
+  "quotaSaved",
+] as const;
+export type UsageCounters = Record<(typeof COUNTERS)[number], number>;
+
+const ZERO = Object.fromEntries(COUNTERS.map((counter) => [counter, 0])) as UsageCounters;
 
 const HOUR_MS = 3_600_000;
 

@@ -1,12 +1,12 @@
-import { bulkBodySchema, bulkLookupIds, bulkResponseSchema } from "@scangate/core";
+import { bulkBodySchema, bulkLookupIds, bulkResponseSchema, CREDIT_COSTS } from "@scangate/core";
 import { bulkResponse, lookupCachedBulk, serveBulkPerAsset } from "../../pipeline/cached-bulk";
 import { defineRoute } from "../../pipeline/define-route";
+import { translatedPrice } from "../../pipeline/price";
 import { chargedRelay, onPlatform, readRequestBody, upstreamPath } from "../../pipeline/exchange";
 import { type BulkRequest, bodyText } from "../../cache/bulk-answers";
 import { certificatesBulkCodec, mergeBulk } from "../../cache/bulk-merge";
 import { type BulkOutcome, bulkFromCache, fetchMissingBulk } from "../../cache/serve-bulk";
 import type { EdgeServices } from "../../services";
-import { CERTIFICATE_BULK_PRICE } from "../../upstream/legacy-credits";
 import { relayedResponse, relayJson } from "../../upstream/relay";
 import { component } from "../../openapi/components";
 import { jsonOfText } from "../../http/json-body";
@@ -41,8 +41,11 @@ export const bulkRoute = defineRoute({
   method: "POST",
   path: "/api/v1/bulk/:index",
   operation: "bulk",
-  api: "v1",
-  price: CERTIFICATE_BULK_PRICE,
+  // On the Platform each certificate answered costs its asset and its PEM, from one bulk call each.
+  price: translatedPrice(
+    CREDIT_COSTS.v3_certificates.credits + CREDIT_COSTS.v3_certificates_raw.credits,
+    "asset",
+  ),
   cache: { kind: "bulk" },
   summary: "Up to 50 certificates (cached per certificate)",
   body: component("BulkBody", bulkBodySchema),

@@ -30,7 +30,7 @@ import { type ApiContext, type ApiRoute, defineRoute, type RouteSpec } from "../
 import { chargedRelay, onPlatform, talliedRelay, upstreamPath } from "../../pipeline/exchange";
 import { forward } from "../../pipeline/forward";
 import { pageVariant } from "../../pipeline/page-key";
-import { translatedPrice } from "../../upstream/legacy-credits";
+import { translatedPrice } from "../../pipeline/price";
 import { relayedResponse } from "../../upstream/relay";
 
 // The v2 hosts routes and a certificate's hosts. Searches, aggregates, diffs, events and the

@@ -2,7 +2,7 @@ import { type ApiContext, defineRoute, type ApiRoute } from "../../pipeline/defi
 import { onPlatform, readRequestBody, talliedRelay, upstreamPath } from "../../pipeline/exchange";
 import { forward } from "../../pipeline/forward";
 import { CachedPageTokens, pageTokenId } from "../../pipeline/page-tokens";
-import { translatedPrice } from "../../upstream/legacy-credits";
+import { translatedPrice } from "../../pipeline/price";
 import { V1_SEARCH_PAGE_MAX } from "../../upstream/legacy-v1";
 import { relayedResponse } from "../../upstream/relay";
 import {

@@ -16,7 +16,7 @@ import { component } from "../../openapi/components";
 import { serveCachedDocument } from "../../pipeline/cached-document";
 import { type ApiContext, type ApiRoute, defineRoute } from "../../pipeline/define-route";
 import { chargedRelay, upstreamPath } from "../../pipeline/exchange";
-import { translatedPrice } from "../../upstream/legacy-credits";
+import { translatedPrice } from "../../pipeline/price";
 import { relayedResponse } from "../../upstream/relay";
 
 /**

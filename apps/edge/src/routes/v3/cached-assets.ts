@@ -124,7 +124,6 @@ export function cachedAssetRoute(
     method: "GET",
     path,
     operation: kind.operation,
-    api: "v3",
     price: inBothModes({ credits: CREDIT_COSTS[kind.operation].credits, per: "request" }),
     cache: { kind: "document", ttl: kind === HOST ? "hosts" : "per_index" },
     summary,

@@ -243,7 +243,6 @@ export function cachedBulkRoutes(
       ...form,
       path,
       operation: kind.bulkOperation,
-      api: "v3",
       price: inBothModes({ credits: CREDIT_COSTS[kind.bulkOperation].credits, per: "asset" }),
       cache: { kind: "bulk" },
       ok: shape.ok,
