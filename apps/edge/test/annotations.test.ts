@@ -6,6 +6,7 @@ import {
   hostCommentSchema,
   hostCommentsResultSchema,
   hostTagsResultSchema,
+  nameKey,
   tagCertificatesResultSchema,
   tagHostsResultSchema,
   tagsListResultSchema,
@@ -17,6 +18,7 @@ import { describe, expect, it } from "vitest";
 import {
   annotationTables,
   callAs,
+  countOf,
   createTag as createTagAs,
   expectError,
   FP,
@@ -83,6 +85,22 @@ describe("tags are the team's", async () => {
     expect(edge.upstream.requests.length).toBe(sentBefore);
     expect(await usedOf(a.id)).toBe(0);
     expect(await usedOf(b.id)).toBe(0);
+  });
+
+  it("concurrent renames to one name: one wins, every other is a 409, and one tag has the name", async () => {
+    const racers = await Promise.all(Array.from({ length: 12 }, () => createTag(a)));
+    const name = unique("contested");
+    const answers = await Promise.all(
+      racers.map((tag) => call(b, "PUT", `/api/v2/tags/${tag.id}`, { name })),
+    );
+    const statuses = answers.map((res) => res.status);
+    expect(statuses.filter((status) => status >= 500)).toEqual([]);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    for (const res of answers) {
+      if (res.status === 200) expect((await ok(res, tagEnvelope)).result.name).toBe(name);
+      else await expectError(res, 409, /already exists/);
+    }
+    expect(await countOf("annotation_tags", "name_key = ?", nameKey(name))).toBe(1);
   });
 
   it("goes on hosts and certificates; the tag's lists and the documents' lists agree", async () => {

@@ -5,6 +5,7 @@ import {
   hostCommentSchema,
   hostCommentsResultSchema,
   hostTagsResultSchema,
+  nameKey,
   tagCertificatesResultSchema,
   tagHostsResultSchema,
   tagSchema,
@@ -61,6 +62,25 @@ describe("tags at the origin", () => {
     expect(await deleted.text()).toBe("");
     await expectError(await call("GET", `/api/v2/tags/${tag.id}`), 404);
     expect(await used()).toBe(before);
+  });
+
+  it("renamed concurrently to one name: one wins, every other is a 409, and one tag has the name", async () => {
+    const racers = await Promise.all(Array.from({ length: 12 }, () => createTag()));
+    const name = unique("contested");
+    const answers = await Promise.all(
+      racers.map((tag) => call("PUT", `/api/v2/tags/${tag.id}`, { body: { name } })),
+    );
+    const statuses = answers.map((res) => res.status);
+    expect(statuses.filter((status) => status >= 500)).toEqual([]);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    for (const res of answers) {
+      if (res.status === 200) expect((await ok(res, tagEnvelope)).result.name).toBe(name);
+      else await expectError(res, 409, /already exists/);
+    }
+    const named = await env.DB.prepare("select count(*) as n from annotation_tags where name_key = ?")
+      .bind(nameKey(name))
+      .first<{ n: number }>();
+    expect(named?.n).toBe(1);
   });
 
   it("go on hosts and certificates, and the lists both ways agree", async () => {

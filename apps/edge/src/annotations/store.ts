@@ -6,7 +6,7 @@ import {
   type AnnotationCap,
 } from "@scangate/core";
 import type { Clock } from "@scangate/core/http";
-import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, ne, notExists, sql } from "drizzle-orm";
 import { newRecordId } from "../auth/secrets";
 import type { EdgeDb } from "../db/client";
 import {
@@ -81,29 +81,25 @@ export class AnnotationStore {
   /** Null when there is no such tag. */
   async updateTag(id: string, change: TagChange): Promise<TagWriteResult | null> {
     const key = nameKey(change.name);
-    const clash = await this.db
+    // One statement, so no concurrent rename can take the name between the check and the write.
+    const clash = this.db
       .select({ id: annotationTags.id })
       .from(annotationTags)
       .where(and(eq(annotationTags.nameKey, key), ne(annotationTags.id, id)));
-    if (clash.length > 0) return { ok: false, reason: "duplicate_name" };
-    try {
-      const rows = await this.db
-        .update(annotationTags)
-        .set({
-          name: change.name,
-          nameKey: key,
-          ...(change.color === undefined ? {} : { color: change.color }),
-          updatedAt: this.clock.now(),
-        })
-        .where(eq(annotationTags.id, id))
-        .returning();
-      const tag = rows[0];
-      return tag ? { ok: true, tag } : null;
-    } catch (error) {
-      // A concurrent rename took the name between the check and the update.
-      if (String(error).includes("UNIQUE")) return { ok: false, reason: "duplicate_name" };
-      throw error;
-    }
+    const rows = await this.db
+      .update(annotationTags)
+      .set({
+        name: change.name,
+        nameKey: key,
+        ...(change.color === undefined ? {} : { color: change.color }),
+        updatedAt: this.clock.now(),
+      })
+      .where(and(eq(annotationTags.id, id), notExists(clash)))
+      .returning();
+    const tag = rows[0];
+    if (tag) return { ok: true, tag };
+    // No row changed: either there is no such tag or another tag has the name.
+    return (await this.tag(id)) ? { ok: false, reason: "duplicate_name" } : null;
   }
 
   /** The deleted tag (its document links go with it), or null when there was none. */

@@ -7,7 +7,7 @@ import {
   type StoredComment,
   type StoredTag,
 } from "@scangate/core";
-import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, eq, ne, notExists, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { annotationComments, annotationTagged, annotationTags } from "../db/schema-annotations";
 
@@ -128,31 +128,27 @@ export function d1AnnotationStore(db: D1Database): AnnotationStore {
     },
     async updateTag(owner, id, change, now) {
       const key = nameKey(change.name);
-      const clash = await orm
+      // One statement, so no concurrent rename can take the name between the check and the write.
+      const clash = orm
         .select({ id: annotationTags.id })
         .from(annotationTags)
         .where(
           and(eq(annotationTags.owner, owner), eq(annotationTags.nameKey, key), ne(annotationTags.id, id)),
         );
-      if (clash.length > 0) return { ok: false, reason: "duplicate_name" };
-      try {
-        const rows = await orm
-          .update(annotationTags)
-          .set({
-            name: change.name,
-            nameKey: key,
-            ...(change.color === undefined ? {} : { color: change.color }),
-            updatedAt: now,
-          })
-          .where(and(eq(annotationTags.owner, owner), eq(annotationTags.id, id)))
-          .returning();
-        const tag = rows[0];
-        return tag ? { ok: true, tag } : null;
-      } catch (error) {
-        // A concurrent rename took the name between the check and the update.
-        if (String(error).includes("UNIQUE")) return { ok: false, reason: "duplicate_name" };
-        throw error;
-      }
+      const rows = await orm
+        .update(annotationTags)
+        .set({
+          name: change.name,
+          nameKey: key,
+          ...(change.color === undefined ? {} : { color: change.color }),
+          updatedAt: now,
+        })
+        .where(and(eq(annotationTags.owner, owner), eq(annotationTags.id, id), notExists(clash)))
+        .returning();
+      const tag = rows[0];
+      if (tag) return { ok: true, tag };
+      // No row changed: either there is no such tag or another tag has the name.
+      return (await this.tag(owner, id)) ? { ok: false, reason: "duplicate_name" } : null;
     },
     async deleteTag(owner, id) {
       const tag = await this.tag(owner, id);
