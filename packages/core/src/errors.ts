@@ -257,6 +257,17 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * What is wrong with a client's input, in one line naming each failed input and why (the first
+ * five): `fingerprints.0: at most 256 characters per fingerprint`.
+ */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
+    .join("; ");
+}
+
 export function isApiError(value: unknown): value is ApiError {
   return value instanceof ApiError;
 }

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import {
   ApiError,
   ERROR_KINDS,
   ERROR_TABLE,
   bulkUnknownCertificateSchema,
+  describeIssues,
   errorBodySchema,
   errorStatus,
   isApiError,
@@ -142,5 +144,23 @@ describe("ApiError", () => {
     expect(error.message).toBe("job not found");
     expect(error.render("v1").body).toEqual({ error_code: 404, error: "job not found" });
     expect(error.render("v2").body).toEqual({ code: 404, status: "Not Found", error: "job not found" });
+  });
+});
+
+describe("describeIssues", () => {
+  it("names each failed input and why, the first five only, so a long bad list makes a short message", () => {
+    const schema = z.object({ ids: z.array(z.string().max(3)), note: z.string() });
+    const one = schema.safeParse({ ids: ["ok"], note: 1 });
+    expect(one.success).toBe(false);
+    expect(describeIssues(one.error!)).toBe("note: Invalid input: expected string, received number");
+    const many = schema.safeParse({ ids: Array.from({ length: 9 }, () => "long"), note: "n" });
+    const message = describeIssues(many.error!);
+    expect(message.split("; ").map((part) => part.split(":")[0])).toEqual([
+      "ids.0",
+      "ids.1",
+      "ids.2",
+      "ids.3",
+      "ids.4",
+    ]);
   });
 });

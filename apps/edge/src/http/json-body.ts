@@ -1,13 +1,12 @@
-import { ApiError, MAX_REQUEST_BODY_BYTES, requireUtf8Query, requireWellFormedJson } from "@scangate/core";
+import {
+  ApiError,
+  describeIssues,
+  MAX_REQUEST_BODY_BYTES,
+  requireUtf8Query,
+  requireWellFormedJson,
+} from "@scangate/core";
 import type { Context } from "hono";
 import type { z } from "zod";
-
-/** Says what is wrong with a value (a body, a query, a form) in one sentence per field. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
-    .join("; ");
-}
 
 /**
  * A JSON body checked against `schema`; anything else (a lone surrogate in a string too) is a

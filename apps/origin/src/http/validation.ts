@@ -1,16 +1,14 @@
-import { ApiError, MAX_REQUEST_BODY_BYTES, requireWellFormedJson, type ErrorKind } from "@scangate/core";
+import {
+  ApiError,
+  describeIssues,
+  MAX_REQUEST_BODY_BYTES,
+  requireWellFormedJson,
+  type ErrorKind,
+} from "@scangate/core";
 import type { Context, MiddlewareHandler } from "hono";
 import { requestLimitProblem } from "@scangate/core/http";
 import { bodyLimit } from "hono/body-limit";
 import type { z } from "zod";
-
-/** One line naming each failed input and why: `fingerprints.0: at most 256 characters per fingerprint`. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
-    .join("; ");
-}
 
 /** Validates client input against a core schema; failures are 4xx of `kind`, never 500. */
 export function parseInput<S extends z.ZodType>(

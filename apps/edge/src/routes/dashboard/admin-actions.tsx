@@ -1,5 +1,6 @@
 import { unknownTierProblem } from "../../config";
 import {
+  describeIssues,
   platformTokenIssueBodySchema,
   tenantCreateBodySchema,
   tenantPatchBodySchema,
@@ -21,7 +22,6 @@ import {
   updateTenant,
 } from "../../tenants/actions";
 import { type PageContext, pageHandler, readForm, renderPage } from "../../pages/page-response";
-import { describeIssues } from "../../http/json-body";
 import { requireCsrf, requireSameOrigin, type SignedIn } from "../../sessions/session-guard";
 
 /** A number field: blank is "not given", anything else must parse (zod says what is wrong). */
