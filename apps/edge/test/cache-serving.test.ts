@@ -1,7 +1,10 @@
 import { ApiError } from "@scangate/core";
 import { describe, expect, it } from "vitest";
+import type { BulkFetchDeps } from "../src/cache/bulk-fetch";
+import { certificatesBulkCodec } from "../src/cache/bulk-merge";
 import type { CachedDocument, DocumentCache, DocumentKey } from "../src/cache/interface";
 import type { CachedFetchSpec, DocumentFetchDeps } from "../src/cache/refresh";
+import { fetchMissingBulk, lookupBulk } from "../src/cache/serve-bulk";
 import { fetchDocument, lookupDocument } from "../src/cache/serve-document";
 import { SingleFlight } from "../src/cache/single-flight";
 import type { Relayed } from "../src/upstream/relay";
@@ -189,5 +192,72 @@ describe("a request whose leaders cannot pay", () => {
     expect(served.calledUpstream).toBe(true);
     expect(served.outcome.kind).toBe("miss");
     expect(t.calls).toHaveLength(1);
+  });
+});
+
+describe("serving a bulk from the cache", () => {
+  const A = "a".repeat(64);
+  const B = "b".repeat(64);
+
+  /** A bulk's deps over a Map cache whose memory holds what was stored, and a counted upstream. */
+  function bulkSetup() {
+    const now = 1_000_000;
+    const cache = mapCache();
+    cache.peek = (key) => cache.rows.get(`${key.index}/${key.id}/${key.atTime}`) ?? null;
+    const posted: string[][] = [];
+    const deps: BulkFetchDeps = {
+      cache,
+      clock: { now: () => now },
+      flights: new SingleFlight(10_000),
+      negativeTtlSeconds: 5,
+      defer: () => undefined,
+      codec: certificatesBulkCodec(100),
+      postBulk: (body) => {
+        const { fingerprints } = JSON.parse(new TextDecoder().decode(body)) as { fingerprints: string[] };
+        posted.push(fingerprints);
+        return Promise.resolve(relayed(200, Object.fromEntries(fingerprints.map((fp) => [fp, { fp }]))));
+      },
+    };
+    /** Rows another request's call stored after this request read the cache. */
+    const storeMeanwhile = (...ids: string[]) => {
+      for (const id of ids) {
+        cache.rows.set(`certificates/${id}/`, {
+          body: `{"fp":"${id}"}`,
+          negative: false,
+          fetchedAt: now,
+          expiresAt: now + 100_000,
+        });
+      }
+    };
+    return { deps, posted, storeMeanwhile };
+  }
+
+  it("answers ids another call stored after the request read the cache from memory, without a call of its own", async () => {
+    const t = bulkSetup();
+    const lookup = await lookupBulk(t.deps, POLICY, [A, B], false);
+    expect(lookup.toFetch).toEqual([A, B]);
+    t.storeMeanwhile(A);
+    const outcome = await fetchMissingBulk(t.deps, lookup);
+    // B alone went upstream; A came from the other call, as if this request had joined it.
+    expect(t.posted).toEqual([[B]]);
+    expect(outcome).toMatchObject({ kind: "miss", known: { own: 1, joined: 1 } });
+
+    const again = bulkSetup();
+    const second = await lookupBulk(again.deps, POLICY, [A, B], false);
+    again.storeMeanwhile(A, B);
+    expect(await fetchMissingBulk(again.deps, second)).toMatchObject({
+      kind: "collapsed",
+      known: { own: 0, joined: 2 },
+    });
+    expect(again.posted).toEqual([]);
+  });
+
+  it("asks the upstream for every id when the caller asked to revalidate, whatever memory holds", async () => {
+    const t = bulkSetup();
+    t.storeMeanwhile(A, B);
+    const lookup = await lookupBulk(t.deps, POLICY, [A, B], true);
+    const outcome = await fetchMissingBulk(t.deps, lookup);
+    expect(t.posted).toEqual([[A, B]]);
+    expect(outcome).toMatchObject({ kind: "miss", known: { own: 2, joined: 0 } });
   });
 });

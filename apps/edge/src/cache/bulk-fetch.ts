@@ -1,6 +1,7 @@
 import type { ApiError } from "@scangate/core";
 import { type Relayed, upstreamFailure } from "../upstream/relay";
 import type { CachedDocument, DocumentIndex } from "./interface";
+import { isFresh } from "./freshness";
 import { cachedRow, type CacheFetchDeps, storeSoon } from "./refresh";
 import { awaitFlight } from "./single-flight";
 
@@ -87,18 +88,30 @@ export async function fetchBulk(deps: BulkFetchDeps, ids: readonly string[]): Pr
  * Fetches `ids`, joining bulk calls already under way for some of them and making one new
  * upstream call for the rest. `called` says whether this request made that call; `own` holds
  * the ids its own calls asked for (the others came from calls other requests made).
+ *
+ * `recheck`: the request found no usable row for `ids`. Before asking, it looks at what this
+ * isolate holds in memory, where a call that ended between the request's read and now has put
+ * its rows (as a single document's fetch does, cache/refresh.ts): such an id counts as joined.
  */
 export async function sharedBulkFetch(
   deps: BulkFetchDeps,
   fingerprints: readonly string[],
+  recheck = false,
 ): Promise<{ results: Map<string, BulkFetch>; called: boolean; own: ReadonlySet<string> }> {
+  const { codec } = deps;
   const results = new Map<string, BulkFetch>();
   const joined = new Map<string, Promise<BulkFetch>>();
   const own: string[] = [];
+  const now = deps.clock.now();
   for (const fp of fingerprints) {
-    const flight = deps.flights.joining(bulkFlightKey(deps.codec, fp)) as Promise<BulkFetch> | undefined;
+    const flight = deps.flights.joining(bulkFlightKey(codec, fp)) as Promise<BulkFetch> | undefined;
+    const stored =
+      recheck && !flight ? deps.cache.peek({ index: codec.index, id: fp, atTime: codec.atTime }) : null;
     if (flight) joined.set(fp, flight);
-    else own.push(fp);
+    else if (stored && isFresh(stored, now)) {
+      const known = new Set(stored.negative ? [] : [fp]);
+      results.set(fp, { ok: true, entries: new Map([[fp, codec.entryOf(stored)]]), known });
+    } else own.push(fp);
   }
   if (own.length > 0) {
     const ownResult = (await deps.flights.runMany(

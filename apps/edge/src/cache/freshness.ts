@@ -42,3 +42,8 @@ export function ageSeconds(doc: CachedDocument, now: number): number {
 export function ttlSeconds(doc: CachedDocument, now: number): number | null {
   return doc.expiresAt === null ? null : Math.floor((doc.expiresAt - now) / 1000);
 }
+
+/** Whether a row is within its TTL now (no stale window counts): one a fetch just stored. */
+export function isFresh(doc: CachedDocument, now: number): boolean {
+  return freshness(doc, now, { staleWhileRevalidateMs: 0, staleIfErrorMs: 0 }) === "fresh";
+}

@@ -1,6 +1,6 @@
 import type { Clock } from "@scangate/core/http";
 import type { Relayed } from "../upstream/relay";
-import { freshness } from "./freshness";
+import { isFresh } from "./freshness";
 import { type CachedDocument, type DocumentCache, type DocumentKey, documentKeyOf } from "./interface";
 import type { SingleFlight } from "./single-flight";
 
@@ -99,8 +99,6 @@ export type SharedFetch =
   | { readonly found: CachedDocument }
   | { readonly refused: unknown };
 
-const NO_STALE_WINDOWS = { staleWhileRevalidateMs: 0, staleIfErrorMs: 0 };
-
 export interface SharedFetchOptions {
   /**
    * The request found no usable row: before calling the upstream, look at what this isolate
@@ -134,7 +132,7 @@ export function sharedFetch(
     }
     if (options.recheck) {
       const doc = deps.cache.peek(spec.key);
-      if (doc && freshness(doc, deps.clock.now(), NO_STALE_WINDOWS) === "fresh") return { found: doc };
+      if (doc && isFresh(doc, deps.clock.now())) return { found: doc };
     }
     return { found: null, ...(await fetchAndStore(deps, spec)) };
   }) as Promise<{ value: SharedFetch; leader: boolean }>;

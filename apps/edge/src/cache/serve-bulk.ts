@@ -91,7 +91,7 @@ export async function fetchMissingBulk(
   deps: BulkFetchDeps,
   lookup: BulkLookup,
 ): Promise<Exclude<BulkOutcome, { kind: "fresh" }>> {
-  const { results, called, own } = await sharedBulkFetch(deps, lookup.toFetch);
+  const { results, called, own } = await sharedBulkFetch(deps, lookup.toFetch, !lookup.revalidationAsked);
   const known = { own: 0, joined: 0 };
   const entries = new Map(lookup.entries);
   let age = lookup.age;
