@@ -118,18 +118,6 @@ export function recentErrors(rows: readonly DailyOperationUsage[], limit = 10) {
     .map((row) => ({ day: row.day, operation: row.operation, errors: row.errors, requests: row.requests }));
 }
 
-/** Round axis ticks from 0 to at least `max` (about `count` steps of 1, 2 or 5 × 10^n). */
-export function axisTicks(max: number, count = 4): number[] {
-  if (max <= 0) return [0, 1];
-  const raw = max / count;
-  const magnitude = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) ?? 10 * magnitude;
-  const wholeStep = Math.max(1, Math.round(step));
-  const ticks: number[] = [];
-  for (let tick = 0; tick < max + wholeStep; tick += wholeStep) ticks.push(tick);
-  return ticks;
-}
-
 /** Share of `part` in `whole` as a fraction 0..1 (0 when there is no whole). */
 export function ratio(part: number, whole: number): number {
   return whole > 0 ? Math.min(1, part / whole) : 0;

@@ -1,25 +1,38 @@
+import { scaleBand, scaleLinear } from "d3-scale";
+import { stack } from "d3-shape";
 import { formatCount, isoDay, shortDay } from "../display-format";
 import { Table } from "../layout";
-import { axisTicks, type UsageChart } from "../usage-summary";
+import type { UsageChart } from "../usage-summary";
 
 const WIDTH = 720;
 const HEIGHT = 250;
 const MARGIN = { top: 12, right: 8, bottom: 30, left: 56 };
 
+type ChartDay = UsageChart["days"][number];
+
 /**
- * Requests per day as stacked bars, one colour per operation, drawn on the server. Each bar
- * segment has a <title> (the browser's tooltip) and the same numbers are in a table below.
+ * Requests per day as stacked bars, one colour per operation, drawn on the server (no script, so
+ * the pages' content security policy holds) with d3's scales and stack. Each bar segment has a
+ * <title> (the browser's tooltip) and the same numbers are in a table below.
  */
 export function UsageChartView(props: { chart: UsageChart; label: string }) {
   const { series, days } = props.chart;
   const max = Math.max(0, ...days.map((d) => d.total));
-  const ticks = axisTicks(max);
-  const top = ticks[ticks.length - 1] ?? 1;
-  const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
-  const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
-  const slot = plotWidth / Math.max(1, days.length);
-  const barWidth = Math.max(2, slot * 0.64);
-  const y = (value: number) => MARGIN.top + plotHeight - (value / top) * plotHeight;
+  const x = scaleBand<number>()
+    .domain(days.map((_, i) => i))
+    .range([MARGIN.left, WIDTH - MARGIN.right])
+    .padding(0.36)
+    .paddingOuter(0.18);
+  const y = scaleLinear()
+    .domain([0, Math.max(1, max)])
+    .range([HEIGHT - MARGIN.bottom, MARGIN.top])
+    .nice(4);
+  // Requests are whole numbers: no tick between two of them.
+  const ticks = y.ticks(4).filter(Number.isInteger);
+  // One layer per series, each a [bottom, top] per day.
+  const layers = stack<ChartDay, number>()
+    .keys(series.map((_, s) => s))
+    .value((day, s) => day.values[s] ?? 0)(days);
   const lastIndex = days.length - 1;
 
   return (
@@ -53,26 +66,24 @@ export function UsageChartView(props: { chart: UsageChart; label: string }) {
           </g>
         ))}
         {days.map((day, i) => {
-          let base = 0;
-          const x = MARGIN.left + i * slot + (slot - barWidth) / 2;
+          const left = (x(i) ?? 0).toFixed(1);
           return (
             <g data-day={isoDay(day.day)} data-total={day.total}>
-              {day.values.map((value, s) => {
-                if (value === 0) return null;
+              {layers.map((layer, s) => {
+                const [bottom, top] = layer[i] ?? [0, 0];
+                if (top === bottom) return null;
                 const segment = series[s];
-                const rect = (
+                return (
                   <rect
                     class={`series-${segment?.colour ?? 0}`}
-                    x={x.toFixed(1)}
-                    y={y(base + value).toFixed(1)}
-                    width={barWidth.toFixed(1)}
-                    height={Math.max(1, y(base) - y(base + value)).toFixed(1)}
+                    x={left}
+                    y={y(top).toFixed(1)}
+                    width={x.bandwidth().toFixed(1)}
+                    height={Math.max(1, y(bottom) - y(top)).toFixed(1)}
                   >
-                    <title>{`${shortDay(day.day)} · ${segment?.label ?? ""}: ${formatCount(value)}`}</title>
+                    <title>{`${shortDay(day.day)} · ${segment?.label ?? ""}: ${formatCount(top - bottom)}`}</title>
                   </rect>
                 );
-                base += value;
-                return rect;
               })}
               {(lastIndex - i) % 7 === 0 &&
                 (i === lastIndex ? (
@@ -81,11 +92,7 @@ export function UsageChartView(props: { chart: UsageChart; label: string }) {
                     Today
                   </text>
                 ) : (
-                  <text
-                    x={(MARGIN.left + i * slot + slot / 2).toFixed(1)}
-                    y={HEIGHT - 8}
-                    text-anchor="middle"
-                  >
+                  <text x={((x(i) ?? 0) + x.bandwidth() / 2).toFixed(1)} y={HEIGHT - 8} text-anchor="middle">
                     {shortDay(day.day)}
                   </text>
                 ))}
@@ -95,8 +102,8 @@ export function UsageChartView(props: { chart: UsageChart; label: string }) {
         {max === 0 && (
           <text
             class="empty"
-            x={MARGIN.left + plotWidth / 2}
-            y={MARGIN.top + plotHeight / 2}
+            x={(MARGIN.left + WIDTH - MARGIN.right) / 2}
+            y={(MARGIN.top + HEIGHT - MARGIN.bottom) / 2}
             text-anchor="middle"
           >
             No requests in the last {days.length} days
