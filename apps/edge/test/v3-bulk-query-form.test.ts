@@ -7,7 +7,10 @@ import {
 } from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { Ledgers } from "../src/ledger/ledgers";
 import { suiteSecretWatch } from "./reliability/secret-watch";
+import { ledgerHeld } from "./support/ledger";
+import { type LedgerCalls, spyOnLedgers } from "./support/ledger-spy";
 import { ORIGIN_PLATFORM, originFacts, type OriginFacts, seedOrigin } from "./support/origin-data";
 import { buildRequest, type Fetch, tenantWithToken, usedOf as used } from "./support/requests";
 import { type TestEdge, testEdge } from "./support/test-edge";
@@ -49,6 +52,23 @@ async function originBalance(fetcher: Fetch, auth: string): Promise<number> {
 
 const ips = (body: unknown) =>
   (body as { result: { resource: { ip: string } }[] }).result.map((a) => a.resource.ip);
+
+/** The tenants' ledgers, writing down the ledger calls made and the credits of each hold taken. */
+function watchedLedgers(calls: LedgerCalls, held: number[]): (ledgers: Ledgers) => Ledgers {
+  return (inner) => {
+    const spied = spyOnLedgers(calls)(inner);
+    return (tenantId) => {
+      const client = spied(tenantId);
+      return {
+        ...client,
+        charge: (requests) => {
+          held.push(...requests.flatMap((r) => (r.holdMs === undefined ? [] : [r.cost])));
+          return client.charge(requests);
+        },
+      };
+    };
+  };
+}
 
 async function setup(allowance = 100) {
   const edge = testEdge({ vars: VARS });
@@ -207,7 +227,7 @@ describe("GET bulk lookups the cache cannot describe", () => {
     expect(await used(edge.fetch, id)).toBe(0);
   });
 
-  it("forwards a GET with a parameter it does not know as sent, charging the ids it asks", async () => {
+  it("forwards a GET with a parameter it does not know as sent, for the upstream's own answer", async () => {
     const { edge, id, auth } = await setup();
     const [a, b] = [host(11), host(12)];
     const before = await originBalance(edge.fetch, auth);
@@ -218,5 +238,62 @@ describe("GET bulk lookups the cache cannot describe", () => {
     expect(call?.method).toBe("GET");
     expect(await used(edge.fetch, id)).toBe(2);
     expect(before - (await originBalance(edge.fetch, auth))).toBe(2);
+  });
+
+  it("holds a forwarded GET's distinct ids and settles to the hosts answered, as the forwarded POST", async () => {
+    const calls: LedgerCalls = [];
+    const held: number[] = [];
+    const edge = testEdge({ vars: VARS, overrides: { ledgers: watchedLedgers(calls, held) } });
+    // Room for the GET's 2 hosts answered and then the POST's hold of 4: not for a GET charged 4.
+    const { id, auth } = await tenantWithToken(edge.fetch, 6);
+    const [a, b] = [host(13), host(14)];
+    const [unknown1, unknown2] = ["203.0.113.93", "198.51.100.93"];
+    const before = await originBalance(edge.fetch, auth);
+    // A repeated key adds its ids, as the upstream reads them: a, unknown1, b, unknown2, a again.
+    const query = `?host_ids=${a},${unknown1},${b}&host_ids=${unknown2},${a}&other=1`;
+    const res = await edge.fetch(get(`${HOSTS}${query}`, auth));
+    expect(res.status).toBe(200);
+    expect(ips(await res.json())).toEqual([a, b]);
+    const [call, ...more] = callsTo(edge, HOSTS);
+    expect(more).toHaveLength(0);
+    expect(call?.method).toBe("GET");
+    expect(new URL(call?.url ?? "").search).toBe(query);
+    expect(held).toEqual([4]);
+    expect(calls.filter((name) => name !== "read")).toEqual(["charge", "settle"]);
+    expect(await used(edge.fetch, id)).toBe(2);
+    expect(await ledgerHeld(id)).toBe(0);
+    expect(before - (await originBalance(edge.fetch, auth))).toBe(2);
+
+    const posted = await edge.fetch(
+      post(`${HOSTS}?other=1`, auth, { host_ids: [a, unknown1, b, unknown2, a] }),
+    );
+    expect(posted.status).toBe(200);
+    expect(ips(await posted.json())).toEqual([a, b]);
+    expect(callsTo(edge, HOSTS).map((r) => r.method)).toEqual(["GET", "POST"]);
+    expect(held).toEqual([4, 4]);
+    expect(await used(edge.fetch, id)).toBe(4);
+    expect(before - (await originBalance(edge.fetch, auth))).toBe(4);
+  });
+
+  it("costs nothing for a forwarded GET the upstream refuses, holding nothing for one that names no id", async () => {
+    const calls: LedgerCalls = [];
+    const held: number[] = [];
+    const edge = testEdge({ vars: VARS, overrides: { ledgers: watchedLedgers(calls, held) } });
+    const { id, auth } = await tenantWithToken(edge.fetch, 10);
+    const cases: [string, string][] = [
+      [hostsQuery([host(15), "nope"], "&other=1"), "query.host_ids[1]"],
+      [`${HOSTS}?other=1`, "query.host_ids"],
+    ];
+    for (const [path, location] of cases) {
+      const res = await edge.fetch(get(path, auth));
+      expect(res.status, path).toBe(400);
+      expect(v3ProblemSchema.parse(await res.json()).errors?.[0]?.location, path).toBe(location);
+    }
+    expect(callsTo(edge, HOSTS)).toHaveLength(2);
+    // The bad id's 2 held and settled to nothing; no id, no hold.
+    expect(held).toEqual([2]);
+    expect(calls.filter((name) => name !== "read")).toEqual(["charge", "settle"]);
+    expect(await used(edge.fetch, id)).toBe(0);
+    expect(await ledgerHeld(id)).toBe(0);
   });
 });

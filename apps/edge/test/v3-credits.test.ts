@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { PLATFORM_ROUTES } from "../src/routes/v3";
-import { answeredAssets, bodyIds } from "../src/routes/v3/passthrough";
+import { answeredAssets, bodyIds, queryIds } from "../src/routes/v3/passthrough";
 import { type LedgerCalls, spyOnLedgers } from "./support/ledger-spy";
 import { waitFor } from "./support/wait-for";
 import { suiteSecretWatch } from "./reliability/secret-watch";
@@ -54,6 +54,11 @@ describe("the /v3 cost table at the edge", () => {
     expect(bodyIds(body, "host_ids")).toBe(2);
     expect(bodyIds(new TextEncoder().encode("not json"), "host_ids")).toBe(0);
     expect(bodyIds(undefined, "host_ids")).toBe(0);
+    // A query's ids as the upstream reads them (core v3BulkInputOfQuery): a repeated key adds its ids.
+    expect(queryIds("?host_ids=1.1.1.1,8.8.8.8&host_ids=1.1.1.1,9.9.9.9&other=1", "host_ids")).toBe(3);
+    expect(queryIds("?host_ids=&other=1", "host_ids")).toBe(0);
+    expect(queryIds("?other=1", "host_ids")).toBe(0);
+    expect(queryIds("?host_ids=1.1.1.1", "certificate_ids")).toBe(0);
     expect(answeredAssets(new TextEncoder().encode(JSON.stringify({ result: [{}] })))).toBe(1);
     expect(answeredAssets(new TextEncoder().encode("{}"))).toBeNull();
   });
@@ -165,6 +170,11 @@ describe("/v3 credits when the upstream fails", () => {
         post("/v3/global/asset/host", auth, { host_ids: ["203.0.113.41", "203.0.113.42"] }),
       );
       expect(bulk.status).toBeGreaterThanOrEqual(429);
+      // A GET the cache cannot describe (an unknown parameter), forwarded as sent, holds alike.
+      const byQuery = await edge.fetch(
+        buildRequest("GET", "/v3/global/asset/host?host_ids=203.0.113.43,203.0.113.44&other=1", { auth }),
+      );
+      expect(byQuery.status).toBeGreaterThanOrEqual(429);
       expect(await used(edge.fetch, id)).toBe(0);
       expect(await ledgerHeld(id)).toBe(0);
     });

@@ -174,20 +174,13 @@ function readBulkQuery(kind: AssetKind, search: string): PlatformBulkRequest | n
   return bulkRequestOf(kind, v3BulkInputOfQuery(new URLSearchParams(search), kind.idsField));
 }
 
-/** The distinct ids a GET bulk's query asks for (the most its answer can hold). */
-function idsInQuery(kind: AssetKind, search: string): number {
-  const ids = v3BulkInputOfQuery(new URLSearchParams(search), kind.idsField)[kind.idsField];
-  return Array.isArray(ids) ? new Set(ids).size : 0;
-}
-
 /**
- * A bulk the cache cannot describe, forwarded as sent for the upstream's own answer. A POST holds
- * its body's ids and settles to the assets answered; the pass-through reads no query, so a GET is
- * charged its query's ids before the call (given back when the upstream refuses it).
+ * A bulk the cache cannot describe, forwarded as sent for the upstream's own answer: it holds the
+ * distinct ids it lists (the POST's body, the GET's query) and settles to the assets answered.
  */
-function forwardBulk(c: ApiContext, kind: AssetKind, search: string): Promise<Response> {
-  if (c.req.method === "POST") return forwardPlatform({ idsField: kind.idsField })(c);
-  return forwardPlatform({ units: () => idsInQuery(kind, search) })(c);
+function forwardBulk(c: ApiContext, kind: AssetKind): Promise<Response> {
+  const ids = { field: kind.idsField, in: c.req.method === "POST" ? "body" : "query" } as const;
+  return forwardPlatform({ ids })(c);
 }
 
 async function serveBulk(c: ApiContext, kind: AssetKind): Promise<Response> {
@@ -204,7 +197,7 @@ async function serveBulk(c: ApiContext, kind: AssetKind): Promise<Response> {
       ? null
       : (services.bulkAnswers.request<PlatformBulkRequest>(key) ??
         (c.req.method === "POST" ? readBulkRequest(kind, text, search) : readBulkQuery(kind, search)));
-  if (!request) return forwardBulk(c, kind, search);
+  if (!request) return forwardBulk(c, kind);
   const unattributed: string[] = [];
   const ttlSeconds = assetTtlSeconds(services, kind, request.at?.ms ?? null);
   const codec = platformBulkCodec(kind, request.at, ttlSeconds, unattributed);

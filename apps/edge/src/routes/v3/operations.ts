@@ -134,7 +134,7 @@ function forwarded(row: V3Operation): ApiRoute {
       ? accountAdministration
       : forwardPlatform({
           // The one forwarded route priced per asset answered (the others are the cached bulks).
-          idsField: row.operation === "v3_certificates_raw" ? "certificate_ids" : undefined,
+          ids: row.operation === "v3_certificates_raw" ? { field: "certificate_ids", in: "body" } : undefined,
           units: unitsOf(row.operation),
         }),
   });

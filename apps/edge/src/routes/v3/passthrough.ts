@@ -1,4 +1,4 @@
-import { ApiError, type V3CenseyeTargetKind } from "@scangate/core";
+import { ApiError, type V3BulkIdsField, type V3CenseyeTargetKind, v3BulkInputOfQuery } from "@scangate/core";
 import { requestTarget } from "@scangate/core/http";
 import type { ApiContext } from "../../pipeline/define-route";
 import { readRequestBody } from "../../pipeline/exchange";
@@ -10,6 +10,15 @@ import { isSuccess, relayedResponse } from "../../upstream/relay";
 export function bodyIds(body: Uint8Array | undefined, field: string): number {
   const ids = jsonObject(body)?.[field];
   return Array.isArray(ids) ? new Set(ids.map((id) => JSON.stringify(id))).size : 0;
+}
+
+/**
+ * The distinct ids a bulk's GET query asks for under `field`, read as the upstream reads them
+ * (core v3BulkInputOfQuery: comma-separated, a repeated key adding its ids); 0 for none.
+ */
+export function queryIds(search: string, field: V3BulkIdsField): number {
+  const ids = v3BulkInputOfQuery(new URLSearchParams(search), field)[field];
+  return Array.isArray(ids) ? new Set(ids).size : 0;
 }
 
 /** The kind of asset a CensEye job's body targets (undefined: none, and the upstream refuses it). */
@@ -26,8 +35,11 @@ export function answeredAssets(answer: Uint8Array): number | null {
 }
 
 export interface ForwardOptions {
-  /** For a route priced per asset: the body's list of ids (the most the answer can hold). */
-  readonly idsField?: string | undefined;
+  /**
+   * For a route priced per asset: where the request lists its ids (the most the answer can hold),
+   * its JSON body's `field` (a POST) or its query's (a GET).
+   */
+  readonly ids?: { readonly field: V3BulkIdsField; readonly in: "body" | "query" } | undefined;
   /** For a route priced per condition or per credit: the units its body asks for. */
   readonly units?: ((body: Uint8Array | undefined) => number) | undefined;
 }
@@ -39,9 +51,11 @@ export interface ForwardOptions {
  *
  * Priced by its route (the account): a per-request price is charged before the call (a call that
  * would overspend is refused and never reaches the upstream) and refunded when the call fails
- * (an error status, a 429, a timeout); a per-asset price holds one per distinct id asked and
- * settles to the assets answered (an answer that cannot be read settles to the hold); a price per
- * condition or per credit charges the units its body asks for, as a per-request price does.
+ * (an error status, a 429, a timeout); a per-asset price holds one per distinct id asked, in the
+ * body or the query (`ids`), and settles to the assets answered (an answer that cannot be read
+ * settles to the hold; a request naming no id holds nothing, for the upstream's own refusal); a
+ * price per condition or per credit charges the units its body asks for, as a per-request price
+ * does.
  */
 export function forwardPlatform(options: ForwardOptions = {}): (c: ApiContext) => Promise<Response> {
   return async (c) => {
@@ -70,8 +84,9 @@ export function forwardPlatform(options: ForwardOptions = {}): (c: ApiContext) =
       );
     };
     let relayed: PlatformRelayed;
-    if (options.idsField !== undefined && account.routePrice.per === "asset") {
-      const asked = bodyIds(body, options.idsField);
+    if (options.ids !== undefined && account.routePrice.per === "asset") {
+      const { field } = options.ids;
+      const asked = options.ids.in === "body" ? bodyIds(body, field) : queryIds(search, field);
       const hold = await account.hold(asked);
       try {
         relayed = await call();
