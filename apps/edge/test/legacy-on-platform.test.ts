@@ -312,7 +312,8 @@ describe("v1 certificates from the Platform's certificate asset", () => {
     const bad = await post("/api/v1/search/certificates", { query: "parsed.names: (" });
     expect(bad.status).toBe(400);
     expect(v1ErrorSchema.parse(await bad.json()).error_code).toBe(400);
-    const deep = await post("/api/v1/search/certificates", { query: "*", page: 11 });
+    // Pages 1 and 2 were read above: page 13 is eleven past the last of them.
+    const deep = await post("/api/v1/search/certificates", { query: "*", page: 13 });
     expect(deep.status).toBe(400);
     expect(v1ErrorSchema.parse(await deep.json()).error).toMatch(/narrow the query/);
   });
@@ -613,8 +614,9 @@ describe("legacy calls on a Platform-only upstream cost what their Platform call
     expect(past.credits).toBe(1);
   });
 
-  it("a certificate search the upstream refuses costs nothing: a page past the tenth, a body that is not JSON", async () => {
-    for (const body of [{ query: "*", page: 11 }, "{not json"]) {
+  it("a certificate search the upstream refuses costs nothing: a page more than ten past every page read, a body that is not JSON", async () => {
+    // Pages 1 to 3 were read above: page 14 is eleven past the last of them.
+    for (const body of [{ query: "*", page: 14 }, "{not json"]) {
       const before = await used();
       const res = await billing.fetch(
         buildRequest("POST", "/api/v1/search/certificates", { auth: tenant, body }),

@@ -23,10 +23,11 @@ export interface PlatformTally {
 }
 
 /**
- * Where a v1 search on a Platform-only upstream finds the Platform page token that starts a
- * page an earlier request of the same tenant and query reached, and keeps the ones it reaches.
+ * Where a v1 search on a Platform-only upstream finds the Platform page tokens that start the
+ * pages an earlier request of the same tenant and query reached, and keeps the ones it reaches.
  */
 export interface V1Paging {
+  /** The token that starts `page`, if one is kept; asked again within a request, the same answer. */
   tokenOf(page: number): Promise<string | null>;
   keep(page: number, token: string): void;
 }

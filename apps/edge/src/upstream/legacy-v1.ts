@@ -12,6 +12,7 @@ import {
 } from "@scangate/core";
 import { convertLegacyQuery, convertLegacyReportField } from "@scangate/search";
 import { UNKNOWN_CERTIFICATE_ENTRY } from "../cache/bulk-merge";
+import type { V1Paging } from "./interface";
 import { legacyError, type LegacyCall, type PlatformSession, v1Body } from "./legacy-session";
 
 // The v1 indexes (ipv4, websites, certificates) searched and reported from the Platform's global
@@ -20,11 +21,36 @@ import { legacyError, type LegacyCall, type PlatformSession, v1Body } from "./le
 // form. Documents are reshaped by core's v3/legacy-*.ts.
 
 /**
- * How deep a v1 page number may go when no earlier page of the same query left its page token
- * (pipeline/page-tokens.ts): the Platform pages by token, so page N from the start costs N
- * searches. Deeper pages are refused with a 400 that says to page in order or narrow the query.
+ * The most Platform searches one v1 page may walk: the Platform pages by token, so page N
+ * costs a search for every page from where its walk starts (v1WalkStart) up to N. A page
+ * further than that is refused with a 400 that says to page in order or narrow the query.
  */
 export const V1_SEARCH_PAGE_MAX = 10;
+
+/** Where the walk to a v1 page starts: a page, and the token that starts it (none for the first). */
+export interface V1WalkStart {
+  readonly page: number;
+  readonly token: string | null;
+}
+
+/**
+ * Where the walk to `page` starts: the highest of the V1_SEARCH_PAGE_MAX pages up to it whose
+ * token an earlier request of the same tenant and query kept (pipeline/page-tokens.ts), else
+ * the first page. A kept page further down would need a longer walk than is allowed, so at most
+ * that many keys are read, concurrently, however deep the page asked.
+ */
+export async function v1WalkStart(page: number, paging: V1Paging | undefined): Promise<V1WalkStart> {
+  const lowest = Math.max(2, page - V1_SEARCH_PAGE_MAX + 1);
+  const pages = Array.from({ length: Math.max(0, page - lowest + 1) }, (_, i) => page - i);
+  const tokens = paging ? await Promise.all(pages.map((p) => paging.tokenOf(p))) : [];
+  for (const [i, token] of tokens.entries()) if (token !== null) return { page: page - i, token };
+  return { page: 1, token: null };
+}
+
+/** The Platform searches the walk to `page` from `start` makes, at most (fewer if the results end). */
+export function v1WalkSearches(page: number, start: V1WalkStart): number {
+  return page - start.page + 1;
+}
 
 type V1Index = "ipv4" | "websites" | "certificates";
 
@@ -86,24 +112,25 @@ async function searchPage(session: PlatformSession, query: string, token: string
 
 /**
  * POST /v1/search/{index} ← POST /v3/global/search/query. v1 pages are numbered (100 results
- * each), the Platform's are tokens: page N starts from the token an earlier page of the same
- * query left (`call.paging`), else follows N-1 tokens from the first page, keeping each.
+ * each), the Platform's are tokens: page N starts from the nearest page below it whose token an
+ * earlier page of the same query left (`call.paging`), else from the first page, and follows
+ * the tokens from there, keeping each.
  */
 export async function translateV1Search({ session, id: name, call }: LegacyCall) {
   const index = indexOf(name);
   const { query, page = 1, fields, flatten } = v1Body(searchBodySchema, call);
   const cenql = v1Query(query, index);
   const paging = call.paging;
-  const kept = page > 1 && paging ? await paging.tokenOf(page) : null;
-  if (kept === null && page > V1_SEARCH_PAGE_MAX) {
+  const start = await v1WalkStart(page, paging);
+  if (v1WalkSearches(page, start) > V1_SEARCH_PAGE_MAX) {
     throw legacyError(
       "bad_request",
       "v1",
-      `page ${page} is beyond the ${V1_SEARCH_PAGE_MAX} pages this gateway reaches from the first one on a Platform upstream; ask the pages in order (each keeps the way to the next) or narrow the query`,
+      `page ${page} is more than ${V1_SEARCH_PAGE_MAX} pages past the start and past every page of this query read lately: on a Platform upstream this gateway walks to a page, ${V1_SEARCH_PAGE_MAX} pages at most; ask the pages in order (each keeps the way to the next) or narrow the query`,
     );
   }
-  let at = kept === null ? 1 : page;
-  let result = await searchPage(session, cenql, kept);
+  let at = start.page;
+  let result = await searchPage(session, cenql, start.token);
   for (;;) {
     const next = result.next_page_token;
     if (next !== "") paging?.keep(at + 1, next);

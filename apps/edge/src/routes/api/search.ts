@@ -3,7 +3,7 @@ import { onPlatform, readRequestBody, talliedRelay, upstreamPath } from "../../p
 import { forward } from "../../pipeline/forward";
 import { CachedPageTokens, pageTokenId } from "../../pipeline/page-tokens";
 import { translatedPrice } from "../../pipeline/price";
-import { V1_SEARCH_PAGE_MAX } from "../../upstream/legacy-v1";
+import { V1_SEARCH_PAGE_MAX, v1WalkSearches, v1WalkStart } from "../../upstream/legacy-v1";
 import { relayedResponse } from "../../upstream/relay";
 import {
   CREDIT_COSTS,
@@ -25,11 +25,12 @@ function searchAsked(body: Uint8Array | undefined): { query: string; page: numbe
 }
 
 /**
- * A v1 search with a Platform-only upstream (upstream/legacy-v1.ts): page N starts from the
- * page token an earlier page of this tenant's same query kept (pipeline/page-tokens.ts), one
- * Platform search; without one it walks from the first page, N searches. The most it can cost
- * is held, then settled to the searches the Platform answered (and so charged), whatever the
- * answer: a walk that failed on its third page paid for two.
+ * A v1 search with a Platform-only upstream (upstream/legacy-v1.ts): page N walks from the
+ * nearest page at most V1_SEARCH_PAGE_MAX below it whose page token an earlier page of this
+ * tenant's same query kept (pipeline/page-tokens.ts), else from the first page, one Platform
+ * search per page walked; a longer walk is refused before any. The most it can cost is held,
+ * then settled to the searches the Platform answered (and so charged), whatever the answer: a
+ * walk that failed on its third page paid for two.
  */
 async function searchOnPlatform(c: ApiContext): Promise<Response> {
   const { cache, clock } = c.get("services");
@@ -41,11 +42,11 @@ async function searchOnPlatform(c: ApiContext): Promise<Response> {
     pageTokenId(account.tenant.id, c.req.param("index") ?? "", query),
     () => clock.now(),
   );
-  const kept = page > 1 && (await paging.tokenOf(page)) !== null;
+  // The translation asks the same paging where the walk starts: it reads no key again.
+  const start = await v1WalkStart(page, paging);
   const call = { method: "POST", path: upstreamPath(c), body, paging };
-  // One search when an earlier page left its token, else one per page up to it (pages past
-  // V1_SEARCH_PAGE_MAX are refused before any).
-  const held = kept ? 1 : Math.min(page, V1_SEARCH_PAGE_MAX);
+  // A walk longer than V1_SEARCH_PAGE_MAX is refused before any search.
+  const held = Math.min(v1WalkSearches(page, start), V1_SEARCH_PAGE_MAX);
   const relayed = await talliedRelay(c, call, held);
   if (relayed.status >= 200 && relayed.status < 300) {
     await paging.save((write) => c.executionCtx.waitUntil(write));
