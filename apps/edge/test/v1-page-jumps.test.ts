@@ -111,6 +111,13 @@ describe("a v1 search page walks from the nearest page a tenant read before it",
     }
   });
 
+  it("tells a tenant with less left than a walk costs that its page is out of reach, not that its quota is", async () => {
+    const auth = await tenant(1);
+    const refused = await pageCost(edge, auth, V1_SEARCH_PAGE_MAX + 1);
+    expect(refused).toMatchObject({ status: 400, charged: 0, lost: 0, searches: 0 });
+    expect(v1ErrorSchema.parse(refused.body).error).toMatch(/narrow the query/);
+  });
+
   it("holds only the searches the walk can make: a tenant with two credits left reads page 3 after page 1", async () => {
     const auth = await tenant(3);
     expect(await pageCost(edge, auth, 1)).toMatchObject({ status: 200, charged: 1 });

@@ -45,8 +45,10 @@ async function searchOnPlatform(c: ApiContext): Promise<Response> {
   // The translation asks the same paging where the walk starts: it reads no key again.
   const start = await v1WalkStart(page, paging);
   const call = { method: "POST", path: upstreamPath(c), body, paging };
-  // A walk longer than V1_SEARCH_PAGE_MAX is refused before any search.
-  const held = Math.min(v1WalkSearches(page, start), V1_SEARCH_PAGE_MAX);
+  // A walk longer than V1_SEARCH_PAGE_MAX is refused (a 400) before any search: it holds nothing,
+  // so a tenant with little left still hears why, not a 429.
+  const walk = v1WalkSearches(page, start);
+  const held = walk > V1_SEARCH_PAGE_MAX ? 0 : walk;
   const relayed = await talliedRelay(c, call, held);
   if (relayed.status >= 200 && relayed.status < 300) {
     await paging.save((write) => c.executionCtx.waitUntil(write));
