@@ -106,7 +106,11 @@ export function requireUtf8Query(url: string): void {
       decodeURIComponent(key.replaceAll("+", " "));
       decodeURIComponent(value.replaceAll("+", " "));
     } catch {
-      if (key === "q") throw new ApiError("invalid_query");
+      if (key === "q") {
+        throw new ApiError("invalid_query", undefined, {
+          detail: "the query's percent-escapes do not decode to UTF-8 text",
+        });
+      }
       throw new ApiError("bad_request", `query parameter ${JSON.stringify(key)} is not valid UTF-8`);
     }
   }

@@ -77,6 +77,10 @@ describe("requireUtf8Query", () => {
     expect(() => requireUtf8Query("http://x/a?q=%ED%A0%80")).toThrow(
       expect.objectContaining({ kind: "invalid_query" }),
     );
+    // Which says why, as a query the parser refuses does.
+    expect(() => requireUtf8Query("http://x/a?q=%zz")).toThrow(
+      expect.objectContaining({ extra: { detail: expect.stringMatching(/percent-escapes .* UTF-8/) } }),
+    );
   });
   it("passes UTF-8 escapes, plain text and no query at all", () => {
     for (const url of [

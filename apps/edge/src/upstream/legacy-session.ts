@@ -108,7 +108,7 @@ export function asLegacy<T>(version: ApiVersion, read: () => T): T {
   try {
     return read();
   } catch (error) {
-    if (isApiError(error)) throw legacyError(error.kind, version, error.clientMessage);
+    if (isApiError(error)) throw legacyError(error.kind, version, error.clientMessage, error.extra);
     throw error;
   }
 }
