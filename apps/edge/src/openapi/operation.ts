@@ -21,60 +21,63 @@ const json = ({ name }: Component, mediaType = "application/json") => ({
   content: { [mediaType]: { schema: { $ref: `#/components/schemas/${name}` } } },
 });
 
-/** The error bodies of each family. */
-const FAMILY_ERRORS: Record<ErrorFamily, Component[]> = {
-  v1: [ERROR_COMPONENTS.v1, ERROR_COMPONENTS.v1Unauthorized, ERROR_COMPONENTS.v1RateLimited],
-  v2: [ERROR_COMPONENTS.v2, ERROR_COMPONENTS.v2RateLimited],
-  v3: [ERROR_COMPONENTS.v3],
-  admin: [ERROR_COMPONENTS.v2],
-};
+/** The refusals of each family, by status: what each means and the error body it carries. */
+function errorAnswers(family: ErrorFamily): Record<number, { description: string; body: Component }> {
+  if (family === "v3") {
+    const body = ERROR_COMPONENTS.v3;
+    return {
+      400: { description: "Bad request", body },
+      401: { description: "Missing, unknown or revoked bearer token, or a disabled tenant", body },
+      404: { description: "Not found", body },
+      422: { description: "Insufficient balance: the tenant's credits would be overspent", body },
+      429: { description: "Burst limit, or too many failed authentications; see Retry-After", body },
+      502: { description: "The upstream failed", body },
+      503: { description: "No Platform upstream is configured", body },
+      504: { description: "The upstream did not answer in time", body },
+    };
+  }
+  const body = family === "v1" ? ERROR_COMPONENTS.v1 : ERROR_COMPONENTS.v2;
+  const common = {
+    400: { description: "Bad request", body },
+    404: { description: "Not found", body },
+  };
+  if (family === "admin") {
+    return { ...common, 401: { description: "Missing or wrong admin token", body: ERROR_COMPONENTS.v2 } };
+  }
+  return {
+    ...common,
+    [family === "v1" ? 403 : 401]: {
+      description: "Missing or wrong tenant credentials, or a disabled tenant",
+      body: family === "v1" ? ERROR_COMPONENTS.v1Unauthorized : ERROR_COMPONENTS.v2,
+    },
+    429: {
+      description:
+        "Burst limit (`rate_limit_exceeded`) or quota exhausted (`quota_exceeded`); see Retry-After",
+      body: family === "v1" ? ERROR_COMPONENTS.v1RateLimited : ERROR_COMPONENTS.v2RateLimited,
+    },
+    502: { description: "The upstream failed or answered something that is not JSON", body },
+    504: { description: "The upstream did not answer in time", body },
+  };
+}
 
 /** The components an operation refers to: its body, its answer and its error bodies. */
 export function componentsOf(shape: OperationShape, family: ErrorFamily): Component[] {
   return [
     ...(shape.body ? [shape.body] : []),
     ...(typeof shape.ok === "string" ? [] : [shape.ok]),
-    ...FAMILY_ERRORS[family],
+    ...new Set(Object.values(errorAnswers(family)).map(({ body }) => body)),
   ];
 }
 
 function errorResponses(family: ErrorFamily): RouteConfig["responses"] {
   // A /v3 route refuses with problem+json, as the Platform's SDKs read it.
-  if (family === "v3") {
-    const body = json(ERROR_COMPONENTS.v3, "application/problem+json");
-    return {
-      400: { description: "Bad request", ...body },
-      401: { description: "Missing, unknown or revoked bearer token, or a disabled tenant", ...body },
-      404: { description: "Not found", ...body },
-      422: { description: "Insufficient balance: the tenant's credits would be overspent", ...body },
-      429: { description: "Burst limit, or too many failed authentications; see Retry-After", ...body },
-      502: { description: "The upstream failed", ...body },
-      503: { description: "No Platform upstream is configured", ...body },
-      504: { description: "The upstream did not answer in time", ...body },
-    };
-  }
-  const shape = family === "v1" ? ERROR_COMPONENTS.v1 : ERROR_COMPONENTS.v2;
-  const common = {
-    400: { description: "Bad request", ...json(shape) },
-    404: { description: "Not found", ...json(shape) },
-  };
-  if (family === "admin") {
-    return { ...common, 401: { description: "Missing or wrong admin token", ...json(ERROR_COMPONENTS.v2) } };
-  }
-  return {
-    ...common,
-    [family === "v1" ? 403 : 401]: {
-      description: "Missing or wrong tenant credentials, or a disabled tenant",
-      ...json(family === "v1" ? ERROR_COMPONENTS.v1Unauthorized : ERROR_COMPONENTS.v2),
-    },
-    429: {
-      description:
-        "Burst limit (`rate_limit_exceeded`) or quota exhausted (`quota_exceeded`); see Retry-After",
-      ...json(family === "v1" ? ERROR_COMPONENTS.v1RateLimited : ERROR_COMPONENTS.v2RateLimited),
-    },
-    502: { description: "The upstream failed or answered something that is not JSON", ...json(shape) },
-    504: { description: "The upstream did not answer in time", ...json(shape) },
-  };
+  const mediaType = family === "v3" ? "application/problem+json" : "application/json";
+  return Object.fromEntries(
+    Object.entries(errorAnswers(family)).map(([status, { description, body }]) => [
+      status,
+      { description, ...json(body, mediaType) },
+    ]),
+  );
 }
 
 /** `/api/v2/hosts/:ip{[0-9a-f.:]+}` → `/api/v2/hosts/{ip}`, with the parameter names. */
