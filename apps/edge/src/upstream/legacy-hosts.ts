@@ -108,7 +108,19 @@ export async function translateHostsAggregate({ session, url }: LegacyCall) {
   });
 }
 
-const LIST_MISMATCH = "cursor belongs to another list or page size; send the same per_page";
+/**
+ * One page of a v2 list the Platform pages forward only: the cursor carries the Platform's page
+ * token, bound to the list and the page size, and there is never a previous page.
+ */
+async function forwardPage<Page extends { next_page_token: string }>(
+  list: string,
+  { per_page: perPage, cursor }: { per_page: number; cursor?: string },
+  read: (token: string | null) => Promise<Page>,
+) {
+  const mismatch = "cursor belongs to another list or page size; send the same per_page";
+  const page = await read(cursorToken(cursor, list, perPage, mismatch));
+  return { page, links: { prev: "", next: cursorLink(page.next_page_token, list, perPage) } };
+}
 
 /**
  * GET /v2/hosts/{ip}/names ← GET /v3/global/dns/resolutions/ip/{ip}/bounds: the names the
@@ -117,21 +129,14 @@ const LIST_MISMATCH = "cursor belongs to another list or page size; send the sam
  */
 export async function translateHostNames({ session, id, url }: LegacyCall) {
   const ip = asLegacy("v2", () => requireHostIp(id));
-  const { per_page: perPage, cursor } = v2Query(hostNamesQuerySchema, url);
-  const list = `names ${ip}`;
-  const token = cursorToken(cursor, list, perPage, LIST_MISMATCH);
-  const query = new URLSearchParams({ page_size: String(Math.min(perPage, V3_PAGE_SIZE_MAX)) });
-  if (token !== null) query.set("page_token", token);
-  const read = await session.get(
-    v3DnsIpResolutionsSchema,
-    "resolutions",
-    `/v3/global/dns/resolutions/ip/${ip}/bounds?${query.toString()}`,
-  );
-  const names = [...new Set((read.records ?? []).map((record) => record.domain))];
-  return v2Ok({
-    names,
-    links: { prev: "", next: cursorLink(read.next_page_token, list, perPage) },
+  const paging = v2Query(hostNamesQuerySchema, url);
+  const { page, links } = await forwardPage(`names ${ip}`, paging, (token) => {
+    const query = new URLSearchParams({ page_size: String(Math.min(paging.per_page, V3_PAGE_SIZE_MAX)) });
+    if (token !== null) query.set("page_token", token);
+    const target = `/v3/global/dns/resolutions/ip/${ip}/bounds?${query.toString()}`;
+    return session.get(v3DnsIpResolutionsSchema, "resolutions", target);
   });
+  return v2Ok({ names: [...new Set((page.records ?? []).map((record) => record.domain))], links });
 }
 
 interface ServiceSeen {
@@ -151,12 +156,13 @@ const presented = (s: ServiceSeen) => s.cert?.fingerprint_sha256 ?? s.tls?.finge
  */
 export async function translateCertificateHosts({ session, id, url }: LegacyCall) {
   const fingerprint = asLegacy("v2", () => requireFingerprint(id));
-  const { per_page: perPage, cursor } = v2Query(certificateHostsQuerySchema, url);
-  const list = `certificate hosts ${fingerprint}`;
-  const token = cursorToken(cursor, list, perPage, LIST_MISMATCH);
-  const query = `host.services.cert.fingerprint_sha256 = "${fingerprint}"`;
-  const page = await session.search({ query, page_size: perPage }, token);
-  if (token === null && page.hits.length === 0) throw legacyError("not_found", "v2");
+  const paging = v2Query(certificateHostsQuerySchema, url);
+  const { page, links } = await forwardPage(`certificate hosts ${fingerprint}`, paging, async (token) => {
+    const query = `host.services.cert.fingerprint_sha256 = "${fingerprint}"`;
+    const found = await session.search({ query, page_size: paging.per_page }, token);
+    if (token === null && found.hits.length === 0) throw legacyError("not_found", "v2");
+    return found;
+  });
   const hosts = page.hits.flatMap((hit) => {
     const host = hit.host_v1?.resource as { ip?: unknown; services?: ServiceSeen[] } | undefined;
     if (typeof host?.ip !== "string") return [];
@@ -165,11 +171,7 @@ export async function translateCertificateHosts({ session, id, url }: LegacyCall
     const latest = times.sort((a, b) => Date.parse(b) - Date.parse(a))[0];
     return [{ ip: host.ip, ...(latest === undefined ? {} : { observed_at: latest }) }];
   });
-  return v2Ok({
-    fingerprint,
-    hosts,
-    links: { prev: "", next: cursorLink(page.next_page_token, list, perPage) },
-  });
+  return v2Ok({ fingerprint, hosts, links });
 }
 
 /** GET /v2/metadata/hosts ← an aggregate of the hosts' service names, sorted ignoring case. */
