@@ -28,15 +28,18 @@ export function durableLedgers(namespace: DurableObjectNamespace<TenantLedger>):
   };
 }
 
-/** `client` with every call counted first (the X-Ledger-Calls answer header). */
-export function countedLedger(client: LedgerClient, count: () => void): LedgerClient {
+/** `client` with every call counted first, by method (the X-Ledger-Calls answer header). */
+export function countedLedger(
+  client: LedgerClient,
+  count: (method: keyof LedgerClient) => void,
+): LedgerClient {
   return {
-    charge: (request) => (count(), client.charge(request)),
-    settle: (request) => (count(), client.settle(request)),
-    refund: (request) => (count(), client.refund(request)),
-    read: (request) => (count(), client.read(request)),
-    configure: (request) => (count(), client.configure(request)),
-    absorb: (request) => (count(), client.absorb(request)),
-    erase: () => (count(), client.erase()),
+    charge: (request) => (count("charge"), client.charge(request)),
+    settle: (request) => (count("settle"), client.settle(request)),
+    refund: (request) => (count("refund"), client.refund(request)),
+    read: (request) => (count("read"), client.read(request)),
+    configure: (request) => (count("configure"), client.configure(request)),
+    absorb: (request) => (count("absorb"), client.absorb(request)),
+    erase: () => (count("erase"), client.erase()),
   };
 }
