@@ -1,3 +1,4 @@
+import { html } from "hono/html";
 import { describe, expect, it } from "vitest";
 import { UsageChartView } from "../src/pages/components/usage-chart";
 import { DAY_MS, type DailyOperationUsage, usageChart, windowStart } from "../src/pages/usage-summary";
@@ -18,8 +19,9 @@ function usage(dayIndex: number, operation: string, requests: number): DailyOper
   };
 }
 
+/** The chart's markup, as the pages render it. */
 async function render(rows: DailyOperationUsage[]): Promise<string> {
-  return String(await UsageChartView({ chart: usageChart(rows, NOW), label: "usage" }).toString());
+  return (await html`${UsageChartView({ chart: usageChart(rows, NOW), label: "usage" })}`).toString();
 }
 
 /** Each drawn day's segments: their tooltip value, their top and their height, in SVG units. */
