@@ -20,7 +20,8 @@ export const ipAddressSchema = z.union([ipv4Schema, ipv6Schema], {
   error: "expected an IPv4 or IPv6 address",
 });
 
-const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
+/** 64 hex digits, any case: a SHA-256 fingerprint as every API here takes one. */
+export const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
 /** Whether `text` is a SHA-256 fingerprint (64 hex digits, any case): the schema's check, without a parse. */
 export const isSha256Fingerprint = (text: string): boolean => SHA256_HEX.test(text);
 export const sha256FingerprintSchema = z

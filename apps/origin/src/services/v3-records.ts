@@ -1,4 +1,4 @@
-import { ipAddressSchema, parseWebpropertyId, type V3AssetType } from "@scangate/core";
+import { ipAddressSchema, isSha256Fingerprint, parseWebpropertyId, type V3AssetType } from "@scangate/core";
 
 /**
  * What the Platform's organization records (collections, tags, assignments, comments, scans,
@@ -19,8 +19,6 @@ export function rfc3339(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-const SHA256 = /^[0-9a-fA-F]{64}$/;
-
 /**
  * What an asset id names, and the id as it is kept: a host IP, a certificate SHA-256
  * fingerprint (lowercase), or a web property `hostname:port` (the name lowercased). Null for
@@ -29,7 +27,7 @@ const SHA256 = /^[0-9a-fA-F]{64}$/;
 export function parseAssetId(id: string): { type: Exclude<V3AssetType, "unknown">; id: string } | null {
   const text = id.trim();
   if (ipAddressSchema.safeParse(text).success) return { type: "host", id: text };
-  if (SHA256.test(text)) return { type: "certificate", id: text.toLowerCase() };
+  if (isSha256Fingerprint(text)) return { type: "certificate", id: text.toLowerCase() };
   const web = parseWebpropertyId(text);
   if (web && /^[A-Za-z0-9.*_-]+$|^\[[0-9a-fA-F:.]+\]$/.test(web.hostname))
     return { type: "web_property", id: `${web.hostname}:${web.port}` };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { rfc3339Schema } from "../formats";
+import { SHA256_HEX } from "../indexes";
 import { V3_BULK_IDS_MAX } from "./limits";
 
 /** Request bodies of the bulk lookups, following the SDK's `Asset*ListInputBody` models. */
@@ -9,7 +10,7 @@ const ids = <T extends z.ZodType>(id: T) => z.array(id).min(1).max(V3_BULK_IDS_M
 /** A SHA-256 fingerprint, any case (the Platform's `certificate_id`). */
 export const v3CertificateIdSchema = z
   .string()
-  .regex(/^[0-9a-fA-F]{64}$/, "expected a SHA-256 certificate fingerprint (64 hex digits)");
+  .regex(SHA256_HEX, "expected a SHA-256 certificate fingerprint (64 hex digits)");
 
 /** SDK `AssetHostListInputBody`: `host_ids`, optional `at_time` (RFC 3339). */
 export const v3HostListInputSchema = z
