@@ -1,13 +1,8 @@
-import {
-  platformTokenWithSecretSchema,
-  type TenantWithSecret,
-  v3Envelope,
-  v3OrganizationCreditsSchema,
-} from "@scangate/core";
+import { platformTokenWithSecretSchema, type TenantWithSecret } from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hang, json } from "./support/fake-upstream";
-import { ORIGIN_PLATFORM, originFacts, seedOrigin } from "./support/origin-data";
+import { ORIGIN_PLATFORM, originBalance, originFacts, seedOrigin } from "./support/origin-data";
 import { admin, adminAuth, buildRequest, createTenant, EDGE, type Fetch } from "./support/requests";
 import { type TestEdge, testClock, testEdge } from "./support/test-edge";
 import { BALANCE_FAILURE_TTL_MS, BALANCE_TTL_MS, BalanceCache } from "../src/reports/organization-credits";
@@ -120,20 +115,6 @@ async function writeRollups(rows: readonly Rollup[]): Promise<void> {
       ),
     ),
   );
-}
-
-/** The origin organization's balance as its credits endpoint answers it now. */
-async function originBalance(): Promise<number> {
-  const origin = env.ORIGIN;
-  if (!origin) throw new Error("no ORIGIN binding");
-  const res = await origin.fetch(
-    new Request(
-      `http://scangate-origin.internal/v3/accounts/organizations/${ORIGIN_PLATFORM.organization_id}/credits`,
-      { headers: { authorization: `Bearer ${ORIGIN_PLATFORM.token}` } },
-    ),
-  );
-  expect(res.status).toBe(200);
-  return v3Envelope(v3OrganizationCreditsSchema).parse(await res.json()).result.balance;
 }
 
 function toOrigin(request: Request): Promise<Response> {

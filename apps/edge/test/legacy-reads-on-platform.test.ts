@@ -16,11 +16,17 @@ import {
   v2ErrorSchema,
   websiteDocumentSchema,
 } from "@scangate/core";
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { suiteSecretWatch } from "./reliability/secret-watch";
-import { askOrigin, ORIGIN_PLATFORM, type OriginFacts, originFacts, seedOrigin } from "./support/origin-data";
+import {
+  askOrigin,
+  ORIGIN_PLATFORM,
+  originBalance,
+  type OriginFacts,
+  originFacts,
+  seedOrigin,
+} from "./support/origin-data";
 import { buildRequest, createTenant, tenantAuth } from "./support/requests";
 import { testEdge, type TestEdge } from "./support/test-edge";
 
@@ -387,17 +393,6 @@ describe("what the translated reads cost: the credits the origin's organization 
     tenant = tenantAuth(await createTenant({ allowance: 1_000, tier: "unlimited" }, billing.fetch));
   });
 
-  async function balance(): Promise<number> {
-    const origin = env.ORIGIN;
-    if (!origin) throw new Error("no ORIGIN binding");
-    const res = await origin.fetch(
-      new Request(
-        `http://scangate-origin.internal/v3/accounts/organizations/${ORIGIN_PLATFORM.organization_id}/credits`,
-        { headers: { authorization: `Bearer ${ORIGIN_PLATFORM.token}` } },
-      ),
-    );
-    return z.object({ result: z.object({ balance: z.number() }) }).parse(await res.json()).result.balance;
-  }
   const used = async () =>
     accountSchema.parse(
       await (await billing.fetch(buildRequest("GET", "/api/v1/account", { auth: tenant }))).json(),
@@ -405,13 +400,13 @@ describe("what the translated reads cost: the credits the origin's organization 
 
   /** One call: what the tenant was charged and what the organization lost, and its status. */
   async function costOf(method: string, path: string, body?: unknown) {
-    const [tenantBefore, orgBefore] = [await used(), await balance()];
+    const [tenantBefore, orgBefore] = [await used(), await originBalance()];
     const res = await billing.fetch(buildRequest(method, path, { auth: tenant, body }));
     await res.arrayBuffer();
     return {
       status: res.status,
       charged: (await used()) - tenantBefore,
-      lost: orgBefore - (await balance()),
+      lost: orgBefore - (await originBalance()),
     };
   }
 
@@ -449,7 +444,7 @@ describe("what the translated reads cost: the credits the origin's organization 
     expect(next).toMatchObject({ status: 200, charged: 1, lost: 1 });
     // Another tenant's pages are its own: its page 2 walks from the first.
     const other = tenantAuth(await createTenant({ allowance: 100, tier: "unlimited" }, billing.fetch));
-    const orgBefore = await balance();
+    const orgBefore = await originBalance();
     const res = await billing.fetch(
       buildRequest("POST", "/api/v1/search/ipv4", { auth: other, body: { ...query, page: 2 } }),
     );
@@ -458,7 +453,7 @@ describe("what the translated reads cost: the credits the origin's organization 
       await (await billing.fetch(buildRequest("GET", "/api/v1/account", { auth: other }))).json(),
     );
     expect(account.quota.used).toBe(2);
-    expect(orgBefore - (await balance())).toBe(2);
+    expect(orgBefore - (await originBalance())).toBe(2);
   });
 
   it("refuses a cold page past the tenth with a 400 that costs nothing", async () => {

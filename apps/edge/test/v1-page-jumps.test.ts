@@ -1,14 +1,13 @@
 import { accountSchema, searchResponseSchema, V1_SEARCH_PAGE_SIZE, v1ErrorSchema } from "@scangate/core";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { D1DocumentCache } from "../src/cache/d1";
 import { edgeDb } from "../src/db/client";
 import { PAGE_TOKEN_INDEX } from "../src/pipeline/page-tokens";
 import { V1_SEARCH_PAGE_MAX } from "../src/upstream/legacy-v1";
 import { delegatingCache } from "./support/delegating-cache";
 import { suiteSecretWatch } from "./reliability/secret-watch";
-import { ORIGIN_PLATFORM, askOrigin, seedOrigin } from "./support/origin-data";
+import { ORIGIN_PLATFORM, askOrigin, originBalance, seedOrigin } from "./support/origin-data";
 import { buildRequest, createTenant, tenantAuth } from "./support/requests";
 import { testEdge, type TestEdge } from "./support/test-edge";
 
@@ -34,18 +33,6 @@ beforeAll(async () => {
   expect(last).toBeLessThanOrEqual(V1_SEARCH_PAGE_MAX + 1);
 });
 
-async function balance(): Promise<number> {
-  const origin = env.ORIGIN;
-  if (!origin) throw new Error("no ORIGIN binding");
-  const res = await origin.fetch(
-    new Request(
-      `http://scangate-origin.internal/v3/accounts/organizations/${ORIGIN_PLATFORM.organization_id}/credits`,
-      { headers: { authorization: `Bearer ${ORIGIN_PLATFORM.token}` } },
-    ),
-  );
-  return z.object({ result: z.object({ balance: z.number() }) }).parse(await res.json()).result.balance;
-}
-
 async function used(edge: TestEdge, auth: string): Promise<number> {
   const res = await edge.fetch(buildRequest("GET", "/api/v1/account", { auth }));
   return accountSchema.parse(await res.json()).quota.used;
@@ -53,13 +40,13 @@ async function used(edge: TestEdge, auth: string): Promise<number> {
 
 /** One page of every certificate: what the tenant was charged, what the organization lost, the answer. */
 async function pageCost(edge: TestEdge, auth: string, page: number) {
-  const [tenantBefore, orgBefore, searched] = [await used(edge, auth), await balance(), searches(edge)];
+  const [tenantBefore, orgBefore, searched] = [await used(edge, auth), await originBalance(), searches(edge)];
   const res = await edge.fetch(buildRequest("POST", SEARCH, { auth, body: { query: "*", page } }));
   const body: unknown = await res.json();
   return {
     status: res.status,
     charged: (await used(edge, auth)) - tenantBefore,
-    lost: orgBefore - (await balance()),
+    lost: orgBefore - (await originBalance()),
     searches: searches(edge) - searched,
     body,
   };

@@ -1,14 +1,6 @@
-import {
-  accountSchema,
-  queryJobSchema,
-  queryResultsPageSchema,
-  v3Envelope,
-  v3OrganizationCreditsSchema,
-  type QueryResultsPage,
-} from "@scangate/core";
-import { env } from "cloudflare:workers";
+import { accountSchema, queryJobSchema, queryResultsPageSchema, type QueryResultsPage } from "@scangate/core";
 import { expect } from "vitest";
-import { askOrigin, ORIGIN_PLATFORM } from "./origin-data";
+import { askOrigin } from "./origin-data";
 import { buildRequest, type Fetch } from "./requests";
 
 // Query jobs seen from outside: what a tenant's calls answer, and what the origin's own legacy
@@ -57,20 +49,6 @@ export async function originQueryRows(sql: string): Promise<Cells[]> {
 }
 
 export const sortedRows = (rows: Cells[]) => rows.map((r) => JSON.stringify(r)).sort();
-
-/** The origin organization's balance as its credits endpoint answers it now. */
-export async function originBalance(): Promise<number> {
-  const origin = env.ORIGIN;
-  if (!origin) throw new Error("no ORIGIN binding");
-  const res = await origin.fetch(
-    new Request(
-      `http://scangate-origin.internal/v3/accounts/organizations/${ORIGIN_PLATFORM.organization_id}/credits`,
-      { headers: { authorization: `Bearer ${ORIGIN_PLATFORM.token}` } },
-    ),
-  );
-  expect(res.status).toBe(200);
-  return v3Envelope(v3OrganizationCreditsSchema).parse(await res.json()).result.balance;
-}
 
 /** The tenant's quota used, as /api/v1/account answers it. */
 export async function quotaUsed(fetch: Fetch, auth: string): Promise<number> {

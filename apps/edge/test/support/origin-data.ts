@@ -1,4 +1,6 @@
+import { v3Envelope, v3OrganizationCreditsSchema } from "@scangate/core";
 import { env } from "cloudflare:workers";
+import { expect } from "vitest";
 import { publishSnapshots } from "../../../origin/src/snapshots/publish";
 import { seedTestDataset } from "../../../origin/test/seed-fixture";
 
@@ -70,4 +72,18 @@ export function askOrigin(method: string, path: string, body?: unknown): Promise
       body: body === undefined ? undefined : JSON.stringify(body),
     }),
   );
+}
+
+/** The origin organization's balance as its credits endpoint answers it now. */
+export async function originBalance(): Promise<number> {
+  const origin = env.ORIGIN;
+  if (!origin) throw new Error("no ORIGIN binding");
+  const res = await origin.fetch(
+    new Request(
+      `http://scangate-origin.internal/v3/accounts/organizations/${ORIGIN_PLATFORM.organization_id}/credits`,
+      { headers: { authorization: `Bearer ${ORIGIN_PLATFORM.token}` } },
+    ),
+  );
+  expect(res.status).toBe(200);
+  return v3Envelope(v3OrganizationCreditsSchema).parse(await res.json()).result.balance;
 }
