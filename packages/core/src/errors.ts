@@ -62,11 +62,12 @@ export const v2ErrorSchema = z.looseObject({
 });
 export type V2Error = z.infer<typeof v2ErrorSchema>;
 
-/** v2 422 for a query that does not parse: where it failed and on which token. */
+/** v2 422 for a query that does not parse: where it failed, on which token, and why. */
 export const v2InvalidQueryErrorSchema = v2ErrorSchema.extend({
   code: z.literal(422),
   position: z.number().int().min(0).optional(),
   token: z.string().optional(),
+  detail: z.string().optional(),
 });
 export type V2InvalidQueryError = z.infer<typeof v2InvalidQueryErrorSchema>;
 
