@@ -17,6 +17,7 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: ["test/scripts/**"],
           globalSetup: ["./test/global-setup.ts"],
+          setupFiles: ["./test/support/log-on-failure.ts"],
         },
       },
     ],

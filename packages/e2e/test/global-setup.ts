@@ -11,6 +11,8 @@ declare module "vitest" {
     START_OUTPUT: string;
     /** The local-env file start.mjs was told to write. */
     LOCAL_ENV_FILE: string;
+    /** The file start.mjs and both workers keep printing to while the tests run. */
+    START_LOG_FILE: string;
   }
 }
 
@@ -38,6 +40,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("EDGE_DEV_VARS_DIGEST", devVarsDigest);
   project.provide("START_OUTPUT", system.output());
   project.provide("LOCAL_ENV_FILE", system.envFile);
+  project.provide("START_LOG_FILE", system.logFile);
 
   return async () => {
     const { stopMs, killed } = await system.stop();

@@ -49,6 +49,8 @@ export interface RunningSystem {
   envFile: string;
   /** Everything start.mjs printed so far (its own lines and both workers'). */
   output(): string;
+  /** The file that output is written to, kept until the system stops. */
+  logFile: string;
   /** With reuseSeededOrigin: copying (or, the first time, seeding) the origin's dataset into the fresh state dir. */
   template: { ms: number; reused: boolean } | null;
   /** From spawning start.mjs to its local-env file being complete. */
@@ -186,7 +188,7 @@ export async function startSystem(options: StartOptions): Promise<RunningSystem>
   const deadline = Date.now() + options.timeoutMs;
   for (;;) {
     const env = completeEnv(envFile);
-    if (env) return { env, envFile, output, template, readyMs: performance.now() - started, stop };
+    if (env) return { env, envFile, output, logFile, template, readyMs: performance.now() - started, stop };
     const exited = child.exitCode !== null || child.signalCode !== null;
     if (exited || Date.now() > deadline) {
       const tail = output().split("\n").slice(-40).join("\n");
