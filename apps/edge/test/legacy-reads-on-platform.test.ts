@@ -18,6 +18,7 @@ import {
 } from "@scangate/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { REAL_QUERIES } from "../../origin/test/real-queries/queries";
 import { suiteSecretWatch } from "./reliability/secret-watch";
 import {
   askOrigin,
@@ -109,9 +110,15 @@ describe("the v1 ipv4 and websites indexes from the Platform", () => {
       'protocols: "22/ssh"',
       "443.https.tls.version: TLSv1.2",
       "autonomous_system.asn: [0 TO 70000]",
+      // A presented certificate's issuer, the page's body and the software found, as v1 named them.
+      '443.https.tls.certificate.parsed.issuer.organization: "Scangate Demo Trust"',
+      "80.http.get.body: html",
+      "443.https.get.metadata.manufacturer: F5",
+      "443.https.get.metadata.product: Nginx",
     ]) {
       const translated = await search("ipv4", { query });
       const legacy = searchResponseSchema.parse(await origin("POST", "/api/v1/search/ipv4", { query }));
+      expect(legacy.metadata.count, query).toBeGreaterThan(0);
       expect(translated.metadata.count, query).toBe(legacy.metadata.count);
       expect(translated.results.map((r) => r.ip).sort(), query).toEqual(
         legacy.results.map((r) => r.ip).sort(),
@@ -122,12 +129,38 @@ describe("the v1 ipv4 and websites indexes from the Platform", () => {
   });
 
   it("searches websites one web property a result, each the name's domain", async () => {
-    const page = await search("websites", { query: "*", fields: ["domain", "ports"] });
-    expect(page.metadata.count).toBeGreaterThan(0);
-    for (const result of page.results) {
-      expect(typeof result.domain).toBe("string");
-      expect((result.ports as number[]).length).toBe(1);
+    for (const query of [
+      "*",
+      '443.https.tls.certificate.parsed.issuer.organization: "Scangate Demo Trust"',
+    ]) {
+      const page = await search("websites", { query, fields: ["domain", "ports"] });
+      expect(page.metadata.count, query).toBeGreaterThan(0);
+      for (const result of page.results) {
+        expect(typeof result.domain).toBe("string");
+        expect((result.ports as number[]).length).toBe(1);
+      }
     }
+  });
+
+  it("answers the legacy queries people published (origin test/real-queries), converted for the Platform", async () => {
+    const answers: string[] = [];
+    for (const { dialect, index, query, finds } of REAL_QUERIES) {
+      if (dialect === "cenql") continue;
+      const res =
+        dialect === "v1"
+          ? await post(`/api/v1/search/${index ?? "ipv4"}`, { query })
+          : await get(`/api/v2/hosts/search?${new URLSearchParams({ q: query }).toString()}`);
+      const refusedByOrigin = typeof finds === "object" && "refused" in finds;
+      if ((res.status === 200) === refusedByOrigin)
+        answers.push(`${res.status} ${query}: ${await res.text()}`);
+      else await res.body?.cancel();
+    }
+    // A v1 certificate chain is searched by what each certificate in it says; a Platform service
+    // names its chain by fingerprints alone.
+    expect(answers).toHaveLength(1);
+    expect(answers[0]).toMatch(
+      /^400 443\.https\.tls\.chain\.parsed\.issuer\.organization:.*no CenQL equivalent/,
+    );
   });
 
   it("refuses a query that does not parse, a field with no Platform counterpart and an unknown index, in the v1 shape", async () => {

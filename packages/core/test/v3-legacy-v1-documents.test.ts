@@ -136,7 +136,7 @@ describe("legacyIpv4", () => {
       services: [
         {
           ...httpsService,
-          software: [{ product: "nginx", version: "1.25" }],
+          software: [{ vendor: "F5", product: "nginx", version: "1.25" }],
           jarm: { fingerprint: "2a".repeat(31) },
           cert: {
             ...httpsService.cert,
@@ -171,7 +171,7 @@ describe("legacyIpv4", () => {
     }) as Record<string, Record<string, Record<string, Record<string, unknown>>>>;
     ipv4DocumentSchema.parse(doc);
     const https = doc["443"]!.https!;
-    expect(https.get!.metadata).toEqual({ product: "nginx", version: "1.25" });
+    expect(https.get!.metadata).toEqual({ manufacturer: "F5", product: "nginx", version: "1.25" });
     expect(https.tls!.jarm).toBe("2a".repeat(31));
     expect((https.tls!.certificate as { parsed: unknown }).parsed).toMatchObject({
       subject: { common_name: ["example.com"] },

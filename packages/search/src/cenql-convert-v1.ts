@@ -19,19 +19,60 @@ export const IPV4_NAMES: Readonly<Record<string, string>> = {
   updated_at: "last_updated_at",
 };
 
+/** The attributes of a distinguished name (a certificate's subject or issuer), named alike in v1, v2 and the Platform. */
+export const DN_ATTRIBUTES = [
+  "common_name",
+  "country",
+  "locality",
+  "province",
+  "street_address",
+  "organization",
+  "organizational_unit",
+  "postal_code",
+  "serial_number",
+  "domain_component",
+  "email_address",
+  "surname",
+  "given_name",
+  "organization_id",
+  "business_category",
+  "jurisdiction_locality",
+  "jurisdiction_province",
+  "jurisdiction_country",
+] as const;
+
+/** A presented certificate's subject and issuer, attribute by attribute. */
+const DN_PORT_PATHS: Readonly<Record<string, string>> = Object.fromEntries(
+  ["subject", "issuer"].flatMap((part) =>
+    DN_ATTRIBUTES.map((attribute) => [
+      `tls.certificate.parsed.${part}.${attribute}`,
+      `cert.parsed.${part}.${attribute}`,
+    ]),
+  ),
+);
+
 /**
  * v1 per-port paths (after `<port>.<protocol>.`) → the path in a Platform service (after
  * `host.services.`) or web property (after `web.`), which share the names of what they served.
+ * v1's `get.metadata` is the software the scan recognised on the service.
  */
-export const PORT_PATHS: Readonly<Record<string, string>> = {
+const PORT_PATHS: Readonly<Record<string, string>> = {
   "get.status_code": "endpoints.http.status_code",
   "get.title": "endpoints.http.html_title",
-  "get.headers.server": "endpoints.http.headers.server",
+  "get.body": "endpoints.http.body",
   "get.body_sha256": "endpoints.http.body_hash_sha256",
+  "get.metadata.manufacturer": "software.vendor",
+  "get.metadata.product": "software.product",
+  "get.metadata.version": "software.version",
   "tls.certificate.parsed.fingerprint_sha256": "cert.fingerprint_sha256",
   "tls.certificate.parsed.subject_dn": "cert.parsed.subject_dn",
   "tls.certificate.parsed.issuer_dn": "cert.parsed.issuer_dn",
   "tls.certificate.parsed.names": "cert.names",
+  "tls.certificate.parsed.subject_key_info.fingerprint_sha256":
+    "cert.parsed.subject_key_info.fingerprint_sha256",
+  "tls.certificate.parsed.subject_key_info.key_algorithm.name":
+    "cert.parsed.subject_key_info.key_algorithm.name",
+  ...DN_PORT_PATHS,
   "tls.version": "tls.version_selected",
   "tls.cipher_suite.name": "tls.cipher_selected",
   "v2.banner.raw": "ssh.endpoint_id.raw",
@@ -46,6 +87,48 @@ export const PORT_PATHS: Readonly<Record<string, string>> = {
   "banner.version": "redis.info_response.version",
   "banner.supported_versions": "postgres.supported_versions",
 };
+
+/** A response header by its v1 name (`get.headers.content_length`), any header. */
+const HEADER_REST = /^get\.headers\.([a-z0-9_]+)$/;
+const HEADER_PATH = /^endpoints\.http\.headers\.([a-z0-9_]+)$/;
+
+/** The Platform path of a v1 per-port path (after `<port>.<protocol>.`), if it has one. */
+export function platformPortPath(rest: string): string | undefined {
+  const path = ownEntry(PORT_PATHS, rest);
+  if (path !== undefined) return path;
+  const header = HEADER_REST.exec(rest)?.[1];
+  return header === undefined ? undefined : `endpoints.http.headers.${header}`;
+}
+
+/** The Platform paths a website keeps per port (its HTTP answer, its TLS) → their v1 paths. */
+const WEBSITE_PORT_RESTS: ReadonlyMap<string, string> = new Map(
+  Object.entries(PORT_PATHS)
+    .filter(([rest]) => /^(get|tls)\./.test(rest))
+    .map(([rest, path]) => [path, rest]),
+);
+
+/**
+ * The v1 per-port path a website keeps a web property's Platform path under (its HTTP answer
+ * under `get.`, its TLS under `tls.`), if it keeps one: `platformPortPath` read the other way.
+ */
+export function websitePortRest(path: string): { legacy: string; tls: boolean } | undefined {
+  const header = HEADER_PATH.exec(path)?.[1];
+  if (header !== undefined) return { legacy: `get.headers.${header}`, tls: false };
+  const legacy = WEBSITE_PORT_RESTS.get(path);
+  return legacy === undefined ? undefined : { legacy, tls: legacy.startsWith("tls.") };
+}
+
+/** The Platform paths a website keeps per port, but for headers (any name): for suggestions. */
+export const WEBSITE_PORT_PATHS: readonly string[] = [...WEBSITE_PORT_RESTS.keys()];
+
+/** The per-port paths that convert, as an error lists them (the name attributes as one). */
+const CONVERTIBLE_PORT_PATHS = [
+  ...Object.keys(PORT_PATHS).filter((rest) => !(rest in DN_PORT_PATHS)),
+  "get.headers.<name>",
+  "tls.certificate.parsed.{subject,issuer}.<attribute>",
+]
+  .map((rest) => `<port>.<protocol>.${rest}`)
+  .join(", ");
 
 /**
  * v1 per-port values the Platform spells otherwise: a TLS version is `TLSv1.2` in v1 and
@@ -80,14 +163,10 @@ export function perPortName(name: string): { port: number; protocol: string; res
 
 /** The Platform path of a v1 per-port name's rest, or an error naming the v1 name. */
 export function portPath(legacy: string, rest: string, position: number): string {
-  const path = ownEntry(PORT_PATHS, rest);
+  const path = platformPortPath(rest);
   if (path !== undefined) return path;
   throw new QueryError(
-    `${quoteToken(legacy)} at position ${position} has no CenQL equivalent to convert to (per-port fields that convert: ${Object.keys(
-      PORT_PATHS,
-    )
-      .map((p) => `<port>.<protocol>.${p}`)
-      .join(", ")})`,
+    `${quoteToken(legacy)} at position ${position} has no CenQL equivalent to convert to (per-port fields that convert: ${CONVERTIBLE_PORT_PATHS})`,
     position,
     legacy,
   );

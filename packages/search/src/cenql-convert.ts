@@ -136,7 +136,8 @@ class Converter {
 
   private field(legacy: string, position: number, op: "match" | "exact", value: Value): QueryNode {
     if (this.ipv4) {
-      if (legacy === "protocols") return this.protocols(position, value);
+      // `protocols.raw` is the list matched whole: what converting `protocols` reads already.
+      if (legacy === "protocols" || legacy === "protocols.raw") return this.protocols(position, value);
       const perPort = perPortName(legacy);
       if (perPort) return this.portField(legacy, perPort, position, op, value);
     }

@@ -1,3 +1,4 @@
+import { WEBSITE_PORT_PATHS, websitePortRest } from "./cenql-convert-v1";
 import { quoteToken } from "./query-error";
 
 /**
@@ -126,6 +127,15 @@ const RENAMES: Readonly<Record<CenqlResource, readonly Rename[]>> = {
       cenql: "services.cert.tbs_fingerprint_sha256",
       legacy: "services.tls.certificates.leaf_data.tbs_fingerprint",
     },
+    // Its key, which the TLS record's leaf summary names otherwise.
+    {
+      cenql: "services.cert.parsed.subject_key_info.fingerprint_sha256",
+      legacy: "services.tls.certificates.leaf_data.public_key.fingerprint_sha256",
+    },
+    {
+      cenql: "services.cert.parsed.subject_key_info.key_algorithm.name",
+      legacy: "services.tls.certificates.leaf_data.pubkey_algorithm",
+    },
     // The rest of the presented certificate's parsed data: the TLS record's leaf summary.
     { cenql: "services.cert.parsed", legacy: "services.tls.certificates.leaf_data" },
     { cenql: "services.scan_time", legacy: "services.observed_at" },
@@ -192,7 +202,9 @@ export const CENQL_SCOPES: Readonly<Record<CenqlResource, Readonly<Record<string
  * A web property is one `hostname:port`; a legacy website keeps each port's data under
  * `<port>.<scheme>` (v1 website documents). These Platform fields read every port the
  * websites index has, so `web.endpoints.http.status_code: 200` holds when any port answers
- * 200. `tls` marks the paths only TLS ports have.
+ * 200, and paths only TLS ports have read the TLS ports alone. Which paths a website keeps, and
+ * under which v1 names, is cenql-convert-v1.ts's `websitePortRest`: the v1 per-port paths that
+ * convert, read the other way.
  */
 const WEB_PORTS: readonly { port: number; scheme: "http" | "https" }[] = [
   { port: 80, scheme: "http" },
@@ -201,18 +213,6 @@ const WEB_PORTS: readonly { port: number; scheme: "http" | "https" }[] = [
   { port: 8080, scheme: "http" },
   { port: 8443, scheme: "https" },
   { port: 8888, scheme: "http" },
-];
-const WEB_PER_PORT: readonly { cenql: string; legacy: string; tls?: true }[] = [
-  { cenql: "endpoints.http.status_code", legacy: "get.status_code" },
-  { cenql: "endpoints.http.html_title", legacy: "get.title" },
-  { cenql: "endpoints.http.headers.server", legacy: "get.headers.server" },
-  { cenql: "endpoints.http.body_hash_sha256", legacy: "get.body_sha256" },
-  { cenql: "cert.fingerprint_sha256", legacy: "tls.certificate.parsed.fingerprint_sha256", tls: true },
-  { cenql: "cert.names", legacy: "tls.certificate.parsed.names", tls: true },
-  { cenql: "cert.parsed.subject_dn", legacy: "tls.certificate.parsed.subject_dn", tls: true },
-  { cenql: "cert.parsed.issuer_dn", legacy: "tls.certificate.parsed.issuer_dn", tls: true },
-  { cenql: "tls.version_selected", legacy: "tls.version", tls: true },
-  { cenql: "tls.cipher_selected", legacy: "tls.cipher_suite.name", tls: true },
 ];
 
 /** `rest` after `prefix` on a segment boundary, or null ("" when equal). */
@@ -245,7 +245,7 @@ const join = (prefix: string, rest: string): string => (rest === "" ? prefix : `
  */
 export function legacyFieldNames(resource: CenqlResource, path: string): string[] {
   if (resource === "web") {
-    const perPort = WEB_PER_PORT.find((entry) => entry.cenql === path);
+    const perPort = websitePortRest(path);
     if (perPort) {
       return WEB_PORTS.filter((port) => !perPort.tls || port.scheme === "https").map(
         ({ port, scheme }) => `${port}.${scheme}.${perPort.legacy}`,
@@ -310,6 +310,6 @@ export function knownCenqlNames(resource: CenqlResource): string[] {
   const names = new Set<string>();
   for (const rename of RENAMES[resource]) names.add(`${resource}.${rename.cenql}`);
   for (const scope of Object.keys(CENQL_SCOPES[resource])) names.add(`${resource}.${scope}`);
-  if (resource === "web") for (const entry of WEB_PER_PORT) names.add(`web.${entry.cenql}`);
+  if (resource === "web") for (const path of WEBSITE_PORT_PATHS) names.add(`web.${path}`);
   return [...names].sort();
 }

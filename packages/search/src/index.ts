@@ -53,7 +53,7 @@ export {
 export { cenqlField, cenqlTarget, cenqlTargetAll, cenqlTargets, type CenqlTargetOptions } from "./cenql";
 export { convertLegacyQuery, type ConvertOptions } from "./cenql-convert";
 export { convertLegacyReportField, type ReportBreakdown } from "./cenql-report";
-export { isPortablePrefix, isPortableRegex } from "./cenql-convert-v1";
+export { DN_ATTRIBUTES, isPortablePrefix, isPortableRegex } from "./cenql-convert-v1";
 export { andOf, orOf } from "./ast";
 export { printCenql } from "./cenql-print";
 export {

@@ -98,6 +98,13 @@ describe("convertLegacyQuery: what the converted queries read like", () => {
       "host.autonomous_system.bgp_prefix: 1.2.0.0/16",
     ],
     ['protocols: "22/ssh"', "v1", "hosts", "host.services: (port: 22 and protocol: ssh)"],
+    ['protocols.raw: "22/ssh"', "v1", "hosts", "host.services: (port: 22 and protocol: ssh)"],
+    [
+      "services.tls.certificates.leaf_data.public_key.fingerprint_sha256: f52b",
+      "v2",
+      "hosts",
+      "host.services.cert.parsed.subject_key_info.fingerprint_sha256: f52b",
+    ],
     ['protocols: "443/https"', "v1", "hosts", "host.services: (port: 443 and extended_service_name: https)"],
     [
       "443.https.tls.certificate.parsed.fingerprint_sha256: abc",
@@ -111,6 +118,36 @@ describe("convertLegacyQuery: what the converted queries read like", () => {
       "hosts",
       "host.services: (port: 80 and endpoints.http.html_title: nginx)",
     ],
+    [
+      '443.https.tls.certificate.parsed.issuer.organization: "Let\'s Encrypt"',
+      "v1",
+      "hosts",
+      'host.services: (port: 443 and cert.parsed.issuer.organization: "Let\'s Encrypt")',
+    ],
+    [
+      '80.http.get.body: "Silver Peak"',
+      "v1",
+      "hosts",
+      'host.services: (port: 80 and endpoints.http.body: "Silver Peak")',
+    ],
+    [
+      "8080.http.get.headers.content_length: 2831",
+      "v1",
+      "hosts",
+      "host.services: (port: 8080 and endpoints.http.headers.content_length: 2831)",
+    ],
+    [
+      "443.https.tls.certificate.parsed.subject_key_info.fingerprint_sha256: f52b",
+      "v1",
+      "hosts",
+      "host.services: (port: 443 and cert.parsed.subject_key_info.fingerprint_sha256: f52b)",
+    ],
+    [
+      "8080.http.get.metadata.manufacturer: Microsoft",
+      "v1",
+      "hosts",
+      "host.services: (port: 8080 and software.vendor: Microsoft)",
+    ],
     // certificates and websites
     ["parsed.names: example.com", "v1", "certificates", "cert.names: example.com"],
     [
@@ -123,6 +160,12 @@ describe("convertLegacyQuery: what the converted queries read like", () => {
     ["example and parsed.names: x", "v1", "certificates", "cert: (example and names: x)"],
     ["domain: example.com", "v1", "websites", "web.hostname: example.com"],
     ["ports: 443", "v1", "websites", "web.port: 443"],
+    [
+      "443.https.tls.certificate.parsed.subject.common_name: example.com",
+      "v1",
+      "websites",
+      "web.port: 443 and web.cert.parsed.subject.common_name: example.com",
+    ],
     ["toString: x and constructor: (y)", "v1", "hosts", "host.toString: x and host.constructor: y"],
   ];
 

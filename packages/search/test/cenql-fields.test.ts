@@ -105,6 +105,16 @@ describe("the CenQL field table", () => {
       "443.https.tls.version",
       "8443.https.tls.version",
     ]);
+    expect(legacyFieldNames("web", "cert.parsed.issuer.organization")).toEqual([
+      "443.https.tls.certificate.parsed.issuer.organization",
+      "8443.https.tls.certificate.parsed.issuer.organization",
+    ]);
+    expect(legacyFieldNames("web", "software.vendor")).toHaveLength(6);
+    expect(legacyFieldNames("web", "software.vendor")[0]).toBe("80.http.get.metadata.manufacturer");
+    expect(legacyFieldNames("web", "endpoints.http.body")[0]).toBe("80.http.get.body");
+    expect(legacyFieldNames("web", "endpoints.http.headers.content_length")[1]).toBe(
+      "443.https.get.headers.content_length",
+    );
     expect(cenqlPath("web", "443.https.get.title")).toBeNull();
   });
 });

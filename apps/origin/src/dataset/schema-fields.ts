@@ -1,4 +1,4 @@
-import type { FieldFamily } from "@scangate/search";
+import { DN_ATTRIBUTES, type FieldFamily } from "@scangate/search";
 import type { CatalogIndex } from "./field-catalog";
 
 /**
@@ -225,33 +225,14 @@ const HOST_OBJECTS = [
   "greynoise",
 ];
 
-/** The attributes a distinguished name may hold (certificate subjects and issuers). */
-const DN_ATTRIBUTES = [
-  "common_name",
-  "country",
-  "locality",
-  "province",
-  "street_address",
-  "organization",
-  "organizational_unit",
-  "postal_code",
-  "serial_number",
-  "domain_component",
-  "email_address",
-  "surname",
-  "given_name",
-  "organization_id",
-  "business_category",
-  "jurisdiction_locality",
-  "jurisdiction_province",
-  "jurisdiction_country",
-].join("|");
+/** The attributes a distinguished name may hold (certificate subjects and issuers), as one alternation. */
+const DN_ATTRIBUTE_NAMES = DN_ATTRIBUTES.join("|");
 
 /** v1 per-port subtrees whose keys are open: headers by name, a presented certificate's parsed fields. */
 const V1_OPEN_SUBTREES = [
   "get\\.headers\\.[a-z0-9_]+",
   "get\\.metadata\\.[a-z0-9_]+",
-  `tls\\.certificate\\.parsed\\.(subject|issuer)\\.(${DN_ATTRIBUTES})`,
+  `tls\\.certificate\\.parsed\\.(subject|issuer)\\.(${DN_ATTRIBUTE_NAMES})`,
   // Host documents keep only the fingerprints of the chain a service sent.
   "tls\\.chain\\.parsed\\..+",
 ];
@@ -293,7 +274,7 @@ export function schemaFamilies(index: CatalogIndex, catalogued: readonly string[
         family(`^services\\.(${absentObjects.join("|")})(\\..+)?$`),
         family("^services\\.endpoints(\\..+)?$"),
         family("^services\\.http\\.(request|response)\\.headers\\.[a-z0-9_]+$"),
-        family(`^services\\.tls\\.certificates\\.leaf_data\\.(subject|issuer)\\.(${DN_ATTRIBUTES})$`),
+        family(`^services\\.tls\\.certificates\\.leaf_data\\.(subject|issuer)\\.(${DN_ATTRIBUTE_NAMES})$`),
         ...(absentHostObjects.length > 0 ? [family(`^(${absentHostObjects.join("|")})(\\..+)?$`)] : []),
         family("^name$"),
       ];
@@ -301,7 +282,7 @@ export function schemaFamilies(index: CatalogIndex, catalogued: readonly string[
       return [...perPortFamilies(catalogued), family("^metadata(\\..+)?$")];
     case "certificates":
       return [
-        family(`^parsed\\.(subject|issuer)\\.(${DN_ATTRIBUTES})$`),
+        family(`^parsed\\.(subject|issuer)\\.(${DN_ATTRIBUTE_NAMES})$`),
         family("^parsed\\.extensions\\..+$"),
         family("^(validation|ct|zlint)\\..+$"),
       ];

@@ -71,7 +71,11 @@ function legacyGet(http: Json, software: unknown[]): Json {
     metadata:
       str(product.product) === undefined
         ? undefined
-        : defined({ product: str(product.product), version: str(product.version) }),
+        : defined({
+            manufacturer: str(product.vendor),
+            product: str(product.product),
+            version: str(product.version),
+          }),
   });
 }
 

@@ -49,7 +49,9 @@ function v1Get(http: Json, software: unknown[]): Json {
     headers: v1Headers(response.headers),
     body: str(response.body) ?? "",
     ...(sha256 ? { body_sha256: sha256 } : {}),
-    ...(product.product ? { metadata: { product: product.product, version: product.version } } : {}),
+    ...(product.product
+      ? { metadata: { manufacturer: product.vendor, product: product.product, version: product.version } }
+      : {}),
   };
 }
 
