@@ -137,6 +137,8 @@ async function readFacts() {
     siteProduct: await leafValue("websites", "443.https.get.metadata.product"),
     siteVendor: await leafValue("websites", "443.https.get.metadata.manufacturer"),
     siteIssuer: await leafValue("websites", "443.https.tls.certificate.parsed.issuer.organization"),
+    siteJarm: await leafValue("websites", "443.https.tls.jarm"),
+    siteVuln: await leafValue("websites", "vulns.id"),
   };
 }
 
@@ -405,6 +407,8 @@ function siteCases(f: Facts, websites: IndexRegistry): Case[] {
       `web.cert.parsed.issuer.organization: "${f.siteIssuer}"`,
       anyPort("tls.certificate.parsed.issuer.organization", `"${f.siteIssuer}"`),
     ),
+    sites(`web.jarm.fingerprint: ${f.siteJarm}`, anyPort("tls.jarm", f.siteJarm)),
+    sites(`web.vulns.id: ${f.siteVuln}`, `vulns.id: ${f.siteVuln}`),
     sites(`web.location.country_code: ${site.country_code}`, `location.country_code: ${site.country_code}`),
     sites(`web.autonomous_system.asn: ${site.asn}`, `autonomous_system.asn: ${site.asn}`),
     sites(`web.protocols: "443/https"`, `protocols: "443/https"`),

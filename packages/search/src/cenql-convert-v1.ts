@@ -75,6 +75,7 @@ const PORT_PATHS: Readonly<Record<string, string>> = {
   ...DN_PORT_PATHS,
   "tls.version": "tls.version_selected",
   "tls.cipher_suite.name": "tls.cipher_selected",
+  "tls.jarm": "jarm.fingerprint",
   "v2.banner.raw": "ssh.endpoint_id.raw",
   "v2.banner.software": "ssh.endpoint_id.software_version",
   "v2.banner.version": "ssh.endpoint_id.protocol_version",

@@ -112,6 +112,10 @@ describe("the CenQL field table", () => {
     expect(legacyFieldNames("web", "software.vendor")).toHaveLength(6);
     expect(legacyFieldNames("web", "software.vendor")[0]).toBe("80.http.get.metadata.manufacturer");
     expect(legacyFieldNames("web", "endpoints.http.body")[0]).toBe("80.http.get.body");
+    expect(legacyFieldNames("web", "jarm.fingerprint")).toEqual([
+      "443.https.tls.jarm",
+      "8443.https.tls.jarm",
+    ]);
     expect(legacyFieldNames("web", "endpoints.http.headers.content_length")[1]).toBe(
       "443.https.get.headers.content_length",
     );

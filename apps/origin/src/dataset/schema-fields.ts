@@ -287,6 +287,9 @@ export function schemaFamilies(index: CatalogIndex, catalogued: readonly string[
         family("^(validation|ct|zlint)\\..+$"),
       ];
     case "websites":
-      return [...perPortFamilies(catalogued), family("^(threats|labels)(\\..+)?$")];
+      return [
+        ...perPortFamilies(catalogued),
+        family("^(threats|vulns|exposures|misconfigs|labels)(\\..+)?$"),
+      ];
   }
 }

@@ -1,3 +1,4 @@
+import { WEBSITE_FINDINGS } from "@scangate/core";
 import { isoSeconds } from "./clock";
 import { v1Protocol, v1ProtocolName, v1ServiceObject } from "./hosts/v1-document";
 import type { Prng } from "./prng";
@@ -56,10 +57,14 @@ export function websiteRows(source: WebsiteSource, rank: number, rowid: number):
   const ports = [...new Set(web.map((service) => Number(service.port)))].sort((a, b) => a - b);
   const l = obj(host.document.location);
   const as = obj(host.document.autonomous_system);
-  // What a web property of the site shows beyond its response: the threats its ports serve.
-  const threats: unknown[] = web.flatMap((service) =>
-    Array.isArray(service.threats) ? (service.threats as unknown[]) : [],
-  );
+  // What its web services found, as core's translation from the Platform lists it.
+  const findings = WEBSITE_FINDINGS.flatMap((key) => {
+    const found = web.flatMap((service): unknown[] => {
+      const value: unknown = service[key];
+      return Array.isArray(value) ? (value as unknown[]) : [];
+    });
+    return found.length > 0 ? [[key, found] as const] : [];
+  });
   const doc: Record<string, unknown> = {
     domain,
     alexa_rank: rank,
@@ -69,7 +74,7 @@ export function websiteRows(source: WebsiteSource, rank: number, rowid: number):
     tags: [...new Set(web.map(v1ProtocolName))].sort(),
     location: { continent: l.continent, country: l.country, country_code: l.country_code, city: l.city },
     autonomous_system: { asn: as.asn, name: as.name, routed_prefix: as.bgp_prefix },
-    ...(threats.length > 0 ? { threats } : {}),
+    ...Object.fromEntries(findings),
     updated_at: isoSeconds(host.lastUpdatedAt),
   };
   for (const service of web)

@@ -6,14 +6,21 @@ import { legacyWebBlock } from "./legacy-v1-services";
 /**
  * The Platform's web properties of one name (`example.com:443`, `example.com:80`, ...) as the
  * legacy v1 `websites` document of that name: `protocols` (`443/https`, `80/http`: HTTPS where
- * the property has TLS), `ports`, `tags`, the `threats` its properties show, and one block per
- * port (`legacy-v1-services.ts`).
+ * the property has TLS), `ports`, `tags`, the findings its properties show (WEBSITE_FINDINGS),
+ * and one block per port (`legacy-v1-services.ts`).
  *
  * A web property does not say where its name is hosted beyond the address its endpoints were
  * reached at. The host at that address (a v3 `Host`, when the caller has it) gives the
  * website's `location`, `autonomous_system` and `updated_at` (the host's latest scan); without
  * it they are left out. `alexa_rank` has no Platform counterpart (LEGACY_WEBSITE_GAPS).
  */
+
+/**
+ * What a web property found, listed on the website (the legacy websites index had none of it,
+ * but the Platform's web properties are searched by it): threats and the risks the Platform
+ * judges (`Webproperty.threats`, `vulns`, `exposures`, `misconfigs`).
+ */
+export const WEBSITE_FINDINGS = ["threats", "vulns", "exposures", "misconfigs"] as const;
 
 /** The v1 website paths a document translated from the Platform leaves out. */
 export const LEGACY_WEBSITE_GAPS: readonly string[] = ["alexa_rank"];
@@ -83,8 +90,10 @@ export function legacyWebsite(
 ): WebsiteDocument {
   const properties = propertiesOf(webproperties);
   const protocols = properties.map((p) => `${p.port}/${p.name}`).sort();
-  // The threats any of its properties shows, as v1 lists them on the website.
-  const threats = properties.flatMap((p) => list(p.source.threats));
+  const findings = WEBSITE_FINDINGS.map((key) => {
+    const found = properties.flatMap((p) => list(p.source[key]));
+    return [key, found.length > 0 ? found : undefined] as const;
+  });
   const blocks: Json = {};
   for (const { port, name, source } of properties) {
     blocks[String(port)] = { ...obj(blocks[String(port)]), [name]: legacyWebBlock(source) };
@@ -96,7 +105,7 @@ export function legacyWebsite(
     ports: [...new Set(properties.map((p) => p.port))],
     tags: [...new Set(properties.map((p) => p.name))].sort(),
     ...(host === undefined ? {} : hostPlace(obj(host))),
-    threats: threats.length > 0 ? threats : undefined,
+    ...Object.fromEntries(findings),
     ...blocks,
   });
 }
