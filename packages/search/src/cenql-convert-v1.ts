@@ -19,7 +19,10 @@ export const IPV4_NAMES: Readonly<Record<string, string>> = {
   updated_at: "last_updated_at",
 };
 
-/** The attributes of a distinguished name (a certificate's subject or issuer), named alike in v1, v2 and the Platform. */
+/**
+ * The attributes of a distinguished name (a certificate's subject or issuer), named alike in v1,
+ * v2 and the Platform, in the order certificate documents list them.
+ */
 export const DN_ATTRIBUTES = [
   "common_name",
   "country",
@@ -32,13 +35,13 @@ export const DN_ATTRIBUTES = [
   "serial_number",
   "domain_component",
   "email_address",
-  "surname",
   "given_name",
-  "organization_id",
+  "surname",
   "business_category",
+  "organization_id",
+  "jurisdiction_country",
   "jurisdiction_locality",
   "jurisdiction_province",
-  "jurisdiction_country",
 ] as const;
 
 /** A presented certificate's subject and issuer, attribute by attribute. */

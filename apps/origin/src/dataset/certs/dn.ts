@@ -1,4 +1,5 @@
 import type { Name as AsnName } from "@peculiar/asn1-x509";
+import { DN_ATTRIBUTES } from "@scangate/search";
 
 /**
  * Distinguished names as the certificate document spells them (ZCrypto's JSON): an object of
@@ -27,28 +28,6 @@ const ATTRIBUTES: Record<string, { key: string; short: string }> = {
   "1.3.6.1.4.1.311.60.2.1.3": { key: "jurisdiction_country", short: "jurisdictionC" },
 };
 
-/** Keys every DN object carries (empty arrays dropped), in the document's order. */
-const ORDER = [
-  "common_name",
-  "country",
-  "locality",
-  "province",
-  "street_address",
-  "organization",
-  "organizational_unit",
-  "postal_code",
-  "serial_number",
-  "domain_component",
-  "email_address",
-  "given_name",
-  "surname",
-  "business_category",
-  "organization_id",
-  "jurisdiction_country",
-  "jurisdiction_locality",
-  "jurisdiction_province",
-];
-
 export interface DistinguishedName {
   /** The document object: attribute key to values. */
   fields: Record<string, string[]>;
@@ -73,7 +52,8 @@ export function parseDistinguishedName(name: AsnName): DistinguishedName {
     }
   }
   const fields: Record<string, string[]> = {};
-  for (const key of ORDER) {
+  // Every key a DN object carries (empty arrays dropped), in the document's order.
+  for (const key of DN_ATTRIBUTES) {
     const values = collected[key];
     if (values) fields[key] = values;
   }
