@@ -20,7 +20,7 @@ import { WebsiteCollector } from "./websites";
  */
 
 /** Bumped whenever the generator's output changes, so a seeded database is rebuilt. */
-export const GENERATOR_VERSION = 5;
+export const GENERATOR_VERSION = 6;
 
 export interface DatasetOptions {
   seed: string;
