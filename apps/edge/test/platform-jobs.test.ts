@@ -14,8 +14,13 @@ import { resultPageKey } from "../src/jobs/platform-run";
 import { LOST_AFTER_MS, PlatformJobStore, UNCLAIMED_AFTER_MS } from "../src/jobs/platform-store";
 import { suiteSecretWatch } from "./reliability/secret-watch";
 import { originQueryRows, quotaUsed, resultRows, sortedRows } from "./support/jobs";
-import { originBalance } from "./support/origin-data";
-import { ORIGIN_PLATFORM, type OriginFacts, originFacts, seedOrigin } from "./support/origin-data";
+import {
+  ORIGIN_PLATFORM,
+  originBalance,
+  type OriginFacts,
+  originFacts,
+  seedOrigin,
+} from "./support/origin-data";
 import { admin, buildRequest, createTenant, tenantAuth } from "./support/requests";
 import { testEdge, type TestEdge } from "./support/test-edge";
 
